@@ -1,0 +1,301 @@
+// The command line: global flags, every command declared here (so `wmem --help` and the code
+// read the same), handlers imported lazily (`wmem context` runs on every prompt), and the one
+// place that turns errors into exit codes.
+import { Command, CommanderError, Option } from 'commander';
+import { WmemError, EXIT } from './ui/errors.js';
+import type { CommandResult, RunContext } from './ui/run.js';
+import { resolveHome } from './store/paths.js';
+import { PLAIN_STYLE, wantsColor, makeStyle } from './ui/color.js';
+
+export const VERSION = '0.1.0';
+
+type Handler = (options: Record<string, unknown>, ctx: RunContext, args: unknown[]) => Promise<CommandResult>;
+type Loader = () => Promise<{ run: Handler }>;
+
+interface GlobalFlags {
+  home?: string;
+  cwd?: string;
+  session?: string;
+  json?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+}
+
+function intOption(name: string, min = 0) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+      throw new WmemError(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(value)}`);
+    }
+    return n;
+  };
+}
+
+async function buildContext(flags: GlobalFlags): Promise<RunContext> {
+  const env = process.env;
+  const color = wantsColor(flags.color === false, env, Boolean(process.stdout.isTTY)) && !flags.json;
+  const quiet = Boolean(flags.quiet);
+  return {
+    home: resolveHome(flags.home, env),
+    cwd: flags.cwd ?? process.cwd(),
+    sessionFlag: flags.session,
+    env,
+    json: Boolean(flags.json),
+    quiet,
+    color,
+    style: color ? await makeStyle(true) : PLAIN_STYLE,
+    now: () => new Date(),
+    stdin: process.stdin,
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    warn: (message) => {
+      if (!quiet) process.stderr.write(message.endsWith('\n') ? message : message + '\n');
+    },
+  };
+}
+
+function print(result: CommandResult, ctx: RunContext): void {
+  if (ctx.json) {
+    process.stdout.write(JSON.stringify(result.data, null, 2) + '\n');
+  } else if (result.text !== undefined) {
+    if (result.text !== '') process.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
+  } else {
+    process.stdout.write(JSON.stringify(result.data, null, 2) + '\n');
+  }
+  if (result.exitCode) process.exitCode = result.exitCode;
+}
+
+function reportError(err: unknown): void {
+  if (err instanceof WmemError) {
+    process.stderr.write(`wmem: ${err.message}\n`);
+    if (err.hint) process.stderr.write(`  ${err.hint}\n`);
+    process.exitCode = err.exitCode;
+    return;
+  }
+  process.stderr.write(`wmem: internal error, please report it with the lines below\n${(err as Error)?.stack ?? String(err)}\n`);
+  process.exitCode = EXIT.failed;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('wmem');
+  program
+    .description('Working memory in plain files for LLM coding agents.')
+    .version(VERSION, '-V, --version')
+    .option('--home <dir>', 'where memory lives (default $WMEM_HOME or ~/.ai)')
+    .option('--cwd <dir>', 'the project folder (default: the current directory)')
+    .option('--session <id>', 'the session to act on (default $WMEM_SESSION, then the project\'s current one)')
+    .option('--json', 'print one JSON document on stdout')
+    .option('-q, --quiet', 'no diagnostics on stderr')
+    .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .showHelpAfterError('(run wmem --help for usage)')
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+  const declare = (cmd: Command, loader: Loader) => {
+    cmd.action(async (...params: unknown[]) => {
+      const command = params[params.length - 1] as Command;
+      const options = command.optsWithGlobals() as Record<string, unknown> & GlobalFlags;
+      const args = params.slice(0, -2);
+      const ctx = await buildContext(options);
+      const { run } = await loader();
+      print(await run(options, ctx, args), ctx);
+    });
+    return cmd;
+  };
+
+  declare(
+    program
+      .command('init')
+      .description('create the session tree (never overwrites) and make it current')
+      .option('--lang <lang>', 'template language: en or zh', 'en')
+      .option('--template <file>', 'an overview.md template of your own')
+      .option('--tokens-max <n>', 'the model\'s context window in tokens', intOption('--tokens-max', 1))
+      .option('--new', 'start a new session even if the project has a current one'),
+    () => import('./commands/init.js'),
+  );
+  declare(
+    program
+      .command('context')
+      .description('render what is injected into the agent: memory (stable) and meta (volatile)')
+      .addOption(new Option('--part <part>', 'which part').choices(['all', 'memory', 'meta']).default('all'))
+      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'claude']).default('text'))
+      .option('--tokens-used <n>', 'tokens used so far (else from the transcript, else counted)', intOption('--tokens-used'))
+      .option('--tokens-max <n>', 'the context window (else meta.json)', intOption('--tokens-max', 1))
+      .option('--budget <chars>', 'character budget of the memory part', intOption('--budget', 200))
+      .option('--event <name>', 'with --format claude: the hook event name', 'UserPromptSubmit'),
+    () => import('./commands/context.js'),
+  );
+  declare(
+    program
+      .command('note')
+      .description('append a note to scratch.md at once (- reads standard input)')
+      .argument('<text...>', 'the note; - to read it from standard input')
+      .option('--importance <x>', 'how much it matters, 0 to 1 (0.8 and up count as decisions)')
+      .option('--tag <tag>', 'a tag (repeatable): the overview section it belongs under', (v: string, prev: string[] = []) => [...prev, v]),
+    () => import('./commands/note.js'),
+  );
+  declare(
+    program
+      .command('set')
+      .description('replace a section of overview.md (its max_chars enforced)')
+      .argument('<section>', 'section id, e.g. task, progress, decisions')
+      .argument('<text...>', 'the new content; - to read it from standard input'),
+    () => import('./commands/set.js'),
+  );
+  declare(
+    program
+      .command('append')
+      .description('append to a section of overview.md (its max_chars enforced)')
+      .argument('<section>', 'section id')
+      .argument('<text...>', 'the text to add; - to read it from standard input'),
+    () => import('./commands/set.js').then((m) => ({ run: m.runAppend })),
+  );
+  declare(
+    program
+      .command('show')
+      .description('print a memory file: overview, scratch, meta, messages, detail/NAME, archive/NAME')
+      .argument('[file]', 'which file', 'overview'),
+    () => import('./commands/show.js'),
+  );
+  declare(
+    program
+      .command('status')
+      .description('the session\'s sizes, token use, pressure and whether the overview is maintained')
+      .option('--tokens-used <n>', 'tokens used so far', intOption('--tokens-used')),
+    () => import('./commands/status.js'),
+  );
+  declare(program.command('sessions').description('the project\'s sessions'), () => import('./commands/sessions.js'));
+  declare(
+    program
+      .command('compact')
+      .description('move old history out of messages.jsonl, losslessly')
+      .addOption(new Option('--target <target>', 'what to compact').choices(['conversation', 'tools', 'all']).default('conversation'))
+      .addOption(new Option('--strategy <strategy>', 'archive only, or archive and summarize').choices(['archive', 'summarize']).default('archive'))
+      .option('--keep-recent <n>', 'turns to keep', intOption('--keep-recent'), 5)
+      .option('--archive-to <path>', 'archive file (inside working-memory/)')
+      .option('--summarizer <cmd>', 'command that reads the transcript on stdin and prints a summary')
+      .option('--timeout <seconds>', 'how long the summarizer may take', intOption('--timeout', 1), 120)
+      .option('--dry-run', 'print the plan, change nothing'),
+    () => import('./commands/compact.js'),
+  );
+  declare(
+    program.command('restore').description('put what a compaction archived back into messages.jsonl').argument('<archive>', 'archive file (archive/messages-<stamp>.jsonl)'),
+    () => import('./commands/restore.js'),
+  );
+  declare(
+    program
+      .command('consolidate')
+      .description('fold scratch notes into overview.md')
+      .option('--llm <cmd>', 'command that reads the synthesis prompt on stdin and prints the new overview')
+      .option('--timeout <seconds>', 'how long the LLM command may take', intOption('--timeout', 1), 300)
+      .option('--dry-run', 'print the new overview, change nothing'),
+    () => import('./commands/consolidate.js'),
+  );
+  declare(
+    program
+      .command('search')
+      .description('ranked hits across overview, scratch, detail, archive and workspace memory')
+      .argument('<query...>', 'what to look for, in your own words')
+      .option('--limit <n>', 'how many hits', intOption('--limit', 1), 10)
+      .option('--all-sessions', 'search every session of the project'),
+    () => import('./commands/search.js'),
+  );
+  declare(
+    program
+      .command('remember')
+      .description('keep a fact in workspace memory, shared by the project\'s sessions')
+      .argument('<text...>', 'the fact; - to read it from standard input')
+      .addOption(new Option('--type <type>', 'kind of memory').choices(['feedback', 'project', 'decision', 'reference']).makeOptionMandatory())
+      .addOption(new Option('--source <source>', 'where it comes from').choices(['explicit', 'manual']).default('explicit')),
+    () => import('./commands/remember.js'),
+  );
+  declare(
+    program.command('forget').description('remove a workspace memory entry').argument('<id>', 'entry id (see wmem memories)'),
+    () => import('./commands/remember.js').then((m) => ({ run: m.runForget })),
+  );
+  declare(program.command('memories').description('list workspace memory'), () => import('./commands/remember.js').then((m) => ({ run: m.runList })));
+  declare(program.command('track').description('read a tool event (JSON on stdin) into hot session state'), () => import('./commands/track.js'));
+  declare(
+    program
+      .command('prune')
+      .description('filter a tool output (stdin → stdout); the full text goes to cache/')
+      .addOption(new Option('--mode <mode>', 'how hard to cut').choices(['auto', 'normal', 'aggressive', 'hyper']).default('auto')),
+    () => import('./commands/prune.js'),
+  );
+  declare(
+    program
+      .command('migrate')
+      .description('bring in older layouts and other memories: legacy | memory-md FILE | opencode DIR')
+      .argument('[kind]', 'legacy, memory-md or opencode', 'legacy')
+      .argument('[path]', 'the file or folder to migrate')
+      .option('--dry-run', 'list what would be done'),
+    () => import('./commands/migrate.js'),
+  );
+  declare(
+    program
+      .command('sweep')
+      .description('storage governance over every project under the home (for CI and cron)')
+      .option('--max-files <n>', 'newest cache files to keep per project', intOption('--max-files'), 300)
+      .option('--ttl <age>', 'delete cache files older than this (e.g. 7d, 12h)', '7d')
+      .option('--dry-run', 'delete nothing, report what would go'),
+    () => import('./commands/sweep.js'),
+  );
+  declare(
+    program
+      .command('rm')
+      .description('delete a session on purpose')
+      .argument('<session>', 'session id')
+      .option('-y, --yes', 'do not ask'),
+    () => import('./commands/rm.js'),
+  );
+  declare(
+    program.command('hook').description('answer an agent hook (JSON on stdin); never fails the agent').argument('<event>', 'SessionStart, UserPromptSubmit, PostToolUse, …'),
+    () => import('./commands/hook.js'),
+  );
+  declare(
+    program
+      .command('install')
+      .description('merge wmem\'s hooks into an agent\'s settings')
+      .argument('<agent>', 'claude')
+      .addOption(new Option('--scope <scope>', 'which settings file').choices(['project', 'user', 'local']).default('project'))
+      .option('--dry-run', 'print the result, change nothing'),
+    () => import('./commands/install.js'),
+  );
+  declare(
+    program
+      .command('uninstall')
+      .description('remove only wmem\'s hooks from an agent\'s settings')
+      .argument('<agent>', 'claude')
+      .addOption(new Option('--scope <scope>', 'which settings file').choices(['project', 'user', 'local']).default('project'))
+      .option('--dry-run', 'print the result, change nothing'),
+    () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),
+  );
+  declare(program.command('doctor').description('are the hooks installed, runnable, and firing?'), () => import('./commands/doctor.js'));
+  return program;
+}
+
+/**
+ * Text such as a Markdown list item ("- done: x") starts with a dash but holds whitespace, so it
+ * can never be a flag; mark it so commander takes it as an argument. `textFromArgs` unmarks it.
+ */
+export const TEXT_MARK = '\u2060';
+function protectTextArguments(argv: string[]): string[] {
+  return argv.map((arg, i) => (i >= 2 && /^-[^-]?.*\s/s.test(arg) && !/^--?[A-Za-z][\w-]*=/.test(arg) ? TEXT_MARK + arg : arg));
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const isHook = argv[2] === 'hook';
+  try {
+    await buildProgram().parseAsync(protectTextArguments(argv));
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      const clean = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
+      process.exitCode = clean ? EXIT.ok : isHook ? EXIT.ok : EXIT.usage;
+      return;
+    }
+    if (err instanceof WmemError && err.exitCode === EXIT.usage && (err as Error).cause === undefined && isHook) {
+      process.exitCode = EXIT.ok;
+      return;
+    }
+    reportError(err);
+  }
+}

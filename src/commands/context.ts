@@ -1,0 +1,108 @@
+// `wmem context`: renders what is injected. The memory part is stable (system prompt); the meta
+// part is volatile (end of the messages). Heavy work happens only when the inputs changed.
+import { resolveSession, readMeta, type Session } from '../store/session.js';
+import { readContextCache, writeContextCache, contentHash } from '../store/context-cache.js';
+import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
+import { loadInjectables } from '../memory/injected.js';
+import { updateHistoryStats } from '../history/stats.js';
+import { budgetForTokensMax, metaFigures, renderMemory, renderMeta, type MetaFigures, type TokensSource } from '../render/context.js';
+import type { CommandResult, RunContext } from '../ui/run.js';
+
+export interface ContextOptions {
+  part?: 'all' | 'memory' | 'meta';
+  format?: 'text' | 'json' | 'claude';
+  tokensUsed?: number;
+  tokensMax?: number;
+  budget?: number;
+  event?: string;
+}
+
+export interface AssembledContext {
+  memory: string;
+  meta: MetaFigures;
+  metaText: string;
+}
+
+/** Claude Code caps additional context at 10,000 characters. */
+export const CLAUDE_CONTEXT_CAP = 10_000;
+
+export async function assembleContext(session: Session, options: ContextOptions & { wantMeta: boolean }): Promise<AssembledContext> {
+  const cache = await readContextCache(session.paths.stateDir);
+  let dirty = false;
+  const meta = await readMeta(session.paths);
+  const tokensMax = options.tokensMax ?? meta?.tokensMax ?? 200_000;
+  const budget = options.budget ?? budgetForTokensMax(tokensMax);
+
+  const overview = await loadOverviewDigest(session.paths.overview, cache);
+  dirty ||= overview.dirty;
+  const scratchLines = await loadScratchLines(session.paths.scratch);
+  const injectables = await loadInjectables(session);
+  const memory = renderMemory({ overview: overview.digest, scratchLines, ...injectables }, budget);
+
+  let figures: MetaFigures | undefined;
+  if (options.wantMeta) {
+    let tokensUsed: number;
+    let tokensSource: TokensSource;
+    let counter: ((text: string) => number) | undefined;
+    let history = await updateHistoryStats(session.paths.messages, cache.history);
+    if (options.tokensUsed !== undefined) {
+      tokensUsed = options.tokensUsed;
+      tokensSource = 'flag';
+    } else if (history.view.lastUsage !== null) {
+      tokensUsed = history.view.lastUsage;
+      tokensSource = 'transcript_usage';
+    } else {
+      const { loadTokenCounter } = await import('../memory/tokens.js');
+      const memoryHash = contentHash(memory);
+      if (history.view.tokens === null) {
+        counter = await loadTokenCounter();
+        history = await updateHistoryStats(session.paths.messages, cache.history, counter);
+      }
+      let memoryTokens = cache.memoryTokens?.hash === memoryHash ? cache.memoryTokens.count : undefined;
+      if (memoryTokens === undefined) {
+        counter ??= await loadTokenCounter();
+        memoryTokens = counter(memory);
+        cache.memoryTokens = { hash: memoryHash, count: memoryTokens };
+        dirty = true;
+      }
+      tokensUsed = (history.view.tokens ?? 0) + memoryTokens;
+      tokensSource = 'tokenizer';
+    }
+    if (history.changed) {
+      cache.history = history.stats;
+      dirty = true;
+    }
+    figures = metaFigures({
+      tokensUsed,
+      tokensMax,
+      tokensSource,
+      messages: history.view.messages,
+      memorySize: memory.length,
+      maintained: overview.digest.maintained,
+    });
+  }
+  if (dirty) await writeContextCache(session.paths.stateDir, cache);
+  return { memory, meta: figures!, metaText: figures ? renderMeta(figures) : '' };
+}
+
+export async function run(options: ContextOptions, ctx: RunContext): Promise<CommandResult> {
+  const part = options.part ?? 'all';
+  const format = options.format ?? 'text';
+  const session = await resolveSession(ctx);
+  const assembled = await assembleContext(session, { ...options, wantMeta: part !== 'memory' });
+  const pieces = [part !== 'meta' ? assembled.memory : '', part !== 'memory' ? assembled.metaText : ''].filter(Boolean);
+  const text = pieces.join('\n');
+  const data = {
+    session: session.id,
+    ...(part !== 'meta' ? { memory: assembled.memory } : {}),
+    ...(part !== 'memory' ? { meta: assembled.meta, metaText: assembled.metaText } : {}),
+  };
+  if (format === 'json' || ctx.json) return { data, text: JSON.stringify(data) };
+  if (format === 'claude') {
+    const hook = {
+      hookSpecificOutput: { hookEventName: options.event ?? 'UserPromptSubmit', additionalContext: text.slice(0, CLAUDE_CONTEXT_CAP) },
+    };
+    return { data: hook, text: JSON.stringify(hook) };
+  }
+  return { data, text };
+}

@@ -1,0 +1,59 @@
+// `wmem status`: the session's sizes, token use, pressure, and whether the overview is maintained.
+import { promises as fs } from 'node:fs';
+import { resolveSession } from '../store/session.js';
+import { assembleContext } from './context.js';
+import type { CommandResult, RunContext } from '../ui/run.js';
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function countFiles(dir: string): Promise<number> {
+  try {
+    return (await fs.readdir(dir)).filter((n) => !n.startsWith('.')).length;
+  } catch {
+    return 0;
+  }
+}
+
+export async function run(options: { tokensUsed?: number }, ctx: RunContext): Promise<CommandResult> {
+  const session = await resolveSession(ctx);
+  const { meta, memory } = await assembleContext(session, { tokensUsed: options.tokensUsed, wantMeta: true });
+  const { parseScratch } = await import('../memory/scratch.js');
+  const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
+  const data = {
+    session: session.id,
+    cwd: session.project.cwd,
+    path: session.paths.dir,
+    files: {
+      overviewBytes: await sizeOf(session.paths.overview),
+      scratchBytes: await sizeOf(session.paths.scratch),
+      messagesBytes: await sizeOf(session.paths.messages),
+      detailFiles: await countFiles(session.paths.detailDir),
+      archiveFiles: await countFiles(session.paths.archiveDir),
+    },
+    notes: scratch.notes.length,
+    unparsedScratchLines: scratch.unparsed.length,
+    memoryChars: memory.length,
+    ...meta,
+  };
+  const s = ctx.style;
+  const pressureColor = meta.pressure === 'safe' ? s.green : meta.pressure === 'moderate' ? s.yellow : s.red;
+  const lines = [
+    `${s.bold('session')}     ${session.id}${session.source === 'current' ? '' : ` (from ${session.source === 'flag' ? '--session' : 'WMEM_SESSION'})`}`,
+    `${s.bold('project')}     ${session.project.cwd}`,
+    `${s.bold('folder')}      ${session.paths.dir}`,
+    `${s.bold('tokens')}      ${meta.tokens_used} / ${meta.tokens_max} (${meta.tokens_percent}%, from ${meta.tokens_source})`,
+    `${s.bold('pressure')}    ${pressureColor(meta.pressure)}; hint: ${meta.action_hint}`,
+    `${s.bold('messages')}    ${meta.messages_in_history} in history (${data.files.messagesBytes} bytes)`,
+    `${s.bold('overview')}    ${data.files.overviewBytes} bytes, ${meta.overview_maintained ? 'maintained' : s.yellow('still the bare template')}`,
+    `${s.bold('scratch')}     ${scratch.notes.length} notes waiting for consolidation${scratch.unparsed.length ? `, ${scratch.unparsed.length} lines that are not notes (kept)` : ''}`,
+    `${s.bold('detail')}      ${data.files.detailFiles} files; archive: ${data.files.archiveFiles} files`,
+    `${s.bold('injected')}    ${memory.length} characters of memory`,
+  ];
+  return { data, text: lines.join('\n') };
+}

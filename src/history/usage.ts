@@ -1,0 +1,41 @@
+// Pure: token use as the agent itself reported it, read line by line. For Claude Code: the last
+// main-chain assistant usage (input + cache creation + cache read), sidechain and <synthetic>
+// lines skipped, nothing from before the last compact_boundary. Codex `token_count` events and
+// Kimi `_usage` records are read too.
+import { isObject } from './lines.js';
+
+export type UsageEvent = { kind: 'usage'; tokens: number; messageId?: string } | { kind: 'boundary' } | undefined;
+
+function num(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+export function usageEvent(value: unknown): UsageEvent {
+  if (!isObject(value)) return undefined;
+  if (value.type === 'system' && value.subtype === 'compact_boundary') return { kind: 'boundary' };
+  if (value.type === 'assistant' && isObject(value.message)) {
+    if (value.isSidechain === true) return undefined;
+    const message = value.message;
+    if (message.model === '<synthetic>') return undefined;
+    const usage = message.usage;
+    if (!isObject(usage)) return undefined;
+    const tokens = num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);
+    if (tokens <= 0) return undefined;
+    return { kind: 'usage', tokens, messageId: typeof message.id === 'string' ? message.id : undefined };
+  }
+  // Codex rollout: the last request's input tokens are the context in use.
+  if (value.type === 'event_msg' && isObject(value.payload) && value.payload.type === 'token_count') {
+    const info = value.payload.info;
+    if (isObject(info) && isObject(info.last_token_usage)) {
+      const tokens = num(info.last_token_usage.input_tokens);
+      if (tokens > 0) return { kind: 'usage', tokens };
+    }
+    return undefined;
+  }
+  if (value.type === 'compacted' || (value.type === 'event_msg' && isObject(value.payload) && value.payload.type === 'context_compacted')) {
+    return { kind: 'boundary' };
+  }
+  // Kimi CLI context: {"role": "_usage", "token_count": N}.
+  if (value.role === '_usage' && num(value.token_count) > 0) return { kind: 'usage', tokens: num(value.token_count) };
+  return undefined;
+}

@@ -1,0 +1,217 @@
+// overview.md as a tree: front matter (gray-matter) and level-2 sections (remark). Edits are
+// made by splicing the source at the offsets remark reports, so everything outside the edited
+// section stays byte for byte as the agent or person wrote it.
+import matter from 'gray-matter';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import type { Root, RootContent, Heading } from 'mdast';
+import { usageError } from '../ui/errors.js';
+
+export interface SectionSpec {
+  id: string;
+  title: string;
+  maxChars?: number;
+  required?: boolean;
+}
+
+export interface Section {
+  id: string;
+  title: string;
+  maxChars?: number;
+  required: boolean;
+  /** Offsets into the body (the text after the front matter). */
+  headingStart: number;
+  headingEnd: number;
+  end: number;
+  /** Leading HTML comments: the template's guidance for the agent, kept through edits. */
+  guidance: string;
+  /** The section's own text, without guidance, trimmed. */
+  content: string;
+}
+
+export interface Overview {
+  /** The raw front matter block including its fences, or '' when there is none. */
+  frontMatterRaw: string;
+  frontMatter: Record<string, unknown>;
+  body: string;
+  /** Text before the first section (the title line, usually). */
+  preamble: string;
+  sections: Section[];
+}
+
+const markdown = unified().use(remarkParse);
+
+export function parseMarkdown(text: string): Root {
+  return markdown.parse(text) as Root;
+}
+
+/** A heading's plain text, as remark sees it. */
+export function nodeText(node: RootContent | Root): string {
+  if ('value' in node && typeof node.value === 'string') return node.value;
+  if ('children' in node) return (node.children as RootContent[]).map(nodeText).join('');
+  return '';
+}
+
+export function slugify(title: string): string {
+  return title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+function sectionSpecs(frontMatter: Record<string, unknown>, file: string): SectionSpec[] {
+  const raw = frontMatter.sections;
+  if (raw === undefined || raw === null) return [];
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw usageError(`${file}: front matter "sections" must be a mapping of id → {title, max_chars}`, 'compare it with templates/overview.md');
+  }
+  return Object.entries(raw as Record<string, unknown>).map(([id, value]) => {
+    const spec = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+    const max = spec.max_chars;
+    if (max !== undefined && (typeof max !== 'number' || !Number.isInteger(max) || max <= 0)) {
+      throw usageError(`${file}: sections.${id}.max_chars must be a positive whole number, not ${JSON.stringify(max)}`);
+    }
+    return {
+      id,
+      title: typeof spec.title === 'string' ? spec.title : typeof value === 'string' ? value : id,
+      maxChars: max as number | undefined,
+      required: spec.required === true,
+    };
+  });
+}
+
+function splitFrontMatter(text: string, file: string): { raw: string; data: Record<string, unknown>; body: string } {
+  if (!/^---\r?\n/.test(text)) return { raw: '', data: {}, body: text };
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    // gray-matter caches by input string; an empty options object turns the cache off.
+    parsed = matter(text, {});
+  } catch (err) {
+    const reason = ((err as Error).message ?? String(err)).split('\n')[0];
+    throw usageError(`${file}: the front matter is not valid YAML: ${reason}`, 'fix the block between the two --- lines, or restore it from templates/overview.md');
+  }
+  const body = parsed.content;
+  return { raw: text.slice(0, text.length - body.length), data: (parsed.data ?? {}) as Record<string, unknown>, body };
+}
+
+export function parseOverview(text: string, file = 'overview.md'): Overview {
+  const { raw, data, body } = splitFrontMatter(text, file);
+  const specs = sectionSpecs(data, file);
+  const tree = parseMarkdown(body);
+  const headings = tree.children
+    .map((node, index) => ({ node, index }))
+    .filter((h): h is { node: Heading; index: number } => h.node.type === 'heading' && (h.node as Heading).depth <= 2);
+  const sections: Section[] = [];
+  const usedIds = new Set<string>();
+  for (let i = 0; i < headings.length; i++) {
+    const { node, index } = headings[i];
+    if (node.depth !== 2) continue;
+    const title = nodeText(node).trim();
+    const spec = specs.find((s) => s.title === title) ?? specs.find((s) => s.id === slugify(title));
+    let id = spec?.id ?? (slugify(title) || `section-${sections.length + 1}`);
+    while (usedIds.has(id)) id = `${id}-2`;
+    usedIds.add(id);
+    const headingStart = node.position!.start.offset!;
+    const headingEnd = node.position!.end.offset!;
+    const end = i + 1 < headings.length ? headings[i + 1].node.position!.start.offset! : body.length;
+    // Leading HTML comments are the template's guidance; the rest is the agent's content.
+    let guidanceEnd = headingEnd;
+    for (let j = index + 1; j < tree.children.length; j++) {
+      const child = tree.children[j];
+      if (child.position!.start.offset! >= end) break;
+      if (child.type === 'html' && /^<!--[\s\S]*-->$/.test(child.value.trim())) {
+        guidanceEnd = child.position!.end.offset!;
+        continue;
+      }
+      break;
+    }
+    sections.push({
+      id,
+      title,
+      maxChars: spec?.maxChars,
+      required: spec?.required ?? false,
+      headingStart,
+      headingEnd,
+      end,
+      guidance: body.slice(headingEnd, guidanceEnd).trim(),
+      content: body.slice(guidanceEnd, end).trim(),
+    });
+  }
+  const firstStart = headings.length ? headings[0].node.position!.start.offset! : body.length;
+  const preamble = body.slice(0, firstStart);
+  if (sections.length === 0) {
+    throw usageError(`${file} has no sections (no "## " headings)`, 'restore the headings from templates/overview.md, or run wmem init in a new session');
+  }
+  for (const spec of specs) {
+    if (spec.required && !sections.some((s) => s.id === spec.id)) {
+      throw usageError(`${file} is missing the required section "${spec.id}" (## ${spec.title})`, `add a "## ${spec.title}" heading back`);
+    }
+  }
+  return { frontMatterRaw: raw, frontMatter: data, body, preamble, sections };
+}
+
+/** Finds a section by id, slug of its title, or its exact title. */
+export function findSection(overview: Overview, key: string, file = 'overview.md'): Section {
+  const wanted = key.trim();
+  const found =
+    overview.sections.find((s) => s.id === wanted) ??
+    overview.sections.find((s) => slugify(s.title) === slugify(wanted)) ??
+    overview.sections.find((s) => s.title === wanted);
+  if (!found) {
+    throw usageError(`unknown section "${key}" in ${file}`, `known sections: ${overview.sections.map((s) => s.id).join(', ')}`);
+  }
+  return found;
+}
+
+/** The whole file with one section's content replaced; the heading and guidance stay. */
+export function replaceSectionContent(overview: Overview, section: Section, content: string): string {
+  const trimmed = content.replace(/^\s*\n|\s+$/g, '');
+  const parts = [section.guidance, trimmed].filter((p) => p !== '');
+  const block = parts.length ? `\n${parts.join('\n')}\n\n` : '\n\n';
+  const body = overview.body.slice(0, section.headingEnd) + block + overview.body.slice(section.end).replace(/^\n+/, '');
+  return overview.frontMatterRaw + body.replace(/\n*$/, '\n');
+}
+
+function isListLine(text: string): boolean {
+  return /^\s*(?:[-*+]|\d+[.)])\s/.test(text);
+}
+
+/** Joins new text under existing content: list items stay one list, paragraphs get a blank line. */
+export function joinContent(existing: string, addition: string): string {
+  if (!existing) return addition.trim();
+  const lastLine = existing.split('\n').at(-1) ?? '';
+  const separator = isListLine(lastLine) && isListLine(addition.trimStart()) ? '\n' : '\n\n';
+  return existing + separator + addition.trim();
+}
+
+/** Refuses text that would open or close sections when put inside one. */
+export function assertSectionText(text: string, what: string): void {
+  const tree = parseMarkdown(text);
+  const heading = tree.children.find((n) => n.type === 'heading' && (n as Heading).depth <= 2) as Heading | undefined;
+  if (heading) {
+    throw usageError(
+      `${what} contains a level-${heading.depth} heading ("${nodeText(heading).trim()}"), which would start a new section`,
+      'use ### for headings inside a section',
+    );
+  }
+}
+
+export function assertWithinLimit(section: Section, content: string, file: string): void {
+  if (section.maxChars !== undefined && content.length > section.maxChars) {
+    throw usageError(
+      `section "${section.id}" of ${file} is limited to ${section.maxChars} characters; the new text would make it ${content.length}`,
+      'shorten it, or put the long material in detail/ and leave a line here',
+    );
+  }
+}
+
+/** The template with no content written yet: a harness keeps full history until it is filled. */
+export function isMaintained(overview: Overview): boolean {
+  return overview.sections.some((s) => s.content !== '');
+}
+
+/** The overview as injected: no front matter. */
+export function injectableOverview(overview: Overview): string {
+  return overview.body.trim();
+}

@@ -1,0 +1,85 @@
+// scratch.md, the write-ahead log: one note a line, `- [time] (importance: x) text #tags`.
+// A note's text is stored on one line (newlines and backslashes escaped) so that a line is a note.
+// Lines that do not parse are kept and shown as they are, never dropped.
+
+export interface Note {
+  time: string;
+  importance: number;
+  text: string;
+  tags: string[];
+  /** The exact line in scratch.md (without its newline). */
+  raw: string;
+  line: number;
+}
+
+export interface ScratchFile {
+  notes: Note[];
+  /** Lines that are neither notes, blank nor wmem's header comment, with their line numbers. */
+  unparsed: { line: number; raw: string }[];
+}
+
+export const DEFAULT_IMPORTANCE = 0.5;
+const NOTE = /^- \[([^\]]+)\] \(importance: ([0-9.]+)\) (.*)$/;
+const TAG = /(?:^|\s)#([\p{L}\p{N}_-]+)/gu;
+
+export function escapeNoteText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n');
+}
+
+export function unescapeNoteText(text: string): string {
+  return text.replace(/\\(\\|n)/g, (_, c: string) => (c === 'n' ? '\n' : '\\'));
+}
+
+export function normalizeTag(tag: string): string {
+  return tag.replace(/^#/, '').trim();
+}
+
+export function formatNote(input: { time: Date; importance: number; text: string; tags?: string[] }): string {
+  const importance = Number(input.importance.toFixed(2));
+  const tags = (input.tags ?? []).map(normalizeTag).filter(Boolean);
+  const existing = new Set([...input.text.matchAll(TAG)].map((m) => m[1]));
+  const suffix = tags.filter((t) => !existing.has(t)).map((t) => ` #${t}`).join('');
+  const time = input.time.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `- [${time}] (importance: ${importance}) ${escapeNoteText(input.text.trim())}${suffix}`;
+}
+
+export function parseNoteLine(raw: string, line: number): Note | undefined {
+  const match = NOTE.exec(raw);
+  if (!match) return undefined;
+  const importance = Number(match[2]);
+  if (!Number.isFinite(importance) || importance < 0 || importance > 1) return undefined;
+  const stored = match[3];
+  return {
+    time: match[1],
+    importance,
+    text: unescapeNoteText(stored),
+    tags: [...stored.matchAll(TAG)].map((m) => m[1]),
+    raw,
+    line,
+  };
+}
+
+function isHeader(raw: string): boolean {
+  return /^<!--\s*wmem scratch\b[\s\S]*-->\s*$/.test(raw);
+}
+
+export function parseScratch(text: string): ScratchFile {
+  const notes: Note[] = [];
+  const unparsed: ScratchFile['unparsed'] = [];
+  const lines = text.split('\n');
+  lines.forEach((raw, index) => {
+    const clean = raw.replace(/\r$/, '');
+    if (clean.trim() === '' || isHeader(clean)) return;
+    const note = parseNoteLine(clean, index + 1);
+    if (note) notes.push(note);
+    else unparsed.push({ line: index + 1, raw: clean });
+  });
+  return { notes, unparsed };
+}
+
+export function validateImportance(value: string | number | undefined): number {
+  if (value === undefined) return DEFAULT_IMPORTANCE;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (typeof value === 'string' && value.trim() === '') return NaN;
+  return n;
+}

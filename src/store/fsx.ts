@@ -1,0 +1,181 @@
+// Every write of a file that matters goes through here: atomic replace (temp, fsync, rename,
+// fsync of the folder), single-write appends, private modes, a lock for read-modify-write, and
+// path containment for names that come from users, agents or hook input.
+import { promises as fs, constants as fsc } from 'node:fs';
+import path from 'node:path';
+import { fsError, ioError, usageError } from '../ui/errors.js';
+
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+export async function ensureDir(dir: string): Promise<void> {
+  try {
+    await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  } catch (err) {
+    throw fsError(err, 'create folder', dir);
+  }
+}
+
+export async function readTextIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw fsError(err, 'read', file);
+  }
+}
+
+export async function exists(file: string): Promise<boolean> {
+  try {
+    await fs.lstat(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  // Makes the rename itself durable; some file systems refuse fsync on a folder, which is harmless.
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, fsc.O_RDONLY);
+    await handle.sync();
+  } catch {
+    /* best effort */
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+/** Replaces `file` atomically: readers see the old bytes or the new, never a torn file. */
+export async function atomicWrite(file: string, data: string | Uint8Array): Promise<void> {
+  const { default: writeFileAtomic } = await import('write-file-atomic');
+  await ensureDir(path.dirname(file));
+  try {
+    await writeFileAtomic(file, typeof data === 'string' ? data : Buffer.from(data), { mode: FILE_MODE, fsync: true });
+  } catch (err) {
+    throw fsError(err, 'write', file);
+  }
+  await fsyncDir(path.dirname(file));
+}
+
+/**
+ * Creates `file` with `data` only if it does not exist yet, atomically (write a temp file, then
+ * link it into place, which fails if the name is taken). Returns false when it already existed.
+ */
+export async function createExclusive(file: string, data: string): Promise<boolean> {
+  await ensureDir(path.dirname(file));
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    const handle = await fs.open(temp, 'wx', FILE_MODE);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.link(temp, file);
+      await fsyncDir(path.dirname(file));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+  } catch (err) {
+    throw fsError(err, 'create', file);
+  } finally {
+    await fs.unlink(temp).catch(() => {});
+  }
+}
+
+/** Appends `text` in one write() on an O_APPEND descriptor, then fsyncs: concurrent appends never interleave. */
+export async function appendDurably(file: string, text: string): Promise<void> {
+  await ensureDir(path.dirname(file));
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(file, 'a', FILE_MODE);
+    const bytes = Buffer.from(text, 'utf8');
+    const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
+    if (bytesWritten !== bytes.length) throw new Error(`short write (${bytesWritten} of ${bytes.length} bytes)`);
+    await handle.sync();
+  } catch (err) {
+    throw fsError(err, 'append to', file);
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+export interface LockOptions {
+  /** How long a lock may go without a heartbeat before it counts as left by a dead process. */
+  staleMs?: number;
+  /** How long to keep retrying before giving up. */
+  waitMs?: number;
+}
+
+/**
+ * Runs `fn` while holding the lock on `dir` (a folder that exists). The lock is a directory
+ * `<dir>/.lock` refreshed every second; one left by a killed process is taken over once stale.
+ */
+export async function withLock<T>(dir: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  const lockfile = await import('proper-lockfile');
+  const staleMs = options.staleMs ?? 5_000;
+  const waitMs = options.waitMs ?? 60_000;
+  const lockfilePath = path.join(dir, '.lock');
+  let compromised: Error | undefined;
+  let release: () => Promise<void>;
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      release = await lockfile.lock(dir, {
+        lockfilePath,
+        stale: staleMs,
+        update: Math.min(1_000, staleMs / 2),
+        realpath: false,
+        retries: { retries: 20, factor: 1.2, minTimeout: 5, maxTimeout: 100 },
+        onCompromised: (err) => {
+          compromised = err;
+        },
+      });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOCKED' && Date.now() < deadline) continue;
+      if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
+        throw ioError(`${dir} is locked by another wmem process (${lockfilePath})`, err, 'wait for it to finish and run the command again');
+      }
+      throw fsError(err, 'lock', dir);
+    }
+  }
+  try {
+    const result = await fn();
+    if (compromised) throw ioError(`lost the lock on ${dir} while working: ${compromised.message}`, compromised, 'run the command again');
+    return result;
+  } finally {
+    await release().catch(() => {});
+  }
+}
+
+/**
+ * Resolves `relative` inside `root` for names that come from outside (users, agents, hooks):
+ * no absolute paths, no `..`, and no symbolic link on the way (so nothing can point out).
+ */
+export async function resolveInside(root: string, relative: string, what = 'path'): Promise<string> {
+  if (!relative || relative.includes('\0')) throw usageError(`invalid ${what}: ${JSON.stringify(relative)}`);
+  if (path.isAbsolute(relative) || /^[A-Za-z]:[\\/]/.test(relative)) {
+    throw usageError(`${what} ${relative} is absolute: give a path inside ${root}`);
+  }
+  const parts = relative.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+  if (parts.some((p) => p === '..')) throw usageError(`${what} ${relative} climbs out with '..': give a path inside ${root}`);
+  let current = root;
+  for (const part of parts) {
+    current = path.join(current, part);
+    try {
+      const stat = await fs.lstat(current);
+      if (stat.isSymbolicLink()) throw usageError(`${what} ${relative} goes through a symbolic link (${current}); wmem does not follow links out of its folders`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+  }
+  return current;
+}

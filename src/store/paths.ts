@@ -1,0 +1,78 @@
+// Pure naming rules: the home, the project folder encoding and session ids (SPEC §1).
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { usageError } from '../ui/errors.js';
+
+export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  const raw = flag ?? env.WMEM_HOME ?? path.join(os.homedir(), '.ai');
+  const expanded = raw === '~' ? os.homedir() : raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(2)) : raw;
+  return path.resolve(expanded);
+}
+
+/** `/Users/genius/project/ai` → `--Users-genius-project-ai--`. Lossy by design; project.json disambiguates. */
+export function encodeCwd(realPath: string): string {
+  const trimmed = realPath.replace(/^[\\/]+/, '');
+  return `--${trimmed.replace(/[/\\:]/g, '-')}--`;
+}
+
+/** The folder names a project may live in, in order: the plain encoding, then numbered variants. */
+export function projectFolderCandidate(encoded: string, attempt: number): string {
+  // A numbered name ends in a digit, never in `--`, so it can never be another path's plain encoding.
+  return attempt === 0 ? encoded : `${encoded}${attempt + 1}`;
+}
+
+const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function isValidSessionId(id: string): boolean {
+  return SESSION_ID.test(id) && id !== '.' && id !== '..';
+}
+
+export function assertSessionId(id: string, source: string): string {
+  if (!isValidSessionId(id)) {
+    throw usageError(
+      `invalid session id ${JSON.stringify(id)} (from ${source})`,
+      'a session id is 1-128 characters of A-Z a-z 0-9 . _ - (not "." or ".."); omit it to let wmem generate one',
+    );
+  }
+  return id;
+}
+
+/** Ids sort by creation time: `20261123T083012345Z-3f9a1c`. */
+export function newSessionId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('.', '');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** A file-name-safe UTC stamp for archives and detail files: `20261123T083012345Z`. */
+export function fileStamp(now: Date): string {
+  return now.toISOString().replace(/[-:]/g, '').replace('.', '');
+}
+
+export interface SessionPaths {
+  dir: string;
+  messages: string;
+  meta: string;
+  stateDir: string;
+  workingMemory: string;
+  overview: string;
+  scratch: string;
+  detailDir: string;
+  archiveDir: string;
+}
+
+export function sessionPaths(projectDir: string, id: string): SessionPaths {
+  const dir = path.join(projectDir, id);
+  const workingMemory = path.join(dir, 'working-memory');
+  return {
+    dir,
+    messages: path.join(dir, 'messages.jsonl'),
+    meta: path.join(dir, 'meta.json'),
+    stateDir: path.join(dir, 'state'),
+    workingMemory,
+    overview: path.join(workingMemory, 'overview.md'),
+    scratch: path.join(workingMemory, 'scratch.md'),
+    detailDir: path.join(workingMemory, 'detail'),
+    archiveDir: path.join(workingMemory, 'archive'),
+  };
+}

@@ -1,0 +1,106 @@
+// Finds or creates a project's folder under <home>/sessions. The encoding of a path is lossy, so
+// project.json records the real path, and a folder that belongs to another path is never shared.
+import { promises as fs, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { createExclusive, ensureDir, readTextIfExists } from './fsx.js';
+import { encodeCwd, projectFolderCandidate } from './paths.js';
+import { fsError, usageError } from '../ui/errors.js';
+
+export interface ProjectRef {
+  /** The project folder, e.g. ~/.ai/sessions/--home-me-app--. */
+  dir: string;
+  /** The real path of the working directory. */
+  cwd: string;
+  /** Set when the plain encoding was taken by another path and a numbered folder is used. */
+  collidedWith?: string;
+}
+
+export interface ProjectFile {
+  version: 1;
+  cwd: string;
+  createdAt: string;
+}
+
+export function realCwd(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw usageError(`the project folder ${cwd} does not exist`, 'pass --cwd DIR with an existing folder');
+    }
+    throw fsError(err, 'resolve', cwd);
+  }
+}
+
+export function sessionsRoot(home: string): string {
+  return path.join(home, 'sessions');
+}
+
+async function readProjectFile(dir: string): Promise<ProjectFile | undefined> {
+  const file = path.join(dir, 'project.json');
+  const text = await readTextIfExists(file);
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as Partial<ProjectFile>;
+    if (typeof parsed.cwd !== 'string') throw new Error('no "cwd" string');
+    return { version: 1, cwd: parsed.cwd, createdAt: String(parsed.createdAt ?? '') };
+  } catch (err) {
+    throw usageError(`${file} is not valid: ${(err as Error).message}`, 'fix or remove that file; it must hold {"version":1,"cwd":"<real path>"}');
+  }
+}
+
+async function folderExists(dir: string): Promise<boolean> {
+  try {
+    return (await fs.stat(dir)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Walks the candidate folders for `cwd`. Returns the one whose project.json names this path, or
+ * (with create) claims the first free one. A folder without project.json (written by an older
+ * tool) is adopted only at the plain encoding.
+ */
+export async function locateProject(home: string, cwdInput: string, options: { create: boolean; now?: Date }): Promise<ProjectRef | undefined> {
+  const cwd = realCwd(cwdInput);
+  const root = sessionsRoot(home);
+  const encoded = encodeCwd(cwd);
+  let collidedWith: string | undefined;
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const dir = path.join(root, projectFolderCandidate(encoded, attempt));
+    const owner = await readProjectFile(dir);
+    if (owner?.cwd === cwd) return { dir, cwd, collidedWith };
+    if (owner) {
+      collidedWith ??= owner.cwd;
+      continue;
+    }
+    const present = await folderExists(dir);
+    if (!options.create) {
+      if (present && attempt === 0) return { dir, cwd };
+      if (!present) return undefined;
+      continue;
+    }
+    if (present && attempt > 0) continue;
+    await ensureDir(dir);
+    const record: ProjectFile = { version: 1, cwd, createdAt: (options.now ?? new Date()).toISOString() };
+    if (await createExclusive(path.join(dir, 'project.json'), JSON.stringify(record, null, 2) + '\n')) {
+      return { dir, cwd, collidedWith };
+    }
+    // Another process claimed this folder between our read and our create: look at it again.
+    attempt--;
+  }
+  throw usageError(`too many projects share the encoding ${encoded} under ${root}`);
+}
+
+/** Every project folder under the home (for sweep and --all-sessions). */
+export async function listProjectDirs(home: string): Promise<string[]> {
+  const root = sessionsRoot(home);
+  try {
+    const entries = await fs.readdir(root, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory() && e.name.startsWith('--')).map((e) => path.join(root, e.name)).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw fsError(err, 'list', root);
+  }
+}

@@ -1,0 +1,136 @@
+// Which session a command acts on (--session > WMEM_SESSION > the project's `current`), and the
+// session's meta.json. Reading never creates anything; `init` and hooks create.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { atomicWrite, readTextIfExists } from './fsx.js';
+import { assertSessionId, sessionPaths, type SessionPaths } from './paths.js';
+import { locateProject, type ProjectRef } from './project.js';
+import { usageError } from '../ui/errors.js';
+
+export interface SessionMeta {
+  version: 1;
+  id: string;
+  cwd: string;
+  createdAt: string;
+  updatedAt: string;
+  tokensMax: number;
+  lang?: string;
+  [key: string]: unknown;
+}
+
+export interface Session {
+  id: string;
+  project: ProjectRef;
+  paths: SessionPaths;
+  /** How the id was chosen: flag, env or current. */
+  source: 'flag' | 'env' | 'current';
+}
+
+export interface Where {
+  home: string;
+  cwd: string;
+  sessionFlag?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_TOKENS_MAX = 200_000;
+
+export function currentFile(projectDir: string): string {
+  return path.join(projectDir, 'current');
+}
+
+export async function readCurrent(projectDir: string): Promise<string | undefined> {
+  const text = await readTextIfExists(currentFile(projectDir));
+  const id = text?.split('\n')[0]?.trim();
+  return id ? id : undefined;
+}
+
+export async function writeCurrent(projectDir: string, id: string): Promise<void> {
+  await atomicWrite(currentFile(projectDir), id + '\n');
+}
+
+/** The session id the flags and environment ask for, validated, or undefined to fall back to `current`. */
+export function requestedSessionId(where: Where): { id: string; source: 'flag' | 'env' } | undefined {
+  if (where.sessionFlag !== undefined) return { id: assertSessionId(where.sessionFlag, '--session'), source: 'flag' };
+  const fromEnv = where.env.WMEM_SESSION;
+  if (fromEnv) return { id: assertSessionId(fromEnv, 'WMEM_SESSION'), source: 'env' };
+  return undefined;
+}
+
+/** Resolves the session to act on; throws the SPEC's error when there is none. */
+export async function resolveSession(where: Where): Promise<Session> {
+  const requested = requestedSessionId(where);
+  const project = await locateProject(where.home, where.cwd, { create: false });
+  const noSession = () => usageError(`no session for ${project?.cwd ?? where.cwd}: run 'wmem init'`);
+  if (!project) throw noSession();
+  let id: string;
+  let source: Session['source'];
+  if (requested) {
+    ({ id, source } = requested);
+  } else {
+    const current = await readCurrent(project.dir);
+    if (!current) throw noSession();
+    id = assertSessionId(current, currentFile(project.dir));
+    source = 'current';
+  }
+  const paths = sessionPaths(project.dir, id);
+  try {
+    await fs.access(paths.workingMemory);
+  } catch {
+    throw usageError(
+      `unknown session ${id} for ${project.cwd} (from ${source === 'flag' ? '--session' : source === 'env' ? 'WMEM_SESSION' : currentFile(project.dir)})`,
+      `run 'wmem sessions' to list them, or 'wmem init --session ${id}' to create it`,
+    );
+  }
+  return { id, project, paths, source };
+}
+
+export async function readMeta(paths: SessionPaths): Promise<SessionMeta | undefined> {
+  const text = await readTextIfExists(paths.meta);
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as Partial<SessionMeta>;
+    return upgradeMeta(parsed);
+  } catch (err) {
+    throw usageError(`${paths.meta} is not valid JSON: ${(err as Error).message}`, 'fix that file or remove it (wmem init recreates it)');
+  }
+}
+
+/** Older or hand-made meta files are upgraded on load, never refused (SPEC §8). */
+export function upgradeMeta(raw: Partial<SessionMeta>): SessionMeta {
+  const tokensMax = Number(raw.tokensMax);
+  return {
+    ...raw,
+    version: 1,
+    id: String(raw.id ?? ''),
+    cwd: String(raw.cwd ?? ''),
+    createdAt: String(raw.createdAt ?? ''),
+    updatedAt: String(raw.updatedAt ?? raw.createdAt ?? ''),
+    tokensMax: Number.isFinite(tokensMax) && tokensMax > 0 ? tokensMax : DEFAULT_TOKENS_MAX,
+  };
+}
+
+export async function writeMeta(paths: SessionPaths, meta: SessionMeta): Promise<void> {
+  await atomicWrite(paths.meta, JSON.stringify(meta, null, 2) + '\n');
+}
+
+/** Session ids of a project, oldest first (generated ids sort by time; others by createdAt). */
+export async function listSessionIds(projectDir: string): Promise<string[]> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await fs.readdir(projectDir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const ids: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name === 'cache') continue;
+    try {
+      await fs.access(path.join(projectDir, entry.name, 'working-memory'));
+      ids.push(entry.name);
+    } catch {
+      /* not a session */
+    }
+  }
+  return ids.sort();
+}

@@ -1,0 +1,43 @@
+// The one error type commands throw on purpose. It carries the exit code the SPEC assigns
+// (2 bad usage or input, 1 failure, 3 refused by a guard) and a hint saying what to do next.
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export class WmemError extends Error {
+  readonly exitCode: ExitCode;
+  readonly hint?: string;
+
+  constructor(message: string, options: { exitCode?: ExitCode; hint?: string; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'WmemError';
+    this.exitCode = options.exitCode ?? EXIT.usage;
+    this.hint = options.hint;
+  }
+}
+
+export const usageError = (message: string, hint?: string) => new WmemError(message, { exitCode: EXIT.usage, hint });
+export const ioError = (message: string, cause?: unknown, hint?: string) =>
+  new WmemError(message, { exitCode: EXIT.failed, hint, cause });
+export const refusedError = (message: string, hint?: string) => new WmemError(message, { exitCode: EXIT.refused, hint });
+
+/** Turns a Node fs error into a one-line WmemError naming the path and what to do. */
+export function fsError(err: unknown, action: string, path: string): WmemError {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (err instanceof WmemError) return err;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return ioError(`cannot ${action} ${path}: permission denied`, err, 'check the owner and mode of that path, or pass --home DIR');
+    case 'EROFS':
+      return ioError(`cannot ${action} ${path}: read-only file system`, err, 'pass --home DIR on a writable disk');
+    case 'ENOSPC':
+      return ioError(`cannot ${action} ${path}: no space left on device`, err, 'free some space and run the command again');
+    case 'ENOTDIR':
+      return ioError(`cannot ${action} ${path}: a parent of that path is not a folder`, err, 'pass --home DIR pointing at a folder');
+    case 'ENOENT':
+      return ioError(`cannot ${action} ${path}: no such file or folder`, err);
+    default:
+      return ioError(`cannot ${action} ${path}: ${(err as Error)?.message ?? String(err)}`, err);
+  }
+}
