@@ -1,0 +1,81 @@
+// detail/ files and the overview's index of them. Compaction, consolidation, migrations and
+// hooks all write detail files the same way: Markdown with front matter saying what it holds,
+// created atomically under a name that is never reused, then listed in the `details` section.
+import path from 'node:path';
+import { atomicWrite, exists, readTextIfExists, withLock } from './fsx.js';
+import type { Session } from './session.js';
+import { usageError } from '../ui/errors.js';
+
+export interface DetailInput {
+  /** File name stem, e.g. `20261123T083012345Z-conversation`; `.md` is added. Letters, digits, . _ - only. */
+  stem: string;
+  /** What it holds: conversation, summary, notes, memory-md, compact-summary, … */
+  kind: string;
+  /** Where it came from (a file, a command, a hook). */
+  source: string;
+  /** One line for the overview's index. */
+  title: string;
+  body: string;
+  created: Date;
+  /** More front matter: message range, line numbers, counts. */
+  extra?: Record<string, unknown>;
+}
+
+function yamlScalar(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (value === null || value === undefined) return 'null';
+  return JSON.stringify(typeof value === 'string' ? value : value);
+}
+
+export function detailFrontMatter(fields: Record<string, unknown>): string {
+  const lines = Object.entries(fields).map(([k, v]) => `${k}: ${yamlScalar(v)}`);
+  return `---\n${lines.join('\n')}\n---\n`;
+}
+
+/** Writes detail/<stem>.md (a numbered name if taken) and returns its path relative to working-memory/. */
+export async function writeDetail(session: Session, input: DetailInput): Promise<string> {
+  if (!/^[A-Za-z0-9._-]{1,160}$/.test(input.stem)) throw usageError(`invalid detail file name ${JSON.stringify(input.stem)}`);
+  let name = `${input.stem}.md`;
+  for (let n = 2; await exists(path.join(session.paths.detailDir, name)); n++) name = `${input.stem}-${n}.md`;
+  const front = detailFrontMatter({
+    wmem: 'detail',
+    version: 1,
+    kind: input.kind,
+    title: input.title,
+    created: input.created.toISOString(),
+    session: session.id,
+    source: input.source,
+    ...input.extra,
+  });
+  await atomicWrite(path.join(session.paths.detailDir, name), `${front}\n${input.body.replace(/\n*$/, '\n')}`);
+  return `detail/${name}`;
+}
+
+/**
+ * Adds lines to a section of overview.md (appended, newest last), holding the session lock
+ * unless the caller already does. A section over its max_chars drops its oldest lines first.
+ */
+export async function appendToSection(session: Session, sectionId: string, lines: string[], options: { locked?: boolean } = {}): Promise<void> {
+  if (!lines.length) return;
+  const work = async () => {
+    const { parseOverview, findSection, replaceSectionContent } = await import('../memory/overview.js');
+    const file = session.paths.overview;
+    const text = await readTextIfExists(file);
+    if (text === undefined) throw usageError(`${file} is missing`, "run 'wmem init' to recreate it");
+    const overview = parseOverview(text, file);
+    const section = findSection(overview, sectionId, file);
+    const existing = section.content ? section.content.split('\n') : [];
+    let combined = [...existing, ...lines.map((l) => l.replace(/\n/g, ' '))];
+    if (section.maxChars !== undefined) {
+      while (combined.length > 1 && combined.join('\n').length > section.maxChars) combined = combined.slice(1);
+    }
+    await atomicWrite(file, replaceSectionContent(overview, section, combined.join('\n')));
+  };
+  if (options.locked) await work();
+  else await withLock(session.paths.dir, work);
+}
+
+/** The index line for a detail file: `- detail/NAME.md — title`. */
+export function detailIndexLine(relativePath: string, title: string): string {
+  return `- ${relativePath} — ${title.replace(/\s+/g, ' ').trim()}`;
+}
