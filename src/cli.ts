@@ -4,75 +4,25 @@
 import { Command, CommanderError, Option } from 'commander';
 import { WmemError, EXIT } from './ui/errors.js';
 import type { CommandResult, RunContext } from './ui/run.js';
-import { resolveHome } from './store/paths.js';
-import { PLAIN_STYLE, wantsColor, makeStyle } from './ui/color.js';
+import { buildRunContext, printResult, reportError, type GlobalFlags } from './ui/runtime.js';
+import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, coerceOption, type OptionSpec } from './options.js';
 
 export const VERSION = '0.1.0';
 
 type Handler = (options: Record<string, unknown>, ctx: RunContext, args: unknown[]) => Promise<CommandResult>;
 type Loader = () => Promise<{ run: Handler }>;
 
-interface GlobalFlags {
-  home?: string;
-  cwd?: string;
-  session?: string;
-  json?: boolean;
-  quiet?: boolean;
-  color?: boolean;
-}
-
 function intOption(name: string, min = 0) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
-      throw new WmemError(`${name} must be a whole number ≥ ${min}, not ${JSON.stringify(value)}`);
-    }
-    return n;
-  };
+  return (value: string) => coerceOption({ flags: `${name} <n>`, description: '', intMin: min }, value) as number;
 }
 
-async function buildContext(flags: GlobalFlags): Promise<RunContext> {
-  const env = process.env;
-  const color = wantsColor(flags.color === false, env, Boolean(process.stdout.isTTY)) && !flags.json;
-  const quiet = Boolean(flags.quiet);
-  return {
-    home: resolveHome(flags.home, env),
-    cwd: flags.cwd ?? process.cwd(),
-    sessionFlag: flags.session,
-    env,
-    json: Boolean(flags.json),
-    quiet,
-    color,
-    style: color ? await makeStyle(true) : PLAIN_STYLE,
-    now: () => new Date(),
-    stdin: process.stdin,
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    warn: (message) => {
-      if (!quiet) process.stderr.write(message.endsWith('\n') ? message : message + '\n');
-    },
-  };
-}
-
-function print(result: CommandResult, ctx: RunContext): void {
-  if (ctx.json) {
-    process.stdout.write(JSON.stringify(result.data, null, 2) + '\n');
-  } else if (result.text !== undefined) {
-    if (result.text !== '') process.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
-  } else {
-    process.stdout.write(JSON.stringify(result.data, null, 2) + '\n');
-  }
-  if (result.exitCode) process.exitCode = result.exitCode;
-}
-
-function reportError(err: unknown): void {
-  if (err instanceof WmemError) {
-    process.stderr.write(`wmem: ${err.message}\n`);
-    if (err.hint) process.stderr.write(`  ${err.hint}\n`);
-    process.exitCode = err.exitCode;
-    return;
-  }
-  process.stderr.write(`wmem: internal error, please report it with the lines below\n${(err as Error)?.stack ?? String(err)}\n`);
-  process.exitCode = EXIT.failed;
+/** Declares an option from the shared table (src/options.ts). */
+function addSpec(cmd: Command, spec: OptionSpec): Command {
+  const option = new Option(spec.flags, spec.description);
+  if (spec.choices) option.choices(spec.choices);
+  if (spec.intMin !== undefined) option.argParser((value: string) => coerceOption(spec, value));
+  if (spec.default !== undefined) option.default(spec.default);
+  return cmd.addOption(option);
 }
 
 export function buildProgram(): Command {
@@ -80,24 +30,20 @@ export function buildProgram(): Command {
   program
     .description('Working memory in plain files for LLM coding agents.')
     .version(VERSION, '-V, --version')
-    .option('--home <dir>', 'where memory lives (default $WMEM_HOME or ~/.ai)')
-    .option('--cwd <dir>', 'the project folder (default: the current directory)')
-    .option('--session <id>', 'the session to act on (default $WMEM_SESSION, then the project\'s current one)')
-    .option('--json', 'print one JSON document on stdout')
-    .option('-q, --quiet', 'no diagnostics on stderr')
-    .option('--no-color', 'no colour (also NO_COLOR=1)')
     .showHelpAfterError('(run wmem --help for usage)')
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+  for (const spec of GLOBAL_OPTIONS) addSpec(program, spec);
 
   const declare = (cmd: Command, loader: Loader) => {
     cmd.action(async (...params: unknown[]) => {
       const command = params[params.length - 1] as Command;
       const options = command.optsWithGlobals() as Record<string, unknown> & GlobalFlags;
       const args = params.slice(0, -2);
-      const ctx = await buildContext(options);
+      const ctx = await buildRunContext(options);
       const { run } = await loader();
-      print(await run(options, ctx, args), ctx);
+      printResult(await run(options, ctx, args), ctx);
     });
     return cmd;
   };
@@ -112,18 +58,9 @@ export function buildProgram(): Command {
       .option('--new', 'start a new session even if the project has a current one'),
     () => import('./commands/init.js'),
   );
-  declare(
-    program
-      .command('context')
-      .description('render what is injected into the agent: memory (stable) and meta (volatile)')
-      .addOption(new Option('--part <part>', 'which part').choices(['all', 'memory', 'meta']).default('all'))
-      .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'claude']).default('text'))
-      .option('--tokens-used <n>', 'tokens used so far (else from the transcript, else counted)', intOption('--tokens-used'))
-      .option('--tokens-max <n>', 'the context window (else meta.json)', intOption('--tokens-max', 1))
-      .option('--budget <chars>', 'character budget of the memory part', intOption('--budget', 200))
-      .option('--event <name>', 'with --format claude: the hook event name', 'UserPromptSubmit'),
-    () => import('./commands/context.js'),
-  );
+  const contextCommand = program.command('context').description('render what is injected into the agent: memory (stable) and meta (volatile)');
+  for (const spec of CONTEXT_OPTIONS) addSpec(contextCommand, spec);
+  declare(contextCommand, () => import('./commands/context.js'));
   declare(
     program
       .command('note')

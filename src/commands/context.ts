@@ -1,7 +1,7 @@
 // `wmem context`: renders what is injected. The memory part is stable (system prompt); the meta
 // part is volatile (end of the messages). Heavy work happens only when the inputs changed.
 import { resolveSession, readMeta, type Session } from '../store/session.js';
-import { readContextCache, writeContextCache, contentHash } from '../store/context-cache.js';
+import { readContextCache, writeContextCache } from '../store/context-cache.js';
 import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
 import { loadInjectables } from '../memory/injected.js';
 import { updateHistoryStats } from '../history/stats.js';
@@ -53,16 +53,15 @@ export async function assembleContext(session: Session, options: ContextOptions 
       tokensSource = 'transcript_usage';
     } else {
       const { loadTokenCounter } = await import('../memory/tokens.js');
-      const memoryHash = contentHash(memory);
       if (history.view.tokens === null) {
         counter = await loadTokenCounter();
         history = await updateHistoryStats(session.paths.messages, cache.history, counter);
       }
-      let memoryTokens = cache.memoryTokens?.hash === memoryHash ? cache.memoryTokens.count : undefined;
+      let memoryTokens = cache.memoryTokens?.text === memory ? cache.memoryTokens.count : undefined;
       if (memoryTokens === undefined) {
         counter ??= await loadTokenCounter();
         memoryTokens = counter(memory);
-        cache.memoryTokens = { hash: memoryHash, count: memoryTokens };
+        cache.memoryTokens = { text: memory, count: memoryTokens };
         dirty = true;
       }
       tokensUsed = (history.view.tokens ?? 0) + memoryTokens;

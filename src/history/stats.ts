@@ -3,7 +3,6 @@
 // to, so only the bytes after the last scan are read. A rewrite (compaction) is detected by a
 // hash of the bytes before that point, and triggers a full rescan.
 import { createReadStream, promises as fs } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { classifyValue, messageText, parseJsonLine } from './lines.js';
 import { usageEvent } from './usage.js';
 
@@ -11,7 +10,7 @@ export interface HistoryStats {
   version: 1;
   /** Bytes up to and including the last newline scanned. */
   consumed: number;
-  /** sha1 of the 256 bytes before `consumed`: tells an append from a rewrite. */
+  /** The 256 bytes before `consumed`, base64: tells an append from a rewrite. */
   tailHash: string;
   messages: number;
   /** The last usage the agent reported since the last compaction boundary, or null. */
@@ -29,7 +28,7 @@ async function hashBefore(file: string, end: number): Promise<string> {
   try {
     const buf = Buffer.alloc(end - start);
     await handle.read(buf, 0, buf.length, start);
-    return createHash('sha1').update(buf).digest('hex');
+    return buf.toString('base64');
   } finally {
     await handle.close();
   }

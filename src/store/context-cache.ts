@@ -2,20 +2,16 @@
 // (run on every prompt) parses Markdown and loads the tokenizer only when its inputs changed.
 // It holds nothing that cannot be recomputed from the memory files: losing it costs time only.
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { atomicWrite, readTextIfExists } from './fsx.js';
 import type { OverviewDigest } from '../render/context.js';
 import type { HistoryStats } from '../history/stats.js';
 
 export interface ContextCache {
-  version: 1;
-  overview?: { hash: string; digest: OverviewDigest };
-  memoryTokens?: { hash: string; count: number };
+  version: 2;
+  // Keyed by the exact text, not a hash: a few KB compared byte for byte, no false hit possible.
+  overview?: { text: string; digest: OverviewDigest };
+  memoryTokens?: { text: string; count: number };
   history?: HistoryStats;
-}
-
-export function contentHash(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
 }
 
 export function cacheFile(stateDir: string): string {
@@ -24,12 +20,12 @@ export function cacheFile(stateDir: string): string {
 
 export async function readContextCache(stateDir: string): Promise<ContextCache> {
   const text = await readTextIfExists(cacheFile(stateDir)).catch(() => undefined);
-  if (!text) return { version: 1 };
+  if (!text) return { version: 2 };
   try {
     const parsed = JSON.parse(text) as ContextCache;
-    return parsed?.version === 1 ? parsed : { version: 1 };
+    return parsed?.version === 2 ? parsed : { version: 2 };
   } catch {
-    return { version: 1 };
+    return { version: 2 };
   }
 }
 

@@ -1,9 +1,10 @@
 // Reading a session's memory files for rendering: overview.md as a digest of sections (cached by
 // content hash, so remark loads only when the file changed) and scratch.md as lines.
 import type { OverviewDigest } from '../render/context.js';
-import { contentHash, type ContextCache } from './context-cache.js';
+import type { ContextCache } from './context-cache.js';
 import { readTextIfExists } from './fsx.js';
 import { usageError } from '../ui/errors.js';
+import { parseScratch } from '../memory/scratch.js';
 
 export async function digestOverviewText(text: string, file: string): Promise<OverviewDigest> {
   const { parseOverview, isMaintained } = await import('../memory/overview.js');
@@ -23,17 +24,15 @@ export async function digestOverviewText(text: string, file: string): Promise<Ov
 export async function loadOverviewDigest(file: string, cache: ContextCache): Promise<{ digest: OverviewDigest; dirty: boolean }> {
   const text = await readTextIfExists(file);
   if (text === undefined) throw usageError(`${file} is missing`, "run 'wmem init' to recreate it from the template (nothing else is overwritten)");
-  const hash = contentHash(text);
-  if (cache.overview?.hash === hash) return { digest: cache.overview.digest, dirty: false };
+  if (cache.overview?.text === text) return { digest: cache.overview.digest, dirty: false };
   const digest = await digestOverviewText(text, file);
-  cache.overview = { hash, digest };
+  cache.overview = { text, digest };
   return { digest, dirty: true };
 }
 
 /** The scratch lines to inject: notes and unparsed lines alike (kept, never dropped), header and blanks left out. */
 export async function loadScratchLines(file: string): Promise<string[]> {
   const text = (await readTextIfExists(file)) ?? '';
-  const { parseScratch } = await import('../memory/scratch.js');
   const parsed = parseScratch(text);
   const lines = [...parsed.notes.map((n) => ({ line: n.line, raw: n.raw })), ...parsed.unparsed];
   return lines.sort((a, b) => a.line - b.line).map((l) => l.raw);

@@ -1,7 +1,6 @@
 // Pure naming rules: the home, the project folder encoding and session ids (SPEC §1).
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { usageError } from '../ui/errors.js';
 
 export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -41,7 +40,8 @@ export function assertSessionId(id: string, source: string): string {
 /** Ids sort by creation time: `20261123T083012345Z-3f9a1c`. */
 export function newSessionId(now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('.', '');
-  return `${stamp}-${randomBytes(3).toString('hex')}`;
+  const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(3))).toString('hex');
+  return `${stamp}-${random}`;
 }
 
 /** A file-name-safe UTC stamp for archives and detail files: `20261123T083012345Z`. */

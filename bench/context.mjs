@@ -1,0 +1,57 @@
+// Times `wmem context` and `wmem --version` against bare `node -e 0`, interleaved (one of each
+// per round, so machine noise hits all alike), and prints medians and ratios. The session has a
+// filled overview and 100 scratch notes, as the foundation issue asks.
+//   node bench/context.mjs [rounds]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'wmem.js');
+const rounds = Number(process.argv[2] ?? 40);
+const work = mkdtempSync(path.join(os.tmpdir(), 'wmem-bench-'));
+const env = { ...process.env, WMEM_HOME: path.join(work, 'home'), NO_COLOR: '1' };
+const wmem = (...args) => {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: work, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`wmem ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+};
+
+wmem('init');
+const filler = (topic, n) => Array.from({ length: n }, (_, i) => `- ${topic} item ${i}: decided after measuring, see detail/notes-${i}.md`).join('\n');
+wmem('set', 'task', 'Ship the compaction path: stream messages.jsonl, archive first, then rewrite; restore must round-trip.');
+wmem('set', 'progress', filler('progress', 15));
+wmem('set', 'decisions', filler('decision', 12));
+wmem('set', 'context', filler('context', 10));
+wmem('set', 'open', filler('question', 5));
+for (let i = 0; i < 100; i++) wmem('note', `note ${i}: the build uses esbuild and the tests use vitest #context`, '--importance', String((i % 10) / 10));
+const cases = {
+  'node -e 0': [process.execPath, ['-e', '0']],
+  'wmem --version': [process.execPath, [bin, '--version']],
+  'wmem context': [process.execPath, [bin, 'context']],
+  'wmem context --part memory': [process.execPath, [bin, 'context', '--part', 'memory']],
+};
+wmem('context'); // warm the render cache, as every prompt after the first finds it
+
+const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+for (let r = 0; r < rounds; r++) {
+  for (const [name, [cmd, args]] of Object.entries(cases)) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(cmd, args, { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0) throw new Error(`${name} failed: ${result.stderr}`);
+    times[name].push(ms);
+  }
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const base = median(times['node -e 0']);
+console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores`);
+for (const [name, xs] of Object.entries(times)) {
+  console.log(`${name.padEnd(28)} median ${median(xs).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
+}
+rmSync(work, { recursive: true, force: true });

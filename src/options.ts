@@ -1,0 +1,65 @@
+// Option tables shared by the full command line (commander) and the lean entry for the commands
+// that run on every prompt (`context`, `hook`), which parses with node:util's parseArgs so that
+// it does not pay for loading commander. One table, so the two can never disagree.
+import { WmemError } from './ui/errors.js';
+
+export interface OptionSpec {
+  /** commander-style flags: '--part <part>', '--dry-run', '-q, --quiet'. */
+  flags: string;
+  description: string;
+  choices?: readonly string[];
+  default?: string | number | boolean;
+  /** A whole number with this minimum. */
+  intMin?: number;
+}
+
+export const GLOBAL_OPTIONS: OptionSpec[] = [
+  { flags: '--home <dir>', description: 'where memory lives (default $WMEM_HOME or ~/.ai)' },
+  { flags: '--cwd <dir>', description: 'the project folder (default: the current directory)' },
+  { flags: '--session <id>', description: "the session to act on (default $WMEM_SESSION, then the project's current one)" },
+  { flags: '--json', description: 'print one JSON document on stdout' },
+  { flags: '-q, --quiet', description: 'no diagnostics on stderr' },
+  { flags: '--no-color', description: 'no colour (also NO_COLOR=1)' },
+];
+
+export const CONTEXT_OPTIONS: OptionSpec[] = [
+  { flags: '--part <part>', description: 'which part', choices: ['all', 'memory', 'meta'], default: 'all' },
+  { flags: '--format <format>', description: 'output format', choices: ['text', 'json', 'claude'], default: 'text' },
+  { flags: '--tokens-used <n>', description: 'tokens used so far (else from the transcript, else counted)', intMin: 0 },
+  { flags: '--tokens-max <n>', description: 'the context window (else meta.json)', intMin: 1 },
+  { flags: '--budget <chars>', description: 'character budget of the memory part', intMin: 200 },
+  { flags: '--event <name>', description: 'with --format claude: the hook event name', default: 'UserPromptSubmit' },
+];
+
+export interface ParsedFlags {
+  long: string;
+  short?: string;
+  /** camelCase key, as commander names it. */
+  key: string;
+  takesValue: boolean;
+  negated: boolean;
+}
+
+export function parseFlags(spec: OptionSpec): ParsedFlags {
+  const short = /(?:^|[ ,])-([A-Za-z])\b/.exec(spec.flags)?.[1];
+  const long = /--([a-z][a-z0-9-]*)/.exec(spec.flags)![1];
+  const negated = long.startsWith('no-');
+  const base = negated ? long.slice(3) : long;
+  return { long, short, key: base.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()), takesValue: /[<[]/.test(spec.flags), negated };
+}
+
+/** Checks and converts one option value; the same rules for both parsers. */
+export function coerceOption(spec: OptionSpec, raw: string): string | number {
+  const { long } = parseFlags(spec);
+  if (spec.intMin !== undefined) {
+    const n = Number(raw);
+    if (!/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(n) || n < spec.intMin) {
+      throw new WmemError(`--${long} must be a whole number ≥ ${spec.intMin}, not ${JSON.stringify(raw)}`);
+    }
+    return n;
+  }
+  if (spec.choices && !spec.choices.includes(raw)) {
+    throw new WmemError(`--${long} must be one of ${spec.choices.join(', ')}, not ${JSON.stringify(raw)}`);
+  }
+  return raw;
+}
