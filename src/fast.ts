@@ -6,6 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, coerceOption, parseFlags, type OptionSpec } from './options.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './ui/runtime.js';
+import type { CommandResult, RunContext } from './ui/run.js';
 // Static, so the whole `context` path is in this one bundle file (no chunk loading per prompt).
 import * as contextCommand from './commands/context.js';
 
@@ -50,10 +51,9 @@ export async function runFast(argv: string[]): Promise<boolean> {
   } catch {
     return false;
   }
-  let ctx: Awaited<ReturnType<typeof buildRunContext>> | undefined;
   try {
-    ctx = await buildRunContext(options as GlobalFlags);
-    const command: { run: (o: never, c: typeof ctx, a: string[]) => Promise<import('./ui/run.js').CommandResult> } = isContext
+    const ctx = await buildRunContext(options as GlobalFlags);
+    const command: { run: (o: never, c: RunContext, a: string[]) => Promise<CommandResult> } = isContext
       ? contextCommand
       : await import('./commands/hook.js');
     printResult(await command.run(options as never, ctx, rest), ctx);
