@@ -99,14 +99,14 @@ export function parseOverview(text: string, file = 'overview.md'): Overview {
   const { raw, data, body } = splitFrontMatter(text, file);
   const specs = sectionSpecs(data, file);
   const tree = parseMarkdown(body);
+  // Only level-2 headings delimit sections; a level-1 title belongs to the text around it.
   const headings = tree.children
     .map((node, index) => ({ node, index }))
-    .filter((h): h is { node: Heading; index: number } => h.node.type === 'heading' && (h.node as Heading).depth <= 2);
+    .filter((h): h is { node: Heading; index: number } => h.node.type === 'heading' && (h.node as Heading).depth === 2);
   const sections: Section[] = [];
   const usedIds = new Set<string>();
   for (let i = 0; i < headings.length; i++) {
     const { node, index } = headings[i];
-    if (node.depth !== 2) continue;
     const title = nodeText(node).trim();
     const spec = specs.find((s) => s.title === title) ?? specs.find((s) => s.id === slugify(title));
     let id = spec?.id ?? (slugify(title) || `section-${sections.length + 1}`);

@@ -92,18 +92,25 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
   const ranked = [...units].sort((a, b) => a.priority - b.priority || a.order - b.order);
   const kept = new Set<Unit>();
   const openBlocks = new Set<string>();
-  const noticeReserve = 200;
   let used = 0;
-  const total = units.reduce((n, u) => n + u.text.length + 2, 0) + BLOCK_TAGS.reduce((n, t) => n + blockOverhead(t), 0);
-  const limit = total <= budget ? budget : budget - noticeReserve;
   for (const unit of ranked) {
     const cost = unit.text.length + 2 + (openBlocks.has(unit.block) ? 0 : blockOverhead(unit.block));
-    if (used + cost > limit) continue;
+    if (used + cost > budget) continue;
     used += cost;
     kept.add(unit);
     openBlocks.add(unit.block);
   }
+  // The notice about what was left out takes room too: drop the lowest-priority kept unit until all fits.
+  let text = assemble(units, kept, budget);
+  const keptByRank = ranked.filter((u) => kept.has(u));
+  while (text.length > budget && keptByRank.length > 1) {
+    kept.delete(keptByRank.pop()!);
+    text = assemble(units, kept, budget);
+  }
+  return text;
+}
 
+function assemble(units: Unit[], kept: Set<Unit>, budget: number): string {
   const blocks: string[] = [];
   for (const block of ['working_memory', 'session_state', 'workspace_memory', 'scratch_notes'] as const) {
     const inBlock = units.filter((u) => u.block === block && kept.has(u));
