@@ -25,6 +25,8 @@ export interface AssembledContext {
 
 /** Claude Code caps additional context at 10,000 characters. */
 export const CLAUDE_CONTEXT_CAP = 10_000;
+/** Room left for the meta part (under 1,000 characters) within the cap. */
+export const CLAUDE_MEMORY_BUDGET = CLAUDE_CONTEXT_CAP - 1_000;
 
 export async function assembleContext(session: Session, options: ContextOptions & { wantMeta: boolean }): Promise<AssembledContext> {
   const cache = await readContextCache(session.paths.stateDir);
@@ -88,7 +90,9 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
   const part = options.part ?? 'all';
   const format = options.format ?? 'text';
   const session = await resolveSession(ctx);
-  const assembled = await assembleContext(session, { ...options, wantMeta: part !== 'memory' });
+  // Claude Code drops additional context past its cap: fit by whole sections, never by slicing.
+  const budget = format === 'claude' ? Math.min(options.budget ?? Infinity, CLAUDE_MEMORY_BUDGET) : options.budget;
+  const assembled = await assembleContext(session, { ...options, budget: Number.isFinite(budget) ? budget : undefined, wantMeta: part !== 'memory' });
   const pieces = [part !== 'meta' ? assembled.memory : '', part !== 'memory' ? assembled.metaText : ''].filter(Boolean);
   const text = pieces.join('\n');
   const data = {
@@ -99,7 +103,7 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
   if (format === 'json' || ctx.json) return { data, text: JSON.stringify(data) };
   if (format === 'claude') {
     const hook = {
-      hookSpecificOutput: { hookEventName: options.event ?? 'UserPromptSubmit', additionalContext: text.slice(0, CLAUDE_CONTEXT_CAP) },
+      hookSpecificOutput: { hookEventName: options.event ?? 'UserPromptSubmit', additionalContext: text },
     };
     return { data: hook, text: JSON.stringify(hook) };
   }

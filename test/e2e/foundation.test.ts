@@ -266,7 +266,8 @@ describe('context', () => {
 
   it('fits the budget and prints json and claude formats', async () => {
     await init();
-    for (let i = 0; i < 60; i++) await box.run(['note', `note ${i} ${'w'.repeat(100)}`]);
+    await box.run(['note', '-'], { input: 'seed' });
+    for (let i = 0; i < 60; i++) await box.run(['note', `note ${i} ${'w'.repeat(200)}`]);
     const small = String((await box.run(['context', '--part', 'memory', '--budget', '2000'])).stdout);
     expect(small.trimEnd().length).toBeLessThanOrEqual(2000);
     expect(small).toMatch(/\[wmem: left out to fit 2000 characters: .*older scratch notes/);
@@ -275,6 +276,9 @@ describe('context', () => {
     const claude = JSON.parse(String((await box.run(['context', '--format', 'claude', '--part', 'meta', '--tokens-used', '10'])).stdout));
     expect(claude.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
     expect(claude.hookSpecificOutput.additionalContext).toMatch(/^<context_meta>/);
+    const capped = JSON.parse(String((await box.run(['context', '--format', 'claude', '--budget', '50000', '--tokens-used', '10'])).stdout));
+    expect(capped.hookSpecificOutput.additionalContext.length).toBeLessThanOrEqual(10_000);
+    expect(capped.hookSpecificOutput.additionalContext).toMatch(/<\/scratch_notes>\n\[wmem: left out[^\n]*\n<context_meta>[\s\S]*<\/context_meta>$/);
   });
 
   it('refuses bad option values with exit 2', async () => {
