@@ -5,9 +5,9 @@ import { Command, CommanderError, Option } from 'commander';
 import { WmemError, EXIT } from './ui/errors.js';
 import type { CommandResult, RunContext } from './ui/run.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './ui/runtime.js';
-import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, coerceOption, type OptionSpec } from './options.js';
+import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
 
-export const VERSION = '0.1.0';
+export { VERSION } from './options.js';
 
 type Handler = (options: Record<string, unknown>, ctx: RunContext, args: unknown[]) => Promise<CommandResult>;
 type Loader = () => Promise<{ run: Handler }>;

@@ -4,8 +4,8 @@
 // command) returns false, and bin/wmem.js hands the whole command line to the full CLI, which
 // gives the usual messages.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, coerceOption, parseFlags, type OptionSpec } from './options.js';
-import { buildRunContext, printResult, reportError, type GlobalFlags } from './ui/runtime.js';
+import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, parseFlags, type OptionSpec } from './options.js';
+import { buildRunContext, printResult, reportError, writeStdout, type GlobalFlags } from './ui/runtime.js';
 import type { CommandResult, RunContext } from './ui/run.js';
 // Static, so the whole `context` path is in this one bundle file (no chunk loading per prompt).
 import * as contextCommand from './commands/context.js';
@@ -29,6 +29,10 @@ function parse(args: string[], specs: OptionSpec[]): { values: Values; positiona
 /** Returns false when the full CLI should handle this command line. */
 export async function runFast(argv: string[]): Promise<boolean> {
   const args = argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    writeStdout(VERSION + '\n');
+    return true;
+  }
   if (args.includes('--')) return false;
   const specs = [...GLOBAL_OPTIONS, ...CONTEXT_OPTIONS];
   const parsed = parse(args, specs);
@@ -52,7 +56,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
     return false;
   }
   try {
-    const ctx = await buildRunContext(options as GlobalFlags);
+    const ctx = await buildRunContext(options as GlobalFlags, { plain: true });
     const command: { run: (o: never, c: RunContext, a: string[]) => Promise<CommandResult> } = isContext
       ? contextCommand
       : await import('./commands/hook.js');

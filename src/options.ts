@@ -3,6 +3,9 @@
 // it does not pay for loading commander. One table, so the two can never disagree.
 import { WmemError } from './ui/errors.js';
 
+/** Kept equal to package.json's version (a unit test checks). */
+export const VERSION = '0.1.0';
+
 export interface OptionSpec {
   /** commander-style flags: '--part <part>', '--dry-run', '-q, --quiet'. */
   flags: string;

@@ -2,7 +2,7 @@
 // reported usage, optionally a token count), kept incrementally: the file is mostly appended
 // to, so only the bytes after the last scan are read. A rewrite (compaction) is detected by a
 // hash of the bytes before that point, and triggers a full rescan.
-import { createReadStream, promises as fs } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { classifyValue, messageText, parseJsonLine } from './lines.js';
 import { usageEvent } from './usage.js';
 
@@ -24,13 +24,13 @@ export const EMPTY_STATS: HistoryStats = { version: 1, consumed: 0, tailHash: ''
 async function hashBefore(file: string, end: number): Promise<string> {
   if (end === 0) return '';
   const start = Math.max(0, end - 256);
-  const handle = await fs.open(file, 'r');
+  const fd = openSync(file, 'r');
   try {
     const buf = Buffer.alloc(end - start);
-    await handle.read(buf, 0, buf.length, start);
+    readSync(fd, buf, 0, buf.length, start);
     return buf.toString('base64');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -59,7 +59,7 @@ export async function updateHistoryStats(
 ): Promise<{ stats: HistoryStats; view: HistoryStats; changed: boolean }> {
   let size: number;
   try {
-    size = (await fs.stat(file)).size;
+    size = statSync(file).size;
   } catch {
     return { stats: EMPTY_STATS, view: { ...EMPTY_STATS, tokens: count ? 0 : null }, changed: previous !== undefined && previous.consumed !== 0 };
   }

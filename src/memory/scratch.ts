@@ -59,7 +59,7 @@ export function parseNoteLine(raw: string, line: number): Note | undefined {
   };
 }
 
-function isHeader(raw: string): boolean {
+export function isScratchHeader(raw: string): boolean {
   return /^<!--\s*wmem scratch\b[\s\S]*-->\s*$/.test(raw);
 }
 
@@ -69,7 +69,7 @@ export function parseScratch(text: string): ScratchFile {
   const lines = text.split('\n');
   lines.forEach((raw, index) => {
     const clean = raw.replace(/\r$/, '');
-    if (clean.trim() === '' || isHeader(clean)) return;
+    if (clean.trim() === '' || isScratchHeader(clean)) return;
     const note = parseNoteLine(clean, index + 1);
     if (note) notes.push(note);
     else unparsed.push({ line: index + 1, raw: clean });

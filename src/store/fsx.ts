@@ -1,7 +1,7 @@
 // Every write of a file that matters goes through here: atomic replace (temp, fsync, rename,
 // fsync of the folder), single-write appends, private modes, a lock for read-modify-write, and
 // path containment for names that come from users, agents or hook input.
-import { promises as fs, constants as fsc } from 'node:fs';
+import { promises as fs, constants as fsc, readFileSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { fsError, ioError, usageError } from '../ui/errors.js';
 
@@ -16,9 +16,11 @@ export async function ensureDir(dir: string): Promise<void> {
   }
 }
 
+// Reads are synchronous on purpose: a one-shot CLI gains nothing from the thread pool, and
+// node's promise-based fs costs milliseconds to load on `wmem context`, which runs every prompt.
 export async function readTextIfExists(file: string): Promise<string | undefined> {
   try {
-    return await fs.readFile(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw fsError(err, 'read', file);
@@ -27,7 +29,7 @@ export async function readTextIfExists(file: string): Promise<string | undefined
 
 export async function exists(file: string): Promise<boolean> {
   try {
-    await fs.lstat(file);
+    lstatSync(file);
     return true;
   } catch {
     return false;

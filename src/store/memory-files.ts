@@ -4,7 +4,7 @@ import type { OverviewDigest } from '../render/context.js';
 import type { ContextCache } from './context-cache.js';
 import { readTextIfExists } from './fsx.js';
 import { usageError } from '../ui/errors.js';
-import { parseScratch } from '../memory/scratch.js';
+import { isScratchHeader } from '../memory/scratch.js';
 
 export async function digestOverviewText(text: string, file: string): Promise<OverviewDigest> {
   const { parseOverview, isMaintained } = await import('../memory/overview.js');
@@ -33,7 +33,9 @@ export async function loadOverviewDigest(file: string, cache: ContextCache): Pro
 /** The scratch lines to inject: notes and unparsed lines alike (kept, never dropped), header and blanks left out. */
 export async function loadScratchLines(file: string): Promise<string[]> {
   const text = (await readTextIfExists(file)) ?? '';
-  const parsed = parseScratch(text);
-  const lines = [...parsed.notes.map((n) => ({ line: n.line, raw: n.raw })), ...parsed.unparsed];
-  return lines.sort((a, b) => a.line - b.line).map((l) => l.raw);
+  // Rendering needs the lines as stored, in order; parsing each note is not needed here.
+  return text
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''))
+    .filter((line) => line.trim() !== '' && !isScratchHeader(line));
 }

@@ -1,6 +1,6 @@
 // Finds or creates a project's folder under <home>/sessions. The encoding of a path is lossy, so
 // project.json records the real path, and a folder that belongs to another path is never shared.
-import { promises as fs, realpathSync } from 'node:fs';
+import { promises as fs, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, readTextIfExists } from './fsx.js';
 import { encodeCwd, projectFolderCandidate } from './paths.js';
@@ -51,7 +51,7 @@ async function readProjectFile(dir: string): Promise<ProjectFile | undefined> {
 
 async function folderExists(dir: string): Promise<boolean> {
   try {
-    return (await fs.stat(dir)).isDirectory();
+    return statSync(dir).isDirectory();
   } catch {
     return false;
   }

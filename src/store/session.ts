@@ -1,6 +1,6 @@
 // Which session a command acts on (--session > WMEM_SESSION > the project's `current`), and the
 // session's meta.json. Reading never creates anything; `init` and hooks create.
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite, readTextIfExists } from './fsx.js';
 import { assertSessionId, sessionPaths, type SessionPaths } from './paths.js';
@@ -75,7 +75,7 @@ export async function resolveSession(where: Where): Promise<Session> {
   }
   const paths = sessionPaths(project.dir, id);
   try {
-    await fs.access(paths.workingMemory);
+    statSync(paths.workingMemory);
   } catch {
     throw usageError(
       `unknown session ${id} for ${project.cwd} (from ${source === 'flag' ? '--session' : source === 'env' ? 'WMEM_SESSION' : currentFile(project.dir)})`,

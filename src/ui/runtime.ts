@@ -1,5 +1,6 @@
 // The process side of running a command, shared by both entries: building the RunContext from
 // global flags, printing a result, and turning errors into one line on stderr and an exit code.
+import { writeSync } from 'node:fs';
 import { WmemError, EXIT } from './errors.js';
 import type { CommandResult, RunContext } from './run.js';
 import { resolveHome } from '../store/paths.js';
@@ -15,9 +16,13 @@ export interface GlobalFlags {
   color?: boolean;
 }
 
-export async function buildRunContext(flags: GlobalFlags): Promise<RunContext> {
+/**
+ * `plain` is for machine-facing output (context, hooks): no colour decision at all, because
+ * asking whether stdout is a terminal builds the stdout stream, which costs time on every prompt.
+ */
+export async function buildRunContext(flags: GlobalFlags, options: { plain?: boolean } = {}): Promise<RunContext> {
   const env = process.env;
-  const color = wantsColor(flags.color === false, env, Boolean(process.stdout.isTTY)) && !flags.json;
+  const color = !options.plain && !flags.json && wantsColor(flags.color === false, env, Boolean(process.stdout.isTTY));
   const quiet = Boolean(flags.quiet);
   return {
     home: resolveHome(flags.home, env),
@@ -29,21 +34,42 @@ export async function buildRunContext(flags: GlobalFlags): Promise<RunContext> {
     color,
     style: color ? await makeStyle(true) : PLAIN_STYLE,
     now: () => new Date(),
-    stdin: process.stdin,
-    stderrIsTTY: Boolean(process.stderr.isTTY),
+    // A getter: touching process.stdin builds a stream, which only commands that read it need.
+    get stdin() {
+      return process.stdin;
+    },
+    get stderrIsTTY() {
+      return Boolean(process.stderr.isTTY);
+    },
     warn: (message) => {
       if (!quiet) process.stderr.write(message.endsWith('\n') ? message : message + '\n');
     },
   };
 }
 
+/**
+ * Writes to fd 1 directly: touching process.stdout builds a stream (and loads net and the stream
+ * modules), which costs milliseconds on every prompt. Falls back to the stream if the descriptor
+ * is non-blocking and full.
+ */
+export function writeStdout(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  try {
+    while (offset < bytes.length) offset += writeSync(1, bytes, offset, bytes.length - offset);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    process.stdout.write(bytes.subarray(offset));
+  }
+}
+
 export function printResult(result: CommandResult, ctx: RunContext): void {
   if (ctx.json) {
-    process.stdout.write(JSON.stringify(result.data, null, 2) + '\n');
+    writeStdout(JSON.stringify(result.data, null, 2) + '\n');
   } else if (result.text !== undefined) {
-    if (result.text !== '') process.stdout.write(result.text.endsWith('\n') ? result.text : result.text + '\n');
+    if (result.text !== '') writeStdout(result.text.endsWith('\n') ? result.text : result.text + '\n');
   } else {
-    process.stdout.write(JSON.stringify(result.data, null, 2) + '\n');
+    writeStdout(JSON.stringify(result.data, null, 2) + '\n');
   }
   if (result.exitCode) process.exitCode = result.exitCode;
 }

@@ -41,3 +41,12 @@ describe('resolveHome', () => {
     expect(resolveHome(undefined, {})).toMatch(/[\\/]\.ai$/);
   });
 });
+
+describe('version', () => {
+  it('matches package.json', async () => {
+    const { VERSION } = await import('../../src/options.js');
+    const { readFileSync } = await import('node:fs');
+    const { ROOT } = await import('../helpers/cli.js');
+    expect(VERSION).toBe(JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).version);
+  });
+});
