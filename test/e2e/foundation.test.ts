@@ -2,7 +2,7 @@
 // bad inputs the foundation issue lists. Each failure must be one clear line (plus a hint) on
 // stderr with the right exit code, no stack trace, and no file changed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmod, copyFile, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { BIN, FIXTURES, sandbox, runJson, type Sandbox } from '../helpers/cli.js';
@@ -168,6 +168,38 @@ describe('note', () => {
     const seen = new Set(lines.map((l) => l.replace(/^.*\) /, '').replace(/ z+$/, '')));
     expect(seen.size).toBe(8 * perProcess);
   }, 120_000);
+});
+
+describe('locks', () => {
+  it('takes over a lock left by a killed process instead of waiting forever', async () => {
+    const s = await init();
+    const lockDir = path.join(s.path, '.lock');
+    await mkdir(lockDir);
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lockDir, old, old);
+    const started = Date.now();
+    const result = await box.run(['note', 'after a crash']);
+    expect(result.exitCode).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await readFile(wm(s, 'scratch.md'), 'utf8')).toContain('after a crash');
+  });
+
+  it('treats a lock nobody refreshes as stale after a few seconds', async () => {
+    const s = await init();
+    await mkdir(path.join(s.path, '.lock'));
+    const result = await box.run(['set', 'task', 'eventually'], { timeout: 30_000 });
+    expect(result.exitCode).toBe(0);
+    expect(await readFile(wm(s, 'overview.md'), 'utf8')).toContain('eventually');
+  });
+
+  it('holds a real lock against a concurrent writer: both edits land', async () => {
+    await init();
+    const [a, b] = await Promise.all([box.run(['append', 'progress', '- from a']), box.run(['append', 'progress', '- from b'])]);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    const text = String((await box.run(['show', 'overview'])).stdout);
+    expect(text).toContain('- from a');
+    expect(text).toContain('- from b');
+  });
 });
 
 describe('set and append', () => {
