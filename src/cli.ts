@@ -32,7 +32,8 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run wmem --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    // One voice for every error: commander's own messages get wmem's prefix too.
+    .configureOutput({ writeErr: (s) => process.stderr.write(s.replace(/^error: /, 'wmem: ')) });
 
   for (const spec of GLOBAL_OPTIONS) addSpec(program, spec);
 

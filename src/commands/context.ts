@@ -31,7 +31,8 @@ export const CLAUDE_MEMORY_BUDGET = CLAUDE_CONTEXT_CAP - 1_000;
 export async function assembleContext(session: Session, options: ContextOptions & { wantMeta: boolean }): Promise<AssembledContext> {
   const cache = await readContextCache(session.paths.stateDir);
   let dirty = false;
-  const meta = await readMeta(session.paths);
+  // A broken meta.json only loses its settings here; `wmem status` and `wmem init` report it.
+  const meta = await readMeta(session.paths).catch(() => undefined);
   const tokensMax = options.tokensMax ?? meta?.tokensMax ?? 200_000;
   const budget = options.budget ?? budgetForTokensMax(tokensMax);
 
@@ -103,7 +104,7 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
   if (format === 'json' || ctx.json) return { data, text: JSON.stringify(data) };
   if (format === 'claude') {
     const hook = {
-      hookSpecificOutput: { hookEventName: options.event ?? 'UserPromptSubmit', additionalContext: text },
+      hookSpecificOutput: { hookEventName: options.event ?? (part === 'memory' ? 'SessionStart' : 'UserPromptSubmit'), additionalContext: text },
     };
     return { data: hook, text: JSON.stringify(hook) };
   }

@@ -82,6 +82,7 @@ export async function ensureSessionTree(
 
 export async function run(options: InitOptions, ctx: RunContext): Promise<CommandResult> {
   const requested = requestedSessionId(ctx);
+  if (options.new && ctx.sessionFlag !== undefined) throw usageError('--new and --session ask for different things', 'use --session ID for a named session, or --new for a generated one');
   const overviewTemplate = await loadOverviewTemplate(options, ctx.cwd);
   const now = ctx.now();
   const project = await locateProject(ctx.home, ctx.cwd, { create: true, now });
@@ -93,6 +94,10 @@ export async function run(options: InitOptions, ctx: RunContext): Promise<Comman
   if (!id && !options.new) id = await readCurrent(project.dir);
   id ??= newSessionId(now);
   const created = await ensureSessionTree(project, id, { overviewTemplate, tokensMax: options.tokensMax, lang: options.lang, now });
+  const overviewCreated = created.some((f) => f.endsWith('overview.md'));
+  if (!overviewCreated && (options.template || (options.lang && options.lang !== 'en'))) {
+    ctx.warn(`note: session ${id} already has an overview.md; --${options.template ? 'template' : 'lang'} applies to new sessions only (wmem init --new)`);
+  }
   await writeCurrent(project.dir, id);
   const sessionDir = sessionPaths(project.dir, id).dir;
   const result: InitResult = { id, path: sessionDir, project: project.dir, cwd: project.cwd, created, current: true };

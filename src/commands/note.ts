@@ -12,10 +12,10 @@ export interface NoteOptions {
 }
 
 /** Reads `TEXT…` arguments, or standard input when the only argument is `-`. */
-export async function textFromArgs(words: string[], ctx: RunContext, what: string): Promise<string> {
+export async function textFromArgs(words: string[], ctx: RunContext, what: string, options: { allowEmpty?: boolean } = {}): Promise<string> {
   const clean = words.map((w) => (w.startsWith('\u2060') ? w.slice(1) : w));
-  const text = clean.length === 1 && clean[0] === '-' ? await readStdin(ctx.stdin) : clean.join(' ');
-  if (!text.trim()) throw usageError(`${what} is empty`, 'give the text as arguments, or - to read it from standard input');
+  const text = clean.length === 1 && clean[0] === '-' ? await readStdin(ctx.stdin, 'standard input', { utf8: true }) : clean.join(' ');
+  if (!text.trim() && !options.allowEmpty) throw usageError(`${what} is empty`, 'give the text as arguments, or - to read it from standard input');
   return text;
 }
 
@@ -33,6 +33,6 @@ export async function run(options: NoteOptions, ctx: RunContext, args: unknown[]
   guardNoteText(text);
   const line = formatNote({ time: ctx.now(), importance, text, tags: options.tag });
   // The lock keeps a note from landing in a scratch.md that a consolidation is replacing.
-  await withLock(session.paths.dir, () => appendDurably(session.paths.scratch, line + '\n'));
+  await withLock(session.paths.dir, () => appendDurably(session.paths.scratch, line + '\n', { onNewLine: true }));
   return { data: { session: session.id, file: session.paths.scratch, note: line }, text: ctx.quiet ? '' : line };
 }

@@ -14,15 +14,18 @@ export async function editSection(
   text: string,
   mode: Mode,
 ): Promise<{ id: string; chars: number; maxChars?: number }> {
-  const { parseOverview, findSection, replaceSectionContent, joinContent, assertSectionText, assertWithinLimit } = await import('../memory/overview.js');
+  const { parseOverview, findSection, replaceSectionContent, joinContent, assertSectionText, assertWithinLimit, trimBlock } = await import('../memory/overview.js');
   const { guardNoteText } = await import('../memory/gate.js');
   guardNoteText(text);
+  if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) {
+    throw usageError('the text contains control characters (terminal escapes, NUL)', 'overview.md is injected into prompts and shown in terminals; remove them');
+  }
   assertSectionText(text, 'the text');
   const before = await readTextIfExists(file);
   if (before === undefined) throw usageError(`${file} is missing`, "run 'wmem init' to recreate it from the template");
   const overview = parseOverview(before, file);
   const section = findSection(overview, sectionKey, file);
-  const content = mode === 'set' ? text.trim() : joinContent(section.content, text);
+  const content = mode === 'set' ? trimBlock(text) : joinContent(section.content, text);
   assertWithinLimit(section, content, file);
   await atomicWrite(file, replaceSectionContent(overview, section, content));
   return { id: section.id, chars: content.length, maxChars: section.maxChars };
@@ -31,7 +34,8 @@ export async function editSection(
 async function runEdit(mode: Mode, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
   const [sectionKey, words] = args as [string, string[]];
   const session = await resolveSession(ctx);
-  const text = await textFromArgs(words, ctx, 'the text');
+  // `wmem set SECTION ""` empties a section; appending nothing is a mistake.
+  const text = await textFromArgs(words, ctx, 'the text', { allowEmpty: mode === 'set' });
   const result = await withLock(session.paths.dir, () => editSection(session.paths.overview, sectionKey, text, mode));
   const limit = result.maxChars ? `/${result.maxChars}` : '';
   return {

@@ -15,7 +15,10 @@ const NAMED: Record<string, (p: import('../store/paths.js').SessionPaths) => str
 };
 
 export async function run(_options: unknown, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
-  const which = String(args[0] ?? 'overview');
+  const asked = String(args[0] ?? 'overview');
+  // `overview.md`, `Scratch` and the like mean the same files.
+  const alias = asked.toLowerCase().replace(/\.(md|json|jsonl)$/, '');
+  const which = NAMED[alias] ? alias : asked;
   const session = await resolveSession(ctx);
   let file: string;
   if (NAMED[which]) {

@@ -29,6 +29,27 @@ export interface Section {
   content: string;
 }
 
+export interface ParseOptions {
+  /**
+   * For rendering only: accept what an agent's hand edit may leave (invalid front matter, a
+   * renamed required section, no sections at all) instead of refusing, so that the context is
+   * never lost. Edits always parse strictly.
+   */
+  lenient?: boolean;
+}
+
+/** Leading blank lines and trailing whitespace go; the first line's indentation stays. */
+export function trimBlock(text: string): string {
+  return text.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/, '');
+}
+
+/** Characters as a person counts them (code points), not UTF-16 units. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
 export interface Overview {
   /** The raw front matter block including its fences, or '' when there is none. */
   frontMatterRaw: string;
@@ -37,6 +58,8 @@ export interface Overview {
   /** Text before the first section (the title line, usually). */
   preamble: string;
   sections: Section[];
+  /** Set in lenient mode when the file could not be read as sections; the reason. */
+  problem?: string;
 }
 
 const markdown = unified().use(remarkParse);
@@ -81,23 +104,40 @@ function sectionSpecs(frontMatter: Record<string, unknown>, file: string): Secti
   });
 }
 
-function splitFrontMatter(text: string, file: string): { raw: string; data: Record<string, unknown>; body: string } {
+function splitFrontMatter(text: string, file: string, lenient: boolean): { raw: string; data: Record<string, unknown>; body: string; problem?: string } {
   if (!/^---\r?\n/.test(text)) return { raw: '', data: {}, body: text };
   let parsed: matter.GrayMatterFile<string>;
   try {
     // gray-matter caches by input string; an empty options object turns the cache off.
     parsed = matter(text, {});
   } catch (err) {
-    const reason = ((err as Error).message ?? String(err)).split('\n')[0];
-    throw usageError(`${file}: the front matter is not valid YAML: ${reason}`, 'fix the block between the two --- lines, or restore it from templates/overview.md');
+    const lines = ((err as Error).message ?? String(err)).split('\n').filter((l) => l.trim());
+    const reason = lines.slice(0, 2).join(' ').replace(/\s+/g, ' ');
+    const problem = `${file}: the front matter is not valid YAML: ${reason}`;
+    if (lenient) {
+      // Drop the fenced block by its closing fence so that the rest still renders.
+      const close = /\r?\n---[ \t]*(?:\r?\n|$)/.exec(text.slice(3));
+      const bodyStart = close ? 3 + close.index + close[0].length : 0;
+      return { raw: text.slice(0, bodyStart), data: {}, body: text.slice(bodyStart), problem };
+    }
+    throw usageError(problem, 'fix the block between the two --- lines, or restore it from templates/overview.md');
   }
   const body = parsed.content;
   return { raw: text.slice(0, text.length - body.length), data: (parsed.data ?? {}) as Record<string, unknown>, body };
 }
 
-export function parseOverview(text: string, file = 'overview.md'): Overview {
-  const { raw, data, body } = splitFrontMatter(text, file);
-  const specs = sectionSpecs(data, file);
+export function parseOverview(text: string, file = 'overview.md', options: ParseOptions = {}): Overview {
+  const lenient = options.lenient === true;
+  const front = splitFrontMatter(text, file, lenient);
+  const { raw, body } = front;
+  let problem = front.problem;
+  let specs: SectionSpec[] = [];
+  try {
+    specs = sectionSpecs(front.data, file);
+  } catch (err) {
+    if (!lenient) throw err;
+    problem ??= (err as Error).message;
+  }
   const tree = parseMarkdown(body);
   // Only level-2 headings delimit sections; a level-1 title belongs to the text around it.
   const headings = tree.children
@@ -108,9 +148,18 @@ export function parseOverview(text: string, file = 'overview.md'): Overview {
   for (let i = 0; i < headings.length; i++) {
     const { node, index } = headings[i];
     const title = nodeText(node).trim();
-    const spec = specs.find((s) => s.title === title) ?? specs.find((s) => s.id === slugify(title));
+    const folded = title.toLowerCase();
+    const spec = specs.find((s) => s.title === title) ?? specs.find((s) => s.title.toLowerCase() === folded) ?? specs.find((s) => s.id === slugify(title));
     let id = spec?.id ?? (slugify(title) || `section-${sections.length + 1}`);
-    while (usedIds.has(id)) id = `${id}-2`;
+    if (usedIds.has(id)) {
+      const first = sections.find((s) => s.id === id);
+      const message = `${file} has two "## ${title}" sections (the second at line ${node.position!.start.line}${first ? `, the first titled "${first.title}"` : ''})`;
+      if (!lenient) throw usageError(message, 'merge them into one section');
+      problem ??= message;
+      let n = 2;
+      while (usedIds.has(`${id}-${n}`)) n++;
+      id = `${id}-${n}`;
+    }
     usedIds.add(id);
     const headingStart = node.position!.start.offset!;
     const headingEnd = node.position!.end.offset!;
@@ -135,20 +184,24 @@ export function parseOverview(text: string, file = 'overview.md'): Overview {
       headingEnd,
       end,
       guidance: body.slice(headingEnd, guidanceEnd).trim(),
-      content: body.slice(guidanceEnd, end).trim(),
+      content: trimBlock(body.slice(guidanceEnd, end)),
     });
   }
   const firstStart = headings.length ? headings[0].node.position!.start.offset! : body.length;
   const preamble = body.slice(0, firstStart);
   if (sections.length === 0) {
-    throw usageError(`${file} has no sections (no "## " headings)`, 'restore the headings from templates/overview.md, or run wmem init in a new session');
+    const message = `${file} has no sections (no "## " headings)`;
+    if (!lenient) throw usageError(message, 'add "## " headings (templates/overview.md shows the usual ones)');
+    problem ??= message;
   }
   for (const spec of specs) {
     if (spec.required && !sections.some((s) => s.id === spec.id)) {
-      throw usageError(`${file} is missing the required section "${spec.id}" (## ${spec.title})`, `add a "## ${spec.title}" heading back`);
+      const message = `${file} is missing the required section "${spec.id}" (## ${spec.title})`;
+      if (!lenient) throw usageError(message, `add a "## ${spec.title}" heading back (or rename the heading that replaced it)`);
+      problem ??= message;
     }
   }
-  return { frontMatterRaw: raw, frontMatter: data, body, preamble, sections };
+  return { frontMatterRaw: raw, frontMatter: front.data, body, preamble, sections, problem };
 }
 
 /** Finds a section by id, slug of its title, or its exact title. */
@@ -157,7 +210,7 @@ export function findSection(overview: Overview, key: string, file = 'overview.md
   const found =
     overview.sections.find((s) => s.id === wanted) ??
     overview.sections.find((s) => slugify(s.title) === slugify(wanted)) ??
-    overview.sections.find((s) => s.title === wanted);
+    overview.sections.find((s) => s.title.toLowerCase() === wanted.toLowerCase());
   if (!found) {
     throw usageError(`unknown section "${key}" in ${file}`, `known sections: ${overview.sections.map((s) => s.id).join(', ')}`);
   }
@@ -166,11 +219,29 @@ export function findSection(overview: Overview, key: string, file = 'overview.md
 
 /** The whole file with one section's content replaced; the heading and guidance stay. */
 export function replaceSectionContent(overview: Overview, section: Section, content: string): string {
-  const trimmed = content.replace(/^\s*\n|\s+$/g, '');
+  const trimmed = trimBlock(content);
   const parts = [section.guidance, trimmed].filter((p) => p !== '');
   const block = parts.length ? `\n${parts.join('\n')}\n\n` : '\n\n';
   const body = overview.body.slice(0, section.headingEnd) + block + overview.body.slice(section.end).replace(/^\n+/, '');
-  return overview.frontMatterRaw + body.replace(/\n*$/, '\n');
+  const next = overview.frontMatterRaw + body.replace(/\n*$/, '\n');
+  assertSameStructure(overview, next);
+  return next;
+}
+
+/**
+ * Text that opens a code fence, an HTML comment or a <pre> block without closing it would swallow
+ * the headings after it. Every edit is checked by parsing the result: the sections must be the
+ * same, in the same order, with the same titles.
+ */
+function assertSameStructure(before: Overview, nextText: string): void {
+  const after = parseOverview(nextText, 'overview.md', { lenient: true });
+  const shape = (o: Overview) => o.sections.map((s) => `${s.id}\u0000${s.title}`).join('\n');
+  if (shape(after) !== shape(before)) {
+    throw usageError(
+      'the text would change the sections of overview.md (an unclosed ``` fence, <!-- comment or HTML block swallows the headings after it)',
+      'close the fence or comment inside the text, or indent code by four spaces',
+    );
+  }
 }
 
 function isListLine(text: string): boolean {
@@ -179,10 +250,11 @@ function isListLine(text: string): boolean {
 
 /** Joins new text under existing content: list items stay one list, paragraphs get a blank line. */
 export function joinContent(existing: string, addition: string): string {
-  if (!existing) return addition.trim();
+  const added = trimBlock(addition);
+  if (!existing) return added;
   const lastLine = existing.split('\n').at(-1) ?? '';
-  const separator = isListLine(lastLine) && isListLine(addition.trimStart()) ? '\n' : '\n\n';
-  return existing + separator + addition.trim();
+  const separator = isListLine(lastLine) && isListLine(added) ? '\n' : '\n\n';
+  return existing + separator + added;
 }
 
 /** Refuses text that would open or close sections when put inside one. */
@@ -198,9 +270,10 @@ export function assertSectionText(text: string, what: string): void {
 }
 
 export function assertWithinLimit(section: Section, content: string, file: string): void {
-  if (section.maxChars !== undefined && content.length > section.maxChars) {
+  const length = charCount(content);
+  if (section.maxChars !== undefined && length > section.maxChars) {
     throw usageError(
-      `section "${section.id}" of ${file} is limited to ${section.maxChars} characters; the new text would make it ${content.length}`,
+      `section "${section.id}" of ${file} is limited to ${section.maxChars} characters; the new text would make it ${length}`,
       'shorten it, or put the long material in detail/ and leave a line here',
     );
   }

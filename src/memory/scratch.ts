@@ -19,15 +19,25 @@ export interface ScratchFile {
 }
 
 export const DEFAULT_IMPORTANCE = 0.5;
-const NOTE = /^- \[([^\]]+)\] \(importance: ([0-9.]+)\) (.*)$/;
-const TAG = /(?:^|\s)#([\p{L}\p{N}_-]+)/gu;
+const NOTE = /^- \[(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)\] \(importance: ([0-9.]+)\) ([\s\S]*)$/;
+// A tag starts with a letter, so an issue number like #123 in the text stays text.
+const TAG = /(?:^|\s)#(\p{L}[\p{L}\p{N}_-]*)/gu;
+
+// Control characters (terminal escapes, NUL, a lone CR) and Unicode line separators would break
+// the one-note-a-line rule or reach a terminal raw, so they are stored escaped.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 export function escapeNoteText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\r?\n/g, '\\n');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/\r?\n/g, '\\n')
+    .replace(CONTROL, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 export function unescapeNoteText(text: string): string {
-  return text.replace(/\\(\\|n)/g, (_, c: string) => (c === 'n' ? '\n' : '\\'));
+  return text.replace(/\\(\\|n|u\{([0-9a-f]{1,6})\})/g, (_, c: string, hex?: string) =>
+    c === 'n' ? '\n' : c === '\\' ? '\\' : String.fromCodePoint(parseInt(hex!, 16)),
+  );
 }
 
 export function normalizeTag(tag: string): string {

@@ -26,6 +26,8 @@ export interface OverviewUnit {
 }
 
 export interface OverviewDigest {
+  /** What is wrong with overview.md, shown to the agent so it can repair the file. */
+  problem?: string;
   preamble: string;
   sections: OverviewUnit[];
   maintained: boolean;
@@ -73,6 +75,9 @@ function blockOverhead(tag: string): number {
 export function renderMemory(inputs: MemoryInputs, budget: number): string {
   const units: Unit[] = [];
   let order = 0;
+  if (inputs.overview.problem) {
+    units.push({ block: 'working_memory', order: order++, priority: -2, text: `[wmem: ${inputs.overview.problem}. Repair the file; wmem set and append refuse to edit it until then.]`, label: 'problem' });
+  }
   const preamble = inputs.overview.preamble.trim();
   if (preamble) units.push({ block: 'working_memory', order: order++, priority: -1, text: preamble, label: 'title' });
   for (const section of inputs.overview.sections) {
@@ -103,11 +108,11 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
   // The notice about what was left out takes room too: drop the lowest-priority kept unit until all fits.
   let text = assemble(units, kept, budget);
   const keptByRank = ranked.filter((u) => kept.has(u));
-  while (text.length > budget && keptByRank.length > 1) {
+  while (text.length > budget && keptByRank.length > 0) {
     kept.delete(keptByRank.pop()!);
     text = assemble(units, kept, budget);
   }
-  return text;
+  return text.length <= budget ? text : `[wmem: memory left out to fit ${budget} characters; see working-memory/]`.slice(0, budget);
 }
 
 function assemble(units: Unit[], kept: Set<Unit>, budget: number): string {
@@ -166,16 +171,17 @@ export function metaFigures(input: {
   memorySize: number;
   maintained: boolean;
 }): MetaFigures {
-  const percent = input.tokensMax > 0 ? Math.round((input.tokensUsed / input.tokensMax) * 100) : 0;
+  // Hints and pressure follow the exact share; only the displayed percentage is rounded.
+  const exact = input.tokensMax > 0 ? (input.tokensUsed / input.tokensMax) * 100 : 0;
   return {
     tokens_used: input.tokensUsed,
     tokens_max: input.tokensMax,
-    tokens_percent: percent,
+    tokens_percent: Math.round(exact),
     messages_in_history: input.messages,
     working_memory_size: input.memorySize,
     tokens_source: input.tokensSource,
-    action_hint: actionHintFor(percent),
-    pressure: pressureFor(percent),
+    action_hint: actionHintFor(exact),
+    pressure: pressureFor(exact),
     overview_maintained: input.maintained,
   };
 }

@@ -49,10 +49,19 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** Replaces `file` atomically: readers see the old bytes or the new, never a torn file. */
+function symlinkRefusal(file: string) {
+  return usageError(`${file} is a symbolic link; wmem does not write through links`, 'replace the link with the file itself');
+}
+
+/** Replaces `file` atomically: readers see the old bytes or the new, never a torn file. Never writes through a link. */
 export async function atomicWrite(file: string, data: string | Uint8Array): Promise<void> {
   const { default: writeFileAtomic } = await import('write-file-atomic');
   await ensureDir(path.dirname(file));
+  try {
+    if (lstatSync(file).isSymbolicLink()) throw symlinkRefusal(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
   try {
     await writeFileAtomic(file, typeof data === 'string' ? data : Buffer.from(data), { mode: FILE_MODE, fsync: true });
   } catch (err) {
@@ -66,6 +75,8 @@ export async function atomicWrite(file: string, data: string | Uint8Array): Prom
  * link it into place, which fails if the name is taken). Returns false when it already existed.
  */
 export async function createExclusive(file: string, data: string): Promise<boolean> {
+  // Checked first so that an existing file is not even attempted (a read-only home still works).
+  if (await exists(file)) return false;
   await ensureDir(path.dirname(file));
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
@@ -91,17 +102,36 @@ export async function createExclusive(file: string, data: string): Promise<boole
   }
 }
 
-/** Appends `text` in one write() on an O_APPEND descriptor, then fsyncs: concurrent appends never interleave. */
-export async function appendDurably(file: string, text: string): Promise<void> {
+/**
+ * Appends `text` in one write() on an O_APPEND descriptor, then fsyncs: concurrent appends never
+ * interleave. Never follows a symbolic link. With `onNewLine`, a file whose last line has no
+ * newline (a hand edit) gets one first, so the text starts a line of its own.
+ */
+export async function appendDurably(file: string, text: string, options: { onNewLine?: boolean } = {}): Promise<void> {
   await ensureDir(path.dirname(file));
   let handle: fs.FileHandle | undefined;
   try {
-    handle = await fs.open(file, 'a', FILE_MODE);
-    const bytes = Buffer.from(text, 'utf8');
+    handle = await fs.open(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW, FILE_MODE);
+    let prefix = '';
+    if (options.onNewLine) {
+      const { size } = await handle.stat();
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        const reader = await fs.open(file, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+        try {
+          await reader.read(last, 0, 1, size - 1);
+        } finally {
+          await reader.close();
+        }
+        if (last[0] !== 0x0a) prefix = '\n';
+      }
+    }
+    const bytes = Buffer.from(prefix + text, 'utf8');
     const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
     if (bytesWritten !== bytes.length) throw new Error(`short write (${bytesWritten} of ${bytes.length} bytes)`);
     await handle.sync();
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkRefusal(file);
     throw fsError(err, 'append to', file);
   } finally {
     await handle?.close().catch(() => {});

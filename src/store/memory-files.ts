@@ -8,8 +8,10 @@ import { isScratchHeader } from '../memory/scratch.js';
 
 export async function digestOverviewText(text: string, file: string): Promise<OverviewDigest> {
   const { parseOverview, isMaintained } = await import('../memory/overview.js');
-  const overview = parseOverview(text, file);
+  // Lenient: an agent's hand edit may break the file; the context must still render what is there.
+  const overview = parseOverview(text, file, { lenient: true });
   return {
+    ...(overview.problem ? { problem: overview.problem.replace(file, 'working-memory/overview.md') } : {}),
     preamble: overview.preamble,
     sections: overview.sections.map((s) => ({
       id: s.id,

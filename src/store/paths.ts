@@ -4,7 +4,8 @@ import path from 'node:path';
 import { usageError } from '../ui/errors.js';
 
 export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  const raw = flag ?? env.WMEM_HOME ?? path.join(os.homedir(), '.ai');
+  if (flag !== undefined && flag.trim() === '') throw usageError('--home is empty', 'give a folder, or leave --home out to use $WMEM_HOME or ~/.ai');
+  const raw = flag ?? (env.WMEM_HOME || path.join(os.homedir(), '.ai'));
   const expanded = raw === '~' ? os.homedir() : raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(2)) : raw;
   return path.resolve(expanded);
 }
@@ -23,15 +24,18 @@ export function projectFolderCandidate(encoded: string, attempt: number): string
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** Names the project folder uses for itself; a session of that name would collide with them. */
+export const RESERVED_SESSION_IDS = new Set(['cache', 'current', 'project.json', 'workspace-memory.json', 'logs', 'state']);
+
 export function isValidSessionId(id: string): boolean {
-  return SESSION_ID.test(id) && id !== '.' && id !== '..';
+  return SESSION_ID.test(id) && id !== '.' && id !== '..' && !RESERVED_SESSION_IDS.has(id) && !/\.(?:tmp|lock)$/.test(id);
 }
 
 export function assertSessionId(id: string, source: string): string {
   if (!isValidSessionId(id)) {
     throw usageError(
       `invalid session id ${JSON.stringify(id)} (from ${source})`,
-      'a session id is 1-128 characters of A-Z a-z 0-9 . _ - (not "." or ".."); omit it to let wmem generate one',
+      `a session id is 1-128 characters of A-Z a-z 0-9 . _ - (not ".", "..", ${[...RESERVED_SESSION_IDS].map((r) => `"${r}"`).join(', ')}, nor ending in .tmp or .lock); omit it to let wmem generate one`,
     );
   }
   return id;

@@ -4,7 +4,7 @@ import { promises as fs, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, readTextIfExists } from './fsx.js';
 import { encodeCwd, projectFolderCandidate } from './paths.js';
-import { fsError, usageError } from '../ui/errors.js';
+import { WmemError, fsError, usageError } from '../ui/errors.js';
 
 export interface ProjectRef {
   /** The project folder, e.g. ~/.ai/sessions/--home-me-app--. */
@@ -23,8 +23,11 @@ export interface ProjectFile {
 
 export function realCwd(cwd: string): string {
   try {
-    return realpathSync(cwd);
+    const real = realpathSync(cwd);
+    if (!statSync(real).isDirectory()) throw usageError(`the project folder ${cwd} is not a folder`, 'pass --cwd DIR with a folder');
+    return real;
   } catch (err) {
+    if (err instanceof WmemError) throw err;
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       throw usageError(`the project folder ${cwd} does not exist`, 'pass --cwd DIR with an existing folder');
     }
@@ -45,7 +48,8 @@ async function readProjectFile(dir: string): Promise<ProjectFile | undefined> {
     if (typeof parsed.cwd !== 'string') throw new Error('no "cwd" string');
     return { version: 1, cwd: parsed.cwd, createdAt: String(parsed.createdAt ?? '') };
   } catch (err) {
-    throw usageError(`${file} is not valid: ${(err as Error).message}`, 'fix or remove that file; it must hold {"version":1,"cwd":"<real path>"}');
+    const reason = (err as Error).message.split('\n')[0].slice(0, 120);
+    throw usageError(`${file} is not valid: ${reason}`, 'fix that file; it must hold {"version":1,"cwd":"<real path of the project>"}');
   }
 }
 

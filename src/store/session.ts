@@ -1,11 +1,11 @@
 // Which session a command acts on (--session > WMEM_SESSION > the project's `current`), and the
 // session's meta.json. Reading never creates anything; `init` and hooks create.
-import { promises as fs, statSync } from 'node:fs';
+import { promises as fs, lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite, readTextIfExists } from './fsx.js';
 import { assertSessionId, sessionPaths, type SessionPaths } from './paths.js';
 import { locateProject, type ProjectRef } from './project.js';
-import { usageError } from '../ui/errors.js';
+import { WmemError, usageError } from '../ui/errors.js';
 
 export interface SessionMeta {
   version: 1;
@@ -76,13 +76,31 @@ export async function resolveSession(where: Where): Promise<Session> {
   const paths = sessionPaths(project.dir, id);
   try {
     statSync(paths.workingMemory);
-  } catch {
+    assertNoLinks(paths);
+  } catch (err) {
+    if (err instanceof WmemError) throw err;
     throw usageError(
       `unknown session ${id} for ${project.cwd} (from ${source === 'flag' ? '--session' : source === 'env' ? 'WMEM_SESSION' : currentFile(project.dir)})`,
       `run 'wmem sessions' to list them, or 'wmem init --session ${id}' to create it`,
     );
   }
   return { id, project, paths, source };
+}
+
+/**
+ * A session whose own folders or memory files are symbolic links could be made to write
+ * elsewhere; refuse it (messages.jsonl included: compaction rewrites it).
+ */
+export function assertNoLinks(paths: SessionPaths): void {
+  for (const file of [paths.dir, paths.workingMemory, paths.overview, paths.scratch, paths.meta, paths.messages, paths.detailDir, paths.archiveDir, paths.stateDir]) {
+    let isLink = false;
+    try {
+      isLink = lstatSync(file).isSymbolicLink();
+    } catch {
+      continue;
+    }
+    if (isLink) throw usageError(`${file} is a symbolic link; wmem does not follow links out of a session`, 'replace the link with the file or folder itself');
+  }
 }
 
 export async function readMeta(paths: SessionPaths): Promise<SessionMeta | undefined> {

@@ -112,6 +112,19 @@ describe('init', () => {
 });
 
 describe('session resolution', () => {
+  it('refuses ids that collide with the project folder and links out of a session', async () => {
+    for (const id of ['current', 'cache', 'project.json']) {
+      expectCleanFailure(await box.run(['init', '--session', id]), 2, new RegExp(`invalid session id "${id.replace('.', '\\.')}"`));
+    }
+    const s = await init();
+    const victim = path.join(box.root, 'victim.txt');
+    await writeFile(victim, 'untouched\n');
+    await (await import('node:fs/promises')).rm(wm(s, 'scratch.md'));
+    await symlink(victim, wm(s, 'scratch.md'));
+    expectCleanFailure(await box.run(['note', 'x']), 2, /scratch\.md is a symbolic link/);
+    expect(await readFile(victim, 'utf8')).toBe('untouched\n');
+  });
+
   it('uses --session, then WMEM_SESSION, then current', async () => {
     const a = await init('--session', 'aaa');
     const b = await init('--session', 'bbb');
@@ -141,6 +154,20 @@ describe('note', () => {
     expect(lines[2]).toMatch(/\) - a list item$/);
   });
 
+  it('starts a new line after a hand-written last line and escapes control characters', async () => {
+    const s = await init();
+    await writeFile(wm(s, 'scratch.md'), 'a hand-written line without newline');
+    await box.run(['note', 'after the hand edit']);
+    await box.run(['note', '-'], { input: 'bell\u0007 esc\u001b[2J cr\r ls\u2028 end' });
+    const lines = (await readFile(wm(s, 'scratch.md'), 'utf8')).split('\n');
+    expect(lines[0]).toBe('a hand-written line without newline');
+    expect(lines[1]).toMatch(/\) after the hand edit$/);
+    expect(lines[2]).toMatch(/\) bell\\u\{7\} esc\\u\{1b\}\[2J cr\\u\{d\} ls\\u\{2028\} end$/);
+    const status = await runJson(box, ['status']);
+    expect(status).toMatchObject({ notes: 2, unparsedScratchLines: 1 });
+    expectCleanFailure(await box.run(['note', '-'], { input: Buffer.from([0xff, 0xfe, 0x00, 0x80]) as unknown as string }), 2, /not UTF-8 text/);
+  });
+
   it('refuses bad importance, empty text and secrets, writing nothing', async () => {
     const s = await init();
     const before = await readFile(wm(s, 'scratch.md'), 'utf8');
@@ -157,11 +184,15 @@ describe('note', () => {
     const perProcess = 25;
     const writers = Array.from({ length: 8 }, (_, w) =>
       execa('node', ['-e', `
-        const { execFileSync } = require('node:child_process');
-        for (let i = 0; i < ${perProcess}; i++) execFileSync(process.execPath, [${JSON.stringify(BIN)}, 'note', 'writer ${w} note ' + i + ' ' + 'z'.repeat(200)], { stdio: 'ignore' });
+        const { spawnSync } = require('node:child_process');
+        for (let i = 0; i < ${perProcess}; i++) {
+          const r = spawnSync(process.execPath, [${JSON.stringify(BIN)}, 'note', 'writer ${w} note ' + i + ' ' + 'z'.repeat(200)], { encoding: 'utf8' });
+          if (r.status !== 0) process.stdout.write('note ' + i + ' exited ' + r.status + ': ' + r.stderr);
+        }
       `], { cwd: box.project, env: { PATH: process.env.PATH!, WMEM_HOME: box.home, HOME: box.home } }),
     );
-    await Promise.all(writers);
+    const failures = (await Promise.all(writers)).map((r) => String(r.stdout)).join('');
+    expect(failures).toBe('');
     const lines = (await readFile(wm(s, 'scratch.md'), 'utf8')).split('\n').filter((l) => l.startsWith('- ['));
     expect(lines).toHaveLength(8 * perProcess);
     for (const line of lines) expect(line).toMatch(/^- \[[^\]]+\] \(importance: 0\.5\) writer \d note \d+ z{200}$/);
@@ -224,7 +255,9 @@ describe('set and append', () => {
     expectCleanFailure(await box.run(['append', 'task', 'y'.repeat(995)]), 2, /limited to 1000 characters/);
     expectCleanFailure(await box.run(['set', 'nope', 'x']), 2, /unknown section "nope".*\n.*known sections: task, progress/);
     expectCleanFailure(await box.run(['append', 'progress', '## New Section\nx']), 2, /level-2 heading/);
-    expectCleanFailure(await box.run(['set', 'task', '-'], { input: '' }), 2, /the text is empty/);
+    expectCleanFailure(await box.run(['append', 'task', '-'], { input: '' }), 2, /the text is empty/);
+    expectCleanFailure(await box.run(['set', 'task', '```']), 2, /would change the sections/);
+    expectCleanFailure(await box.run(['set', 'task', 'bell \u0007 and escape \u001b[2J']), 2, /control characters/);
     expect(await readFile(wm(s, 'overview.md'))).toEqual(before);
   });
 
@@ -232,9 +265,15 @@ describe('set and append', () => {
     const s = await init();
     await writeFile(wm(s, 'overview.md'), '---\nsections: [oops\n---\n## Current Task\n');
     expectCleanFailure(await box.run(['set', 'task', 'x']), 2, /overview\.md: the front matter is not valid YAML/);
-    expectCleanFailure(await box.run(['context']), 2, /overview\.md: the front matter is not valid YAML/);
+    // The context still renders, and tells the agent what to repair.
+    const rendered = await box.run(['context', '--tokens-used', '1']);
+    expect(rendered.exitCode).toBe(0);
+    expect(String(rendered.stdout)).toMatch(/<working_memory>\n\[wmem: working-memory\/overview\.md: the front matter is not valid YAML[^\n]*Repair the file/);
+    expect(String(rendered.stdout)).toContain('## Current Task');
+    expect(String(rendered.stdout)).toContain('<context_meta>');
     await writeFile(wm(s, 'overview.md'), 'no headings at all\n');
-    expectCleanFailure(await box.run(['context']), 2, /overview\.md has no sections/);
+    expect(String((await box.run(['context', '--part', 'memory'])).stdout)).toMatch(/has no sections[\s\S]*no headings at all/);
+    expectCleanFailure(await box.run(['set', 'task', 'x']), 2, /overview\.md has no sections/);
     expect(await readFile(wm(s, 'overview.md'), 'utf8')).toBe('no headings at all\n');
     await (await import('node:fs/promises')).rm(wm(s, 'overview.md'));
     expectCleanFailure(await box.run(['context']), 2, /overview\.md is missing\n.*wmem init/);

@@ -61,6 +61,40 @@ describe('parseOverview', () => {
 });
 
 describe('editing', () => {
+  it('refuses an edit that would swallow later sections', () => {
+    const overview = parseOverview(en);
+    for (const text of ['```', '<!-- open comment', '<pre>\nx']) {
+      expect(() => replaceSectionContent(overview, findSection(overview, 'task'), text)).toThrow(/would change the sections/);
+    }
+    expect(() => replaceSectionContent(overview, findSection(overview, 'task'), '```\ncode\n```')).not.toThrow();
+  });
+
+  it('keeps indentation: an indented ## stays code, not a heading', () => {
+    const overview = parseOverview(en);
+    const next = replaceSectionContent(overview, findSection(overview, 'task'), '    ## not a heading');
+    expect(parseOverview(next).sections).toHaveLength(8);
+    expect(findSection(parseOverview(next), 'task').content).toBe('    ## not a heading');
+  });
+
+  it('refuses duplicate sections when editing, accepts them leniently', () => {
+    const twice = en.replace('## Progress', '## Current Task\nagain\n\n## Progress');
+    expect(() => parseOverview(twice)).toThrow(/two "## Current Task" sections/);
+    expect(parseOverview(twice, 'f', { lenient: true }).problem).toMatch(/two "## Current Task" sections/);
+  });
+
+  it('matches titles case-insensitively and counts characters, not UTF-16 units', () => {
+    expect(parseOverview(en.replace('## Current Task', '## current task')).sections[0].id).toBe('task');
+    const task = findSection(parseOverview(en), 'task');
+    expect(() => assertWithinLimit(task, '😀'.repeat(1000), 'f')).not.toThrow();
+  });
+
+  it('renders what it can of a broken file in lenient mode', () => {
+    expect(parseOverview('no headings', 'f', { lenient: true })).toMatchObject({ preamble: 'no headings', sections: [] });
+    const badYaml = parseOverview('---\nsections: [x\n---\n## A\nbody\n', 'f', { lenient: true });
+    expect(badYaml.problem).toMatch(/not valid YAML/);
+    expect(badYaml.sections.map((s) => s.content)).toEqual(['body']);
+  });
+
   it('replaces one section and leaves every other byte alone', () => {
     const overview = parseOverview(en);
     const task = findSection(overview, 'task');
@@ -86,7 +120,8 @@ describe('editing', () => {
   it('joins list items into one list and paragraphs with a blank line', () => {
     expect(joinContent('- a', '- b')).toBe('- a\n- b');
     expect(joinContent('para', 'more')).toBe('para\n\nmore');
-    expect(joinContent('', '  first  ')).toBe('first');
+    expect(joinContent('', '\n  first  ')).toBe('  first');
+    expect(joinContent('    code line', 'more')).toBe('    code line\n\nmore');
   });
 
   it('refuses text that would start a section, allows ### headings', () => {

@@ -1,0 +1,37 @@
+// <session dir>/state/hot.json: the session's hot state (active files, open errors), changed
+// under the session lock with an atomic replace; read synchronously by `wmem context`.
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { atomicWrite, withLock } from './fsx.js';
+import type { Session } from './session.js';
+import { applyToolEvent, emptyHotState, migrateHotState, type HotState, type ToolEvent, type TrackOutcome } from '../memory/hot-state.js';
+
+export function hotStatePath(stateDir: string): string {
+  return path.join(stateDir, 'hot.json');
+}
+
+/** A missing or unreadable file is an empty state: hot state is a cache of recent events. */
+export function readHotStateSync(stateDir: string): HotState {
+  try {
+    return migrateHotState(JSON.parse(readFileSync(hotStatePath(stateDir), 'utf8')));
+  } catch {
+    return emptyHotState();
+  }
+}
+
+/** Applies one tool event to the session's hot state (what `wmem track` and the tool hooks do). */
+export async function trackToolEvent(session: Session, event: ToolEvent, now: Date): Promise<TrackOutcome> {
+  // Paths inside the project are kept relative to it: shorter, and the same from any session.
+  const root = session.project.cwd;
+  const files = event.files?.map((f) => (path.isAbsolute(f) && (f === root || f.startsWith(root + path.sep)) ? path.relative(root, f) || '.' : f));
+  return withLock(session.paths.dir, async () => {
+    const outcome = applyToolEvent(readHotStateSync(session.paths.stateDir), { ...event, ...(files ? { files } : {}) }, now);
+    await atomicWrite(hotStatePath(session.paths.stateDir), JSON.stringify(outcome.state, null, 2) + '\n');
+    return outcome;
+  });
+}
+
+/** Replaces the hot state wholesale (a migration's files and errors). */
+export async function writeHotState(session: Session, state: HotState): Promise<void> {
+  await withLock(session.paths.dir, () => atomicWrite(hotStatePath(session.paths.stateDir), JSON.stringify(state, null, 2) + '\n'));
+}
