@@ -98,7 +98,8 @@ export function buildProgram(): Command {
     program
       .command('status')
       .description('the session\'s sizes, token use, pressure and whether the overview is maintained')
-      .option('--tokens-used <n>', 'tokens used so far', intOption('--tokens-used')),
+      .option('--tokens-used <n>', 'tokens used so far', intOption('--tokens-used'))
+      .option('--tokens-max <n>', 'the context window (else meta.json)', intOption('--tokens-max', 1)),
     () => import('./commands/status.js'),
   );
   declare(program.command('sessions').description('the project\'s sessions'), () => import('./commands/sessions.js'));

@@ -20,9 +20,9 @@ async function countFiles(dir: string): Promise<number> {
   }
 }
 
-export async function run(options: { tokensUsed?: number }, ctx: RunContext): Promise<CommandResult> {
+export async function run(options: { tokensUsed?: number; tokensMax?: number }, ctx: RunContext): Promise<CommandResult> {
   const session = await resolveSession(ctx);
-  const { meta, memory } = await assembleContext(session, { tokensUsed: options.tokensUsed, wantMeta: true });
+  const { meta, memory } = await assembleContext(session, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
   const { parseScratch } = await import('../memory/scratch.js');
   const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
   const data = {
