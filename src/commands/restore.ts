@@ -1,8 +1,11 @@
-// Placeholder until this command is built: it refuses clearly rather than pretending.
-import { WmemError } from '../ui/errors.js';
-import type { CommandResult } from '../ui/run.js';
+// `wmem restore ARCHIVE`: puts what a compaction archived back into messages.jsonl.
+import { resolveSession } from '../store/session.js';
+import { restoreArchive } from '../history/restore.js';
+import type { CommandResult, RunContext } from '../ui/run.js';
 
-export async function run(): Promise<CommandResult> {
-  throw new WmemError('wmem restore is not built yet', { exitCode: 1 });
+export async function run(_options: unknown, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
+  const session = await resolveSession(ctx);
+  const result = await restoreArchive(session, String(args[0] ?? ''), { now: ctx.now, warn: ctx.warn });
+  const text = `Restored ${result.restoredLines} lines (${result.restoredBytes} bytes) from ${result.archive} into messages.jsonl.`;
+  return { data: result, text: ctx.quiet ? '' : text };
 }
-

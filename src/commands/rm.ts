@@ -1,8 +1,64 @@
-// Placeholder until this command is built: it refuses clearly rather than pretending.
-import { WmemError } from '../ui/errors.js';
-import type { CommandResult } from '../ui/run.js';
+// `wmem rm SESSION`: deletes a session on purpose. Asks on a terminal; otherwise --yes is
+// required. The folder is first renamed away (atomic), so an interrupted delete never leaves a
+// half session behind: `wmem sweep` finishes what is left of a `.trash-*` folder.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { withLock } from '../store/fsx.js';
+import { assertSessionId, fileStamp, sessionPaths } from '../store/paths.js';
+import { locateProject } from '../store/project.js';
+import { currentFile, readCurrent } from '../store/session.js';
+import { fsError, refusedError, usageError } from '../ui/errors.js';
+import type { CommandResult, RunContext } from '../ui/run.js';
 
-export async function run(): Promise<CommandResult> {
-  throw new WmemError('wmem rm is not built yet', { exitCode: 1 });
+export interface RmOptions {
+  yes?: boolean;
 }
 
+async function ask(question: string, ctx: RunContext): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: ctx.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+async function countFiles(dir: string): Promise<number> {
+  let n = 0;
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) if (entry.isFile()) n++;
+  return n;
+}
+
+export async function run(options: RmOptions, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
+  const id = assertSessionId(String(args[0] ?? ''), 'the command line');
+  const project = await locateProject(ctx.home, ctx.cwd, { create: false });
+  const paths = project ? sessionPaths(project.dir, id) : undefined;
+  const present = paths ? await fs.stat(paths.dir).then((s) => s.isDirectory(), () => false) : false;
+  if (!project || !paths || !present) {
+    throw usageError(`no session ${id} for ${project?.cwd ?? ctx.cwd}`, "run 'wmem sessions' to list them");
+  }
+  const files = await countFiles(paths.dir);
+  if (!options.yes) {
+    if (!ctx.stdin.isTTY) throw usageError(`deleting session ${id} (${files} files in ${paths.dir}) needs --yes when not on a terminal`);
+    if (!(await ask(`delete session ${id} and its ${files} files in ${paths.dir}? [y/N] `, ctx))) {
+      throw refusedError(`kept session ${id}: nothing was deleted`);
+    }
+  }
+  const trash = path.join(project.dir, `.trash-${id}-${fileStamp(ctx.now())}`);
+  // Wait for any command working on the session, then move it away in one step.
+  await withLock(paths.dir, async () => {}, { waitMs: 30_000 });
+  try {
+    await fs.rename(paths.dir, trash);
+  } catch (err) {
+    throw fsError(err, 'move away', paths.dir);
+  }
+  if ((await readCurrent(project.dir)) === id) await fs.unlink(currentFile(project.dir)).catch(() => {});
+  try {
+    await fs.rm(trash, { recursive: true, force: true });
+  } catch (err) {
+    throw fsError(err, 'delete', trash);
+  }
+  ctx.warn(`deleted session ${id} (${files} files)`);
+  return { data: { id, path: paths.dir, files, deleted: true }, text: '' };
+}

@@ -1,7 +1,22 @@
 // The other blocks of the memory part: workspace memory (shared by the project's sessions) and
-// hot session state. Returns rendered text or undefined; must stay light (runs on every prompt).
+// hot session state. Runs on every prompt, so it reads two small JSON files synchronously and
+// renders them without remark or a clock: the same files always give the same bytes. Ages in
+// workspace memory are measured against the newest `updated` time in the workspace file itself
+// (see referenceTime), not against the time of the prompt.
 import type { Session } from '../store/session.js';
+import { readWorkspaceSync } from '../store/workspace.js';
+import { readHotStateSync } from '../store/hot-state.js';
+import { renderWorkspace } from './workspace.js';
+import { renderHotState } from './hot-state.js';
 
-export async function loadInjectables(_session: Session): Promise<{ workspace?: string; sessionState?: string }> {
-  return {};
+export async function loadInjectables(session: Session): Promise<{ workspace?: string; sessionState?: string }> {
+  let workspace: string | undefined;
+  try {
+    workspace = renderWorkspace(readWorkspaceSync(session.project.dir)) || undefined;
+  } catch {
+    // A broken workspace file must not take the whole context down; `wmem memories` reports it.
+    workspace = undefined;
+  }
+  const sessionState = renderHotState(readHotStateSync(session.paths.stateDir)) || undefined;
+  return { workspace, sessionState };
 }

@@ -2,7 +2,7 @@
 // project's workspace memory. Archived messages (JSON lines) are searched through a text sidecar
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { atomicWrite } from './fsx.js';
@@ -31,6 +31,8 @@ export interface SearchHit {
   line: number;
   snippet: string;
   score: number;
+  /** The same text elsewhere (a consolidated note's archive copy, say). */
+  alsoIn?: { file: string; line: number }[];
   /** For a pointer line: the lines it replaced. */
   resolved?: { file: string; line: number; snippet: string }[];
 }
@@ -79,10 +81,18 @@ function sessionSources(id: string, paths: SessionPaths): Source[] {
   return out;
 }
 
+type History = typeof import('../history/lines.js') & typeof import('../history/messages.js');
+
 /** One line of searchable text for an archived JSON line: role and what the model saw. */
-function extractLine(line: string, { classifyLine, messageText }: typeof import('../history/lines.js')): string {
-  const info = classifyLine(line);
-  if (info.kind === 'message') return `${info.role}: ${messageText(info)}`.replace(/\s+/g, ' ').trim();
+function extractLine(line: string, history: History): string {
+  const info = history.classifyLine(line);
+  if (info.kind === 'message') {
+    const parts = history.messageParts(info);
+    const text = parts.length
+      ? parts.map((p) => (p.kind === 'tool_use' ? `${p.name ?? 'tool'} ${p.text}` : p.kind === 'image' ? '' : p.text)).join(' ')
+      : history.messageText(info);
+    return `${info.role}: ${text}`.replace(/\s+/g, ' ').trim();
+  }
   const value = info.value as Record<string, unknown> | undefined;
   if (value && typeof value === 'object' && typeof value.summary === 'string') return `summary: ${value.summary}`.replace(/\s+/g, ' ');
   return '';
@@ -97,11 +107,11 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<string
   const stat = statSync(source.path);
   try {
     const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { size: number; mtimeMs: number; version: number };
-    if (meta.version === 1 && meta.size === stat.size && meta.mtimeMs === stat.mtimeMs) return readFileSync(textFile, 'utf8');
+    if (meta.version === 2 && meta.size === stat.size && meta.mtimeMs === stat.mtimeMs) return readFileSync(textFile, 'utf8');
   } catch {
     /* build it */
   }
-  const history = await import('../history/lines.js');
+  const history: History = { ...(await import('../history/lines.js')), ...(await import('../history/messages.js')) };
   const lines: string[] = [];
   const reader = createInterface({ input: createReadStream(source.path, { encoding: 'utf8' }), crlfDelay: Infinity });
   for await (const line of reader) lines.push(extractLine(line, history));
@@ -109,11 +119,57 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<string
   // A cache: a failed write costs time on the next search, nothing else.
   try {
     await atomicWrite(textFile, text);
-    await atomicWrite(metaFile, JSON.stringify({ version: 1, size: stat.size, mtimeMs: stat.mtimeMs, lines: lines.length }));
+    await atomicWrite(metaFile, JSON.stringify({ version: 2, size: stat.size, mtimeMs: stat.mtimeMs, lines: lines.length }));
   } catch {
     /* keep going */
   }
   return text;
+}
+
+/**
+ * workspace-memory.json as searchable lines at their real line numbers: each entry's `"text"`
+ * line holds its text (wmem writes the file indented, one field a line); a file written on one
+ * line by someone else is searched entry by entry instead.
+ */
+function workspaceLines(projectDir: string): string {
+  const raw = readFileSync(workspaceFilePath(projectDir), 'utf8');
+  const lines = raw.split('\n');
+  let found = 0;
+  const out = lines.map((line) => {
+    const m = /^\s*"text":\s*("(?:[^"\\]|\\.)*")\s*,?\s*$/.exec(line);
+    if (!m) return '';
+    try {
+      found++;
+      return JSON.parse(m[1]) as string;
+    } catch {
+      return '';
+    }
+  });
+  if (found) return out.join('\n');
+  return readWorkspaceSync(projectDir)
+    .entries.map((e) => `[${e.type}] ${e.text} (${e.id})`)
+    .join('\n');
+}
+
+/** Removes the text cache of archives that are gone (restored, or removed by hand). Best effort. */
+function dropStaleSidecars(paths: SessionPaths, archives: Set<string>): void {
+  const dir = path.join(paths.stateDir, 'search');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const base = name.replace(/\.(?:txt|json)$/, '');
+    if (base.endsWith('.jsonl') && !archives.has(base)) {
+      try {
+        unlinkSync(path.join(dir, name));
+      } catch {
+        /* another search removed it */
+      }
+    }
+  }
 }
 
 /** Front matter lines become blank (kept for line numbers); returns the `pointer:` field when there is one. */
@@ -134,6 +190,17 @@ function blankFrontMatter(text: string): { text: string; pointer?: string } {
   return { text: '\n'.repeat(block.split('\n').length - 1) + text.slice(end + 5), pointer };
 }
 
+/** A line's text without a note's time and importance or a list marker. */
+function sameText(text: string): string {
+  return text
+    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+    .replace(/^\[[^\]]+\]\s+\(importance: [0-9.]+\)\s+/, '')
+    .replace(/(?:\s+#[\p{L}\p{N}_-]+)+\s*$/u, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+}
+
 const isComment = (line: string) => /^\s*<!--[\s\S]*-->\s*$/.test(line);
 
 export interface SearchScope {
@@ -150,7 +217,9 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
   for (const id of scope.sessions) {
     const paths = sessionPaths(scope.projectDir, id);
     sessionOf.set(id, paths);
-    sources.push(...sessionSources(id, paths));
+    const own = sessionSources(id, paths);
+    sources.push(...own);
+    dropStaleSidecars(paths, new Set(own.filter((s) => s.kind === 'messages').map((s) => path.basename(s.path))));
   }
   const wsPath = workspaceFilePath(scope.projectDir);
   const wsMtime = mtime(wsPath);
@@ -169,9 +238,7 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
       if (source.kind === 'messages') {
         text = await messagesText(sessionOf.get(source.session!)!, source);
       } else if (source.kind === 'workspace') {
-        text = readWorkspaceSync(scope.projectDir)
-          .entries.map((e) => `[${e.type}] ${e.text} (${e.id})`)
-          .join('\n');
+        text = workspaceLines(scope.projectDir);
       } else {
         const raw = readFileSync(source.path, 'utf8');
         const { text: body, pointer } = blankFrontMatter(raw);
@@ -190,7 +257,20 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
     totals.chars += stats.chars;
   }
 
-  const best = rank(candidates, query, totals, infos, { limit: options.limit, plain });
+  // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
+  // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
+  const ranked = rank(candidates, query, totals, infos, { limit: plain ? options.limit : options.limit * 4, plain });
+  const seen = new Map<string, { file: string; line: number }[]>();
+  const best = ranked.filter(({ candidate }) => {
+    const key = plain ? `${candidate.source}:${candidate.line}` : sameText(candidate.text);
+    const others = seen.get(key);
+    if (others) {
+      others.push({ file: sources[candidate.source].file, line: candidate.line });
+      return false;
+    }
+    seen.set(key, []);
+    return true;
+  }).slice(0, options.limit);
   const hits: SearchHit[] = best.map(({ candidate, score }) => {
     const source = sources[candidate.source];
     const hit: SearchHit = {
@@ -202,6 +282,8 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
       snippet: snippet(candidate.text, query),
       score: Math.round(score * 1000) / 1000,
     };
+    const also = seen.get(sameText(candidate.text));
+    if (also?.length) hit.alsoIn = also;
     // A pointer resolves to the lines it replaced, kept in the detail file that names it.
     if (pointerKeywords(candidate.text)) {
       const target = pointerFiles.get(candidate.text.trim());

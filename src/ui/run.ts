@@ -27,13 +27,15 @@ export interface CommandResult {
   data: unknown;
   /** What a person sees; defaults to the JSON, indented. */
   text?: string;
+  /** Print `text` exactly as is (no newline added): filters such as `wmem prune`. */
+  raw?: boolean;
   /** Non-zero when the command ran but reports a failure (sweep with failed deletions). */
   exitCode?: number;
 }
 
 const MAX_STDIN = 64 * 1024 * 1024;
 
-export async function readStdin(stream: NodeJS.ReadableStream, what = 'standard input'): Promise<string> {
+export async function readStdin(stream: NodeJS.ReadableStream, what = 'standard input', options: { utf8?: boolean } = {}): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
@@ -45,5 +47,14 @@ export async function readStdin(stream: NodeJS.ReadableStream, what = 'standard 
     }
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  if (options.utf8) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      const { usageError } = await import('./errors.js');
+      throw usageError(`${what} is not UTF-8 text`, 'memory holds text; pass a file of text, or save binary output elsewhere and note its path');
+    }
+  }
+  return bytes.toString('utf8');
 }

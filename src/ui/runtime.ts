@@ -66,6 +66,8 @@ export function writeStdout(text: string): void {
 export function printResult(result: CommandResult, ctx: RunContext): void {
   if (ctx.json) {
     writeStdout(JSON.stringify(result.data, null, 2) + '\n');
+  } else if (result.raw && result.text !== undefined) {
+    process.stdout.write(result.text);
   } else if (result.text !== undefined) {
     if (result.text !== '') writeStdout(result.text.endsWith('\n') ? result.text : result.text + '\n');
   } else {

@@ -1,0 +1,104 @@
+// Times `wmem compact` on a generated 100,000-message (~60 MB) history against `cp` of the same
+// file, interleaved (one of each per round, so machine noise hits both alike), and reports the
+// medians, their ratio and wmem's peak RSS (/usr/bin/time -f %M). Data lives in bench/.work/.
+//   node bench/compact.mjs [rounds] [messages]
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'wmem.js');
+const rounds = Number(process.argv[2] ?? 5);
+const messages = Number(process.argv[3] ?? 100_000);
+const work = path.join(root, 'bench', '.work', 'compact');
+rmSync(work, { recursive: true, force: true });
+mkdirSync(path.join(work, 'project'), { recursive: true });
+const env = { ...process.env, WMEM_HOME: path.join(work, 'home'), NO_COLOR: '1' };
+const wmem = (...args) => {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: path.join(work, 'project'), env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`wmem ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+};
+
+// A Claude Code-shaped history: turns of user prompt, assistant tool call, tool result, answer.
+function generate(file, count) {
+  const fd = openSync(file, 'w');
+  const filler = (n, seed) => Array.from({ length: n }, (_, i) => `line ${seed}-${i}: src/module${(seed + i) % 97}/file${i}.ts ok`).join('\n');
+  let batch = [];
+  for (let i = 0; i < count; i++) {
+    const turn = Math.floor(i / 4);
+    const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const common = { parentUuid: i ? `00000000-0000-4000-8000-${String(i - 1).padStart(12, '0')}` : null, isSidechain: false, uuid, timestamp: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), sessionId: 'bench', version: '2.1.114', cwd: '/work/project' };
+    let line;
+    switch (i % 4) {
+      case 0:
+        line = { ...common, type: 'user', message: { role: 'user', content: `Turn ${turn}: please look at src/module${turn % 97} and fix the failing test; keep the public API stable and explain the change briefly.` } };
+        break;
+      case 1:
+        line = { ...common, type: 'assistant', message: { id: `msg_${turn}`, role: 'assistant', model: 'claude-x', content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Bash', input: { command: `npm test -- src/module${turn % 97}`, description: 'run the tests' } }], usage: { input_tokens: 1200, cache_read_input_tokens: 40000, output_tokens: 80 } } };
+        break;
+      case 2:
+        line = { ...common, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: filler(9, turn) }] }, toolUseResult: { stdout: 'see content', stderr: '', interrupted: false } };
+        break;
+      default:
+        line = { ...common, type: 'assistant', message: { id: `msg_${turn}b`, role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: `The test in src/module${turn % 97} failed because of an off-by-one in the loop bound. I changed it and reran the suite; everything passes now.` }], usage: { input_tokens: 1300, cache_read_input_tokens: 41000, output_tokens: 60 } } };
+    }
+    batch.push(JSON.stringify(line));
+    if (batch.length === 1000) {
+      writeSync(fd, batch.join('\n') + '\n');
+      batch = [];
+    }
+  }
+  if (batch.length) writeSync(fd, batch.join('\n') + '\n');
+  closeSync(fd);
+}
+
+const source = path.join(work, 'history.jsonl');
+generate(source, messages);
+const bytes = statSync(source).size;
+wmem('init', '--session', 'bench');
+const sessionDir = path.dirname(JSON.parse(wmem('show', 'messages', '--json')).file);
+const target = path.join(sessionDir, 'messages.jsonl');
+const cpTarget = path.join(work, 'cp-copy.jsonl');
+
+const timed = (cmd, args) => {
+  const start = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd: path.join(work, 'project'), env, encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
+  const rssKb = Number(r.stderr.trim().split('\n').pop());
+  return { ms, rssKb };
+};
+const reset = () => {
+  for (const dir of ['archive', 'detail']) {
+    const d = path.join(sessionDir, 'working-memory', dir);
+    for (const n of existsSync(d) ? readdirSync(d) : []) rmSync(path.join(d, n), { force: true });
+  }
+  copyFileSync(source, target);
+  rmSync(cpTarget, { force: true });
+  spawnSync('sync');
+};
+
+const results = { wmem: [], cp: [], cpSync: [] };
+for (let r = 0; r < rounds; r++) {
+  reset();
+  results.cp.push(timed('cp', [source, cpTarget]));
+  rmSync(cpTarget, { force: true });
+  spawnSync('sync');
+  results.cpSync.push(timed('sh', ['-c', `cp "${source}" "${cpTarget}" && sync "${cpTarget}"`]));
+  results.wmem.push(timed(process.execPath, [bin, 'compact', '--keep-recent', '5', '--quiet']));
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const med = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, median(v.map((x) => x.ms))]));
+const peak = Math.max(...results.wmem.map((x) => x.rssKb));
+console.log(`history: ${messages} messages, ${(bytes / 1e6).toFixed(1)} MB; rounds: ${rounds}; node ${process.version}; ${os.cpus().length} cores`);
+console.log(`cp                 median ${med.cp.toFixed(0).padStart(6)} ms`);
+console.log(`cp + fsync        median ${med.cpSync.toFixed(0).padStart(6)} ms`);
+console.log(`wmem compact      median ${med.wmem.toFixed(0).padStart(6)} ms   ratio ${(med.wmem / med.cp).toFixed(2)}× cp, ${(med.wmem / med.cpSync).toFixed(2)}× cp+fsync`);
+console.log(`wmem compact peak RSS ${(peak / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
+writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, rounds, median: med, peakRssKb: peak, runs: results }, null, 2));

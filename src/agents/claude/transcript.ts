@@ -1,0 +1,80 @@
+// Pure: the context in use according to the agent's own transcript (SPEC §10). The last
+// main-chain assistant usage (input + cache creation + cache read), sidechain and <synthetic>
+// lines skipped, nothing from before the last compact_boundary. One API response split over
+// several lines repeats its usage under one message.id: it counts once, as the latest response.
+// The same state is reached reading forward (incrementally, as the transcript grows) or backward
+// (the first time, from the end, stopping at the last compaction).
+import { parseJsonLine } from '../../history/lines.js';
+import { usageEvent } from '../../history/usage.js';
+
+export interface UsageState {
+  /** Tokens of the last response since the last compaction, or null. */
+  lastUsage: number | null;
+  lastMessageId?: string;
+  /** Identity of the last compaction boundary: its uuid, else `@<byte offset>`. */
+  boundary?: string;
+}
+
+export const EMPTY_USAGE: UsageState = { lastUsage: null };
+
+/** Cheap test before parsing: only lines that can carry usage or a compaction are parsed. */
+function mayMatter(line: string): boolean {
+  return line.includes('usage') || line.includes('compact') || line.includes('token_count');
+}
+
+function boundaryId(value: unknown, offset: number): string {
+  const uuid = (value as { uuid?: unknown })?.uuid;
+  return typeof uuid === 'string' && uuid ? uuid : `@${offset}`;
+}
+
+/** Applies one line (at byte `offset`) read in file order. */
+export function applyForward(state: UsageState, line: string, offset: number): UsageState {
+  if (!mayMatter(line)) return state;
+  const value = parseJsonLine(line);
+  const event = usageEvent(value);
+  if (!event) return state;
+  if (event.kind === 'boundary') return { lastUsage: null, boundary: boundaryId(value, offset) };
+  return { ...state, lastUsage: event.tokens, lastMessageId: event.messageId };
+}
+
+/**
+ * Reads lines newest first. `step` returns true once nothing older can change the answer (the
+ * last boundary is found); `result` is the same state a forward read of the whole file gives.
+ */
+export class BackwardScan {
+  private usage: { tokens: number; messageId?: string } | undefined;
+  private boundaryFound: string | undefined;
+
+  step(line: string, offset: number): boolean {
+    if (!mayMatter(line)) return false;
+    // Once the last usage is known only a compaction matters: no need to parse older responses.
+    if (this.usage && !line.includes('compact')) return false;
+    const value = parseJsonLine(line);
+    const event = usageEvent(value);
+    if (!event) return false;
+    if (event.kind === 'boundary') {
+      this.boundaryFound = boundaryId(value, offset);
+      return true;
+    }
+    this.usage ??= { tokens: event.tokens, messageId: event.messageId };
+    return false;
+  }
+
+  result(): UsageState {
+    const state: UsageState = { lastUsage: this.usage?.tokens ?? null };
+    if (this.usage?.messageId) state.lastMessageId = this.usage.messageId;
+    if (this.boundaryFound) state.boundary = this.boundaryFound;
+    return state;
+  }
+}
+
+/** Forward read of a whole text (tests and small files). */
+export function usageOfText(text: string): UsageState {
+  let state: UsageState = EMPTY_USAGE;
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    state = applyForward(state, line, offset);
+    offset += Buffer.byteLength(line, 'utf8') + 1;
+  }
+  return state;
+}

@@ -1,0 +1,72 @@
+// What hooks leave behind for people: errors appended to <home>/logs/hooks.log (a hook never
+// reports on stdout or by its exit code), and when each event last fired, one small file per
+// event under <home>/logs/hooks-last/ (no read-modify-write on the hot path), for `wmem doctor`.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { appendDurably, atomicWrite, readTextIfExists } from '../store/fsx.js';
+
+const MAX_LOG_BYTES = 1024 * 1024;
+
+export function logsDir(home: string): string {
+  return path.join(home, 'logs');
+}
+
+export function hookLogFile(home: string): string {
+  return path.join(logsDir(home), 'hooks.log');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' | ').slice(0, 2000);
+}
+
+/** Appends one line; past 1 MiB the log is moved to hooks.log.1 first. Never throws. */
+export async function logHook(home: string, now: Date, event: string, level: 'error' | 'note', message: string, session?: string): Promise<void> {
+  const file = hookLogFile(home);
+  try {
+    const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
+    if (size > MAX_LOG_BYTES) await fs.rename(file, `${file}.1`).catch(() => {});
+    const who = session === undefined ? '' : ` session=${/^[A-Za-z0-9._-]{1,128}$/.test(session) ? session : JSON.stringify(session.slice(0, 200))}`;
+    await appendDurably(file, `${now.toISOString()} ${event}${who} ${level}: ${oneLine(message)}\n`);
+  } catch {
+    /* the log is best effort: a hook must not fail because its log cannot be written */
+  }
+}
+
+export interface FiredRecord {
+  event: string;
+  at: string;
+  ok: boolean;
+  session?: string;
+  ms: number;
+  /** What the hook did, or why it failed. */
+  note?: string;
+}
+
+function firedFile(home: string, event: string): string {
+  return path.join(logsDir(home), 'hooks-last', `${event}.json`);
+}
+
+export async function recordFired(home: string, record: FiredRecord): Promise<void> {
+  try {
+    await atomicWrite(firedFile(home, record.event), JSON.stringify({ version: 1, ...record }) + '\n');
+  } catch {
+    /* best effort, as above */
+  }
+}
+
+export async function readFired(home: string, event: string): Promise<FiredRecord | undefined> {
+  const text = await readTextIfExists(firedFile(home, event)).catch(() => undefined);
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as FiredRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The last `n` lines of the hook log (for doctor). */
+export async function lastLogLines(home: string, n: number): Promise<string[]> {
+  const text = await readTextIfExists(hookLogFile(home)).catch(() => undefined);
+  if (!text) return [];
+  return text.trimEnd().split('\n').slice(-n);
+}

@@ -1,0 +1,49 @@
+// A session's record of what the agent's hooks have answered (state/claude-hooks.json): where
+// the transcript was last read to, and which compaction the memory part was last delivered for.
+// Read and written under the state folder's own lock, so hooks never wait on a long compaction.
+import path from 'node:path';
+import { atomicWrite, ensureDir, readTextIfExists, withLock } from '../store/fsx.js';
+import type { TranscriptCursor } from './transcript-file.js';
+
+export interface HookState {
+  version: 1;
+  /** A SessionStart (or a first prompt) delivered the memory part. */
+  started?: boolean;
+  transcript?: TranscriptCursor;
+  /** The compaction boundary the memory part was last delivered after. */
+  answeredBoundary?: string;
+  /** SessionStart(compact) came before its boundary reached the transcript: the next one is answered. */
+  answerNextBoundary?: boolean;
+}
+
+export function hookStateFile(stateDir: string): string {
+  return path.join(stateDir, 'claude-hooks.json');
+}
+
+async function readHookState(stateDir: string): Promise<HookState> {
+  const text = await readTextIfExists(hookStateFile(stateDir));
+  if (!text) return { version: 1 };
+  try {
+    const parsed = JSON.parse(text) as HookState;
+    return typeof parsed === 'object' && parsed !== null ? { ...parsed, version: 1 } : { version: 1 };
+  } catch {
+    // A torn or hand-edited state file only costs a rescan of the transcript.
+    return { version: 1 };
+  }
+}
+
+/** Runs `fn` on the state under the lock and writes it back when `fn` changed it. */
+export async function updateHookState<T>(stateDir: string, fn: (state: HookState) => Promise<T>): Promise<T> {
+  await ensureDir(stateDir);
+  return withLock(
+    stateDir,
+    async () => {
+      const state = await readHookState(stateDir);
+      const before = JSON.stringify(state);
+      const result = await fn(state);
+      if (JSON.stringify(state) !== before) await atomicWrite(hookStateFile(stateDir), JSON.stringify(state) + '\n');
+      return result;
+    },
+    { waitMs: 3_000, staleMs: 5_000 },
+  );
+}

@@ -1,0 +1,134 @@
+// Reads the agent's transcript for its token use without reading it whole on every prompt: the
+// first time backward from the end (stopping at the last compaction), then forward from where the
+// previous read stopped. A rewritten transcript (its bytes before that point changed) is read
+// again from the end.
+import { promises as fs } from 'node:fs';
+import { applyForward, BackwardScan, EMPTY_USAGE, type UsageState } from './claude/transcript.js';
+
+export interface TranscriptCursor extends UsageState {
+  version: 1;
+  path: string;
+  /** Bytes up to and including the last newline read. */
+  consumed: number;
+  /** The 256 bytes before `consumed`, base64: tells an append from a rewrite. */
+  tailHash: string;
+}
+
+const CHUNK = 256 * 1024;
+
+async function readRange(handle: fs.FileHandle, start: number, end: number): Promise<Buffer> {
+  const buf = Buffer.alloc(end - start);
+  let done = 0;
+  while (done < buf.length) {
+    const { bytesRead } = await handle.read(buf, done, buf.length - done, start + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return buf.subarray(0, done);
+}
+
+async function tailHash(handle: fs.FileHandle, end: number): Promise<string> {
+  return end === 0 ? '' : (await readRange(handle, Math.max(0, end - 256), end)).toString('base64');
+}
+
+/** Scans [0, end) newest line first; `end` is 0 or just after a newline. */
+async function scanBackward(handle: fs.FileHandle, end: number): Promise<UsageState> {
+  const scan = new BackwardScan();
+  let pos = end;
+  let head = Buffer.alloc(0);
+  for (;;) {
+    const start = Math.max(0, pos - CHUNK);
+    // buf covers [start, start + buf.length) and ends with the newline of its last line.
+    const buf = Buffer.concat([await readRange(handle, start, pos), head]);
+    let lineEnd = buf.length - 1;
+    while (lineEnd >= 0) {
+      const nl = lineEnd > 0 ? buf.lastIndexOf(10, lineEnd - 1) : -1;
+      if (nl === -1 && start > 0) break;
+      const line = buf.toString('utf8', nl + 1, lineEnd);
+      if (line && scan.step(line, start + nl + 1)) return scan.result();
+      lineEnd = nl;
+    }
+    if (start === 0) return scan.result();
+    head = buf.subarray(0, lineEnd + 1);
+    pos = start;
+  }
+}
+
+/** Applies the complete lines of [from, size) in order; returns the state and where they end. */
+async function scanForward(handle: fs.FileHandle, from: number, size: number, state: UsageState): Promise<{ state: UsageState; consumed: number }> {
+  let pos = from;
+  let carry = Buffer.alloc(0);
+  let consumed = from;
+  while (pos < size) {
+    const end = Math.min(size, pos + CHUNK);
+    const buf = Buffer.concat([carry, await readRange(handle, pos, end)]);
+    const base = pos - carry.length;
+    pos = end;
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
+      state = applyForward(state, buf.toString('utf8', start, nl), base + start);
+      start = nl + 1;
+    }
+    consumed = base + start;
+    carry = buf.subarray(start);
+  }
+  return { state, consumed };
+}
+
+export interface TranscriptRead {
+  cursor: TranscriptCursor;
+  /** Including a last line without its newline yet (not cached: it may still grow). */
+  view: UsageState;
+  changed: boolean;
+}
+
+/** Brings `previous` up to date with the transcript at `file`. Throws ENOENT when it does not exist. */
+export async function readTranscriptUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    let state: UsageState = EMPTY_USAGE;
+    let reuse = false;
+    if (previous && previous.version === 1 && previous.path === file && previous.consumed <= size) {
+      reuse = (await tailHash(handle, previous.consumed)) === previous.tailHash;
+    }
+    let pending = '';
+    let consumed: number;
+    if (reuse) {
+      const base: UsageState = { lastUsage: previous!.lastUsage, lastMessageId: previous!.lastMessageId, boundary: previous!.boundary };
+      ({ state, consumed } = await scanForward(handle, previous!.consumed, size, base));
+      pending = (await readRange(handle, consumed, size)).toString('utf8');
+    } else {
+      // Complete lines end at the last newline; a final line without one is read separately.
+      let end = size;
+      if (size > 0) {
+        const tail = await readRange(handle, Math.max(0, size - CHUNK), size);
+        const nl = tail.lastIndexOf(10);
+        if (nl === -1 && size > CHUNK) {
+          // A very long unterminated last line: find its start the slow way.
+          end = 0;
+          for (let pos = size - CHUNK; pos > 0; pos -= CHUNK) {
+            const chunk = await readRange(handle, Math.max(0, pos - CHUNK), pos);
+            const at = chunk.lastIndexOf(10);
+            if (at !== -1) {
+              end = Math.max(0, pos - CHUNK) + at + 1;
+              break;
+            }
+          }
+        } else {
+          end = nl === -1 ? 0 : size - tail.length + nl + 1;
+        }
+        pending = (await readRange(handle, end, size)).toString('utf8');
+      }
+      state = await scanBackward(handle, end);
+      consumed = end;
+    }
+    const cursor: TranscriptCursor = { version: 1, path: file, consumed, tailHash: await tailHash(handle, consumed), ...state };
+    const view = pending.trim() ? applyForward(state, pending, consumed) : state;
+    const changed =
+      !previous || previous.path !== cursor.path || previous.consumed !== cursor.consumed || previous.tailHash !== cursor.tailHash;
+    return { cursor, view, changed };
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,143 @@
+// Lossless archiving of an agent's own transcript (Claude Code's PreCompact hook): the lines not
+// archived before go byte for byte to archive/, with a readable transcript in detail/. The
+// transcript itself is only read.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { atomicWrite, readTextIfExists, withLock } from '../store/fsx.js';
+import { fileStamp } from '../store/paths.js';
+import type { Session } from '../store/session.js';
+import { appendToSection, detailFrontMatter, detailIndexLine } from '../store/detail.js';
+import { fsError } from '../ui/errors.js';
+import { isObject, type MessageLine } from './lines.js';
+import { lineFacts } from './messages.js';
+import { renderMessage } from './transcript.js';
+import { DurableFile, freeName, hashRange, linkInto, readLines, removeStaleTemps, sessionTempDirs, tempFor } from './scan.js';
+
+function rel(session: Session, file: string): string {
+  return path.relative(session.paths.workingMemory, file).split(path.sep).join('/');
+}
+
+interface TranscriptState {
+  version: 1;
+  files: Record<string, { offset: number; head: string }>;
+}
+
+const TRANSCRIPT_STATE = 'transcripts.json';
+
+/**
+ * Copies the lines of an agent's own transcript that were not archived before (tracked by byte
+ * offset in state/transcripts.json) into archive/transcript-<stamp>.jsonl byte for byte, and
+ * writes a readable transcript to detail/ with an index line in overview.md. The transcript is
+ * only read. Only complete lines (up to the last newline) are taken; a rewritten or truncated
+ * transcript starts over from its first byte. Takes the session lock itself. Returns empty paths
+ * and 0 lines when there was nothing new.
+ */
+export async function archiveTranscript(session: Session, transcriptPath: string, env: { now(): Date }): Promise<{ archive: string; detail: string; lines: number }> {
+  const source = path.resolve(transcriptPath);
+  return withLock(session.paths.dir, async () => {
+    await removeStaleTemps(sessionTempDirs(session));
+    let size: number;
+    try {
+      size = (await fs.stat(source)).size;
+    } catch (err) {
+      throw fsError(err, 'read', source);
+    }
+    const stateFile = path.join(session.paths.stateDir, TRANSCRIPT_STATE);
+    let state: TranscriptState = { version: 1, files: {} };
+    const raw = await readTextIfExists(stateFile);
+    if (raw) {
+      try {
+        const parsed = JSON.parse(raw) as TranscriptState;
+        if (isObject(parsed.files)) state = { version: 1, files: parsed.files };
+      } catch {
+        /* start over: re-archiving is safe, losing is not */
+      }
+    }
+    const previous = state.files[source];
+    let start = 0;
+    if (previous && previous.offset <= size) {
+      const headEnd = Math.min(previous.offset, 4096);
+      if ((await hashRange(source, 0, headEnd)) === previous.head) start = previous.offset;
+    }
+    // Up to the last newline: a line still being written waits for the next call.
+    const end = await lastNewlineEnd(source, start, size);
+    if (end <= start) return { archive: '', detail: '', lines: 0 };
+
+    const now = env.now();
+    const stamp = fileStamp(now);
+    const archiveFinal = await freeName(session.paths.archiveDir, `transcript-${stamp}`, '.jsonl');
+    const detailFinal = await freeName(session.paths.detailDir, `${stamp}-transcript`, '.md');
+    const archive = new DurableFile(tempFor(archiveFinal, stamp));
+    const body = new DurableFile(tempFor(detailFinal, stamp));
+    try {
+      await archive.open();
+      await body.open();
+      let lines = 0;
+      let messages = 0;
+      let firstLineNo = 0;
+      const parts: string[] = [];
+      // Line numbers count from the transcript's start; count the lines already archived.
+      if (start > 0) for await (const _ of readLines(source, { end: start })) firstLineNo++;
+      const range = { from: firstLineNo + 1, to: firstLineNo };
+      for await (const line of readLines(source, { start, end })) {
+        lines++;
+        range.to = firstLineNo + lines;
+        await archive.write(line.bytes);
+        const facts = lineFacts(line.bytes.toString('utf8'));
+        if (facts.info.kind === 'message') parts.push(renderMessage(facts.info as MessageLine, ++messages, range.to));
+        if (parts.length >= 256) {
+          await body.write(parts.join(''));
+          parts.length = 0;
+        }
+      }
+      const archiveRel = rel(session, archiveFinal);
+      const title = `agent transcript lines ${range.from}-${range.to} (${messages} messages), archived ${now.toISOString()}`;
+      const front =
+        detailFrontMatter({ wmem: 'detail', version: 1, kind: 'transcript', title, created: now.toISOString(), session: session.id, source, lines: `${range.from}-${range.to}`, bytes: `${start}-${end}`, messages, archive: archiveRel }) +
+        `\n# Agent transcript, lines ${range.from}-${range.to}\n\nEvery line is kept byte for byte in ${archiveRel}; long parts are shortened here.\n\n`;
+      // The front matter needs the counts: write it, then the rendered body.
+      const detail = new DurableFile(tempFor(detailFinal, `${stamp}b`));
+      await detail.open();
+      await detail.write(front);
+      await body.write(parts.join(''));
+      await body.close();
+      await detail.copyRange(body.temp, 0, body.bytes);
+      await detail.close();
+      await body.discard();
+      await archive.close();
+      await linkInto(archive.temp, archiveFinal);
+      await linkInto(detail.temp, detailFinal);
+      state.files[source] = { offset: end, head: await hashRange(source, 0, Math.min(end, 4096)) };
+      await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n');
+      const detailRel = rel(session, detailFinal);
+      try {
+        await appendToSection(session, 'details', [detailIndexLine(detailRel, title)], { locked: true });
+      } catch {
+        /* an overview without a Details section still gets the files */
+      }
+      return { archive: archiveRel, detail: detailRel, lines };
+    } catch (err) {
+      await archive.discard();
+      await body.discard();
+      throw err;
+    }
+  });
+}
+
+async function lastNewlineEnd(file: string, start: number, size: number): Promise<number> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (let end = size; end > start; ) {
+      const from = Math.max(start, end - chunk.length);
+      const { bytesRead } = await handle.read(chunk, 0, end - from, from);
+      const nl = chunk.subarray(0, bytesRead).lastIndexOf(10);
+      if (nl !== -1) return from + nl + 1;
+      end = from;
+    }
+    return start;
+  } finally {
+    await handle.close();
+  }
+}
+

@@ -1,0 +1,622 @@
+// Compaction of messages.jsonl (SPEC §5), streaming, lossless and crash-safe. (The lossless
+// archiving of an agent's own transcript, for Claude Code's PreCompact hook, is re-exported from
+// archive-transcript.ts.)
+//
+// Protocol (all under the session lock). A compaction replaces the prefix [0, A) of
+// messages.jsonl by one marker line plus R bytes (R = 0 for a plain cut; the rewritten lines for
+// --target tools/all). Steps:
+//   1. recover (journal.ts): a journal left in state/ by a killed run is resolved first, and temp
+//      files of dead wmem processes are removed.
+//   2. plan (plan.ts): read backwards from the end, parsing only the kept turns, to find the cut.
+//   3. the journal (state/compaction.json) is written, naming every temp file this run may create.
+//   4. pass 2 streams [0, cut) once: the readable transcript, the summary's facts, the pruned
+//      replacement lines (tools/all), and a check that no line before the cut is linked to one
+//      after it (if one is, an exact forward plan replaces the quick one and pass 2 restarts).
+//   5. the archive temp: a kernel copy of the file cut at A, fsynced, hashed. The summarizer runs
+//      on the transcript. Any failure up to here deletes the temps: nothing changed.
+//   6. the new messages.jsonl is built in a temp (marker + R + [A, end)) and fsynced; the journal
+//      is rewritten to name the final files; the archive and detail files are linked to their
+//      final names (folder fsynced). From here the archive holds [0, A) durably.
+//   7. COMMIT: rename(temp, messages.jsonl). Before it the old file is whole; after it the
+//      archive (durable since step 6) holds [0, A) byte for byte. At no instant is a line only in
+//      a file that may vanish.
+//   8. overview.md gets its index and recent lines; the journal is removed.
+// Recovery: if messages.jsonl starts with the journal's marker, the rename happened, so step 8 is
+// finished; otherwise the run never committed and its files are deleted (messages.jsonl still
+// holds every line). Either way a rerun then compacts normally.
+import { createHash } from 'node:crypto';
+import { promises as fs, constants as fsConstants } from 'node:fs';
+import path from 'node:path';
+import { FILE_MODE, atomicWrite, exists, resolveInside, withLock } from '../store/fsx.js';
+import { fileStamp } from '../store/paths.js';
+import type { Session } from '../store/session.js';
+import { detailFrontMatter, detailIndexLine } from '../store/detail.js';
+import { ioError, usageError, fsError } from '../ui/errors.js';
+import type { MessageLine } from './lines.js';
+import { lineFacts } from './messages.js';
+import { renderMessage, messageTime, fenceFor } from './transcript.js';
+import { SummaryCollector } from './summary.js';
+import { pruneOutput, rewriteToolOutputs, pointerLine, type PruneMode } from './prune.js';
+import { markerLine, type CompactionMarker, type HistoryFormat } from './marker.js';
+import { detectFormat, planFromStart, planFromTail } from './plan.js';
+import { journalPath, recoverCompaction, updateOverview, type Journal } from './journal.js';
+import { DurableFile, appendBytes, freeName, fsyncDir, hashRange, linkInto, readLineBatches, removeStaleTemps, sessionTempDirs, tempFor } from './scan.js';
+
+const MAX_HEADER_SUMMARY = 6000;
+const COMPACT_PRUNE_MODE: PruneMode = 'aggressive';
+
+export type CompactTarget = 'conversation' | 'tools' | 'all';
+export type CompactStrategy = 'archive' | 'summarize';
+
+export interface CompactOptions {
+  target: CompactTarget;
+  strategy: CompactStrategy;
+  keepRecent: number;
+  /** Archive file, relative to working-memory/ (or absolute inside it). */
+  archiveTo?: string;
+  /** Shell command: the transcript on stdin, the summary on stdout. */
+  summarizer?: string;
+  timeoutMs?: number;
+  dryRun?: boolean;
+}
+
+export interface CompactEnv {
+  now(): Date;
+  warn(msg: string): void;
+  /** Show progress on stderr (only when it is a terminal and not --json). */
+  progress?: boolean;
+}
+
+export interface CompactCounts {
+  linesBefore: number;
+  linesArchived: number;
+  messagesArchived: number;
+  turnsBefore: number;
+  turnsArchived: number;
+  turnsKept: number;
+  bytesBefore: number;
+  bytesArchived: number;
+  toolOutputsPruned: number;
+  linesAfter: number;
+}
+
+export interface CompactResult {
+  session: string;
+  dryRun: boolean;
+  compacted: boolean;
+  /** Why nothing was done, when compacted is false. */
+  reason?: string;
+  target: CompactTarget;
+  strategy: CompactStrategy;
+  keepRecent: number;
+  /** Archive path relative to working-memory/, and absolute. */
+  archive?: string;
+  archivePath?: string;
+  /** Detail files written, relative to working-memory/. */
+  details: string[];
+  counts: CompactCounts;
+  /** The summary (strategy summarize), and the line added to Recent Actions. */
+  summary?: string;
+  recentLine?: string;
+  /** What recovery did with an interrupted earlier run, if anything. */
+  recovered?: string;
+}
+
+/** Resolves --archive-to inside working-memory/ (relative, or absolute but inside); never an existing file. */
+export async function resolveArchiveTo(session: Session, archiveTo: string): Promise<string> {
+  const root = session.paths.workingMemory;
+  let relative = archiveTo;
+  if (path.isAbsolute(archiveTo)) {
+    const rel = path.relative(root, path.resolve(archiveTo));
+    if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) {
+      throw usageError(`--archive-to ${archiveTo} is outside ${root}`, 'give a path inside working-memory/, e.g. archive/before-refactor.jsonl');
+    }
+    relative = rel;
+  }
+  let target: string;
+  try {
+    target = await resolveInside(root, relative, '--archive-to');
+  } catch (err) {
+    throw usageError(`${(err as Error).message}`, 'give a path inside working-memory/, e.g. archive/before-refactor.jsonl');
+  }
+  if (target === root || path.basename(target) === 'overview.md' || path.basename(target) === 'scratch.md') {
+    throw usageError(`--archive-to ${archiveTo} names a memory file, not an archive`, 'give a new file name, e.g. archive/before-refactor.jsonl');
+  }
+  if (await exists(target)) throw usageError(`--archive-to ${archiveTo} already exists (${target})`, 'give a new file name; wmem never overwrites an archive');
+  return target;
+}
+
+class Progress {
+  private last = 0;
+  private shown = false;
+  constructor(
+    private enabled: boolean,
+    private total: number,
+  ) {}
+  tick(done: number, label: string) {
+    if (!this.enabled || this.total < 4 << 20) return;
+    const now = Date.now();
+    if (now - this.last < 200) return;
+    this.last = now;
+    this.shown = true;
+    process.stderr.write(`\rwmem compact: ${label} ${Math.min(100, Math.round((done / this.total) * 100))}%   `);
+  }
+  /** A phase without a percentage (shown only if progress was shown already). */
+  stage(label: string) {
+    if (this.shown) process.stderr.write(`\r\x1b[Kwmem compact: ${label}…`);
+  }
+  end() {
+    if (this.shown) process.stderr.write('\r\x1b[K');
+  }
+}
+
+function emptyCounts(): CompactCounts {
+  return { linesBefore: 0, linesArchived: 0, messagesArchived: 0, turnsBefore: 0, turnsArchived: 0, turnsKept: 0, bytesBefore: 0, bytesArchived: 0, toolOutputsPruned: 0, linesAfter: 0 };
+}
+
+function rel(session: Session, file: string): string {
+  return path.relative(session.paths.workingMemory, file).split(path.sep).join('/');
+}
+
+/** Where pass 2 writes; any may be absent (a dry run has none). */
+interface Sinks {
+  transcript?: DurableFile;
+  collector?: SummaryCollector;
+  tools?: DurableFile;
+  toolsRel: string;
+  replaced?: DurableFile;
+}
+
+interface ScanState {
+  lineNo: number;
+  ordinal: number;
+  messages: number;
+  turns: number;
+  pruned: number;
+  anchors: Map<string, string>;
+  firstTime?: string;
+  lastTime?: string;
+  format?: HistoryFormat;
+}
+
+/**
+ * Pass 2 over [start, end): hashes every line, renders messages to the transcript, feeds the
+ * summary, and (rewrite) prunes tool outputs into the replacement. Stops early and returns false
+ * when a line carries one of `straddleIds` (the cut would separate linked lines).
+ */
+async function scanRegion(
+  file: string,
+  range: { start: number; end: number },
+  what: { transcript: boolean; rewrite: boolean; straddleIds?: Set<string> },
+  sinks: Sinks,
+  state: ScanState,
+  progress: Progress,
+): Promise<boolean> {
+  for await (const batch of readLineBatches(file, range)) {
+    for (const line of batch) {
+      state.lineNo++;
+      const text = line.bytes.toString('utf8');
+      const facts = lineFacts(text);
+      if (what.straddleIds?.size) for (const link of facts.links) if (what.straddleIds.has(link.id)) return false;
+      if (facts.info.kind === 'message') {
+        const info = facts.info as MessageLine;
+        state.messages++;
+        state.format = detectFormat(info.value, state.format);
+        if (facts.turnStart) state.turns++;
+        if (what.transcript) {
+          if (sinks.transcript?.push(renderMessage(info, ++state.ordinal, state.lineNo, facts.parts))) await sinks.transcript.flushDue();
+          const t = messageTime(info);
+          if (t) {
+            state.firstTime ??= t;
+            state.lastTime = t;
+          }
+          sinks.collector?.add(line.offset, info, facts.turnStart, facts.parts);
+        }
+      }
+      if (what.rewrite) await rewriteLine(text, line.bytes, facts.info.kind === 'message' ? (facts.info as MessageLine).value : undefined, sinks, state);
+    }
+    progress.tick(batch[batch.length - 1]!.offset, 'compacting');
+  }
+  return true;
+}
+
+/** Prunes the tool outputs of one line into the replacement, saving each full text once. */
+async function rewriteLine(text: string, bytes: Buffer, parsed: Record<string, unknown> | undefined, sinks: Sinks, state: ScanState): Promise<void> {
+  const value = parsed ? structuredClone(parsed) : undefined;
+  const saves: Array<{ anchor: string; text: string; id?: string }> = [];
+  const changed =
+    value !== undefined &&
+    rewriteToolOutputs(value, (output, toolId) => {
+      const result = pruneOutput(output, COMPACT_PRUNE_MODE);
+      if (!result.pruned) return undefined;
+      // Keyed by a digest, not the text: memory stays flat however many outputs are cut.
+      const key = createHash('sha1').update(output).digest('base64');
+      let anchor = state.anchors.get(key);
+      if (!anchor) {
+        anchor = `output-${state.anchors.size + 1}`;
+        state.anchors.set(key, anchor);
+        saves.push({ anchor, text: output, id: toolId });
+      }
+      state.pruned++;
+      return `${result.text}\n${pointerLine(result, `working-memory/${sinks.toolsRel}#${anchor}`)}`;
+    });
+  if (!changed) {
+    await sinks.replaced?.write(bytes);
+    return;
+  }
+  for (const save of saves) {
+    const fence = fenceFor(save.text);
+    await sinks.tools?.write(`## ${save.anchor}\n\nLine ${state.lineNo}${save.id ? `, tool call ${save.id}` : ''}.\n\n${fence}\n${save.text}\n${fence}\n\n`);
+  }
+  const eol = text.endsWith('\r\n') ? '\r\n' : text.endsWith('\n') ? '\n' : '';
+  await sinks.replaced?.write(Buffer.from(JSON.stringify(value) + eol, 'utf8'));
+}
+
+/** Front matter whose counts are filled in once known (padded fields, patched in place). */
+function countedFrontMatter(fields: Record<string, unknown>, counted: string[]): { text: string; slots: Record<string, number> } {
+  const head = detailFrontMatter(fields).replace(/---\n$/, '');
+  const slots: Record<string, number> = {};
+  let text = head;
+  for (const key of counted) {
+    slots[key] = Buffer.byteLength(text, 'utf8') + key.length + 2;
+    text += `${key}: ${' '.repeat(16)}\n`;
+  }
+  return { text: text + '---\n', slots };
+}
+
+async function fillSlots(file: DurableFile, slots: Record<string, number>, values: Record<string, string | number>): Promise<void> {
+  for (const [key, position] of Object.entries(slots)) await file.patch(position, String(values[key]).slice(0, 16));
+}
+
+/**
+ * Compacts the session's messages.jsonl (see the protocol above). Takes the session lock itself
+ * (waits up to 60 s for another wmem process, then fails clearly); do not call it while holding it.
+ */
+export async function compactSession(session: Session, options: CompactOptions, env: CompactEnv): Promise<CompactResult> {
+  const { target, strategy, keepRecent } = options;
+  if (!Number.isInteger(keepRecent) || keepRecent < 0) throw usageError(`--keep-recent must be a whole number ≥ 0, not ${keepRecent}`);
+  if (!['conversation', 'tools', 'all'].includes(target)) throw usageError(`--target must be conversation, tools or all, not ${JSON.stringify(target)}`);
+  if (!['archive', 'summarize'].includes(strategy)) throw usageError(`--strategy must be archive or summarize, not ${JSON.stringify(strategy)}`);
+  if (options.summarizer !== undefined && !options.summarizer.trim()) throw usageError('--summarizer is empty', 'give a shell command that reads the transcript on stdin and prints a summary');
+  const archiveTo = options.archiveTo !== undefined ? await resolveArchiveTo(session, options.archiveTo) : undefined;
+  if (target === 'tools' && strategy === 'summarize') env.warn('wmem: --strategy summarize has no effect with --target tools (no turns are removed)');
+
+  return withLock(session.paths.dir, async () => {
+    // A dry run changes nothing, not even an interrupted run's leftovers (the next real run resolves them).
+    const pending = options.dryRun && (await exists(journalPath(session)));
+    if (pending) env.warn('wmem: an interrupted compaction is pending; the next real run resolves it first');
+    const recovered = options.dryRun ? undefined : await recoverCompaction(session, env);
+    if (!options.dryRun) await removeStaleTemps(sessionTempDirs(session));
+    const result = await compactLocked(session, options, env, archiveTo);
+    return recovered ? { ...result, recovered } : result;
+  });
+}
+
+async function compactLocked(session: Session, options: CompactOptions, env: CompactEnv, archiveTo: string | undefined): Promise<CompactResult> {
+  const { target, strategy, keepRecent } = options;
+  const file = session.paths.messages;
+  const base: CompactResult = { session: session.id, dryRun: Boolean(options.dryRun), compacted: false, target, strategy, keepRecent, details: [], counts: emptyCounts() };
+  let size: number;
+  try {
+    size = (await fs.stat(file)).size;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ...base, reason: `${file} does not exist: nothing to compact` };
+    throw fsError(err, 'read', file);
+  }
+  if (size === 0) return { ...base, reason: 'messages.jsonl is empty: nothing to compact' };
+  const progress = new Progress(Boolean(env.progress), size);
+  const nothing = (turns: number, why?: string): CompactResult => {
+    progress.end();
+    return { ...base, counts: { ...emptyCounts(), bytesBefore: size, turnsBefore: turns, turnsKept: turns }, reason: `nothing to compact (${why ?? `${turns} turn${turns === 1 ? '' : 's'}, keeping the last ${keepRecent}`})` };
+  };
+
+  let plan = await planFromTail(file, size, keepRecent);
+  if (!('cut' in plan)) return nothing(plan.turns);
+  const removesTurns = target !== 'tools';
+  const now = env.now();
+  const stamp = fileStamp(now);
+  const archiveFinal = archiveTo ?? (await freeName(session.paths.archiveDir, `messages-${stamp}`, '.jsonl'));
+  const archiveRel = rel(session, archiveFinal);
+  const id = `${stamp}-${path.basename(archiveFinal)}`;
+  const transcriptFinal = removesTurns ? await freeName(session.paths.detailDir, `${stamp}-conversation`, '.md') : undefined;
+  const summaryFinal = removesTurns && strategy === 'summarize' ? await freeName(session.paths.detailDir, `${stamp}-summary`, '.md') : undefined;
+  const toolsFinal = target !== 'conversation' ? await freeName(session.paths.detailDir, `${stamp}-tool-outputs`, '.md') : undefined;
+  const archiveTemp = tempFor(archiveFinal, stamp);
+  const replacedTemp = path.join(session.paths.stateDir, `.compact-${stamp}.${process.pid}.replaced.tmp`);
+  const messagesTemp = tempFor(file, stamp);
+  const summaryTemp = summaryFinal ? tempFor(summaryFinal, stamp) : undefined;
+  const dry = Boolean(options.dryRun);
+
+  const journal: Journal = {
+    version: 1,
+    id,
+    pid: process.pid,
+    startedAt: now.toISOString(),
+    temps: [archiveTemp, replacedTemp, messagesTemp, ...[transcriptFinal, summaryFinal, toolsFinal].filter((f): f is string => Boolean(f)).map((f) => tempFor(f, stamp))],
+    finals: [],
+    indexLines: [],
+    recentLine: '',
+  };
+  if (!dry) await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
+  const opened: DurableFile[] = [];
+  const cleanup = async () => {
+    for (const f of opened) await f.discard();
+    for (const t of journal.temps) await fs.unlink(t).catch(() => {});
+    for (const f of journal.finals) await fs.unlink(f).catch(() => {});
+    if (!dry) await fs.unlink(journalPath(session)).catch(() => {});
+  };
+  const openSink = async (temp: string, hash = false) => {
+    const f = new DurableFile(temp, hash);
+    opened.push(f);
+    return f.open();
+  };
+
+  let committed = false;
+  try {
+    // Pass 2, restarted once from an exact plan if the quick plan's cut separates linked lines.
+    let sinks: Sinks;
+    let state: ScanState;
+    let slots: Record<string, number> = {};
+    for (;;) {
+      const X = plan.cut;
+      const rewriteAll = target === 'all' && plan.lastTurn > X && plan.lastTurnClean;
+      sinks = { toolsRel: toolsFinal ? rel(session, toolsFinal) : '' };
+      state = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), format: plan.format };
+      if (!dry) {
+        if (transcriptFinal) {
+          sinks.transcript = await openSink(tempFor(transcriptFinal, stamp));
+          const front = countedFrontMatter(
+            { wmem: 'detail', version: 1, kind: 'conversation', title: `conversation compacted ${now.toISOString()}`, created: now.toISOString(), session: session.id, source: 'messages.jsonl', archive: archiveRel },
+            ['lines', 'messages', 'turns'],
+          );
+          slots = front.slots;
+          await sinks.transcript.write(`${front.text}\n# Conversation compacted ${now.toISOString()}\n\nEvery line is kept byte for byte in ${archiveRel}; long parts are shortened here.\n\n`);
+        }
+        if (toolsFinal && (target === 'tools' || rewriteAll)) {
+          sinks.tools = await openSink(tempFor(toolsFinal, stamp));
+          await sinks.tools.write(
+            detailFrontMatter({ wmem: 'detail', version: 1, kind: 'tool-outputs', title: `full tool outputs cut by compaction ${now.toISOString()}`, created: now.toISOString(), session: session.id, source: 'messages.jsonl', archive: archiveRel }) +
+              `\n# Full tool outputs\n\nEach section is one output as it was before compaction cut it.\n\n`,
+          );
+        }
+        if (target === 'tools' || rewriteAll) sinks.replaced = await openSink(replacedTemp, true);
+      }
+      if (strategy === 'summarize' && removesTurns) sinks.collector = new SummaryCollector();
+      const clean = await scanRegion(file, { start: 0, end: X }, { transcript: removesTurns, rewrite: target === 'tools', straddleIds: plan.exact ? undefined : plan.tailIds }, sinks, state, progress);
+      if (clean) break;
+      for (const f of opened.splice(0)) await f.discard();
+      const exact = await planFromStart(file, size, keepRecent);
+      if (!('cut' in exact)) {
+        await cleanup();
+        return nothing(exact.turns, 'no cut point keeps tool calls with their results');
+      }
+      plan = exact;
+    }
+    const X = plan.cut;
+    const before = { lines: state.lineNo, messages: state.messages, turns: state.turns };
+    if (before.turns === 0) {
+      await cleanup();
+      return nothing(plan.tailTurns);
+    }
+    // --target all: the kept turns but the newest have their tool outputs cut too.
+    const rewriteAll = target === 'all' && plan.lastTurn > X && plan.lastTurnClean;
+    let A = X;
+    if (rewriteAll) {
+      await scanRegion(file, { start: X, end: plan.lastTurn }, { transcript: false, rewrite: true }, sinks, state, progress);
+      if (state.pruned > 0) A = plan.lastTurn;
+    }
+    const pruned = state.pruned;
+    const counts: CompactCounts = {
+      linesBefore: before.lines + plan.tailLines,
+      linesArchived: 0,
+      messagesArchived: removesTurns ? before.messages : 0,
+      turnsBefore: before.turns + plan.tailTurns,
+      turnsArchived: removesTurns ? before.turns : 0,
+      turnsKept: removesTurns ? plan.tailTurns : before.turns + plan.tailTurns,
+      bytesBefore: size,
+      bytesArchived: 0,
+      toolOutputsPruned: pruned,
+      linesAfter: 0,
+    };
+    if (target === 'tools' && pruned === 0) {
+      await cleanup();
+      progress.end();
+      return { ...base, counts: { ...counts, linesAfter: counts.linesBefore }, reason: 'nothing to compact (no old tool output over the pruning threshold)' };
+    }
+    const useReplaced = target === 'tools' || (rewriteAll && pruned > 0);
+    const archivedLines = A === X ? before.lines : state.lineNo;
+    counts.linesArchived = archivedLines;
+    counts.bytesArchived = A;
+    counts.linesAfter = counts.linesBefore - archivedLines + 1 + (useReplaced ? archivedLines - (target === 'tools' ? 0 : before.lines) : 0);
+    const details = [transcriptFinal, summaryFinal, useReplaced ? toolsFinal : undefined].filter((f): f is string => Boolean(f)).map((f) => rel(session, f));
+
+    if (dry) {
+      await cleanup();
+      progress.end();
+      return { ...base, reason: 'dry run: nothing was changed', archive: archiveRel, archivePath: archiveFinal, details, counts };
+    }
+
+    progress.stage('writing the archive');
+    const archiveSha = await copyArchive(file, archiveTemp, A);
+    if (sinks.transcript) {
+      await fillSlots(sinks.transcript, slots, { lines: `1-${before.lines}`, messages: before.messages, turns: before.turns });
+      await sinks.transcript.close();
+    }
+    const replacedSha = sinks.replaced ? (await sinks.replaced.close())! : '';
+    const replacedBytes = useReplaced ? sinks.replaced!.bytes : 0;
+    if (sinks.tools) await sinks.tools.close();
+
+    // The summary: from the summarizer (a failure changes nothing), or the built-in one.
+    let summary: string | undefined;
+    if (summaryFinal) {
+      if (options.summarizer) progress.stage('waiting for the summarizer');
+      if (options.summarizer) summary = await runSummarizer(options.summarizer, sinks.transcript!.temp, options.timeoutMs ?? 120_000);
+      else summary = sinks.collector!.build(X, { turns: before.turns, messages: before.messages, lines: before.lines, firstTime: state.firstTime, lastTime: state.lastTime });
+      const f = await openSink(summaryTemp!);
+      await f.write(
+        detailFrontMatter({ wmem: 'detail', version: 1, kind: 'summary', title: firstLineOf(summary), created: now.toISOString(), session: session.id, source: options.summarizer ? `summarizer: ${options.summarizer}` : 'wmem (extractive)', lines: `1-${before.lines}`, messages: before.messages, turns: before.turns, archive: archiveRel }) +
+          '\n' +
+          summary.replace(/\n*$/, '\n'),
+      );
+      await f.close();
+    }
+
+    const finals: Array<{ temp: string; final: string; title?: string }> = [{ temp: archiveTemp, final: archiveFinal }];
+    if (transcriptFinal) finals.push({ temp: tempFor(transcriptFinal, stamp), final: transcriptFinal, title: `conversation turns 1-${before.turns} (${before.messages} messages, lines 1-${before.lines}), compacted ${now.toISOString()}` });
+    if (summaryFinal && summary !== undefined) finals.push({ temp: summaryTemp!, final: summaryFinal, title: `summary of turns 1-${before.turns}: ${firstLineOf(summary)}` });
+    if (toolsFinal && useReplaced) finals.push({ temp: tempFor(toolsFinal, stamp), final: toolsFinal, title: `${pruned} full tool output${pruned === 1 ? '' : 's'} cut by compaction ${now.toISOString()}` });
+
+    const marker: CompactionMarker = {
+      version: 1,
+      id,
+      archive: archiveRel,
+      archivedBytes: A,
+      archivedLines,
+      archiveSha256: archiveSha,
+      replacedBytes,
+      replacedSha256: useReplaced ? replacedSha : '',
+      turns: counts.turnsArchived,
+      messages: counts.messagesArchived,
+      details,
+    };
+    const recentLine =
+      summary !== undefined
+        ? firstLineOf(summary)
+        : removesTurns
+          ? `Compacted ${counts.turnsArchived} turns (${counts.messagesArchived} messages) → ${archiveRel}${transcriptFinal ? `; transcript ${rel(session, transcriptFinal)}` : ''}`
+          : `Cut ${pruned} old tool output${pruned === 1 ? '' : 's'} → ${details[0] ?? archiveRel}; original lines in ${archiveRel}`;
+    const indexLines = finals.filter((f) => f.title).map((f) => detailIndexLine(rel(session, f.final), f.title!));
+    const header = markerLine(state.format ?? plan.format ?? 'chat', marker, headerText(marker, { removesTurns, pruned, summary, transcript: transcriptFinal && rel(session, transcriptFinal), tools: useReplaced ? sinks.toolsRel : undefined }));
+
+    journal.finals = finals.map((f) => f.final);
+    journal.indexLines = indexLines;
+    journal.recentLine = recentLine;
+    await commitMessages(file, {
+      temp: await openSink(messagesTemp),
+      head: [header, useReplaced ? { file: replacedTemp, bytes: replacedBytes } : undefined],
+      from: A,
+      beforeCommit: async () => {
+        await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
+        for (const f of finals) await linkInto(f.temp, f.final);
+      },
+      onCommit: () => {
+        committed = true;
+      },
+    });
+    await fs.unlink(replacedTemp).catch(() => {});
+    await updateOverview(session, indexLines, recentLine, env);
+    await fs.unlink(journalPath(session)).catch(() => {});
+    progress.end();
+    return { ...base, compacted: true, archive: archiveRel, archivePath: archiveFinal, details, counts, summary, recentLine };
+  } catch (err) {
+    progress.end();
+    if (!committed) await cleanup();
+    throw err;
+  }
+}
+
+/** The archive: a kernel copy of the file cut at `end`, fsynced; returns its sha256 (hashed from the copy itself). */
+async function copyArchive(file: string, temp: string, end: number): Promise<string> {
+  try {
+    await fs.copyFile(file, temp, fsConstants.COPYFILE_FICLONE);
+    await fs.truncate(temp, end);
+    await fs.chmod(temp, FILE_MODE);
+    const handle = await fs.open(temp, 'r+');
+    await handle.sync().finally(() => handle.close());
+  } catch (err) {
+    throw fsError(err, 'write', temp);
+  }
+  return hashRange(temp, 0, end);
+}
+
+/**
+ * Builds the new messages.jsonl in `temp` (the head pieces, then the file from `from` to its
+ * current end), runs `beforeCommit` (journal, final names), then renames it into place: the
+ * commit. Lines appended to the old file through a descriptor opened before the rename are
+ * carried over afterwards.
+ */
+async function commitMessages(
+  file: string,
+  plan: { temp: DurableFile; head: Array<string | { file: string; bytes: number } | undefined>; from: number; beforeCommit: () => Promise<void>; onCommit: () => void },
+): Promise<void> {
+  const next = plan.temp;
+  for (const piece of plan.head) {
+    if (typeof piece === 'string') await next.write(piece);
+    else if (piece) await next.copyRange(piece.file, 0, piece.bytes);
+  }
+  const old = await fs.open(file, 'r');
+  try {
+    const copiedTo = (await old.stat()).size;
+    await next.copyRange(file, plan.from, copiedTo);
+    await next.close();
+    await plan.beforeCommit();
+    try {
+      await fs.rename(next.temp, file);
+    } catch (err) {
+      throw fsError(err, 'replace', file);
+    }
+    plan.onCommit();
+    await fsyncDir(path.dirname(file));
+    const grownTo = (await old.stat()).size;
+    if (grownTo > copiedTo) {
+      const extra = Buffer.alloc(grownTo - copiedTo);
+      await old.read(extra, 0, extra.length, copiedTo);
+      await appendBytes(file, extra);
+    }
+  } finally {
+    await old.close().catch(() => {});
+  }
+}
+
+function firstLineOf(text: string): string {
+  return (text.split('\n').find((l) => l.trim()) ?? '').replace(/^#+\s*/, '').trim().slice(0, 300);
+}
+
+function headerText(marker: CompactionMarker, info: { removesTurns: boolean; pruned: number; summary?: string; transcript?: string; tools?: string }): string {
+  const parts: string[] = [];
+  if (info.removesTurns) {
+    parts.push(
+      `[wmem] Earlier history was compacted: ${marker.turns} turns (${marker.messages} messages, ${marker.archivedLines} lines) were moved byte for byte to working-memory/${marker.archive}` +
+        (info.transcript ? `; a readable transcript is in working-memory/${info.transcript}` : '') +
+        '.',
+    );
+  }
+  if (info.tools) parts.push(`[wmem] ${info.pruned} old tool output${info.pruned === 1 ? ' was' : 's were'} cut; each full text is in working-memory/${info.tools} and the original lines in working-memory/${marker.archive}.`);
+  parts.push(`Undo with: wmem restore ${marker.archive}`);
+  let text = parts.join(' ');
+  if (info.summary) {
+    const summary = info.summary.length > MAX_HEADER_SUMMARY ? info.summary.slice(0, MAX_HEADER_SUMMARY) + '\n… (the full summary is in detail/)' : info.summary;
+    text += `\n\nSummary of the compacted turns:\n${summary.trim()}`;
+  }
+  return text;
+}
+
+/** Runs the summarizer with the transcript on stdin; any failure throws and changes nothing. */
+async function runSummarizer(command: string, transcriptFile: string, timeoutMs: number): Promise<string> {
+  const { execa } = await import('execa');
+  // Its own process group, so a timeout stops the whole command line (a shell's children too).
+  const child = execa(command, { shell: true, inputFile: transcriptFile, reject: false, detached: true, maxBuffer: 16 * 1024 * 1024, stripFinalNewline: false });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }, timeoutMs);
+  const result = await child.finally(() => clearTimeout(timer));
+  const hint = 'nothing was changed; fix the command or run without --summarizer for the built-in summary';
+  if (timedOut) throw ioError(`summarizer timed out after ${Math.round(timeoutMs / 1000)} s: ${command}`, undefined, hint);
+  if (result.exitCode !== 0 || result.failed) {
+    const why = result.exitCode !== undefined ? `exited with ${result.exitCode}` : result.signal ? `was killed by ${result.signal}` : 'failed';
+    const stderr = String(result.stderr ?? '').trim().split('\n').pop();
+    throw ioError(`summarizer ${why}: ${command}${stderr ? ` (${stderr.slice(0, 200)})` : ''}`, undefined, hint);
+  }
+  const summary = String(result.stdout ?? '').trim();
+  if (!summary) throw ioError(`summarizer printed nothing: ${command}`, undefined, hint);
+  return summary + '\n';
+}
+
+export { archiveTranscript } from './archive-transcript.js';
+export { recoverCompaction } from './journal.js';

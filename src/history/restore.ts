@@ -1,0 +1,146 @@
+// `wmem restore`: puts the lines a compaction archived back where they came from. The marker
+// line that leads messages.jsonl says which bytes to expect (the archive's size and hash, and the
+// replacement lines after the marker); the marker and its replacement are swapped for the
+// archive's bytes in one atomic rename. Restoring several compactions newest first gives back
+// the original file byte for byte.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { exists, resolveInside, withLock } from '../store/fsx.js';
+import type { Session } from '../store/session.js';
+import { appendToSection } from '../store/detail.js';
+import { fsError, refusedError, usageError } from '../ui/errors.js';
+import { MARKER_KEY, parseMarker, type CompactionMarker } from './marker.js';
+import { recoverCompaction } from './journal.js';
+import { DurableFile, appendBytes, fsyncDir, hashRange, readLines, removeStaleTemps, sessionTempDirs } from './scan.js';
+
+export interface RestoreResult {
+  session: string;
+  archive: string;
+  restoredLines: number;
+  restoredBytes: number;
+  /** Lines that stood in for the archived ones (rewritten tool outputs) and were dropped again. */
+  replacedBytes: number;
+  recovered?: string;
+}
+
+/** Resolves ARCHIVE (a name in archive/, a path relative to working-memory/, or absolute inside it). */
+export async function resolveArchiveArg(session: Session, arg: string): Promise<{ file: string; rel: string }> {
+  const root = session.paths.workingMemory;
+  let relative = arg;
+  if (path.isAbsolute(arg)) {
+    relative = path.relative(root, path.resolve(arg));
+    if (!relative || relative.startsWith('..') || path.isAbsolute(relative)) throw usageError(`archive ${arg} is outside ${root}`, 'give a file in working-memory/archive/, e.g. archive/messages-<stamp>.jsonl');
+  } else if (!/[\\/]/.test(arg)) {
+    relative = `archive/${arg}`;
+  }
+  const file = await resolveInside(root, relative, 'archive');
+  if (!(await exists(file))) throw usageError(`archive ${arg} does not exist (${file})`, "run 'wmem show archive' to list the archives");
+  return { file, rel: path.relative(root, file).split(path.sep).join('/') };
+}
+
+async function findMarker(messages: string, archiveRel: string): Promise<{ marker: CompactionMarker; start: number; end: number } | undefined> {
+  if (!(await exists(messages))) return undefined;
+  const key = Buffer.from(MARKER_KEY);
+  for await (const line of readLines(messages)) {
+    if (!line.bytes.includes(key)) continue;
+    const marker = parseMarker(line.bytes.toString('utf8'));
+    if (marker?.archive === archiveRel) return { marker, start: line.offset, end: line.offset + line.bytes.length };
+  }
+  return undefined;
+}
+
+/** Which other archive holds the marker of `archiveRel` (it was compacted again later). */
+async function archiveHoldingMarker(session: Session, archiveRel: string): Promise<string | undefined> {
+  const needle = Buffer.from(JSON.stringify(archiveRel));
+  const names = await fs.readdir(session.paths.archiveDir).catch(() => [] as string[]);
+  for (const name of names.filter((n) => !n.startsWith('.')).sort().reverse()) {
+    const file = path.join(session.paths.archiveDir, name);
+    for await (const line of readLines(file)) {
+      if (line.bytes.includes(needle) && parseMarker(line.bytes.toString('utf8'))?.archive === archiveRel) return `archive/${name}`;
+    }
+  }
+  return undefined;
+}
+
+/** The archive to restore before `archiveRel`: the newest one whose marker chain leads to it and is still live. */
+async function liveHolder(session: Session, archiveRel: string): Promise<string | undefined> {
+  let current = archiveRel;
+  for (let depth = 0; depth < 50; depth++) {
+    const holder = await archiveHoldingMarker(session, current);
+    if (!holder) return undefined;
+    if (await findMarker(session.paths.messages, holder)) return holder;
+    current = holder;
+  }
+  return undefined;
+}
+
+export async function restoreArchive(session: Session, archiveArg: string, env: { now(): Date; warn(msg: string): void }): Promise<RestoreResult> {
+  const { file: archiveFile, rel: archiveRel } = await resolveArchiveArg(session, archiveArg);
+  return withLock(session.paths.dir, async () => {
+    const recovered = await recoverCompaction(session, env);
+    await removeStaleTemps(sessionTempDirs(session));
+    const messages = session.paths.messages;
+    const found = await findMarker(messages, archiveRel);
+    if (!found) {
+      const holder = await liveHolder(session, archiveRel);
+      if (holder) throw refusedError(`${archiveRel} was compacted again later: its marker is in ${holder}`, `restore ${holder} first (newest first), then ${archiveRel}`);
+      throw refusedError(`messages.jsonl has no marker for ${archiveRel}: it was already restored, or it is not a compaction archive`, 'nothing was changed');
+    }
+    const { marker, start, end } = found;
+    const archiveSize = (await fs.stat(archiveFile)).size;
+    if (archiveSize !== marker.archivedBytes || (marker.archiveSha256 && (await hashRange(archiveFile, 0, archiveSize)) !== marker.archiveSha256)) {
+      throw refusedError(`${archiveRel} is not the archive its marker describes (it changed since the compaction)`, 'nothing was changed; put the original archive back');
+    }
+    const size = (await fs.stat(messages)).size;
+    const replacedEnd = end + marker.replacedBytes;
+    if (replacedEnd > size || (marker.replacedBytes && (await hashRange(messages, end, replacedEnd)) !== marker.replacedSha256)) {
+      throw refusedError(`the lines that replaced ${archiveRel} in messages.jsonl have changed since the compaction`, 'nothing was changed; restore newer archives first');
+    }
+
+    const temp = path.join(path.dirname(messages), `.messages.jsonl.restore.${process.pid}.tmp`);
+    const next = new DurableFile(temp);
+    const old = await fs.open(messages, 'r');
+    try {
+      await next.open();
+      await next.copyRange(messages, 0, start);
+      await next.copyRange(archiveFile, 0, archiveSize);
+      const copiedTo = (await old.stat()).size;
+      if (copiedTo > replacedEnd && archiveSize > 0) {
+        // An archive of a whole file may end without a newline; keep later lines separate.
+        const lastByte = Buffer.alloc(1);
+        const handle = await fs.open(archiveFile, 'r');
+        try {
+          await handle.read(lastByte, 0, 1, archiveSize - 1);
+        } finally {
+          await handle.close();
+        }
+        if (lastByte[0] !== 10) await next.write('\n');
+      }
+      await next.copyRange(messages, replacedEnd, copiedTo);
+      await next.close();
+      try {
+        await fs.rename(temp, messages);
+      } catch (err) {
+        throw fsError(err, 'replace', messages);
+      }
+      await fsyncDir(path.dirname(messages));
+      const grownTo = (await old.stat()).size;
+      if (grownTo > copiedTo) {
+        const extra = Buffer.alloc(grownTo - copiedTo);
+        await old.read(extra, 0, extra.length, copiedTo);
+        await appendBytes(messages, extra);
+      }
+    } catch (err) {
+      await next.discard();
+      throw err;
+    } finally {
+      await old.close().catch(() => {});
+    }
+    try {
+      await appendToSection(session, 'recent', [`Restored ${marker.archivedLines} lines from ${archiveRel} into messages.jsonl`], { locked: true });
+    } catch (err) {
+      env.warn(`wmem: restored, but overview.md was not updated: ${(err as Error).message}`);
+    }
+    return { session: session.id, archive: archiveRel, restoredLines: marker.archivedLines, restoredBytes: archiveSize, replacedBytes: marker.replacedBytes, ...(recovered ? { recovered } : {}) };
+  });
+}

@@ -1,0 +1,350 @@
+// Streaming access to history files: lines as exact byte ranges (terminator included, a last
+// line without newline included as is), copies of byte ranges, and a durable temp-file writer.
+// Nothing here holds a whole file in memory.
+import { createHash, type Hash } from 'node:crypto';
+import { promises as fs, constants as fsc } from 'node:fs';
+import path from 'node:path';
+import { FILE_MODE, ensureDir } from '../store/fsx.js';
+import { fsError } from '../ui/errors.js';
+import type { Session } from '../store/session.js';
+
+export interface RawLine {
+  /** Byte offset of the line's first byte. */
+  offset: number;
+  /** 0-based line index within the range read. */
+  index: number;
+  /** The line's bytes including its terminator (valid until the next iteration). */
+  bytes: Buffer;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * Yields the lines of `file` between byte `start` and `end` (default: the whole file), a chunk's
+ * worth at a time (fewer async steps than one per line). Each batch is valid until the next.
+ */
+export async function* readLineBatches(file: string, range: { start?: number; end?: number } = {}): AsyncGenerator<RawLine[]> {
+  const handle = await fs.open(file, 'r').catch((err) => {
+    throw fsError(err, 'read', file);
+  });
+  try {
+    const end = range.end ?? (await handle.stat()).size;
+    let position = range.start ?? 0;
+    let pending: Buffer | undefined;
+    let pendingOffset = position;
+    let index = 0;
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    while (position < end) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, end - position), position);
+      if (bytesRead === 0) break;
+      const data = chunk.subarray(0, bytesRead);
+      const batch: RawLine[] = [];
+      let from = 0;
+      for (let nl = data.indexOf(10, from); nl !== -1; nl = data.indexOf(10, from)) {
+        const piece = data.subarray(from, nl + 1);
+        if (pending) {
+          batch.push({ offset: pendingOffset, index: index++, bytes: Buffer.concat([pending, piece]) });
+          pending = undefined;
+        } else {
+          batch.push({ offset: position + from, index: index++, bytes: piece });
+        }
+        from = nl + 1;
+      }
+      if (from < bytesRead) {
+        const rest = Buffer.from(data.subarray(from));
+        if (pending) pending = Buffer.concat([pending, rest]);
+        else {
+          pending = rest;
+          pendingOffset = position + from;
+        }
+      }
+      position += bytesRead;
+      if (batch.length) yield batch;
+    }
+    if (pending?.length) yield [{ offset: pendingOffset, index: index++, bytes: pending }];
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+/** Yields the lines of `file` between byte `start` and `end` (default: the whole file), one at a time. */
+export async function* readLines(file: string, range: { start?: number; end?: number } = {}): AsyncGenerator<RawLine> {
+  for await (const batch of readLineBatches(file, range)) yield* batch;
+}
+
+/** A file written in pieces to a temp name, fsynced, then linked into place (never overwriting). */
+export class DurableFile {
+  private handle?: fs.FileHandle;
+  private buffered: Buffer[] = [];
+  private bufferedBytes = 0;
+  private text: string[] = [];
+  private textLength = 0;
+  readonly hash?: Hash;
+  bytes = 0;
+
+  constructor(
+    readonly temp: string,
+    withHash = false,
+  ) {
+    if (withHash) this.hash = createHash('sha256');
+  }
+
+  async open(): Promise<this> {
+    await ensureDir(path.dirname(this.temp));
+    try {
+      this.handle = await fs.open(this.temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_TRUNC, FILE_MODE);
+    } catch (err) {
+      throw fsError(err, 'create', this.temp);
+    }
+    return this;
+  }
+
+  /** Buffers `data`; true when enough is buffered that the caller should `await flushDue()`. */
+  push(data: string): boolean {
+    if (!data) return false;
+    this.text.push(data);
+    this.textLength += data.length;
+    return this.textLength >= CHUNK;
+  }
+
+  async flushDue(): Promise<void> {
+    this.encodeText();
+    if (this.bufferedBytes >= CHUNK) await this.flush();
+  }
+
+  async write(data: Buffer | string): Promise<void> {
+    if (typeof data === 'string') {
+      // Text is gathered and encoded in large pieces (cheaper than one Buffer per string).
+      if (!data) return;
+      this.text.push(data);
+      this.textLength += data.length;
+      if (this.textLength >= CHUNK) this.encodeText();
+    } else {
+      if (!data.length) return;
+      this.encodeText();
+      this.hash?.update(data);
+      this.bytes += data.length;
+      // Copy: callers pass views into a reused read buffer.
+      this.buffered.push(Buffer.from(data));
+      this.bufferedBytes += data.length;
+    }
+    if (this.bufferedBytes >= CHUNK) await this.flush();
+  }
+
+  private encodeText(): void {
+    if (!this.text.length) return;
+    const buf = Buffer.from(this.text.join(''), 'utf8');
+    this.text = [];
+    this.textLength = 0;
+    this.hash?.update(buf);
+    this.bytes += buf.length;
+    this.buffered.push(buf);
+    this.bufferedBytes += buf.length;
+  }
+
+  /** Overwrites bytes at `position` (already written) in place, e.g. counts in front matter. */
+  async patch(position: number, data: string): Promise<void> {
+    await this.flush();
+    const buf = Buffer.from(data, 'utf8');
+    await this.handle!.write(buf, 0, buf.length, position);
+  }
+
+  private async flush(): Promise<void> {
+    this.encodeText();
+    if (!this.bufferedBytes) return;
+    const data = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered, this.bufferedBytes);
+    this.buffered = [];
+    this.bufferedBytes = 0;
+    try {
+      let done = 0;
+      while (done < data.length) done += (await this.handle!.write(data, done, data.length - done)).bytesWritten;
+    } catch (err) {
+      throw fsError(err, 'write', this.temp);
+    }
+  }
+
+  /** Copies bytes [start, end) of `file` in. */
+  async copyRange(file: string, start: number, end: number): Promise<void> {
+    if (end <= start) return;
+    const source = await fs.open(file, 'r').catch((err) => {
+      throw fsError(err, 'read', file);
+    });
+    try {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      for (let position = start; position < end; ) {
+        const { bytesRead } = await source.read(chunk, 0, Math.min(CHUNK, end - position), position);
+        if (bytesRead === 0) break;
+        await this.write(chunk.subarray(0, bytesRead));
+        position += bytesRead;
+      }
+    } finally {
+      await source.close().catch(() => {});
+    }
+  }
+
+  /** Flushes and fsyncs; the temp file is complete on disk. */
+  async close(): Promise<string | undefined> {
+    await this.flush();
+    try {
+      await this.handle?.sync();
+    } catch (err) {
+      throw fsError(err, 'sync', this.temp);
+    } finally {
+      await this.handle?.close().catch(() => {});
+      this.handle = undefined;
+    }
+    return this.hash?.digest('hex');
+  }
+
+  /** Abandons the temp file. */
+  async discard(): Promise<void> {
+    await this.handle?.close().catch(() => {});
+    this.handle = undefined;
+    await fs.unlink(this.temp).catch(() => {});
+  }
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, fsc.O_RDONLY);
+    await handle.sync();
+  } catch {
+    /* some file systems refuse fsync on a folder */
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+/** Gives a complete temp file its final name, failing if that name is taken; the temp goes. */
+export async function linkInto(temp: string, final: string): Promise<void> {
+  try {
+    await fs.link(temp, final);
+  } catch (err) {
+    throw fsError(err, 'create', final);
+  }
+  await fs.unlink(temp).catch(() => {});
+  await fsyncDir(path.dirname(final));
+}
+
+/** sha256 of bytes [start, end) of a file, streamed. */
+export async function hashRange(file: string, start: number, end: number): Promise<string> {
+  const hash = createHash('sha256');
+  const handle = await fs.open(file, 'r').catch((err) => {
+    throw fsError(err, 'read', file);
+  });
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    for (let position = start; position < end; ) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, end - position), position);
+      if (bytesRead === 0) break;
+      hash.update(chunk.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+  } finally {
+    await handle.close().catch(() => {});
+  }
+  return hash.digest('hex');
+}
+
+/** Appends raw bytes in one write and fsyncs (bytes, not text: nothing is re-encoded). */
+export async function appendBytes(file: string, bytes: Buffer): Promise<void> {
+  const handle = await fs.open(file, 'a', FILE_MODE).catch((err) => {
+    throw fsError(err, 'append to', file);
+  });
+  try {
+    await handle.write(bytes, 0, bytes.length);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Yields the lines of `file` before byte `end`, last first (for planning from the end). */
+export async function* readLinesBackward(file: string, end: number): AsyncGenerator<RawLine> {
+  const handle = await fs.open(file, 'r').catch((err) => {
+    throw fsError(err, 'read', file);
+  });
+  try {
+    // `buf` holds bytes [position, lineEnd): the unfinished region before the lines yielded so far.
+    let position = end;
+    let lineEnd = end;
+    let buf: Buffer = Buffer.alloc(0);
+    let index = 0;
+    while (lineEnd > 0) {
+      // The line ending at lineEnd starts after the last newline before its own last byte.
+      const nl = lineEnd - 1 - position > 0 ? buf.lastIndexOf(10, lineEnd - 2 - position) : -1;
+      if (nl !== -1) {
+        const start = position + nl + 1;
+        yield { offset: start, index: index++, bytes: buf.subarray(nl + 1, lineEnd - position) };
+        lineEnd = start;
+        continue;
+      }
+      if (position === 0) {
+        yield { offset: 0, index: index++, bytes: buf.subarray(0, lineEnd) };
+        break;
+      }
+      const size = Math.min(CHUNK, position);
+      const chunk = Buffer.allocUnsafe(size);
+      await handle.read(chunk, 0, size, position - size);
+      position -= size;
+      buf = Buffer.concat([chunk, buf.subarray(0, lineEnd - position - size)]);
+    }
+  } finally {
+    await handle.close().catch(() => {});
+  }
+}
+
+/** A temp name beside `final`: `.<name>.<id>.<pid>.tmp` (hidden; removed by `removeStaleTemps` once its process is gone). */
+export function tempFor(final: string, id: string): string {
+  return path.join(path.dirname(final), `.${path.basename(final)}.${id}.${process.pid}.tmp`);
+}
+
+/** `dir/stem.ext`, or `dir/stem-2.ext`, … : a name that is not taken. */
+export async function freeName(dir: string, stem: string, ext: string): Promise<string> {
+  const { exists } = await import('../store/fsx.js');
+  let name = `${stem}${ext}`;
+  for (let n = 2; await exists(path.join(dir, name)); n++) name = `${stem}-${n}${ext}`;
+  return path.join(dir, name);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes temp files that a killed wmem process left in `dirs` (names `.<…>.<pid>[.replaced].tmp`
+ * whose process is gone). Call with the session lock held.
+ */
+export async function removeStaleTemps(dirs: string[]): Promise<number> {
+  let removed = 0;
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const m = /^\..+\.(\d+)(?:\.replaced)?\.tmp$/.exec(name);
+      if (!m) continue;
+      const pid = Number(m[1]);
+      if (pid === process.pid || processAlive(pid)) continue;
+      await fs.unlink(path.join(dir, name)).then(
+        () => removed++,
+        () => {},
+      );
+    }
+  }
+  return removed;
+}
+
+/** Where compaction, restore and transcript archiving put their temp files. */
+export function sessionTempDirs(session: Session): string[] {
+  return [session.paths.dir, session.paths.stateDir, session.paths.archiveDir, session.paths.detailDir];
+}

@@ -1,0 +1,306 @@
+// Pure: hot session state (SPEC §7) — the files the agent is working on, weighted by what it did
+// with them, and the errors still open, by category and fingerprint. Only a non-zero exit opens
+// an error; an exit 0 of a command of the same category clears it; no exit code changes nothing.
+// Secrets in outputs are redacted before anything is kept.
+import { createHash } from 'node:crypto';
+import { redactSecrets } from './gate.js';
+
+/** What a tool did, in the generic shape; hooks map an agent's events into it. */
+export interface ToolEvent {
+  tool?: string;
+  files?: string[];
+  command?: string;
+  exit_code?: number | null;
+  output?: string;
+  error?: string;
+  is_interrupt?: boolean;
+}
+
+export type ErrorCategory = 'typecheck' | 'test' | 'lint' | 'build' | 'runtime';
+export const ERROR_CATEGORIES: ErrorCategory[] = ['typecheck', 'test', 'lint', 'build', 'runtime'];
+
+export interface ActiveFile {
+  path: string;
+  weight: number;
+  touches: number;
+  /** The last action: edit, write, grep, read. */
+  action: string;
+  /** Event counter at the last touch (a clock would make the state depend on time). */
+  seq: number;
+}
+
+export interface OpenError {
+  fingerprint: string;
+  category: ErrorCategory;
+  summary: string;
+  command?: string;
+  count: number;
+  first: string;
+  last: string;
+  seq: number;
+}
+
+export interface HotState {
+  version: 1;
+  seq: number;
+  files: ActiveFile[];
+  errors: OpenError[];
+  updated?: string;
+}
+
+export const ACTION_WEIGHT: Record<string, number> = { edit: 50, write: 45, grep: 30, read: 20 };
+export const TOUCH_BONUS = 3;
+export const TOP_FILES = 8;
+export const TOP_ERRORS = 3;
+const KEEP_FILES = 32;
+const KEEP_ERRORS = 10;
+
+export function emptyHotState(): HotState {
+  return { version: 1, seq: 0, files: [], errors: [] };
+}
+
+export function migrateHotState(raw: unknown): HotState {
+  const r = (raw && typeof raw === 'object' ? raw : {}) as Partial<HotState>;
+  return {
+    version: 1,
+    seq: typeof r.seq === 'number' ? r.seq : 0,
+    files: Array.isArray(r.files) ? r.files.filter((f) => f && typeof f.path === 'string') : [],
+    errors: Array.isArray(r.errors) ? r.errors.filter((e) => e && typeof e.fingerprint === 'string') : [],
+    ...(typeof r.updated === 'string' ? { updated: r.updated } : {}),
+  };
+}
+
+/** The kind of file action a tool name stands for (Claude Code's, the generic ones, others'). */
+export function actionFor(tool: string | undefined): string | undefined {
+  const t = (tool ?? '').toLowerCase().replace(/[^a-z_]/g, '');
+  if (/^(edit|multiedit|notebookedit|str_replace|str_replace_editor|apply_patch|patch|replace|edit_file)$/.test(t)) return 'edit';
+  if (/^(write|create|write_file|create_file|save)$/.test(t)) return 'write';
+  if (/^(grep|glob|search|find|rg|ls|list|search_files|codebase_search)$/.test(t)) return 'grep';
+  if (/^(read|view|cat|open|read_file|notebookread)$/.test(t)) return 'read';
+  return undefined;
+}
+
+const CATEGORY_BY_COMMAND: [ErrorCategory, RegExp][] = [
+  ['typecheck', /\b(?:tsc|vue-tsc|tsgo|typecheck|type-check|mypy|pyright|flow\s+check|check-types)\b/i],
+  ['lint', /\b(?:eslint|lint|biome\s+(?:check|lint)|prettier\s+--check|ruff|flake8|pylint|clippy|stylelint|golangci-lint|rubocop|shellcheck)\b/i],
+  ['test', /\b(?:vitest|jest|mocha|ava|pytest|playwright\s+test|cypress\s+run|go\s+test|cargo\s+test|rspec|phpunit|node\s+--test|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test)\b/i],
+  ['build', /\b(?:build|esbuild|webpack|rollup|vite\s+build|tsup|parcel|make|cmake|cargo\s+build|go\s+build|gradle|mvn|gcc|g\+\+|clang|next\s+build)\b/i],
+];
+
+const CATEGORY_BY_OUTPUT: [ErrorCategory, RegExp][] = [
+  ['typecheck', /\berror\s+TS\d{3,5}\b|: error: .*\[(?:assignment|arg-type|attr-defined|name-defined)\]/],
+  ['test', /\b(?:Tests?|Test Files)\s+\d+\s+failed\b|^\s*(?:FAIL|✗|×)\s|\bAssertionError\b|\b\d+\s+failing\b|^FAILED\s|--- FAIL:/m],
+  ['lint', /\b\d+\s+problems?\s+\(\d+\s+errors?|\s\d+:\d+\s+error\s+.+\s[\w@/-]+$/m],
+  ['build', /\bBuild failed\b|\bCould not resolve\b|\bERROR in\b|\berror: could not compile\b|\bModule not found\b|\bfailed to compile\b/i],
+  ['runtime', /^\s*at\s.+:\d+:\d+\)?$|\bUncaught\b|\bTraceback \(most recent call last\)|^\w*(?:Error|Exception):\s|^panic:|\bSegmentation fault\b/m],
+];
+
+/**
+ * The error category of a command and its output: the command says it first (a test run that
+ * prints a stack trace is still a failing test); the output decides when the command is not
+ * recognised. `runtime` needs evidence (a stack trace, an uncaught error): a `grep` that found
+ * nothing exits 1 without opening anything.
+ */
+export function categorize(command: string | undefined, output: string | undefined): ErrorCategory | undefined {
+  if (command) for (const [category, pattern] of CATEGORY_BY_COMMAND) if (pattern.test(command)) return category;
+  if (output) for (const [category, pattern] of CATEGORY_BY_OUTPUT) if (pattern.test(output)) return category;
+  return undefined;
+}
+
+// Per category, the lines that best say what went wrong, most telling first.
+const SUMMARY_LINES: Record<ErrorCategory, RegExp[]> = {
+  typecheck: [/error\s+TS\d+:/, /: error: /],
+  test: [/^\s*FAIL\s+\S/, /--- FAIL:/, /^FAILED\s/, /AssertionError/, /^\s*(?:✗|×)\s/, /\d+\s+failing/],
+  lint: [/\s\d+:\d+\s+error\s/],
+  build: [/\[ERROR\]|ERROR in|error: could not compile|Could not resolve|Module not found|Build failed|failed to compile/i, /\berror\b/i],
+  runtime: [/^\s*\w*(?:Error|Exception)(?: \[\w+\])?:\s/, /Uncaught/, /^panic:/, /Segmentation fault/, /Traceback/],
+};
+
+/** A stable one-line summary: the line that best says what went wrong, with the file it names. */
+export function summarize(category: ErrorCategory, output: string, command?: string): string {
+  const clean = output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+  const lines = clean.split('\n');
+  let summary: string | undefined;
+  for (const pattern of SUMMARY_LINES[category]) {
+    const i = lines.findIndex((l) => pattern.test(l));
+    if (i === -1) continue;
+    let text = lines[i].trim();
+    // eslint prints the file on its own line above the problems.
+    if (category === 'lint') {
+      for (let j = i - 1; j >= 0; j--) {
+        const above = lines[j].trim();
+        if (/^\S+\.\w+$/.test(above)) {
+          text = `${above}: ${text}`;
+          break;
+        }
+      }
+    }
+    // A runtime error names where it happened on the first stack line below it.
+    if (category === 'runtime') {
+      const at = lines.slice(i + 1).find((l) => /^\s+at\s/.test(l));
+      if (at) text = `${text} (${at.trim()})`;
+    }
+    summary = text;
+    break;
+  }
+  summary ??= lines.map((l) => l.trim()).find((l) => /error|fail|exception/i.test(l)) ?? lines.find((l) => l.trim())?.trim() ?? '';
+  if (!summary) summary = command ? `${command} failed` : `${category} failed`;
+  // Durations and timestamps vary from run to run; they must not change the fingerprint.
+  summary = summary
+    .replace(/\(\d+(?:\.\d+)?\s*m?s\)/g, '')
+    .replace(/\s\d+(?:\.\d+)?\s?m?s$/, '')
+    .replace(/\b\d{4}-\d\d-\d\dT[\d:.]+Z?\b/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return redactSecrets(summary).slice(0, 240);
+}
+
+/** First 12 hex characters of the sha256 of the summary. */
+export function fingerprint(summary: string): string {
+  return createHash('sha256').update(summary).digest('hex').slice(0, 12);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max - 1) + '…' : text;
+}
+
+export interface TrackOutcome {
+  state: HotState;
+  opened?: OpenError;
+  cleared: OpenError[];
+  files: string[];
+}
+
+/** Applies one tool event. The state holds no secret: commands and summaries are redacted. */
+export function applyToolEvent(previous: HotState, event: ToolEvent, now: Date): TrackOutcome {
+  const state: HotState = { version: 1, seq: previous.seq + 1, files: previous.files.map((f) => ({ ...f })), errors: previous.errors.map((e) => ({ ...e })) };
+  const seq = state.seq;
+  const stamp = now.toISOString();
+  const action = actionFor(event.tool);
+  const touched: string[] = [];
+  if (action) {
+    for (const file of event.files ?? []) {
+      if (typeof file !== 'string' || !file.trim()) continue;
+      const path = clip(redactSecrets(file.trim()), 300);
+      const found = state.files.find((f) => f.path === path);
+      if (found) {
+        found.weight = Math.max(found.weight, ACTION_WEIGHT[action]) + TOUCH_BONUS;
+        found.touches++;
+        found.action = action;
+        found.seq = seq;
+      } else {
+        state.files.push({ path, weight: ACTION_WEIGHT[action], touches: 1, action, seq });
+      }
+      touched.push(path);
+    }
+    state.files.sort((a, b) => b.weight - a.weight || b.seq - a.seq);
+    state.files = state.files.slice(0, KEEP_FILES);
+  }
+
+  const outcome: TrackOutcome = { state, cleared: [], files: touched };
+  const exit = event.exit_code;
+  if (event.is_interrupt || exit === undefined || exit === null || !Number.isFinite(exit)) return finish(outcome, stamp, touched.length > 0);
+  const output = [event.error, event.output].filter((s): s is string => typeof s === 'string' && s !== '').join('\n');
+  const command = event.command ? clip(redactSecrets(event.command.replace(/\s+/g, ' ').trim()), 200) : undefined;
+  if (exit === 0) {
+    // Only the command decides what a success clears: a passing run may print the word "error".
+    // The same command succeeding clears what it opened too (a script's runtime error).
+    const category = event.command ? categorize(event.command, undefined) : undefined;
+    const clears = (e: OpenError) => (category !== undefined && e.category === category) || (command !== undefined && e.command === command);
+    outcome.cleared = state.errors.filter(clears);
+    state.errors = state.errors.filter((e) => !clears(e));
+    return finish(outcome, stamp, touched.length > 0 || outcome.cleared.length > 0);
+  }
+  const category = categorize(event.command, output);
+  if (!category) return finish(outcome, stamp, touched.length > 0);
+  const summary = summarize(category, output, command);
+  const fp = fingerprint(summary);
+  const existing = state.errors.find((e) => e.fingerprint === fp);
+  if (existing) {
+    existing.count++;
+    existing.last = stamp;
+    existing.seq = seq;
+    if (command) existing.command = command;
+    outcome.opened = existing;
+  } else {
+    const opened: OpenError = { fingerprint: fp, category, summary, ...(command ? { command } : {}), count: 1, first: stamp, last: stamp, seq };
+    state.errors.push(opened);
+    outcome.opened = opened;
+  }
+  state.errors.sort((a, b) => b.seq - a.seq);
+  state.errors = state.errors.slice(0, KEEP_ERRORS);
+  return finish(outcome, stamp, true);
+}
+
+function finish(outcome: TrackOutcome, stamp: string, changed: boolean): TrackOutcome {
+  if (changed) outcome.state.updated = stamp;
+  return outcome;
+}
+
+/** The `<session_state>` body: top files and open errors, no clock in it. '' when empty. */
+export function renderHotState(state: HotState): string {
+  const lines: string[] = [];
+  const files = [...state.files].sort((a, b) => b.weight - a.weight || b.seq - a.seq).slice(0, TOP_FILES);
+  if (files.length) {
+    lines.push('Active files:');
+    for (const f of files) lines.push(`- ${f.path} (${f.action}${f.touches > 1 ? ` ×${f.touches}` : ''})`);
+  }
+  const errors = [...state.errors].sort((a, b) => b.seq - a.seq).slice(0, TOP_ERRORS);
+  if (errors.length) {
+    lines.push('Open errors:');
+    for (const e of errors) lines.push(`- [${e.category}] ${e.summary} (#${e.fingerprint}${e.count > 1 ? `, ${e.count}×` : ''}${e.command ? `, from \`${e.command}\`` : ''})`);
+  }
+  return lines.join('\n');
+}
+
+function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(textOf).filter(Boolean).join('\n') || undefined;
+  if (value && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    const parts = [v.stdout, v.stderr, v.output, v.error, v.text, v.content].map(textOf).filter(Boolean);
+    return parts.length ? parts.join('\n') : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Reads `wmem track`'s input: the generic shape, or Claude Code's PostToolUse /
+ * PostToolUseFailure input (`tool_name`, `tool_input`, `tool_response`, `error`, `is_interrupt`).
+ */
+export function toolEventFromJson(raw: unknown): ToolEvent | undefined {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.tool_name === 'string') {
+    const input = (r.tool_input && typeof r.tool_input === 'object' ? r.tool_input : {}) as Record<string, unknown>;
+    const files = ['file_path', 'notebook_path', 'path'].map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
+    const event: ToolEvent = { tool: r.tool_name };
+    if (files.length) event.files = [...new Set(files)];
+    if (typeof input.command === 'string') event.command = input.command;
+    const failure = r.hook_event_name === 'PostToolUseFailure' || typeof r.error === 'string';
+    if (failure) {
+      if (r.is_interrupt === true) return { ...event, is_interrupt: true };
+      const message = typeof r.error === 'string' ? r.error : 'the tool failed';
+      const code = /\bexit code:?\s*(\d+)/i.exec(message);
+      return { ...event, error: message, exit_code: code ? Number(code[1]) || 1 : 1 };
+    }
+    const response = r.tool_response as Record<string, unknown> | undefined;
+    const output = textOf(response);
+    if (output !== undefined) event.output = output;
+    const code = response && typeof response === 'object' ? (response.exit_code ?? response.exitCode ?? response.returnCode) : undefined;
+    // Claude Code fires PostToolUse only when the tool succeeded.
+    event.exit_code = typeof code === 'number' ? code : 0;
+    return event;
+  }
+  const event: ToolEvent = {};
+  if (typeof r.tool === 'string') event.tool = r.tool;
+  if (Array.isArray(r.files)) event.files = r.files.filter((f): f is string => typeof f === 'string');
+  else if (typeof r.file === 'string') event.files = [r.file];
+  if (typeof r.command === 'string') event.command = r.command;
+  if (typeof r.exit_code === 'number') event.exit_code = r.exit_code;
+  else if (r.exit_code === null) event.exit_code = null;
+  if (typeof r.output === 'string') event.output = r.output;
+  if (typeof r.error === 'string') event.error = r.error;
+  if (r.is_interrupt === true) event.is_interrupt = true;
+  return event;
+}

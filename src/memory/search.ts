@@ -1,0 +1,315 @@
+// Pure: ranked search over lines (SPEC §3 `wmem search`). Each line of each memory file is a
+// document. A query becomes stemmed terms (plus a few expansions for the words people use for
+// the same thing); one regular expression finds candidate lines in a file's text in a single
+// pass, and candidates are scored with BM25 (k1 1.2, b 0.75, length in characters), then boosted
+// for phrases, for covering more of the query, by source and by recency.
+import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
+
+export interface QueryTerm {
+  term: string;
+  /** 1 for the query's own words, less for expansions. */
+  weight: number;
+  /** What the regular expression looks for at a word start (a prefix of the stem). */
+  prefix: string;
+  cjk: boolean;
+  /** The query word it stands for: expansions of one word count once, as their best match. */
+  group: number;
+}
+
+export interface Query {
+  raw: string;
+  terms: QueryTerm[];
+  /** Lowercased word pairs of the query, for the phrase boost. */
+  bigrams: string[];
+  phrase: string;
+  regex: RegExp;
+}
+
+// Words people ask with ↔ words notes are written with. Kept small and about software work.
+const RELATED: string[][] = [
+  ['bug', 'error', 'fail', 'failure', 'broken', 'broke', 'issue', 'crash', 'exception'],
+  ['test', 'tests', 'spec', 'vitest', 'jest', 'pytest'],
+  ['deploy', 'release', 'ship', 'publish', 'rollout', 'production'],
+  ['config', 'configuration', 'configure', 'setting', 'option', 'env', 'environment'],
+  ['database', 'db', 'postgres', 'postgresql', 'sql', 'sqlite', 'mysql', 'schema'],
+  ['auth', 'authentication', 'login', 'sign', 'oauth', 'session', 'token', 'sso'],
+  ['slow', 'performance', 'latency', 'speed', 'fast', 'faster', 'timeout'],
+  ['install', 'setup', 'dependency', 'package'],
+  ['decide', 'decision', 'chose', 'choose', 'choice', 'prefer', 'pick'],
+  ['user', 'customer', 'client', 'account'],
+  ['start', 'run', 'launch', 'boot', 'startup'],
+  ['remove', 'delete', 'drop'],
+  ['fix', 'patch', 'resolve', 'workaround'],
+  ['secret', 'credential', 'password', 'key', 'token'],
+  ['port', 'listen', 'server'],
+  ['build', 'compile', 'bundle', 'esbuild', 'webpack'],
+  ['lint', 'eslint', 'format', 'formatting', 'prettier', 'style'],
+  ['type', 'typecheck', 'tsc', 'typescript'],
+  ['log', 'logs', 'logging', 'trace'],
+  ['cache', 'caching', 'memo', 'store'],
+  ['image', 'picture', 'photo', 'upload'],
+  ['email', 'mail', 'smtp'],
+  ['toggle', 'flag', 'feature'],
+  ['translation', 'locale', 'localized', 'i18n'],
+  ['backup', 'snapshot', 'restore'],
+  ['realtime', 'websocket', 'socket'],
+  ['timezone', 'utc', 'time', 'zone'],
+  ['admin', 'administrator'],
+  ['memory', 'leak', 'oom'],
+  ['ci', 'pipeline', 'workflow'],
+];
+
+/** How much a related word counts beside the query's own word (each word counts once, as its best match). */
+const EXPANSION_WEIGHT = 0.6;
+
+const RELATED_INDEX = new Map<string, string[]>();
+for (const group of RELATED) {
+  const stems = [...new Set(group.map((w) => stem(w)))];
+  for (const s of stems) RELATED_INDEX.set(s, [...new Set([...(RELATED_INDEX.get(s) ?? []), ...stems])]);
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export interface QueryOptions {
+  /** Plain BM25: exact lowercase words, no stemming, no expansions (the bench's baseline). */
+  plain?: boolean;
+}
+
+export function parseQuery(raw: string, options: QueryOptions = {}): Query {
+  const list: QueryTerm[] = [];
+  const add = (term: string, weight: number, group: number) => {
+    if (!term || list.some((t) => t.term === term)) return;
+    const cjk = CJK.test(term);
+    list.push({ term, weight, cjk, group, prefix: options.plain || cjk ? term : term.slice(0, Math.max(3, Math.min(term.length, 5))) });
+  };
+  if (options.plain) {
+    for (const w of words(raw)) if (!STOPWORDS.has(w)) add(w, 1, list.length);
+  } else {
+    let own = terms(raw);
+    if (!own.length) own = words(raw).map(stem); // a query of stopwords only
+    for (const t of own) add(t, 1, list.length);
+    const owners = list.slice();
+    for (const owner of owners) for (const related of RELATED_INDEX.get(owner.term) ?? []) add(related, EXPANSION_WEIGHT, owner.group);
+  }
+  const lowerWords = words(raw).filter((w) => !STOPWORDS.has(w));
+  const bigrams: string[] = [];
+  for (let i = 0; i + 1 < lowerWords.length; i++) bigrams.push(`${lowerWords[i]} ${lowerWords[i + 1]}`);
+  const latin = list.filter((t) => !t.cjk).flatMap((t) => [t.prefix, ...(options.plain ? [] : irregularForms(t.term))].map(escapeRegex));
+  const cjk = list.filter((t) => t.cjk).map((t) => escapeRegex(t.term));
+  const parts = [...(latin.length ? [`\\b(?:${[...new Set(latin)].join('|')})`] : []), ...(cjk.length ? [`(?:${cjk.join('|')})`] : [])];
+  const regex = new RegExp(parts.length ? parts.join('|') : '(?!)', 'gi');
+  return { raw, terms: list, bigrams, phrase: lowerWords.join(' '), regex };
+}
+
+const WORD_AT = /[\p{L}\p{N}]+/uy;
+
+/** Which query terms a word (found at a term's prefix) stands for. */
+function termsForWord(word: string, query: Query, plain: boolean): number[] {
+  const lower = word.toLowerCase();
+  const out: number[] = [];
+  const stemmed = plain ? lower : stem(lower);
+  query.terms.forEach((t, i) => {
+    if (t.cjk) {
+      if (lower.includes(t.term)) out.push(i);
+      return;
+    }
+    if (plain) {
+      if (lower === t.term) out.push(i);
+      return;
+    }
+    if (stemmed === t.term) out.push(i);
+    // One stem a prefix of the other (config ↔ configur): a looser match, for stems of 5 or more.
+    else if (Math.min(t.term.length, stemmed.length) >= 5 && (stemmed.startsWith(t.term) || t.term.startsWith(stemmed))) out.push(i);
+  });
+  return out;
+}
+
+/** termsForWord, remembered per word: the same words come back on every line. */
+function wordMatcher(query: Query, plain: boolean): (word: string) => number[] {
+  const memo = new Map<string, number[]>();
+  return (word) => {
+    const key = word.toLowerCase();
+    let hit = memo.get(key);
+    if (!hit) {
+      hit = termsForWord(key, query, plain);
+      if (memo.size < 100_000) memo.set(key, hit);
+    }
+    return hit;
+  };
+}
+
+/** A candidate line: where it is and how often each term occurs in it. */
+export interface Candidate {
+  source: number;
+  line: number;
+  /** The line, or a window of it around the first match when the line is very long. */
+  text: string;
+  /** The full line's length in characters (BM25's document length). */
+  length: number;
+  /** Occurrences per query term (index into query.terms). */
+  tf: number[];
+}
+
+const MAX_KEPT = 3000;
+
+export interface ScanStats {
+  lines: number;
+  chars: number;
+}
+
+/**
+ * Finds the lines of `text` that hold a query term, in one pass of the query's regular
+ * expression. `skip` says which lines are not content (front matter, template comments).
+ */
+export function scanText(text: string, query: Query, source: number, out: Candidate[], options: { plain?: boolean; skipLine?: (line: string) => boolean; lineText?: (line: string) => string } = {}): ScanStats {
+  const plain = Boolean(options.plain);
+  const match = wordMatcher(query, plain);
+  const re = new RegExp(query.regex.source, query.regex.flags);
+  let lineNo = 1;
+  let lineStart = 0;
+  let current: Candidate | undefined;
+  let currentLine = -1;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text))) {
+    const index = m.index;
+    for (;;) {
+      const nl = text.indexOf('\n', lineStart);
+      if (nl === -1 || nl >= index) break;
+      lineNo++;
+      lineStart = nl + 1;
+    }
+    // The whole word around the match (it starts at a word boundary for Latin terms).
+    let start = index;
+    if (m[0] && /[\p{L}\p{N}]/u.test(m[0][0]) && !CJK.test(m[0][0])) {
+      while (start > lineStart && /[\p{L}\p{N}]/u.test(text[start - 1]) && !CJK.test(text[start - 1])) start--;
+    }
+    WORD_AT.lastIndex = start;
+    const word = WORD_AT.exec(text)?.[0] ?? m[0];
+    re.lastIndex = Math.max(re.lastIndex, start + word.length);
+    const hits = match(word);
+    if (!hits.length) continue;
+    if (currentLine !== lineNo) {
+      let end = text.indexOf('\n', index);
+      if (end === -1) end = text.length;
+      const raw = text.slice(lineStart, end).replace(/\r$/, '');
+      if (options.skipLine?.(raw)) {
+        // Jump past this line entirely.
+        re.lastIndex = end;
+        continue;
+      }
+      const full = options.lineText ? options.lineText(raw) : raw;
+      const from = full.length > MAX_KEPT ? Math.max(0, Math.min(index - lineStart - 1000, full.length - MAX_KEPT)) : 0;
+      current = { source, line: lineNo, text: full.length > MAX_KEPT ? full.slice(from, from + MAX_KEPT) : full, length: full.length, tf: new Array(query.terms.length).fill(0) };
+      currentLine = lineNo;
+      out.push(current);
+    }
+    for (const h of hits) current!.tf[h]++;
+  }
+  let lines = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+  if (text.length && !text.endsWith('\n')) lines++;
+  return { lines, chars: text.length };
+}
+
+export interface SourceInfo {
+  /** Multiplier by kind: overview and workspace memory first, archived messages last. */
+  boost: number;
+  /** 0..1, 1 the newest. */
+  recency: number;
+}
+
+export interface Scored {
+  candidate: Candidate;
+  score: number;
+  matched: number;
+}
+
+export interface RankOptions {
+  plain?: boolean;
+  limit: number;
+}
+
+/**
+ * BM25 over the candidate lines with the cheap boosts (coverage, source, recency); then the
+ * phrase boost on the best few hundred only (it needs the line's text); the best `limit` first.
+ */
+export function rank(candidates: Candidate[], query: Query, totals: { lines: number; chars: number }, sources: SourceInfo[], options: RankOptions): Scored[] {
+  const N = Math.max(totals.lines, 1);
+  const avgdl = Math.max(totals.chars / N, 1);
+  const terms = query.terms.length;
+  const df = new Array<number>(terms).fill(0);
+  for (const c of candidates) for (let t = 0; t < terms; t++) if (c.tf[t]) df[t]++;
+  const idf = df.map((n) => Math.log(1 + (N - n + 0.5) / (n + 0.5)));
+  const k1 = 1.2;
+  const b = 0.75;
+  const own = query.terms.filter((t) => t.weight === 1).length || 1;
+  const groupBest = new Array<number>(terms).fill(0);
+  const plain = Boolean(options.plain);
+  const shortlist = Math.max(options.limit * 20, 200);
+  let scored: Scored[] = [];
+  let floor = -Infinity;
+  for (const c of candidates) {
+    const norm = k1 * (1 - b + (b * Math.max(c.length, 1)) / avgdl);
+    groupBest.fill(0);
+    for (let t = 0; t < terms; t++) {
+      const tf = c.tf[t];
+      if (!tf) continue;
+      const qt = query.terms[t];
+      const part = qt.weight * idf[t] * ((tf * (k1 + 1)) / (tf + norm));
+      if (part > groupBest[qt.group]) groupBest[qt.group] = part;
+    }
+    let score = 0;
+    let matched = 0;
+    for (const g of groupBest) {
+      score += g;
+      if (g > 0) matched++;
+    }
+    if (!plain) {
+      if (own > 1) score *= 1 + (0.6 * Math.max(0, matched - 1)) / (own - 1);
+      const src = sources[c.source];
+      if (src) score *= src.boost * (1 + 0.2 * src.recency);
+    }
+    if (score <= floor) continue;
+    scored.push({ candidate: c, score, matched });
+    // Keep the list short: every so often drop all but the best, raising the floor.
+    if (scored.length >= shortlist * 4) {
+      scored.sort(byScore);
+      scored = scored.slice(0, shortlist);
+      floor = scored[scored.length - 1].score;
+    }
+  }
+  scored.sort(byScore);
+  scored = scored.slice(0, shortlist);
+  if (!plain) {
+    for (const s of scored) {
+      const lower = s.candidate.text.toLowerCase();
+      if (query.phrase.includes(' ') && lower.includes(query.phrase)) s.score *= 1.6;
+      else if (query.bigrams.some((bg) => lower.includes(bg))) s.score *= 1.25;
+    }
+    scored.sort(byScore);
+  }
+  return scored.slice(0, options.limit);
+}
+
+function byScore(a: Scored, b: Scored): number {
+  return b.score - a.score || a.candidate.source - b.candidate.source || a.candidate.line - b.candidate.line;
+}
+
+/** Up to `width` characters of `text` around its first query match. */
+export function snippet(text: string, query: Query, width = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= width) return flat;
+  const re = new RegExp(query.regex.source, query.regex.flags);
+  const at = re.exec(flat)?.index ?? 0;
+  const start = Math.max(0, Math.min(at - Math.floor(width / 3), flat.length - width));
+  return `${start > 0 ? '…' : ''}${flat.slice(start, start + width).trim()}${start + width < flat.length ? '…' : ''}`;
+}
+
+/** `- Past: <topic> → search: \`<keywords>\`` → the keywords. */
+export function pointerKeywords(line: string): string | undefined {
+  return /^\s*[-*+]\s+Past:.*search:\s*`([^`]+)`/.exec(line)?.[1];
+}

@@ -1,0 +1,241 @@
+// Pure: workspace memory, the facts shared by all sessions of a project (SPEC §7). Entries pass
+// the gate (gate.ts), fold with their canonical duplicates (the highest confidence wins), and
+// stay within 5200 rendered characters and 28 entries by evicting the lowest-confidence, oldest
+// entries first, never the one just added.
+import { createHash } from 'node:crypto';
+import { checkWorkspaceText, type GateRefusal } from './gate.js';
+
+export const WORKSPACE_TYPES = ['feedback', 'project', 'decision', 'reference'] as const;
+export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
+export const WORKSPACE_SOURCES = ['explicit', 'compaction', 'manual'] as const;
+export type WorkspaceSource = (typeof WORKSPACE_SOURCES)[number];
+
+/** Confidence by source: said on purpose 1.0, found in a compaction summary 0.75, imported 0.9. */
+export const SOURCE_CONFIDENCE: Record<WorkspaceSource, number> = { explicit: 1, compaction: 0.75, manual: 0.9 };
+export const MAX_ENTRIES = 28;
+export const MAX_RENDERED_CHARS = 5200;
+export const MAX_ENTRY_CHARS = 1000;
+/** After how many days an entry of a type is shown with `[Nd old, verify]`. */
+export const STALE_AFTER_DAYS: Partial<Record<WorkspaceType, number>> = { decision: 45, project: 60, reference: 90 };
+
+export interface WorkspaceEntry {
+  id: string;
+  type: WorkspaceType;
+  text: string;
+  source: WorkspaceSource;
+  confidence: number;
+  created: string;
+  updated: string;
+}
+
+export interface WorkspaceFile {
+  version: 1;
+  entries: WorkspaceEntry[];
+}
+
+export interface EntryInput {
+  type: string;
+  text: string;
+  source?: string;
+  confidence?: number;
+  created?: string;
+}
+
+export type AddOutcome =
+  | { ok: true; file: WorkspaceFile; entry: WorkspaceEntry; status: 'added' | 'merged' | 'unchanged'; evicted: WorkspaceEntry[] }
+  | { ok: false; refusal: GateRefusal };
+
+export function emptyWorkspace(): WorkspaceFile {
+  return { version: 1, entries: [] };
+}
+
+/** Lowercase, no punctuation, folded spaces: two texts with the same canonical form are one entry. */
+export function canonical(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+export function entryId(text: string): string {
+  return 'm-' + createHash('sha256').update(canonical(text)).digest('hex').slice(0, 8);
+}
+
+function isType(value: unknown): value is WorkspaceType {
+  return typeof value === 'string' && (WORKSPACE_TYPES as readonly string[]).includes(value);
+}
+
+function isSource(value: unknown): value is WorkspaceSource {
+  return typeof value === 'string' && (WORKSPACE_SOURCES as readonly string[]).includes(value);
+}
+
+function isoOr(value: unknown, fallback: string): string {
+  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
+  if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+  return fallback;
+}
+
+/**
+ * Any earlier or foreign shape, upgraded on load, never refused (SPEC §8): a bare list, a file
+ * without a version, OpenCode's `createdAt`/`updatedAt` entries. Entries without text are dropped
+ * and counted.
+ */
+export function migrateWorkspace(raw: unknown): { file: WorkspaceFile; dropped: number } {
+  const list = Array.isArray(raw) ? raw : raw && typeof raw === 'object' && Array.isArray((raw as { entries?: unknown }).entries) ? (raw as { entries: unknown[] }).entries : [];
+  const entries: WorkspaceEntry[] = [];
+  let dropped = 0;
+  for (const item of list) {
+    const e = (item && typeof item === 'object' ? item : {}) as Record<string, unknown>;
+    const text = typeof e.text === 'string' ? e.text.trim() : '';
+    if (!text) {
+      dropped++;
+      continue;
+    }
+    const source: WorkspaceSource = isSource(e.source) ? e.source : 'manual';
+    const confidence = typeof e.confidence === 'number' && e.confidence >= 0 && e.confidence <= 1 ? e.confidence : SOURCE_CONFIDENCE[source];
+    const created = isoOr(e.created ?? e.createdAt, '1970-01-01T00:00:00.000Z');
+    entries.push({
+      id: typeof e.id === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(e.id) ? e.id : entryId(text),
+      type: isType(e.type) ? e.type : 'project',
+      text,
+      source,
+      confidence,
+      created,
+      updated: isoOr(e.updated ?? e.updatedAt, created),
+    });
+  }
+  return { file: { version: 1, entries }, dropped };
+}
+
+/** One entry as injected: `- [type] text (id)`, plus its age when it may be stale. */
+export function renderEntry(entry: WorkspaceEntry, reference?: Date): string {
+  let line = `- [${entry.type}] ${entry.text.replace(/\s*\n\s*/g, ' ')} (${entry.id})`;
+  const limit = STALE_AFTER_DAYS[entry.type];
+  if (limit !== undefined && reference) {
+    const days = Math.floor((reference.getTime() - Date.parse(entry.updated)) / 86_400_000);
+    if (days >= limit) line += ` [${days}d old, verify]`;
+  }
+  return line;
+}
+
+/**
+ * The newest `updated` time in the file: the clock that ages are measured against, so the
+ * rendered block depends on the file alone (same file → same bytes, SPEC §4). An entry is shown
+ * as stale when it is old compared with the latest thing the project remembered.
+ */
+export function referenceTime(file: WorkspaceFile): Date | undefined {
+  let max = -Infinity;
+  for (const e of file.entries) max = Math.max(max, Date.parse(e.updated));
+  return Number.isFinite(max) ? new Date(max) : undefined;
+}
+
+function sortForRender(entries: WorkspaceEntry[]): WorkspaceEntry[] {
+  const order = (t: WorkspaceType) => WORKSPACE_TYPES.indexOf(t);
+  return [...entries].sort((a, b) => order(a.type) - order(b.type) || a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+}
+
+/** The block's body (without tags), or '' when there is nothing to show. */
+export function renderWorkspace(file: WorkspaceFile): string {
+  const reference = referenceTime(file);
+  return sortForRender(file.entries)
+    .map((e) => renderEntry(e, reference))
+    .join('\n');
+}
+
+/** What counts against the 5200-character limit: the rendered lines without ages. */
+export function renderedSize(entries: WorkspaceEntry[]): number {
+  return entries.reduce((n, e) => n + renderEntry(e).length + 1, 0);
+}
+
+/** Removes the lowest-confidence, oldest entries until the limits hold; `keepId` is never removed. */
+export function enforceLimits(entries: WorkspaceEntry[], keepId?: string): { kept: WorkspaceEntry[]; evicted: WorkspaceEntry[] } {
+  const kept = [...entries];
+  const evicted: WorkspaceEntry[] = [];
+  const victims = [...entries]
+    .filter((e) => e.id !== keepId)
+    .sort((a, b) => a.confidence - b.confidence || a.updated.localeCompare(b.updated) || a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+  while ((kept.length > MAX_ENTRIES || renderedSize(kept) > MAX_RENDERED_CHARS) && victims.length) {
+    const victim = victims.shift()!;
+    kept.splice(kept.indexOf(victim), 1);
+    evicted.push(victim);
+  }
+  return { kept, evicted };
+}
+
+/** Checks an input's type, source and text; returns a refusal or the normalized fields. */
+export function validateInput(input: EntryInput): { refusal: GateRefusal } | { type: WorkspaceType; source: WorkspaceSource; text: string; confidence: number } {
+  if (!isType(input.type)) {
+    return { refusal: { rule: 'unknown-type', reason: `unknown type ${JSON.stringify(input.type)}: use one of ${WORKSPACE_TYPES.join(', ')}` } };
+  }
+  const source: WorkspaceSource = input.source === undefined ? 'explicit' : isSource(input.source) ? input.source : 'manual';
+  const refusal = checkWorkspaceText(input.text);
+  const text = input.text.trim().replace(/\s*\n\s*/g, ' ');
+  if (refusal) return { refusal };
+  if (text.length > MAX_ENTRY_CHARS) {
+    return { refusal: { rule: 'too-long', reason: `it is ${text.length} characters; an entry holds at most ${MAX_ENTRY_CHARS} (put long material in a detail file and remember where)` } };
+  }
+  const confidence = typeof input.confidence === 'number' && input.confidence >= 0 && input.confidence <= 1 ? input.confidence : SOURCE_CONFIDENCE[source];
+  return { type: input.type, source, text, confidence };
+}
+
+/** Adds an entry through the gate, folding a canonical duplicate and enforcing the limits. */
+export function addEntry(file: WorkspaceFile, input: EntryInput, now: Date): AddOutcome {
+  const checked = validateInput(input);
+  if ('refusal' in checked) return { ok: false, refusal: checked.refusal };
+  const stamp = now.toISOString();
+  const key = canonical(checked.text);
+  const existing = file.entries.find((e) => canonical(e.text) === key);
+  if (existing) {
+    const wins = checked.confidence > existing.confidence;
+    const merged: WorkspaceEntry = wins
+      ? { ...existing, type: checked.type, text: checked.text, source: checked.source, confidence: checked.confidence, updated: stamp }
+      : { ...existing, updated: stamp };
+    const entries = file.entries.map((e) => (e === existing ? merged : e));
+    return { ok: true, file: { version: 1, entries }, entry: merged, status: wins ? 'merged' : 'unchanged', evicted: [] };
+  }
+  let id = entryId(checked.text);
+  for (let n = 2; file.entries.some((e) => e.id === id); n++) id = `${entryId(checked.text)}-${n}`;
+  const created = input.created ? isoOr(input.created, stamp) : stamp;
+  const entry: WorkspaceEntry = { id, type: checked.type, text: checked.text, source: checked.source, confidence: checked.confidence, created, updated: stamp };
+  const { kept, evicted } = enforceLimits([...file.entries, entry], id);
+  return { ok: true, file: { version: 1, entries: kept }, entry, status: 'added', evicted };
+}
+
+export function removeEntry(file: WorkspaceFile, id: string): { file: WorkspaceFile; removed?: WorkspaceEntry } {
+  const removed = file.entries.find((e) => e.id === id);
+  return { file: { version: 1, entries: file.entries.filter((e) => e !== removed) }, removed };
+}
+
+const CANDIDATE_BLOCK = /<workspace_memory_candidates>([\s\S]*?)<\/workspace_memory_candidates>/gi;
+
+/**
+ * The candidates in `<workspace_memory_candidates>` blocks: one a line, `- [type] text`,
+ * `- type: text` or a JSON object `{"type","text"}`; a line without a type is a `project` fact.
+ */
+export function extractCandidates(text: string): { type: string; text: string }[] {
+  const out: { type: string; text: string }[] = [];
+  for (const match of text.matchAll(CANDIDATE_BLOCK)) {
+    for (const rawLine of match[1].split('\n')) {
+      const line = rawLine.trim();
+      if (!line) continue;
+      if (line.startsWith('{')) {
+        try {
+          const obj = JSON.parse(line) as { type?: unknown; text?: unknown };
+          if (typeof obj.text === 'string') out.push({ type: typeof obj.type === 'string' ? obj.type : 'project', text: obj.text });
+          continue;
+        } catch {
+          /* not JSON: read as text */
+        }
+      }
+      const body = line.replace(/^(?:[-*+]|\d+[.)])\s+/, '');
+      const bracket = /^\[(\w+)\]\s*(.+)$/.exec(body);
+      const colon = /^(feedback|project|decision|reference)\s*:\s*(.+)$/i.exec(body);
+      if (bracket) out.push({ type: bracket[1].toLowerCase(), text: bracket[2] });
+      else if (colon) out.push({ type: colon[1].toLowerCase(), text: colon[2] });
+      else out.push({ type: 'project', text: body });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,300 @@
+// Consolidation's I/O (SPEC §6): read overview.md, scratch.md and the detail files new since the
+// last consolidation; merge deterministically or through an LLM command past the guards; then
+// write in the order that loses nothing at any crash point: the scratch archive (and the previous
+// overview, for an LLM's rewrite) first, then detail files for pushed-out lines, then the new
+// overview, and only then scratch.md minus exactly the consumed lines. The LLM runs with no lock
+// held; notes appended meanwhile stay in scratch.md for the next consolidation.
+import { promises as fs, statSync } from 'node:fs';
+import path from 'node:path';
+import { atomicWrite, readTextIfExists, withLock } from '../store/fsx.js';
+import { detailIndexLine, writeDetail } from '../store/detail.js';
+import { fileStamp } from '../store/paths.js';
+import { readMeta, writeMeta, type Session } from '../store/session.js';
+import { readTemplate } from '../store/templates.js';
+import { ioError, refusedError, usageError } from '../ui/errors.js';
+import { parseScratch, type Note } from '../memory/scratch.js';
+import { addIndexLines, appendSynthesis, checkSynthesis, fillPrompt, mergeNotes, normalizeCandidate, removeLines, type Eviction } from '../memory/consolidate.js';
+import { budgetForTokensMax } from '../render/context.js';
+
+export interface ConsolidateOptions {
+  /** A shell command that reads the prompt on stdin and prints the new overview. */
+  llm?: string;
+  timeoutMs?: number;
+  dryRun?: boolean;
+}
+
+export interface ConsolidateEnv {
+  now(): Date;
+  warn(message: string): void;
+}
+
+export interface ConsolidateResult {
+  session: string;
+  mode: 'deterministic' | 'llm';
+  dryRun: boolean;
+  /** Notes taken out of scratch.md (or that would be, on a dry run). */
+  consumed: number;
+  /** Notes appended while an LLM ran: left in scratch.md. */
+  leftInScratch: number;
+  /** scratch.md lines that are not notes: kept where they are. */
+  unparsed: { line: number; raw: string }[];
+  placed: Record<string, number>;
+  folded: number;
+  pointers: string[];
+  details: string[];
+  archive?: string;
+  /** The previous overview, kept when an LLM rewrote it. */
+  previousOverview?: string;
+  /** True when a MEMORY.md seed's text was kept and the notes appended below it. */
+  appendedBelowSeed: boolean;
+  /** The new overview.md, on a dry run. */
+  overview?: string;
+  nothingToDo: boolean;
+}
+
+interface Snapshot {
+  overview: string;
+  scratch: string;
+  notes: Note[];
+  unparsed: { line: number; raw: string }[];
+  newDetails: { rel: string; title: string; body: string }[];
+  appendOnly: boolean;
+  tokensMax: number;
+}
+
+const TITLE = /^title:\s*(.+)$/m;
+
+function parseTitle(text: string, fallback: string): string {
+  const raw = TITLE.exec(text.slice(0, 2000))?.[1]?.trim();
+  if (!raw) return fallback;
+  try {
+    return raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+  } catch {
+    return raw;
+  }
+}
+
+/** Detail files written since the last consolidation (all, the first time) that the overview does not index yet. */
+async function newDetailFiles(session: Session, overview: string, since: number, withBodies: boolean): Promise<Snapshot['newDetails']> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(session.paths.detailDir)).filter((n) => n.endsWith('.md')).sort();
+  } catch {
+    return [];
+  }
+  const out: Snapshot['newDetails'] = [];
+  for (const name of names) {
+    const rel = `detail/${name}`;
+    const full = path.join(session.paths.detailDir, name);
+    let mtime: number;
+    try {
+      mtime = statSync(full).mtimeMs;
+    } catch {
+      continue;
+    }
+    if (mtime <= since && overview.includes(rel)) continue;
+    if (overview.includes(rel) && !withBodies) continue;
+    const text = (await readTextIfExists(full)) ?? '';
+    out.push({ rel, title: parseTitle(text, name), body: withBodies ? text.replace(/^---\n[\s\S]*?\n---\n/, '').trim() : '' });
+  }
+  return out;
+}
+
+async function snapshot(session: Session, withBodies: boolean): Promise<Snapshot> {
+  const overview = await readTextIfExists(session.paths.overview);
+  if (overview === undefined) throw usageError(`${session.paths.overview} is missing`, "run 'wmem init' to recreate it from the template");
+  const scratch = (await readTextIfExists(session.paths.scratch)) ?? '';
+  const { notes, unparsed } = parseScratch(scratch);
+  const meta = await readMeta(session.paths);
+  const since = meta?.lastConsolidatedAt ? Date.parse(String(meta.lastConsolidatedAt)) || 0 : 0;
+  const appendOnly = Boolean(meta?.seededFrom) && meta?.seedConsolidated !== true;
+  return { overview, scratch, notes, unparsed, newDetails: await newDetailFiles(session, overview, since, withBodies), appendOnly, tokensMax: meta?.tokensMax ?? 200_000 };
+}
+
+async function uniqueArchive(session: Session, stem: string): Promise<string> {
+  for (let n = 1; ; n++) {
+    const name = `${stem}${n === 1 ? '' : `-${n}`}.md`;
+    const full = path.join(session.paths.archiveDir, name);
+    try {
+      statSync(full);
+    } catch {
+      return full;
+    }
+  }
+}
+
+async function archiveNotes(session: Session, notes: Note[], now: Date): Promise<string | undefined> {
+  if (!notes.length) return undefined;
+  const file = await uniqueArchive(session, `scratch-${fileStamp(now)}`);
+  const header = `<!-- wmem scratch archive v1: notes consolidated into overview.md at ${now.toISOString()} -->`;
+  await atomicWrite(file, [header, ...notes.map((n) => n.raw)].join('\n') + '\n');
+  return file;
+}
+
+async function writeEvictions(session: Session, evictions: Eviction[], now: Date): Promise<{ rels: string[]; index: string[] }> {
+  const rels: string[] = [];
+  const index: string[] = [];
+  for (const ev of evictions) {
+    const title = `Past: ${ev.topic}`;
+    // The pointer itself stays in the front matter only, so a search for its keywords ranks the
+    // replaced lines here, not a copy of the pointer.
+    const body = [`# ${title}`, '', `Pushed out of the "${ev.sectionTitle}" section of overview.md by a consolidation.`, '', ...ev.lines].join('\n');
+    const rel = await writeDetail(session, {
+      stem: `${fileStamp(now)}-past-${ev.sectionId.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'section'}`,
+      kind: 'consolidation',
+      source: 'wmem consolidate',
+      title,
+      body,
+      created: now,
+      extra: { section: ev.sectionId, pointer: ev.pointer, keywords: ev.keywords.join(' '), lines: ev.lines.length },
+    });
+    rels.push(rel);
+    index.push(detailIndexLine(rel, title));
+  }
+  return { rels, index };
+}
+
+async function markConsolidated(session: Session, now: Date, seeded: boolean): Promise<void> {
+  const meta = await readMeta(session.paths);
+  if (!meta) return;
+  await writeMeta(session.paths, { ...meta, lastConsolidatedAt: now.toISOString(), ...(seeded ? { seedConsolidated: true } : {}), updatedAt: now.toISOString() });
+}
+
+/** scratch.md minus the consumed notes, re-read now (notes appended meanwhile stay). */
+async function dropConsumed(session: Session, consumed: Note[]): Promise<number> {
+  const current = (await readTextIfExists(session.paths.scratch)) ?? '';
+  const next = removeLines(current, consumed.map((n) => n.raw));
+  if (next !== current) await atomicWrite(session.paths.scratch, next);
+  return parseScratch(next).notes.length;
+}
+
+function warnUnparsed(env: ConsolidateEnv, file: string, unparsed: Snapshot['unparsed']): void {
+  for (const u of unparsed.slice(0, 5)) env.warn(`${file}:${u.line} is not a note; kept in scratch.md as it is: ${u.raw.slice(0, 80)}`);
+  if (unparsed.length > 5) env.warn(`${file}: ${unparsed.length - 5} more lines that are not notes, kept as they are`);
+}
+
+function baseResult(session: Session, mode: ConsolidateResult['mode'], dryRun: boolean, snap: Snapshot): ConsolidateResult {
+  return {
+    session: session.id,
+    mode,
+    dryRun,
+    consumed: 0,
+    leftInScratch: snap.notes.length,
+    unparsed: snap.unparsed,
+    placed: {},
+    folded: 0,
+    pointers: [],
+    details: [],
+    appendedBelowSeed: false,
+    nothingToDo: false,
+  };
+}
+
+async function deterministic(session: Session, dryRun: boolean, env: ConsolidateEnv): Promise<ConsolidateResult> {
+  const run = async (): Promise<ConsolidateResult> => {
+    const snap = await snapshot(session, false);
+    warnUnparsed(env, session.paths.scratch, snap.unparsed);
+    const result = baseResult(session, 'deterministic', dryRun, snap);
+    if (!snap.notes.length && !snap.newDetails.length) return { ...result, nothingToDo: true };
+    const now = env.now();
+    const plan = mergeNotes({ overviewText: snap.overview, file: session.paths.overview, notes: snap.notes, newDetails: snap.newDetails, appendOnly: snap.appendOnly });
+    Object.assign(result, { placed: plan.placed, folded: plan.folded, pointers: plan.evictions.map((e) => e.pointer), consumed: snap.notes.length, appendedBelowSeed: snap.appendOnly });
+    if (dryRun) return { ...result, overview: plan.text };
+    result.archive = await archiveNotes(session, snap.notes, now);
+    const { rels, index } = await writeEvictions(session, plan.evictions, now);
+    result.details = rels;
+    await atomicWrite(session.paths.overview, index.length ? addIndexLines(plan.text, index, session.paths.overview) : plan.text);
+    result.leftInScratch = await dropConsumed(session, snap.notes);
+    await markConsolidated(session, now, snap.appendOnly);
+    return result;
+  };
+  return dryRun ? run() : withLock(session.paths.dir, run);
+}
+
+interface LlmOutput {
+  stdout: string;
+}
+
+/** Runs the LLM command in its own process group, so a timeout ends it and everything it started. */
+async function runLlm(command: string, prompt: string, timeoutMs: number): Promise<LlmOutput> {
+  const { execa } = await import('execa');
+  const child = execa(command, { shell: true, input: prompt, reject: false, detached: true, stripFinalNewline: false, maxBuffer: 16 * 1024 * 1024 });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  }, timeoutMs);
+  let result;
+  try {
+    result = await child;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (timedOut) throw ioError(`the LLM command timed out after ${Math.round(timeoutMs / 1000)} s: nothing changed`, undefined, 'raise --timeout, or use a faster command');
+  if (result.failed || result.exitCode !== 0) {
+    const why = String(result.stderr ?? '').trim().split('\n').filter(Boolean).at(-1) ?? result.shortMessage ?? 'no message';
+    throw ioError(`the LLM command failed (exit ${result.exitCode ?? 'none'}): ${why.slice(0, 200)}; nothing changed`, undefined, 'run the command by hand to see what is wrong');
+  }
+  return { stdout: String(result.stdout ?? '') };
+}
+
+async function withLlm(session: Session, options: Required<Pick<ConsolidateOptions, 'llm'>> & ConsolidateOptions, env: ConsolidateEnv): Promise<ConsolidateResult> {
+  // 1. Read under the lock, then let go: the LLM may take minutes.
+  const snap = await withLock(session.paths.dir, () => snapshot(session, true));
+  warnUnparsed(env, session.paths.scratch, snap.unparsed);
+  const dryRun = Boolean(options.dryRun);
+  const result = baseResult(session, 'llm', dryRun, snap);
+  if (!snap.notes.length && !snap.newDetails.length) return { ...result, nothingToDo: true };
+  const budget = budgetForTokensMax(snap.tokensMax);
+  const detailText = snap.newDetails.map((d) => `### ${d.rel} — ${d.title}\n${d.body.slice(0, 1500)}${d.body.length > 1500 ? '\n[…]' : ''}`).join('\n\n');
+  const prompt = fillPrompt(readTemplate('consolidate-prompt.md'), {
+    overview: snap.overview.trim(),
+    notes: snap.notes.map((n) => n.raw).join('\n') || '(none)',
+    details: detailText.slice(0, 12_000) || '(none)',
+    budget: String(budget),
+  });
+  // 2. Run it with no lock held.
+  const { stdout } = await runLlm(options.llm, prompt, options.timeoutMs ?? 300_000);
+  const candidate = normalizeCandidate(stdout, snap.overview);
+  const refusal = checkSynthesis({ candidate, previous: snap.overview, budget, file: session.paths.overview });
+  if (refusal) throw refusedError(`refused by the ${refusal.guard} guard: ${refusal.reason}; nothing changed`, 'check the LLM command\'s output with --dry-run, or consolidate without --llm');
+  let next = snap.appendOnly ? appendSynthesis(snap.overview, candidate, session.paths.overview) : candidate;
+  next = addIndexLines(next, snap.newDetails.map((d) => detailIndexLine(d.rel, d.title)), session.paths.overview);
+  Object.assign(result, { consumed: snap.notes.length, appendedBelowSeed: snap.appendOnly });
+  if (dryRun) return { ...result, overview: next };
+  // 3. Re-lock, check nothing moved under us, write in the safe order.
+  return withLock(session.paths.dir, async () => {
+    const overviewNow = await readTextIfExists(session.paths.overview);
+    if (overviewNow !== snap.overview) {
+      throw refusedError('refused by the concurrent-edit guard: overview.md changed while the LLM ran; nothing changed', 'run wmem consolidate again');
+    }
+    const now = env.now();
+    result.archive = await archiveNotes(session, snap.notes, now);
+    const keep = await uniqueArchive(session, `overview-${fileStamp(now)}`);
+    await atomicWrite(keep, snap.overview);
+    result.previousOverview = keep;
+    // Index lines the synthesis dropped come back: overview.md must index what is in detail/.
+    const indexed = snap.overview.split('\n').filter((l) => /^\s*[-*]\s+detail\/\S+/.test(l));
+    await atomicWrite(session.paths.overview, addIndexLines(next, indexed, session.paths.overview));
+    result.leftInScratch = await dropConsumed(session, snap.notes);
+    await markConsolidated(session, now, snap.appendOnly);
+    return result;
+  });
+}
+
+/**
+ * Folds the session's scratch notes into overview.md. Deterministic without `llm` (fast enough
+ * for a SessionEnd hook); with `llm`, the command's output replaces the overview only past the
+ * guards (a refusal throws a WmemError with exit code 3 and changes nothing).
+ */
+export async function consolidateSession(session: Session, options: ConsolidateOptions, env: ConsolidateEnv): Promise<ConsolidateResult> {
+  if (options.llm !== undefined) {
+    if (!options.llm.trim()) throw usageError('--llm needs a command', 'e.g. --llm "claude -p"');
+    return withLlm(session, { ...options, llm: options.llm }, env);
+  }
+  return deterministic(session, Boolean(options.dryRun), env);
+}

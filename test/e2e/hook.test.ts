@@ -1,0 +1,274 @@
+// End-to-end: `wmem hook EVENT` fed the JSON Claude Code sends, against the built CLI, with real
+// transcripts (copied from the shared fixtures). Every failure must exit 0 with nothing on stdout
+// and a line in <home>/logs/hooks.log.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendFile, copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FIXTURES, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
+
+let box: Sandbox;
+let transcript: string;
+const SID = '4f1d2c3b-aaaa-4bbb-8ccc-0123456789ab';
+
+beforeEach(async () => {
+  box = await sandbox();
+  transcript = path.join(box.root, 'claude', `${SID}.jsonl`);
+  await mkdir(path.dirname(transcript), { recursive: true });
+  await copyFile(path.join(FIXTURES, 'claude-code-log/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), transcript);
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const payload = (event: string, extra: Record<string, unknown> = {}) => ({
+  session_id: SID,
+  transcript_path: transcript,
+  cwd: box.project,
+  permission_mode: 'default',
+  hook_event_name: event,
+  ...extra,
+});
+
+async function hook(event: string, input: unknown, env?: Record<string, string>) {
+  const result = await box.run(['hook', event], { input: typeof input === 'string' ? input : JSON.stringify(input), env });
+  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+async function answer(event: string, extra: Record<string, unknown> = {}) {
+  const result = await hook(event, payload(event, extra));
+  expect(result.exitCode).toBe(0);
+  expect(result.stderr).toBe('');
+  const parsed = JSON.parse(result.stdout);
+  expect(Object.keys(parsed)).toEqual(['hookSpecificOutput']);
+  expect(parsed.hookSpecificOutput.hookEventName).toBe(event);
+  const context: string = parsed.hookSpecificOutput.additionalContext;
+  expect(context.length).toBeLessThanOrEqual(10_000);
+  return context;
+}
+
+const logText = () => readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8').catch(() => '');
+const boundaryLine = (uuid: string) =>
+  JSON.stringify({ parentUuid: null, logicalParentUuid: 'x', isSidechain: false, type: 'system', subtype: 'compact_boundary', content: 'Conversation compacted', uuid, compactMetadata: { trigger: 'auto', preTokens: 150000 } }) + '\n';
+const assistantLine = (id: string, tokens: number) =>
+  JSON.stringify({ type: 'assistant', isSidechain: false, uuid: `a-${id}`, message: { id, model: 'claude-opus-4', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 2, cache_read_input_tokens: tokens - 2, output_tokens: 9 } } }) + '\n';
+
+describe('SessionStart', () => {
+  it.each(['startup', 'resume', 'clear', 'compact', 'fork'])('source %s: creates the session named by session_id, makes it current, returns the memory part', async (source) => {
+    const context = await answer('SessionStart', { source });
+    expect(context).toMatch(/^<working_memory>\n# Working Memory/);
+    expect(context).not.toContain('<context_meta>');
+    const sessions = await runJson(box, ['sessions']);
+    expect(JSON.stringify(sessions)).toContain(SID);
+    const status = await runJson(box, ['status']);
+    expect(JSON.stringify(status)).toContain(SID);
+  });
+
+  it('returns what the agent wrote, and works without a transcript yet', async () => {
+    await answer('SessionStart', { source: 'startup', transcript_path: path.join(box.root, 'not-yet.jsonl') });
+    await box.run(['set', 'task', 'Port the billing API to v2', '--session', SID]);
+    const context = await answer('SessionStart', { source: 'resume' });
+    expect(context).toContain('Port the billing API to v2');
+  });
+});
+
+describe('UserPromptSubmit', () => {
+  it('returns the meta part with tokens_used from the transcript (one count per message.id)', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const context = await answer('UserPromptSubmit', { prompt: 'continue' });
+    expect(context).toMatch(/^<context_meta>\n/);
+    expect(context).not.toContain('<working_memory>');
+    const meta = JSON.parse(context.split('\n')[1]);
+    expect(meta).toMatchObject({ tokens_used: 66603, tokens_max: 200000, tokens_percent: 33, tokens_source: 'transcript_usage', action_hint: 'light_compression', pressure: 'safe' });
+  });
+
+  it('follows the transcript as it grows', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    await answer('UserPromptSubmit', { prompt: 'a' });
+    await appendFile(transcript, assistantLine('msg_new', 160000));
+    const meta = JSON.parse((await answer('UserPromptSubmit', { prompt: 'b' })).split('\n')[1]);
+    expect(meta).toMatchObject({ tokens_used: 160000, tokens_percent: 80, pressure: 'moderate', action_hint: 'emergency_compression' });
+  });
+
+  it('returns the memory part too on the first hook of a session (no SessionStart seen)', async () => {
+    const context = await answer('UserPromptSubmit', { prompt: 'hi' });
+    expect(context).toMatch(/^<working_memory>/);
+    expect(context).toContain('<context_meta>');
+    const again = await answer('UserPromptSubmit', { prompt: 'hi again' });
+    expect(again).toMatch(/^<context_meta>/);
+  });
+
+  it('returns the memory part once after a compaction no hook has answered', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    await answer('UserPromptSubmit', { prompt: 'a' });
+    await appendFile(transcript, boundaryLine('b-1'));
+    const after = await answer('UserPromptSubmit', { prompt: 'b' });
+    expect(after).toMatch(/^<working_memory>/);
+    const meta = JSON.parse(after.slice(after.indexOf('<context_meta>')).split('\n')[1]);
+    expect(meta.tokens_source).toBe('tokenizer'); // nothing reported since the boundary
+    expect(await answer('UserPromptSubmit', { prompt: 'c' })).toMatch(/^<context_meta>/);
+  });
+
+  it('does not repeat the memory part when SessionStart(compact) answered the compaction', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    await appendFile(transcript, boundaryLine('b-2'));
+    await answer('SessionStart', { source: 'compact' });
+    expect(await answer('UserPromptSubmit', { prompt: 'a' })).toMatch(/^<context_meta>/);
+    // The boundary may reach the transcript after SessionStart(compact): still answered once.
+    await answer('SessionStart', { source: 'compact' });
+    await appendFile(transcript, boundaryLine('b-3') + assistantLine('msg_after', 12000));
+    const context = await answer('UserPromptSubmit', { prompt: 'b' });
+    expect(context).toMatch(/^<context_meta>/);
+    expect(JSON.parse(context.split('\n')[1]).tokens_used).toBe(12000);
+  });
+
+  it('reads the compact_boundary fixture: usage after the boundary only', async () => {
+    await copyFile(path.join(FIXTURES, 'claude-code-log-upstream/dag_compact_after_rewind.jsonl'), transcript);
+    await answer('SessionStart', { source: 'compact' });
+    const meta = JSON.parse((await answer('UserPromptSubmit', { prompt: 'x' })).split('\n')[1]);
+    expect(meta.tokens_used).toBe(10);
+  });
+
+  it('keeps memory + meta under the 10,000-character cap on a large memory', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
+    const notes = Array.from({ length: 600 }, (_, i) => `- [2026-11-23T08:00:00Z] (importance: 0.5) note ${i}: ${'detail '.repeat(12)}`).join('\n');
+    await appendFile(path.join(sessionDir, 'working-memory', 'scratch.md'), notes + '\n');
+    const meta = JSON.parse(await readFile(path.join(sessionDir, 'meta.json'), 'utf8'));
+    await writeFile(path.join(sessionDir, 'meta.json'), JSON.stringify({ ...meta, tokensMax: 1_000_000 }));
+    await appendFile(transcript, boundaryLine('b-big'));
+    const context = await answer('UserPromptSubmit', { prompt: 'x' });
+    expect(context).toContain('<working_memory>');
+    expect(context).toContain('left out to fit');
+    expect(context).toContain('</context_meta>');
+    expect(context.length).toBeLessThanOrEqual(10_000);
+  });
+});
+
+describe('compaction and session end', () => {
+  it('PreCompact archives the transcript losslessly before the agent compacts', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const result = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }));
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
+    const archives = (await readdir(path.join(sessionDir, 'working-memory', 'archive'))).filter((n) => n.endsWith('.jsonl'));
+    expect(archives).toHaveLength(1);
+    const archived = await readFile(path.join(sessionDir, 'working-memory', 'archive', archives[0]));
+    expect(archived.equals(await readFile(transcript))).toBe(true);
+    const overview = await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8');
+    expect(overview).toMatch(/detail\/.*transcript/);
+  });
+
+  it('PostCompact keeps compact_summary in detail/, indexed in the overview', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const summary = 'Summary: the user asked to port billing to v2.\n1. Primary request: port the API.\n2. Files: src/billing.ts';
+    expect(await hook('PostCompact', payload('PostCompact', { trigger: 'manual', compact_summary: summary }))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
+    const details = await readdir(path.join(sessionDir, 'working-memory', 'detail'));
+    const file = details.find((n) => n.includes('compact-summary'))!;
+    expect(await readFile(path.join(sessionDir, 'working-memory', 'detail', file), 'utf8')).toContain('port the API');
+    expect(await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8')).toContain(`detail/${file}`);
+    const search = await box.run(['search', 'billing', '--session', SID]);
+    if (search.exitCode === 0) expect(String(search.stdout)).toContain('compact-summary');
+  });
+
+  it('PostToolUse and PostToolUseFailure keep hot session state; an interrupt opens no error', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const quiet = { exitCode: 0, stdout: '', stderr: '' };
+    expect(await hook('PostToolUse', payload('PostToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(box.project, 'src/billing.ts'), old_string: 'a', new_string: 'b' }, tool_response: { filePath: path.join(box.project, 'src/billing.ts'), success: true }, tool_use_id: 't1' }))).toEqual(quiet);
+    expect(await hook('PostToolUseFailure', payload('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npx tsc --noEmit' }, tool_use_id: 't2', error: "Exit code 2\nsrc/billing.ts(12,5): error TS2304: Cannot find name 'Invoice'.", is_interrupt: false }))).toEqual(quiet);
+    expect(await hook('PostToolUseFailure', payload('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 't3', error: 'Interrupted by user', is_interrupt: true }))).toEqual(quiet);
+    let memory = String((await box.run(['context', '--part', 'memory', '--session', SID])).stdout);
+    expect(memory).toMatch(/<session_state>[\s\S]*src\/billing\.ts[\s\S]*TS2304[\s\S]*<\/session_state>/);
+    expect(memory).not.toMatch(/\[test\]/);
+    // A passing run of the same command category clears the error (Claude Code fires PostToolUse only on success).
+    await hook('PostToolUse', payload('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'npx tsc --noEmit' }, tool_response: { stdout: '', stderr: '', interrupted: false }, tool_use_id: 't4' }));
+    memory = String((await box.run(['context', '--part', 'memory', '--session', SID])).stdout);
+    expect(memory).not.toContain('TS2304');
+    const fired = JSON.parse(await readFile(path.join(box.home, 'logs', 'hooks-last', 'PostToolUseFailure.json'), 'utf8'));
+    expect(fired).toMatchObject({ event: 'PostToolUseFailure', ok: true, session: SID });
+  });
+
+  it('tool hooks running at once lose no update', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const files = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `src/${n}.ts`);
+    const results = await Promise.all(
+      files.map((f, i) => hook('PostToolUse', payload('PostToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(box.project, f), old_string: 'x', new_string: 'y' }, tool_response: { success: true }, tool_use_id: `c${i}` }))),
+    );
+    for (const r of results) expect(r).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const memory = String((await box.run(['context', '--part', 'memory', '--session', SID])).stdout);
+    for (const f of files) expect(memory).toContain(`- ${f} (edit)`);
+  });
+
+  it('SessionEnd consolidates scratch notes into the overview, deterministically', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    await box.run(['note', 'We chose pnpm over npm for the workspace', '--importance', '0.9', '--session', SID]);
+    expect(await hook('SessionEnd', payload('SessionEnd', { reason: 'prompt_input_exit' }))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const overview = String((await box.run(['show', 'overview', '--session', SID])).stdout);
+    expect(overview).toContain('We chose pnpm over npm for the workspace');
+    const scratch = String((await box.run(['show', 'scratch', '--session', SID])).stdout);
+    expect(scratch).not.toContain('We chose pnpm');
+    const fired = JSON.parse(await readFile(path.join(box.home, 'logs', 'hooks-last', 'SessionEnd.json'), 'utf8'));
+    expect(fired.note).toMatch(/consolidated 1 note/);
+  });
+});
+
+describe('a hook never breaks the agent', () => {
+  const cases: [string, string, string | object, RegExp][] = [
+    ['empty stdin', 'UserPromptSubmit', '', /empty hook input/],
+    ['malformed JSON', 'UserPromptSubmit', '{"session_id": "abc", ', /not JSON/],
+    ['not an object', 'SessionStart', '[]', /not a JSON object/],
+    ['a session id that escapes', 'UserPromptSubmit', { session_id: '../x', cwd: '/tmp', hook_event_name: 'UserPromptSubmit', prompt: 'hi' }, /invalid session id/],
+    ['an absolute session id', 'SessionStart', { session_id: '/etc/passwd', cwd: '/tmp', hook_event_name: 'SessionStart' }, /invalid session id/],
+    ['an unknown event', 'Stop', { session_id: 'abc' }, /unsupported hook event/],
+    ['a cwd that does not exist', 'SessionStart', { session_id: 'abc', cwd: '/no/such/folder', hook_event_name: 'SessionStart' }, /does not exist/],
+  ];
+  it.each(cases)('%s: exit 0, nothing on stdout, logged', async (_name, event, input, logged) => {
+    const result = await hook(event, input);
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(logged);
+    // Only events wmem answers get a last-fired record.
+    expect(await readdir(path.join(box.home, 'logs', 'hooks-last')).catch(() => [])).not.toContain('Stop.json');
+  });
+
+  it('a missing transcript: exit 0, nothing on stdout, logged', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const result = await hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'x', transcript_path: path.join(box.root, 'gone.jsonl') }));
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(/UserPromptSubmit session=.* error: transcript .*gone\.jsonl does not exist \(it was read before\)/);
+    const pre = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', transcript_path: path.join(box.root, 'gone.jsonl') }));
+    expect(pre).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(/PreCompact .* does not exist: nothing archived/);
+  });
+
+  it('a transcript not written yet on the first prompt of a session is not a failure', async () => {
+    const fresh = payload('UserPromptSubmit', { prompt: 'first', transcript_path: path.join(box.root, 'projects', 'new', `${SID}.jsonl`) });
+    const result = await hook('UserPromptSubmit', fresh);
+    expect(result.exitCode).toBe(0);
+    const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
+    expect(context).toContain('<working_memory>');
+    expect(JSON.parse(context.slice(context.indexOf('<context_meta>')).split('\n')[1]).tokens_source).toBe('tokenizer');
+    expect(await logText()).toBe('');
+  });
+
+  it('an internal error (the transcript is a folder): exit 0, nothing on stdout, logged', async () => {
+    const result = await hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'x', transcript_path: box.root }));
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(/UserPromptSubmit .*error: .*EISDIR/);
+    const fired = JSON.parse(await readFile(path.join(box.home, 'logs', 'hooks-last', 'UserPromptSubmit.json'), 'utf8'));
+    expect(fired.ok).toBe(false);
+  });
+
+  it('no event and unknown flags: exit 0, nothing on stdout', async () => {
+    for (const args of [['hook'], ['hook', 'SessionStart', '--bogus'], ['hook', 'SessionStart', 'extra']]) {
+      const result = await box.run(args, { input: JSON.stringify(payload('SessionStart')) });
+      expect(result.exitCode, args.join(' ')).toBe(0);
+      expect(String(result.stdout)).toBe('');
+    }
+  });
+
+  it('the log is private', async () => {
+    await hook('UserPromptSubmit', '');
+    const { stat } = await import('node:fs/promises');
+    expect((await stat(path.join(box.home, 'logs', 'hooks.log'))).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,0 +1,269 @@
+// End-to-end: `wmem migrate` on realistic inputs: legacy flat sessions built from the real
+// transcripts (including a SIGKILL in the middle, then a rerun), a hand-written MEMORY.md, and
+// the OpenCode plugin's files.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { BIN, FIXTURES, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const TRANSCRIPTS = [
+  'claude-code-log/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl',
+  'claude-code-log/89488521-e2e7-4d97-bc02-38197efdddc8.jsonl',
+  'claude-code-log/edge_cases.jsonl',
+  'spotter/tool_heavy.jsonl',
+  'kimi-cli/pr127-context/531d195b-6436-426e-b010-4bf723a992de.jsonl',
+];
+
+async function projectDir(): Promise<string> {
+  await runJson(box, ['init']);
+  const root = path.join(box.home, 'sessions');
+  return path.join(root, (await readdir(root))[0]);
+}
+
+/** n legacy sessions: `<id>.jsonl` (a real transcript) + `<id>.meta.json` with fields of its own. */
+async function legacySessions(dir: string, n: number): Promise<Map<string, Buffer>> {
+  const originals = new Map<string, Buffer>();
+  for (let i = 0; i < n; i++) {
+    const id = `legacy-${String(i).padStart(3, '0')}`;
+    const source = path.join(FIXTURES, TRANSCRIPTS[i % TRANSCRIPTS.length]);
+    await copyFile(source, path.join(dir, `${id}.jsonl`));
+    await writeFile(path.join(dir, `${id}.meta.json`), JSON.stringify({ id, cwd: box.project, createdAt: '2025-01-02T03:04:05Z', tokensMax: 128000, model: 'claude-sonnet', title: `old session ${i}`, custom: { nested: [1, 2, i] } }));
+    originals.set(id, await readFile(source));
+  }
+  return originals;
+}
+
+async function expectMigrated(dir: string, originals: Map<string, Buffer>) {
+  const names = await readdir(dir);
+  expect(names.filter((n) => n.endsWith('.jsonl') || n.endsWith('.meta.json'))).toEqual([]);
+  expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  for (const [id, bytes] of originals) {
+    expect((await readFile(path.join(dir, id, 'messages.jsonl'))).equals(bytes), id).toBe(true);
+    const meta = JSON.parse(await readFile(path.join(dir, id, 'meta.json'), 'utf8'));
+    expect(meta).toMatchObject({ version: 1, id, cwd: box.project, createdAt: '2025-01-02T03:04:05Z', tokensMax: 128000, model: 'claude-sonnet', custom: { nested: [1, 2, Number(id.slice(-3))] }, migratedFrom: 'legacy' });
+    await stat(path.join(dir, id, 'working-memory', 'overview.md'));
+    await stat(path.join(dir, id, 'working-memory', 'scratch.md'));
+    expect((await readdir(path.join(dir, id))).filter((n) => n.endsWith('.tmp') || /\.\d+$/.test(n))).toEqual([]);
+  }
+}
+
+describe('migrate legacy', () => {
+  it('--dry-run lists and changes nothing; the run migrates; a rerun does nothing', async () => {
+    const dir = await projectDir();
+    const originals = await legacySessions(dir, 5);
+    const before = (await readdir(dir)).sort();
+    const dry = await runJson(box, ['migrate', 'legacy', '--dry-run']);
+    expect(dry.sessions.map((s: any) => s.status)).toEqual(Array(5).fill('would migrate'));
+    expect((await readdir(dir)).sort()).toEqual(before);
+    const done = await runJson(box, ['migrate', 'legacy']);
+    expect(done.sessions.map((s: any) => s.status)).toEqual(Array(5).fill('migrated'));
+    await expectMigrated(dir, originals);
+    expect((await runJson(box, ['migrate', 'legacy'])).sessions).toEqual([]);
+    const sessions = JSON.stringify(await runJson(box, ['sessions']));
+    for (const id of originals.keys()) expect(sessions).toContain(id);
+  });
+
+  it('is resumable after a SIGKILL at any point', async () => {
+    const dir = await projectDir();
+    const originals = await legacySessions(dir, 40);
+    // Kill runs at growing delays until one finishes; every rerun must pick up where the last stopped.
+    let finished = false;
+    let kills = 0;
+    for (const delay of [60, 90, 120, 150, 200, 260, 330, 420, 600, 900, 1500, 3000]) {
+      const child = spawn('node', [BIN, 'migrate', 'legacy'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home, NO_COLOR: '1' }, stdio: 'ignore' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), delay);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      clearTimeout(timer);
+      if (code === 0) {
+        finished = true;
+        break;
+      }
+      kills++;
+    }
+    expect(finished).toBe(true);
+    expect(kills).toBeGreaterThan(0);
+    const rerun = await runJson(box, ['migrate', 'legacy']);
+    expect(rerun.sessions).toEqual([]);
+    await expectMigrated(dir, originals);
+  });
+
+  it('a legacy meta that does not parse is reported (exit 1) and its files kept', async () => {
+    const dir = await projectDir();
+    await writeFile(path.join(dir, 'bad.jsonl'), '{"role":"user","content":"hi"}\n');
+    await writeFile(path.join(dir, 'bad.meta.json'), '{nope');
+    const result = await box.run(['migrate', 'legacy']);
+    expect(result.exitCode).toBe(1);
+    expect(String(result.stdout)).toMatch(/error: bad .*not valid JSON/);
+    await stat(path.join(dir, 'bad.jsonl'));
+  });
+});
+
+describe('migrate memory-md', () => {
+  const memory = [
+    '# Project memory',
+    '',
+    '## Conventions',
+    ...Array.from({ length: 60 }, (_, i) => `- Rule ${i}: services talk through the queue; never call billing directly from the web tier (${i}).`),
+    '',
+    '## History',
+    ...Array.from({ length: 40 }, (_, i) => `Session ${i}: we debugged CORS between the P2P relay and the dashboard; fixed by allowing the relay origin.`),
+  ].join('\n');
+
+  it('backs up, chunks into detail/ (400 tokens, 80 overlap), indexes, marks the seed, and leaves the file', async () => {
+    const { path: sessionDir } = await runJson(box, ['init']);
+    const file = path.join(box.project, 'MEMORY.md');
+    await writeFile(file, memory);
+    const dry = await runJson(box, ['migrate', 'memory-md', 'MEMORY.md', '--dry-run']);
+    expect(dry.chunks.length).toBeGreaterThan(3);
+    await expect(stat(`${file}.seed-backup`)).rejects.toThrow();
+    const result = await runJson(box, ['migrate', 'memory-md', 'MEMORY.md']);
+    expect(result.chunks).toHaveLength(dry.chunks.length);
+    expect(result.chunks[1].start).toBe(320);
+    expect(await readFile(file, 'utf8')).toBe(memory);
+    expect(await readFile(`${file}.seed-backup`, 'utf8')).toBe(memory);
+    const details = (await readdir(path.join(sessionDir, 'working-memory', 'detail'))).filter((n) => n.startsWith('memory-md-'));
+    expect(details).toHaveLength(result.chunks.length);
+    const first = await readFile(path.join(sessionDir, 'working-memory', 'detail', details[0]), 'utf8');
+    expect(first).toMatch(/^---\nwmem: "detail"\n/);
+    expect(first).toContain('kind: "memory-md"');
+    expect(first).toContain('Rule 0: services talk through the queue');
+    const overview = await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8');
+    for (const d of details) expect(overview).toContain(`detail/${d}`);
+    const meta = JSON.parse(await readFile(path.join(sessionDir, 'meta.json'), 'utf8'));
+    expect(meta.seededFrom).toBe(file);
+    expect(meta.seedConsolidated).toBeUndefined();
+    // Idempotent: a second run writes nothing new.
+    const again = await runJson(box, ['migrate', 'memory-md', 'MEMORY.md']);
+    expect(again.alreadySeeded).toBe(true);
+    expect((await readdir(path.join(sessionDir, 'working-memory', 'detail'))).filter((n) => n.startsWith('memory-md-'))).toHaveLength(details.length);
+    const search = await box.run(['search', 'CORS relay']);
+    if (search.exitCode === 0) expect(String(search.stdout)).toContain('memory-md-');
+  });
+
+  it('is resumable after a SIGKILL: no chunk written twice, none missing', async () => {
+    const { path: sessionDir } = await runJson(box, ['init']);
+    const big = Array.from({ length: 1500 }, (_, i) => `- Fact ${i}: module ${i % 37} owns table t${i} and is deployed by job ${i % 11}.`).join('\n');
+    await writeFile(path.join(box.project, 'MEMORY.md'), big);
+    const expected = (await runJson(box, ['migrate', 'memory-md', 'MEMORY.md', '--dry-run'])).chunks.length;
+    let kills = 0;
+    for (const delay of [300, 400, 500, 600, 700, 800, 1000, 1300, 1700, 2500, 6000]) {
+      const child = spawn('node', [BIN, 'migrate', 'memory-md', 'MEMORY.md'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home, NO_COLOR: '1' }, stdio: 'ignore' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), delay);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+      clearTimeout(timer);
+      if (code === 0) break;
+      kills++;
+    }
+    expect(kills).toBeGreaterThan(0);
+    const final = await runJson(box, ['migrate', 'memory-md', 'MEMORY.md']);
+    expect(final.alreadySeeded).toBe(true);
+    const details = (await readdir(path.join(sessionDir, 'working-memory', 'detail'))).filter((n) => n.startsWith('memory-md-'));
+    expect(details).toHaveLength(expected);
+    const overview = await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8');
+    for (const d of details) expect(overview.split(`detail/${d}`).length - 1, d).toBe(1);
+    expect(await readFile(path.join(box.project, 'MEMORY.md.seed-backup'), 'utf8')).toBe(big);
+  });
+
+  it('refuses a missing file and a changed file with an old backup', async () => {
+    await runJson(box, ['init']);
+    const missing = await box.run(['migrate', 'memory-md', 'NOPE.md']);
+    expect(missing.exitCode).toBe(1);
+    expect(String(missing.stderr)).toMatch(/NOPE\.md: no such file/);
+    await writeFile(path.join(box.project, 'MEMORY.md'), 'new text');
+    await writeFile(path.join(box.project, 'MEMORY.md.seed-backup'), 'old text');
+    const refused = await box.run(['migrate', 'memory-md', 'MEMORY.md']);
+    expect(refused.exitCode).toBe(3);
+    const noArg = await box.run(['migrate', 'memory-md']);
+    expect(noArg.exitCode).toBe(2);
+  });
+});
+
+describe('migrate opencode', () => {
+  it('core blocks → sections, working items → notes and hot state; a rerun skips', async () => {
+    const oc = path.join(box.project, '.opencode');
+    await mkdir(path.join(oc, 'memory-core'), { recursive: true });
+    await mkdir(path.join(oc, 'memory-working'), { recursive: true });
+    await writeFile(
+      path.join(oc, 'memory-core', 'ses_42.json'),
+      JSON.stringify({ sessionID: 'ses_42', blocks: { goal: { value: 'Migrate auth to OAuth device flow', charLimit: 1000, lastModified: 1 }, progress: { value: '- token store done\n- CLI login pending', charLimit: 2000, lastModified: 2 }, context: { value: 'Staging uses Keycloak 24.', charLimit: 1500, lastModified: 3 } }, updatedAt: 3 }),
+    );
+    const item = (type: string, content: string) => ({ id: content, type, content, source: 'tool', timestamp: 1763884800000, relevanceScore: 0.8, mentions: 2 });
+    await writeFile(
+      path.join(oc, 'memory-working', 'ses_42.json'),
+      JSON.stringify({ sessionID: 'ses_42', slots: { error: [item('error', "src/auth.ts(4,7): error TS2345: Argument of type 'string' is not assignable to parameter of type 'Token'.")], decision: [item('decision', 'Store tokens in the OS keychain, not a file')], todo: [item('other', 'document the login flow')], dependency: [] }, pool: [item('file-path', 'src/auth.ts')], eventCounter: 4, updatedAt: 4 }),
+    );
+    const result = await box.run(['migrate', 'opencode', '.', '--json']);
+    const report = JSON.parse(String(result.stdout));
+    expect(report.sessions.map((s: any) => [s.kind, s.id])).toEqual([
+      ['core', 'ses_42'],
+      ['working', 'ses_42'],
+    ]);
+    const overview = String((await box.run(['show', 'overview', '--session', 'ses_42'])).stdout);
+    expect(overview).toContain('Migrate auth to OAuth device flow');
+    expect(overview).toContain('- CLI login pending');
+    expect(overview).toContain('Staging uses Keycloak 24.');
+    const scratch = String((await box.run(['show', 'scratch', '--session', 'ses_42'])).stdout);
+    expect(scratch).toMatch(/\(importance: 0\.8\) Store tokens in the OS keychain, not a file #decisions/);
+    expect(scratch).toContain('TODO: document the login flow');
+    const memory = String((await box.run(['context', '--part', 'memory', '--session', 'ses_42'])).stdout);
+    expect(memory).toMatch(/<session_state>[\s\S]*src\/auth\.ts[\s\S]*TS2345[\s\S]*<\/session_state>/);
+    const again = JSON.parse(String((await box.run(['migrate', 'opencode', '.', '--json'])).stdout));
+    expect(again.sessions.every((s: any) => s.skipped === 'already imported')).toBe(true);
+    expect(String((await box.run(['show', 'overview', '--session', 'ses_42'])).stdout)).toBe(overview);
+  });
+
+  it('1.2 workspace-memory.json entries go to workspace memory through the gate', async () => {
+    const dir = path.join(box.root, 'opencode-share', 'workspaces', 'k1');
+    await mkdir(dir, { recursive: true });
+    const entry = (id: string, type: string, text: string, extra = {}) => ({ id, type, text, source: 'explicit', confidence: 1, createdAt: 1763884800000, updatedAt: 1763884800000, ...extra });
+    await writeFile(
+      path.join(dir, 'workspace-memory.json'),
+      JSON.stringify({
+        version: 1,
+        workspace: { root: box.project, key: 'k1' },
+        limits: { maxEntries: 28, maxChars: 5200 },
+        entries: [
+          entry('1', 'feedback', 'The user wants small PRs with a test for each fix'),
+          entry('2', 'decision', 'Use pnpm workspaces for the monorepo', { rationale: 'faster installs in CI' }),
+          entry('3', 'reference', 'API key is sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789'),
+          entry('4', 'project', 'short'),
+        ],
+        updatedAt: 1763884800000,
+      }),
+    );
+    const result = await box.run(['migrate', 'opencode', dir, '--json']);
+    const report = JSON.parse(String(result.stdout));
+    expect(report.workspace.added).toBe(2);
+    expect(report.workspace.refused).toHaveLength(2);
+    const memories = String((await box.run(['memories'])).stdout);
+    expect(memories).toContain('The user wants small PRs with a test for each fix');
+    expect(memories).toContain('Use pnpm workspaces for the monorepo (faster installs in CI)');
+    expect(memories).not.toContain('sk-ant-');
+  });
+
+  it('finds the 1.2 workspace memory of the project in the plugin\'s shared folder', async () => {
+    const dir = path.join(box.home, '.local', 'share', 'opencode-working-memory', 'workspaces', 'abc123');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'workspace-memory.json'),
+      JSON.stringify({ version: 1, workspace: { root: box.project, key: 'abc123' }, limits: {}, entries: [{ id: '1', type: 'project', text: 'The monorepo builds with turborepo and pnpm', source: 'explicit', confidence: 1, createdAt: 1, updatedAt: 1 }], updatedAt: 1 }),
+    );
+    const report = JSON.parse(String((await box.run(['migrate', 'opencode', '.', '--json'])).stdout));
+    expect(report.workspace).toMatchObject({ file: path.join(dir, 'workspace-memory.json'), added: 1 });
+  });
+
+  it('refuses a folder without OpenCode memory', async () => {
+    const result = await box.run(['migrate', 'opencode', '.']);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toMatch(/no OpenCode memory files/);
+  });
+});

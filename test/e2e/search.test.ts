@@ -1,0 +1,107 @@
+// End-to-end: `wmem search` over overview, scratch, detail, archive (with real archived
+// transcripts from the shared fixtures, copied first) and workspace memory.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendFile, copyFile, readdir, mkdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { FIXTURES, sandbox, runJson, type Sandbox } from '../helpers/cli.js';
+
+let box: Sandbox;
+let dir: string;
+const wm = (f: string) => path.join(dir, 'working-memory', f);
+
+beforeEach(async () => {
+  box = await sandbox();
+  dir = (await runJson(box, ['init'])).path;
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+type Hit = { kind: string; file: string; line: number; snippet: string; resolved?: { file: string; line: number; snippet: string }[]; session?: string };
+
+async function search(query: string, ...flags: string[]): Promise<Hit[]> {
+  return (await runJson(box, ['search', query, ...flags])).hits;
+}
+
+describe('search', () => {
+  it('finds lines in every kind of file, with file, line and snippet', async () => {
+    await box.run(['set', 'task', 'Port the exporter to the new HTML renderer']);
+    await box.run(['note', 'The renderer caches HTML pages per session under ~/.cache']);
+    await runJson(box, ['remember', 'Exports must keep the HTML renderer output stable', '--type', 'project']);
+    await mkdir(wm('archive'), { recursive: true });
+    await copyFile(path.join(FIXTURES, 'claude-code-log/89488521-e2e7-4d97-bc02-38197efdddc8.jsonl'), wm('archive/messages-20260101T000000000Z.jsonl'));
+    const hits = await search('HTML renderer', '--limit', '20');
+    const kinds = new Set(hits.map((h) => h.kind));
+    for (const kind of ['overview', 'scratch', 'workspace', 'messages']) expect(kinds).toContain(kind);
+    const wsHit = hits.find((h) => h.kind === 'workspace')!;
+    expect(wsHit.file).toBe('workspace-memory.json');
+    const wsLines = (await readFile(path.join(path.dirname(dir), 'workspace-memory.json'), 'utf8')).split('\n');
+    expect(wsLines[wsHit.line - 1]).toContain('Exports must keep the HTML renderer output stable');
+    const overviewHit = hits.find((h) => h.kind === 'overview')!;
+    expect(overviewHit.file).toBe('working-memory/overview.md');
+    expect(overviewHit.snippet).toContain('Port the exporter');
+  });
+
+  it('finds archived messages by what they say, at their line in the archive', async () => {
+    await copyFile(path.join(FIXTURES, 'claude-code-log/89488521-e2e7-4d97-bc02-38197efdddc8.jsonl'), wm('archive/messages-20260101T000000000Z.jsonl'));
+    const hits = await search('launch the cached session page instead of regenerating', '--limit', '3');
+    expect(hits[0]).toMatchObject({ kind: 'messages', file: 'working-memory/archive/messages-20260101T000000000Z.jsonl' });
+    expect([4, 5]).toContain(hits[0].line);
+    // The extracted text is cached beside the session and reused.
+    expect(existsSync(path.join(dir, 'state/search/messages-20260101T000000000Z.jsonl.txt'))).toBe(true);
+    expect((await search('launch the cached session page instead of regenerating', '--limit', '3'))[0]).toEqual(hits[0]);
+    // An archive that is gone (restored) takes its cache with it.
+    await rm(wm('archive/messages-20260101T000000000Z.jsonl'));
+    expect((await search('launch the cached session page instead of regenerating')).some((h) => h.kind === 'messages')).toBe(false);
+    expect(existsSync(path.join(dir, 'state/search/messages-20260101T000000000Z.jsonl.txt'))).toBe(false);
+  });
+
+  it('answers a question in other words (stemming and related words)', async () => {
+    await box.run(['note', 'Deployed the staging build to fly.io; releases go out from main only']);
+    await box.run(['note', 'The user likes tabs']);
+    const hits = await search('how do we ship a release?');
+    expect(hits[0].snippet).toContain('Deployed the staging build');
+  });
+
+  it('resolves a pointer: its keywords find the lines it replaced', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `- [2026-03-12T14:30:${String(i % 60).padStart(2, '0')}Z] (importance: 0.5) Fact ${i}: the CORS preflight on the P2P relay needs header number ${i}`);
+    await appendFile(wm('scratch.md'), lines.join('\n') + '\n');
+    expect((await box.run(['consolidate'])).exitCode).toBe(0);
+    const pointer = (await runJson(box, ['consolidate', '--dry-run'])).nothingToDo;
+    expect(pointer).toBe(true);
+    const overview = String((await box.run(['show', 'overview'])).stdout);
+    const keywords = /- Past: .* → search: `([^`]+)`/.exec(overview)![1];
+    const hits = await search(keywords, '--limit', '20');
+    const pointerHit = hits.find((h) => h.kind === 'overview' && h.snippet.startsWith('- Past:'));
+    expect(pointerHit?.resolved?.length).toBeGreaterThan(0);
+    expect(pointerHit!.resolved![0].file).toMatch(/^working-memory\/detail\/.*-past-context\.md$/);
+    expect(pointerHit!.resolved!.some((r) => /Fact 0: the CORS preflight/.test(r.snippet))).toBe(true);
+    // The replaced lines are search hits of their own too.
+    const direct = await search('header number 0 CORS preflight', '--limit', '5');
+    expect(direct.some((h) => h.kind === 'detail' && /Fact 0:/.test(h.snippet))).toBe(true);
+  });
+
+  it('--all-sessions searches every session of the project', async () => {
+    await box.run(['note', 'Quokka mode is enabled in the first session']);
+    const second = (await runJson(box, ['init', '--new'])).id;
+    await box.run(['note', 'Nothing about that marsupial here']);
+    expect(await search('quokka')).toEqual([]);
+    const all = await search('quokka', '--all-sessions');
+    expect(all).toHaveLength(1);
+    expect(all[0].session).not.toBe(second);
+    const text = await box.run(['search', 'quokka', '--all-sessions']);
+    expect(String(text.stdout)).toMatch(/working-memory\/scratch\.md:\d+ {2}- \[.*Quokka mode/);
+  });
+
+  it('--limit caps the hits; an empty query is bad usage; no match says so', async () => {
+    for (let i = 0; i < 5; i++) await box.run(['note', `Widget fact ${i} about the frobnicator`]);
+    expect(await search('frobnicator', '--limit', '2')).toHaveLength(2);
+    const empty = await box.run(['search', '  ']);
+    expect(empty.exitCode).toBe(2);
+    const none = await box.run(['search', 'zebra']);
+    expect(none.exitCode).toBe(0);
+    expect(String(none.stdout)).toMatch(/no match for "zebra"/);
+    expect((await readdir(wm('detail'))).length).toBe(0);
+  });
+});

@@ -1,0 +1,66 @@
+// For e2e history tests: a sandbox session holding a given messages.jsonl, and readers for what
+// compaction left (marker, archive, kept lines), using the same parsers as wmem.
+import { copyFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { runJson, type Sandbox } from './cli.js';
+import { parseMarker, type CompactionMarker } from '../../src/history/marker.js';
+import { lineFacts } from '../../src/history/messages.js';
+import { splitLines } from './history-session.js';
+
+export interface SessionFiles {
+  dir: string;
+  messages: string;
+  workingMemory: string;
+}
+
+export async function sessionWith(box: Sandbox, content: Buffer | string | { fixture: string }): Promise<SessionFiles> {
+  await runJson(box, ['init']);
+  const messages = (await runJson<{ file: string }>(box, ['show', 'messages'])).file;
+  const dir = path.dirname(messages);
+  if (typeof content === 'object' && 'fixture' in content) await copyFile(content.fixture, messages);
+  else await writeFile(messages, content);
+  return { dir, messages, workingMemory: path.join(dir, 'working-memory') };
+}
+
+export async function leadingMarker(files: SessionFiles): Promise<{ marker: CompactionMarker; rest: Buffer } | undefined> {
+  const bytes = await readFile(files.messages);
+  const first = splitLines(bytes)[0];
+  const marker = first && parseMarker(first.toString('utf8'));
+  return marker ? { marker, rest: bytes.subarray(first.length) } : undefined;
+}
+
+/** Link ids (tool calls, message.id) of a chunk of history. */
+export function linkIds(bytes: Buffer): Set<string> {
+  const ids = new Set<string>();
+  for (const line of splitLines(bytes)) for (const link of lineFacts(line.toString('utf8')).links) ids.add(link.id);
+  return ids;
+}
+
+/** Every file under a folder with its sha256 (to prove that nothing changed). */
+export async function treeSnapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (d: string) => {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) await walk(p);
+      else if (entry.name !== '.lock') out[path.relative(dir, p)] = createHash('sha256').update(await readFile(p)).digest('hex');
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+/** A Claude Code-shaped history of `turns` turns, each with a Bash call whose output has `outputLines` lines. */
+export function generatedHistory(turns: number, outputLines = 5): string {
+  const J = (v: unknown) => JSON.stringify(v);
+  const lines: string[] = [];
+  for (let t = 0; t < turns; t++) {
+    const output = Array.from({ length: outputLines }, (_, i) => `src/dir${t}/file${i}.ts`).join('\n');
+    lines.push(J({ type: 'user', uuid: `u${t}`, message: { role: 'user', content: `Turn ${t}: list the files of src/dir${t} and fix what fails` } }));
+    lines.push(J({ type: 'assistant', uuid: `a${t}`, message: { id: `msg_${t}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${t}`, name: 'Bash', input: { command: `ls src/dir${t}` } }] } }));
+    lines.push(J({ type: 'user', uuid: `r${t}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${t}`, content: output }] }, toolUseResult: { stdout: output, stderr: '' } }));
+    lines.push(J({ type: 'assistant', uuid: `b${t}`, message: { id: `msg_${t}b`, role: 'assistant', content: [{ type: 'text', text: `Done with turn ${t}. I decided to keep the API stable.` }] } }));
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendFile, copyFile, readFile, readdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { compactSession, recoverCompaction, archiveTranscript } from '../../src/history/compact.js';
+import { parseMarker } from '../../src/history/marker.js';
+import { FIXTURES } from '../helpers/cli.js';
+import { makeSession, setMessages, type TestSession } from '../helpers/history-session.js';
+import { generatedHistory } from '../helpers/history-e2e.js';
+
+let ts: TestSession;
+const warnings: string[] = [];
+const env = { now: () => new Date('2026-03-02T12:00:00Z'), warn: (m: string) => warnings.push(m) };
+beforeEach(async () => {
+  ts = await makeSession();
+  warnings.length = 0;
+});
+afterEach(async () => {
+  await ts.cleanup();
+});
+
+describe('recovery of an interrupted compaction', () => {
+  it('finishes one that committed (overview lines added once, journal removed)', async () => {
+    await setMessages(ts.session, generatedHistory(8));
+    const result = await compactSession(ts.session, { target: 'conversation', strategy: 'archive', keepRecent: 2 }, env);
+    const marker = parseMarker((await readFile(ts.session.paths.messages, 'utf8')).split('\n')[0]!)!;
+    const messages = await readFile(ts.session.paths.messages);
+    const journal = { version: 1, id: marker.id, pid: 1, startedAt: '', temps: [path.join(ts.session.paths.dir, '.leftover.tmp')], finals: [path.join(ts.session.paths.workingMemory, result.archive!)], indexLines: ['- detail/late.md — added by recovery'], recentLine: 'Recovered line' };
+    await writeFile(journal.temps[0]!, 'temp');
+    await writeFile(path.join(ts.session.paths.stateDir, 'compaction.json'), JSON.stringify(journal));
+    expect(await recoverCompaction(ts.session, env)).toMatch(/finished compaction/);
+    const overview = await readFile(ts.session.paths.overview, 'utf8');
+    expect(overview).toContain('- detail/late.md — added by recovery');
+    expect(overview).toContain('Recovered line');
+    expect(existsSync(journal.temps[0]!)).toBe(false);
+    expect(existsSync(journal.finals[0]!)).toBe(true);
+    expect(await readFile(ts.session.paths.messages)).toEqual(messages);
+    expect(existsSync(path.join(ts.session.paths.stateDir, 'compaction.json'))).toBe(false);
+    // A second recovery has nothing to do.
+    expect(await recoverCompaction(ts.session, env)).toBeUndefined();
+  });
+
+  it('rolls back one that never committed: its files go, messages.jsonl is untouched', async () => {
+    const original = generatedHistory(8);
+    await setMessages(ts.session, original);
+    const orphan = path.join(ts.session.paths.archiveDir, 'messages-orphan.jsonl');
+    await writeFile(orphan, 'partial');
+    await writeFile(path.join(ts.session.paths.stateDir, 'compaction.json'), JSON.stringify({ version: 1, id: 'never-committed', pid: 1, startedAt: '', temps: [], finals: [orphan], indexLines: ['- x'], recentLine: 'r' }));
+    const result = await compactSession(ts.session, { target: 'conversation', strategy: 'archive', keepRecent: 2 }, env);
+    expect(result.recovered).toMatch(/rolled back compaction never-committed/);
+    expect(existsSync(orphan)).toBe(false);
+    expect(result.compacted).toBe(true);
+    expect(warnings.join('\n')).toMatch(/rolled back/);
+  });
+});
+
+describe('archiveTranscript (PreCompact)', () => {
+  it('archives only new complete lines, byte for byte, without touching the transcript', async () => {
+    const fixture = path.join(FIXTURES, 'claude-reliability/hello-world-script/transcript.jsonl');
+    const transcript = path.join(ts.root, 'agent.jsonl');
+    await copyFile(fixture, transcript);
+    const original = await readFile(transcript);
+    const first = await archiveTranscript(ts.session, transcript, env);
+    expect(first.lines).toBe(9);
+    expect(await readFile(path.join(ts.session.paths.workingMemory, first.archive))).toEqual(original);
+    expect(await readFile(transcript)).toEqual(original);
+    const detail = await readFile(path.join(ts.session.paths.workingMemory, first.detail), 'utf8');
+    expect(detail).toMatch(/kind: "transcript"[\s\S]*lines: "1-9"/);
+    expect(await readFile(ts.session.paths.overview, 'utf8')).toContain(`- ${first.detail} — agent transcript lines 1-9`);
+
+    // Nothing new: nothing archived.
+    expect(await archiveTranscript(ts.session, transcript, env)).toEqual({ archive: '', detail: '', lines: 0 });
+    // Appended lines, the last one still being written: only the complete one is taken.
+    await appendFile(transcript, '{"type":"user","message":{"role":"user","content":"more"}}\n{"type":"assist');
+    const second = await archiveTranscript(ts.session, transcript, env);
+    expect(second.lines).toBe(1);
+    expect(await readFile(path.join(ts.session.paths.workingMemory, second.archive), 'utf8')).toBe('{"type":"user","message":{"role":"user","content":"more"}}\n');
+    expect(await readFile(path.join(ts.session.paths.workingMemory, second.detail), 'utf8')).toMatch(/lines: "10-10"/);
+    // A rewritten transcript starts over.
+    await writeFile(transcript, '{"role":"user","content":"new file"}\n');
+    const third = await archiveTranscript(ts.session, transcript, env);
+    expect(third.lines).toBe(1);
+    expect((await readdir(ts.session.paths.archiveDir)).length).toBe(3);
+  });
+});

@@ -1,0 +1,72 @@
+// Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
+import { describe, expect, it } from 'vitest';
+import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate } from '../../src/memory/search.js';
+import { keywordsOf, stem, terms } from '../../src/memory/text.js';
+
+function search(lines: string[], query: string, plain = false) {
+  const q = parseQuery(query, { plain });
+  const out: Candidate[] = [];
+  const stats = scanText(lines.join('\n'), q, 0, out, { plain });
+  return rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 5, plain }).map((s) => s.candidate.line);
+}
+
+describe('text', () => {
+  it('stems inflections together', () => {
+    expect(stem('deploys')).toBe(stem('deployed'));
+    expect(stem('deploying')).toBe(stem('deploy'));
+    expect(stem('failures')).toBe(stem('failure'));
+    expect(stem('running')).toBe(stem('run'));
+    expect(terms('How did we configure the databases?')).toEqual([stem('configure'), stem('databases')]);
+  });
+
+  it('picks distinctive keywords', () => {
+    expect(keywordsOf(['- CORS errors from the P2P relay', '- CORS preflight fails on the relay'])).toContain('CORS');
+  });
+});
+
+describe('ranking', () => {
+  const lines = [
+    'We deployed the app to fly.io from the main branch',
+    'The user prefers tabs',
+    'Deployment notes: run the migrations before deploying',
+    'Tests run with vitest',
+    'nothing here',
+  ];
+
+  it('finds lines by stem, not only the exact word', () => {
+    expect(search(lines, 'how do we deploy')).toEqual(expect.arrayContaining([1, 3]));
+    expect(search(lines, 'how do we deploy', true)).toEqual([]);
+  });
+
+  it('expands related words (a question in other words)', () => {
+    expect(search(lines, 'which testing framework')[0]).toBe(4);
+    expect(search(['The build broke because of a missing import', 'Lunch at noon'], 'what bug did we hit')).toEqual([1]);
+  });
+
+  it('ranks a line with more of the query and the phrase first', () => {
+    const l = ['the cache is warm', 'the redis cache key layout', 'redis cache key layout is documented in the wiki', 'key'];
+    expect(search(l, 'redis cache key layout')[0]).toBe(2);
+  });
+
+  it('matches CJK by bigrams', () => {
+    expect(search(['我们使用数据库迁移工具', '今天天气很好'], '数据库')).toEqual([1]);
+  });
+
+  it('skips lines the caller says are not content', () => {
+    const q = parseQuery('deploy');
+    const out: Candidate[] = [];
+    scanText('<!-- deploy guidance -->\nwe deploy daily', q, 0, out, { skipLine: (l) => l.startsWith('<!--') });
+    expect(out.map((c) => c.line)).toEqual([2]);
+  });
+
+  it('cuts a snippet around the match', () => {
+    const s = snippet(`${'x '.repeat(300)}the deploy step ${'y '.repeat(300)}`, parseQuery('deploy'), 80);
+    expect(s).toContain('deploy');
+    expect(s.length).toBeLessThanOrEqual(82);
+  });
+
+  it('reads a pointer\'s keywords', () => {
+    expect(pointerKeywords('- Past: CORS debugging → search: `CORS P2P`')).toBe('CORS P2P');
+    expect(pointerKeywords('- a plain line')).toBeUndefined();
+  });
+});
