@@ -4,7 +4,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { promises as fs, constants as fsc } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, ensureDir } from '../store/fsx.js';
+import { FILE_MODE, ensureDir, fsyncDir } from '../store/fsx.js';
 import { fsError } from '../ui/errors.js';
 import type { Session } from '../store/session.js';
 
@@ -204,17 +204,7 @@ export class DurableFile {
   }
 }
 
-export async function fsyncDir(dir: string): Promise<void> {
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(dir, fsc.O_RDONLY);
-    await handle.sync();
-  } catch {
-    /* some file systems refuse fsync on a folder */
-  } finally {
-    await handle?.close().catch(() => {});
-  }
-}
+export { fsyncDir };
 
 /** Gives a complete temp file its final name, failing if that name is taken; the temp goes. */
 export async function linkInto(temp: string, final: string): Promise<void> {

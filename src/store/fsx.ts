@@ -36,7 +36,7 @@ export async function exists(file: string): Promise<boolean> {
   }
 }
 
-async function fsyncDir(dir: string): Promise<void> {
+export async function fsyncDir(dir: string): Promise<void> {
   // Makes the rename itself durable; some file systems refuse fsync on a folder, which is harmless.
   let handle: fs.FileHandle | undefined;
   try {
