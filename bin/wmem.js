@@ -2,9 +2,16 @@
 // Entry point. `wmem context` and `wmem hook` run on every prompt, so they go through a lean
 // entry first; everything else (and anything the lean entry does not recognise) goes to the
 // full command line. Both are built into dist/ by `npm install` (the prepare script).
-import { runFast } from '../dist/fast/fast.js';
+import { readFileSync } from 'node:fs';
 
-if (!(await runFast(process.argv))) {
-  const { run } = await import('../dist/cli.js');
-  await run(process.argv);
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // Answered before any bundle loads: scripts probe the version often.
+  process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
+} else {
+  const { runFast } = await import('../dist/fast/fast.js');
+  if (!(await runFast(process.argv))) {
+    const { run } = await import('../dist/cli.js');
+    await run(process.argv);
+  }
 }

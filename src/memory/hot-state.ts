@@ -2,7 +2,7 @@
 // with them, and the errors still open, by category and fingerprint. Only a non-zero exit opens
 // an error; an exit 0 of a command of the same category clears it; no exit code changes nothing.
 // Secrets in outputs are redacted before anything is kept.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './hash.js';
 import { redactSecrets } from './gate.js';
 
 /** What a tool did, in the generic shape; hooks map an agent's events into it. */
@@ -157,7 +157,7 @@ export function summarize(category: ErrorCategory, output: string, command?: str
 
 /** First 12 hex characters of the sha256 of the summary. */
 export function fingerprint(summary: string): string {
-  return createHash('sha256').update(summary).digest('hex').slice(0, 12);
+  return sha256Hex(summary).slice(0, 12);
 }
 
 function clip(text: string, max: number): string {

@@ -2,7 +2,7 @@
 // the gate (gate.ts), fold with their canonical duplicates (the highest confidence wins), and
 // stay within 5200 rendered characters and 28 entries by evicting the lowest-confidence, oldest
 // entries first, never the one just added.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from './hash.js';
 import { checkWorkspaceText, type GateRefusal } from './gate.js';
 
 export const WORKSPACE_TYPES = ['feedback', 'project', 'decision', 'reference'] as const;
@@ -60,7 +60,7 @@ export function canonical(text: string): string {
 }
 
 export function entryId(text: string): string {
-  return 'm-' + createHash('sha256').update(canonical(text)).digest('hex').slice(0, 8);
+  return 'm-' + sha256Hex(canonical(text)).slice(0, 8);
 }
 
 function isType(value: unknown): value is WorkspaceType {
