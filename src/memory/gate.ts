@@ -16,7 +16,10 @@ const SECRET_PATTERNS: { kind: string; pattern: RegExp }[] = [
   { kind: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
   { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/ },
   { kind: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
-  { kind: 'a password assignment', pattern: /\b(?:password|passwd|secret|api[_-]?key|access[_-]?token)\s*[=:]\s*["']?[^\s"']{8,}/i },
+  // Passwords are often short; keys and tokens named as such are long enough to be sure.
+  { kind: 'a password assignment', pattern: /\b(?:password|passwd|pwd)\s*[=:]\s*["']?[^\s"'<>]{4,}/i },
+  { kind: 'a password assignment', pattern: /\b(?:secret|api[_-]?key|access[_-]?token)\s*[=:]\s*["']?[^\s"']{8,}/i },
+  { kind: 'credentials in a URL', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s/@]{3,}@/i },
 ];
 
 export function findSecret(text: string): SecretMatch | undefined {

@@ -79,3 +79,20 @@ describe('workspace gate', () => {
     expect(out).toContain('[redacted: a GitHub token]');
   });
 });
+
+describe('secrets found in review', () => {
+  it.each([
+    ['password: hunter2', 'a password assignment'],
+    ['PWD=s3cr3t!', 'a password assignment'],
+    ['db is postgres://user:pa55word@db/x', 'credentials in a URL'],
+    ['https://deploy:ghs_tokentoken@github.com/x.git', 'credentials in a URL'],
+  ])('refuses %j', async (text, kind) => {
+    const { findSecret } = await import('../../src/memory/gate.js');
+    expect(findSecret(text)?.kind).toBe(kind);
+  });
+
+  it.each(['the password field is required', 'see https://example.com/a:b', 'user@example.com', 'postgres://db/x'])('lets %j through', async (text) => {
+    const { findSecret } = await import('../../src/memory/gate.js');
+    expect(findSecret(text)).toBeUndefined();
+  });
+});
