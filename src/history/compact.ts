@@ -40,7 +40,7 @@ import { pruneOutput, rewriteToolOutputs, pointerLine, type PruneMode } from './
 import { markerLine, type CompactionMarker, type HistoryFormat } from './marker.js';
 import { detectFormat, planFromStart, planFromTail } from './plan.js';
 import { journalPath, recoverCompaction, updateOverview, type Journal } from './journal.js';
-import { DurableFile, appendBytes, freeName, fsyncDir, hashRange, linkInto, readLineBatches, removeStaleTemps, sessionTempDirs, tempFor } from './scan.js';
+import { DurableFile, freeName, hashRange, linkInto, readLineBatches, removeStaleTemps, replaceKeepingAppends, sessionTempDirs, tempFor } from './scan.js';
 
 const MAX_HEADER_SUMMARY = 6000;
 const COMPACT_PRUNE_MODE: PruneMode = 'aggressive';
@@ -550,19 +550,7 @@ async function commitMessages(
     await next.copyRange(file, plan.from, copiedTo);
     await next.close();
     await plan.beforeCommit();
-    try {
-      await fs.rename(next.temp, file);
-    } catch (err) {
-      throw fsError(err, 'replace', file);
-    }
-    plan.onCommit();
-    await fsyncDir(path.dirname(file));
-    const grownTo = (await old.stat()).size;
-    if (grownTo > copiedTo) {
-      const extra = Buffer.alloc(grownTo - copiedTo);
-      await old.read(extra, 0, extra.length, copiedTo);
-      await appendBytes(file, extra);
-    }
+    await replaceKeepingAppends(next.temp, file, old, copiedTo, plan.onCommit);
   } finally {
     await old.close().catch(() => {});
   }

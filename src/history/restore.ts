@@ -8,10 +8,10 @@ import path from 'node:path';
 import { exists, resolveInside, withLock } from '../store/fsx.js';
 import type { Session } from '../store/session.js';
 import { appendToSection } from '../store/detail.js';
-import { fsError, refusedError, usageError } from '../ui/errors.js';
+import { refusedError, usageError } from '../ui/errors.js';
 import { MARKER_KEY, parseMarker, type CompactionMarker } from './marker.js';
 import { recoverCompaction } from './journal.js';
-import { DurableFile, appendBytes, fsyncDir, hashRange, readLines, removeStaleTemps, sessionTempDirs } from './scan.js';
+import { DurableFile, hashRange, readLines, removeStaleTemps, replaceKeepingAppends, sessionTempDirs } from './scan.js';
 
 export interface RestoreResult {
   session: string;
@@ -118,18 +118,7 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
       }
       await next.copyRange(messages, replacedEnd, copiedTo);
       await next.close();
-      try {
-        await fs.rename(temp, messages);
-      } catch (err) {
-        throw fsError(err, 'replace', messages);
-      }
-      await fsyncDir(path.dirname(messages));
-      const grownTo = (await old.stat()).size;
-      if (grownTo > copiedTo) {
-        const extra = Buffer.alloc(grownTo - copiedTo);
-        await old.read(extra, 0, extra.length, copiedTo);
-        await appendBytes(messages, extra);
-      }
+      await replaceKeepingAppends(temp, messages, old, copiedTo);
     } catch (err) {
       await next.discard();
       throw err;

@@ -206,6 +206,33 @@ export class DurableFile {
 
 export { fsyncDir };
 
+/**
+ * Puts a complete temp file in place of `file` (rename, then fsync of the folder), then carries
+ * over the bytes an agent appended to the old file after `copiedTo` while the new one was being
+ * written: they are read from the still-open old descriptor, so no line is lost to the swap.
+ */
+export async function replaceKeepingAppends(
+  temp: string,
+  file: string,
+  old: fs.FileHandle,
+  copiedTo: number,
+  onCommit: () => void = () => {},
+): Promise<void> {
+  try {
+    await fs.rename(temp, file);
+  } catch (err) {
+    throw fsError(err, 'replace', file);
+  }
+  onCommit();
+  await fsyncDir(path.dirname(file));
+  const grownTo = (await old.stat()).size;
+  if (grownTo > copiedTo) {
+    const extra = Buffer.alloc(grownTo - copiedTo);
+    await old.read(extra, 0, extra.length, copiedTo);
+    await appendBytes(file, extra);
+  }
+}
+
 /** Gives a complete temp file its final name, failing if that name is taken; the temp goes. */
 export async function linkInto(temp: string, final: string): Promise<void> {
   try {

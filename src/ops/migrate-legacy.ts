@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs, constants as fsc } from 'node:fs';
 import path from 'node:path';
-import { ensureDir, exists, readTextIfExists } from '../store/fsx.js';
+import { ensureDir, exists, fsyncDir, readTextIfExists } from '../store/fsx.js';
 import { isValidSessionId, sessionPaths } from '../store/paths.js';
 import { listProjectDirs } from '../store/project.js';
 import { upgradeMeta, writeMeta, type SessionMeta } from '../store/session.js';
@@ -68,9 +68,7 @@ async function copyDurably(from: string, to: string): Promise<void> {
   } finally {
     await fs.unlink(temp).catch(() => {});
   }
-  const dir = await fs.open(path.dirname(to), 'r').catch(() => undefined);
-  await dir?.sync().catch(() => {});
-  await dir?.close();
+  await fsyncDir(path.dirname(to));
 }
 
 async function projectRefFor(dir: string): Promise<ProjectRef> {
