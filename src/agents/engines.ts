@@ -38,8 +38,8 @@ export async function consolidateAtEnd(session: Session, now: Date, warn: (m: st
  */
 export async function addHotState(session: Session, input: { files: string[]; errors: string[] }, now: Date): Promise<{ note: string; asNotes: { text: string; importance: number; tags: string[] }[] }> {
   const { applyToolEvent } = await import('../memory/hot-state.js');
-  const { readHotStateSync, hotStatePath } = await import('../store/hot-state.js');
-  const { atomicWrite, withLock } = await import('../store/fsx.js');
+  const { readHotStateSync, saveHotState } = await import('../store/hot-state.js');
+  const { withLock } = await import('../store/fsx.js');
   const asNotes: { text: string; importance: number; tags: string[] }[] = [];
   let opened = 0;
   await withLock(session.paths.dir, async () => {
@@ -51,7 +51,7 @@ export async function addHotState(session: Session, input: { files: string[]; er
       if (outcome.opened) opened++;
       else asNotes.push({ text: `Open error (from OpenCode): ${error}`, importance: 0.7, tags: ['open'] });
     }
-    if (input.files.length || opened) await atomicWrite(hotStatePath(session.paths.stateDir), JSON.stringify(state, null, 2) + '\n');
+    if (input.files.length || opened) await saveHotState(session.paths.stateDir, state);
   });
   return { note: `hot state: ${input.files.length} active files, ${opened} open errors${asNotes.length ? `, ${asNotes.length} errors kept as notes` : ''}`, asNotes };
 }

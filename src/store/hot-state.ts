@@ -26,12 +26,17 @@ export async function trackToolEvent(session: Session, event: ToolEvent, now: Da
   const files = event.files?.map((f) => (path.isAbsolute(f) && (f === root || f.startsWith(root + path.sep)) ? path.relative(root, f) || '.' : f));
   return withLock(session.paths.dir, async () => {
     const outcome = applyToolEvent(readHotStateSync(session.paths.stateDir), { ...event, ...(files ? { files } : {}) }, now);
-    await atomicWrite(hotStatePath(session.paths.stateDir), JSON.stringify(outcome.state, null, 2) + '\n');
+    await saveHotState(session.paths.stateDir, outcome.state);
     return outcome;
   });
 }
 
 /** Replaces the hot state wholesale (a migration's files and errors). */
 export async function writeHotState(session: Session, state: HotState): Promise<void> {
-  await withLock(session.paths.dir, () => atomicWrite(hotStatePath(session.paths.stateDir), JSON.stringify(state, null, 2) + '\n'));
+  await withLock(session.paths.dir, () => saveHotState(session.paths.stateDir, state));
+}
+
+/** Writes hot.json; the caller holds the session lock. */
+export async function saveHotState(stateDir: string, state: HotState): Promise<void> {
+  await atomicWrite(hotStatePath(stateDir), JSON.stringify(state, null, 2) + '\n');
 }
