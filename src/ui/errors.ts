@@ -4,7 +4,17 @@
 export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
+// The lean per-prompt bundle and the full build each carry their own copy of this class, and a
+// lean run can load modules from the full build; a registry-wide symbol lets `instanceof` see
+// errors from either copy.
+const WMEM_ERROR = Symbol.for('wmem.WmemError');
+
 export class WmemError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[WMEM_ERROR] === true;
+  }
+
+  readonly [WMEM_ERROR] = true;
   readonly exitCode: ExitCode;
   readonly hint?: string;
 

@@ -4,11 +4,11 @@
 // command) returns false, and bin/wmem.js hands the whole command line to the full CLI, which
 // gives the usual messages.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, parseFlags, type OptionSpec } from './options.js';
-import { buildRunContext, printResult, reportError, writeStdout, type GlobalFlags } from './ui/runtime.js';
-import type { CommandResult, RunContext } from './ui/run.js';
+import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, parseFlags, type OptionSpec } from '../options.js';
+import { buildRunContext, printResult, reportError, writeStdout, type GlobalFlags } from './runtime.js';
+import type { CommandResult, RunContext } from './run.js';
 // Static, so the whole `context` path is in this one bundle file (no chunk loading per prompt).
-import * as contextCommand from './commands/context.js';
+import * as contextCommand from '../commands/context.js';
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -59,7 +59,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
     const ctx = await buildRunContext(options as GlobalFlags, { plain: true });
     const command: { run: (o: never, c: RunContext, a: string[]) => Promise<CommandResult> } = isContext
       ? contextCommand
-      : await import('./commands/hook.js');
+      : await import('../commands/hook.js');
     printResult(await command.run(options as never, ctx, rest), ctx);
   } catch (err) {
     // A hook never fails the agent: the hook command logs its own errors; this is the last guard.
