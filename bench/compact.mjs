@@ -1,6 +1,8 @@
 // Times `wmem compact` on a generated 100,000-message (~60 MB) history against `cp` of the same
 // file, interleaved (one of each per round, so machine noise hits both alike), and reports the
-// medians, their ratio and wmem's peak RSS (/usr/bin/time -f %M). Data lives in bench/.work/.
+// medians, their ratio and wmem's peak RSS (/usr/bin/time -f %M). A third baseline,
+// bench/parse-floor.mjs, is bare Node reading and JSON.parsing every line of the same file: the
+// least a compaction that renders the removed messages can do. Data lives in bench/.work/.
 //   node bench/compact.mjs [rounds] [messages]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
@@ -81,13 +83,14 @@ const reset = () => {
   spawnSync('sync');
 };
 
-const results = { wmem: [], cp: [], cpSync: [] };
+const results = { wmem: [], cp: [], cpSync: [], parse: [] };
 for (let r = 0; r < rounds; r++) {
   reset();
   results.cp.push(timed('cp', [source, cpTarget]));
   rmSync(cpTarget, { force: true });
   spawnSync('sync');
   results.cpSync.push(timed('sh', ['-c', `cp "${source}" "${cpTarget}" && sync "${cpTarget}"`]));
+  results.parse.push(timed(process.execPath, [path.join(root, 'bench', 'parse-floor.mjs'), source]));
   results.wmem.push(timed(process.execPath, [bin, 'compact', '--keep-recent', '5', '--quiet']));
 }
 const median = (xs) => {
@@ -99,6 +102,7 @@ const peak = Math.max(...results.wmem.map((x) => x.rssKb));
 console.log(`history: ${messages} messages, ${(bytes / 1e6).toFixed(1)} MB; rounds: ${rounds}; node ${process.version}; ${os.cpus().length} cores`);
 console.log(`cp                 median ${med.cp.toFixed(0).padStart(6)} ms`);
 console.log(`cp + fsync        median ${med.cpSync.toFixed(0).padStart(6)} ms`);
-console.log(`wmem compact      median ${med.wmem.toFixed(0).padStart(6)} ms   ratio ${(med.wmem / med.cp).toFixed(2)}× cp, ${(med.wmem / med.cpSync).toFixed(2)}× cp+fsync`);
+console.log(`node: parse lines median ${med.parse.toFixed(0).padStart(6)} ms   ratio ${(med.parse / med.cp).toFixed(2)}× cp (the floor for any reader of every message)`);
+console.log(`wmem compact      median ${med.wmem.toFixed(0).padStart(6)} ms   ratio ${(med.wmem / med.cp).toFixed(2)}× cp, ${(med.wmem / med.cpSync).toFixed(2)}× cp+fsync, ${(med.wmem / med.parse).toFixed(2)}× the parse floor`);
 console.log(`wmem compact peak RSS ${(peak / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
 writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, rounds, median: med, peakRssKb: peak, runs: results }, null, 2));

@@ -24,7 +24,7 @@
 // Recovery: if messages.jsonl starts with the journal's marker, the rename happened, so step 8 is
 // finished; otherwise the run never committed and its files are deleted (messages.jsonl still
 // holds every line). Either way a rerun then compacts normally.
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, atomicWrite, exists, resolveInside, withLock } from '../store/fsx.js';
@@ -40,7 +40,7 @@ import { pruneOutput, rewriteToolOutputs, pointerLine, type PruneMode } from './
 import { markerLine, type CompactionMarker, type HistoryFormat } from './marker.js';
 import { detectFormat, planFromStart, planFromTail } from './plan.js';
 import { journalPath, recoverCompaction, updateOverview, type Journal } from './journal.js';
-import { DurableFile, freeName, hashRange, linkInto, readLineBatches, removeStaleTemps, replaceKeepingAppends, sessionTempDirs, tempFor } from './scan.js';
+import { DurableFile, freeName, linkInto, readLineBatches, removeStaleTemps, replaceKeepingAppends, sessionTempDirs, tempFor } from './scan.js';
 
 const MAX_HEADER_SUMMARY = 6000;
 const COMPACT_PRUNE_MODE: PruneMode = 'aggressive';
@@ -174,6 +174,8 @@ interface ScanState {
   turns: number;
   pruned: number;
   anchors: Map<string, string>;
+  /** sha256 of every byte scanned so far, from 0: the archive's digest without reading it again. */
+  hash: Hash;
   firstTime?: string;
   lastTime?: string;
   format?: HistoryFormat;
@@ -192,10 +194,13 @@ async function scanRegion(
   state: ScanState,
   progress: Progress,
 ): Promise<boolean> {
-  for await (const batch of readLineBatches(file, range)) {
+  for await (const batch of readLineBatches(file, { ...range, hash: state.hash })) {
     for (const line of batch) {
       state.lineNo++;
-      const text = line.bytes.toString('utf8');
+      // Decoded without its terminator, so parsing needs no trimmed copy of every line.
+      const bytes = line.bytes;
+      const eolLength = bytes[bytes.length - 1] !== 10 ? 0 : bytes[bytes.length - 2] === 13 ? 2 : 1;
+      const text = bytes.toString('utf8', 0, bytes.length - eolLength);
       const facts = lineFacts(text);
       if (what.straddleIds?.size) for (const link of facts.links) if (what.straddleIds.has(link.id)) return false;
       if (facts.info.kind === 'message') {
@@ -213,7 +218,7 @@ async function scanRegion(
           sinks.collector?.add(line.offset, info, facts.turnStart, facts.parts);
         }
       }
-      if (what.rewrite) await rewriteLine(text, line.bytes, facts.info.kind === 'message' ? (facts.info as MessageLine).value : undefined, sinks, state);
+      if (what.rewrite) await rewriteLine(bytes, eolLength, facts.info.kind === 'message' ? (facts.info as MessageLine).value : undefined, sinks, state);
     }
     progress.tick(batch[batch.length - 1]!.offset, 'compacting');
   }
@@ -221,7 +226,7 @@ async function scanRegion(
 }
 
 /** Prunes the tool outputs of one line into the replacement, saving each full text once. */
-async function rewriteLine(text: string, bytes: Buffer, parsed: Record<string, unknown> | undefined, sinks: Sinks, state: ScanState): Promise<void> {
+async function rewriteLine(bytes: Buffer, eolLength: number, parsed: Record<string, unknown> | undefined, sinks: Sinks, state: ScanState): Promise<void> {
   const value = parsed ? structuredClone(parsed) : undefined;
   const saves: Array<{ anchor: string; text: string; id?: string }> = [];
   const changed =
@@ -248,7 +253,7 @@ async function rewriteLine(text: string, bytes: Buffer, parsed: Record<string, u
     const fence = fenceFor(save.text);
     await sinks.tools?.write(`## ${save.anchor}\n\nLine ${state.lineNo}${save.id ? `, tool call ${save.id}` : ''}.\n\n${fence}\n${save.text}\n${fence}\n\n`);
   }
-  const eol = text.endsWith('\r\n') ? '\r\n' : text.endsWith('\n') ? '\n' : '';
+  const eol = eolLength === 2 ? '\r\n' : eolLength === 1 ? '\n' : '';
   await sinks.replaced?.write(Buffer.from(JSON.stringify(value) + eol, 'utf8'));
 }
 
@@ -339,7 +344,17 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   };
   if (!dry) await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
   const opened: DurableFile[] = [];
+  // The archive copy of a plain cut runs in the background (kernel copy, fsync) while pass 2
+  // parses; it settles to its error, if any, so a failure elsewhere never leaves it unawaited.
+  let archiveCopy: Promise<unknown> | undefined;
+  const settleArchiveCopy = async () => {
+    const pending = archiveCopy;
+    archiveCopy = undefined;
+    const err = await pending;
+    if (err) throw err;
+  };
   const cleanup = async () => {
+    await settleArchiveCopy().catch(() => {});
     for (const f of opened) await f.discard();
     for (const t of journal.temps) await fs.unlink(t).catch(() => {});
     for (const f of journal.finals) await fs.unlink(f).catch(() => {});
@@ -361,7 +376,9 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       const X = plan.cut;
       const rewriteAll = target === 'all' && plan.lastTurn > X && plan.lastTurnClean;
       sinks = { toolsRel: toolsFinal ? rel(session, toolsFinal) : '' };
-      state = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), format: plan.format };
+      state = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), format: plan.format, hash: createHash('sha256') };
+      // A plain cut archives exactly [0, X): start copying it now.
+      if (!dry && target === 'conversation') archiveCopy = copyArchive(file, archiveTemp, X).then(() => undefined, (err: unknown) => err);
       if (!dry) {
         if (transcriptFinal) {
           sinks.transcript = await openSink(tempFor(transcriptFinal, stamp));
@@ -384,6 +401,8 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       if (strategy === 'summarize' && removesTurns) sinks.collector = new SummaryCollector();
       const clean = await scanRegion(file, { start: 0, end: X }, { transcript: removesTurns, rewrite: target === 'tools', straddleIds: plan.exact ? undefined : plan.tailIds }, sinks, state, progress);
       if (clean) break;
+      await settleArchiveCopy().catch(() => {});
+      await fs.unlink(archiveTemp).catch(() => {});
       for (const f of opened.splice(0)) await f.discard();
       const exact = await planFromStart(file, size, keepRecent);
       if (!('cut' in exact)) {
@@ -401,7 +420,9 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     // --target all: the kept turns but the newest have their tool outputs cut too.
     const rewriteAll = target === 'all' && plan.lastTurn > X && plan.lastTurnClean;
     let A = X;
+    let hashAtCut: Hash | undefined;
     if (rewriteAll) {
+      hashAtCut = state.hash.copy();
       await scanRegion(file, { start: X, end: plan.lastTurn }, { transcript: false, rewrite: true }, sinks, state, progress);
       if (state.pruned > 0) A = plan.lastTurn;
     }
@@ -436,8 +457,12 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       return { ...base, reason: 'dry run: nothing was changed', archive: archiveRel, archivePath: archiveFinal, details, counts };
     }
 
+    // Loaded while the disk syncs, rather than after: the overview edit at the end needs it.
+    import('../memory/overview.js').catch(() => {});
     progress.stage('writing the archive');
-    const archiveSha = await copyArchive(file, archiveTemp, A);
+    if (archiveCopy) await settleArchiveCopy();
+    else await copyArchive(file, archiveTemp, A);
+    const archiveSha = (A === X && hashAtCut ? hashAtCut : state.hash).digest('hex');
     if (sinks.transcript) {
       await fillSlots(sinks.transcript, slots, { lines: `1-${before.lines}`, messages: before.messages, turns: before.turns });
       await sinks.transcript.close();
@@ -515,8 +540,11 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   }
 }
 
-/** The archive: a kernel copy of the file cut at `end`, fsynced; returns its sha256 (hashed from the copy itself). */
-async function copyArchive(file: string, temp: string, end: number): Promise<string> {
+/**
+ * The archive: a kernel copy of the file cut at `end`, fsynced. Its sha256 comes from pass 2,
+ * which read the same bytes [0, end) under the same lock.
+ */
+async function copyArchive(file: string, temp: string, end: number): Promise<void> {
   try {
     await fs.copyFile(file, temp, fsConstants.COPYFILE_FICLONE);
     await fs.truncate(temp, end);
@@ -526,7 +554,6 @@ async function copyArchive(file: string, temp: string, end: number): Promise<str
   } catch (err) {
     throw fsError(err, 'write', temp);
   }
-  return hashRange(temp, 0, end);
 }
 
 /**

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { exists, readTextIfExists } from '../store/fsx.js';
 import type { Session } from '../store/session.js';
-import { appendToSection } from '../store/detail.js';
+import { appendToSections } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
 import { parseMarker } from './marker.js';
 import { readLines } from './scan.js';
@@ -75,8 +75,8 @@ export async function updateOverview(session: Session, indexLines: string[], rec
   try {
     const current = (await readTextIfExists(session.paths.overview)) ?? '';
     const missing = indexLines.filter((l) => !current.includes(l));
-    await appendToSection(session, 'details', missing, { locked: true });
-    if (recentLine && !current.includes(recentLine)) await appendToSection(session, 'recent', [recentLine], { locked: true });
+    const recent = recentLine && !current.includes(recentLine) ? [recentLine] : [];
+    await appendToSections(session, [{ sectionId: 'details', lines: missing }, { sectionId: 'recent', lines: recent }], { locked: true });
   } catch (err) {
     env.warn(`wmem: compaction done, but overview.md was not updated: ${(err as Error).message}`);
   }

@@ -22,8 +22,9 @@ const CHUNK = 1 << 20;
 /**
  * Yields the lines of `file` between byte `start` and `end` (default: the whole file), a chunk's
  * worth at a time (fewer async steps than one per line). Each batch is valid until the next.
+ * `hash`, if given, is fed every byte read, in order: the digest of the range without a second read.
  */
-export async function* readLineBatches(file: string, range: { start?: number; end?: number } = {}): AsyncGenerator<RawLine[]> {
+export async function* readLineBatches(file: string, range: { start?: number; end?: number; hash?: Hash } = {}): AsyncGenerator<RawLine[]> {
   const handle = await fs.open(file, 'r').catch((err) => {
     throw fsError(err, 'read', file);
   });
@@ -38,6 +39,7 @@ export async function* readLineBatches(file: string, range: { start?: number; en
       const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, end - position), position);
       if (bytesRead === 0) break;
       const data = chunk.subarray(0, bytesRead);
+      range.hash?.update(data);
       const batch: RawLine[] = [];
       let from = 0;
       for (let nl = data.indexOf(10, from); nl !== -1; nl = data.indexOf(10, from)) {

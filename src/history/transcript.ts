@@ -13,6 +13,7 @@ function shorten(text: string, limit = PART_LIMIT): string {
 
 /** A fence longer than any backtick run inside `text`. */
 export function fenceFor(text: string): string {
+  if (!text.includes('```')) return '```';
   let longest = 2;
   for (const m of text.matchAll(/`{3,}/g)) longest = Math.max(longest, m[0].length);
   return '`'.repeat(longest + 1);

@@ -56,20 +56,29 @@ export async function writeDetail(session: Session, input: DetailInput): Promise
  * unless the caller already does. A section over its max_chars drops its oldest lines first.
  */
 export async function appendToSection(session: Session, sectionId: string, lines: string[], options: { locked?: boolean } = {}): Promise<void> {
-  if (!lines.length) return;
+  await appendToSections(session, [{ sectionId, lines }], options);
+}
+
+/** Several sections' additions in one edit of overview.md (one parse per section, one write). */
+export async function appendToSections(session: Session, additions: Array<{ sectionId: string; lines: string[] }>, options: { locked?: boolean } = {}): Promise<void> {
+  const wanted = additions.filter((a) => a.lines.length);
+  if (!wanted.length) return;
   const work = async () => {
     const { parseOverview, findSection, replaceSectionContent } = await import('../memory/overview.js');
     const file = session.paths.overview;
-    const text = await readTextIfExists(file);
+    let text = await readTextIfExists(file);
     if (text === undefined) throw usageError(`${file} is missing`, "run 'wmem init' to recreate it");
-    const overview = parseOverview(text, file);
-    const section = findSection(overview, sectionId, file);
-    const existing = section.content ? section.content.split('\n') : [];
-    let combined = [...existing, ...lines.map((l) => l.replace(/\n/g, ' '))];
-    if (section.maxChars !== undefined) {
-      while (combined.length > 1 && combined.join('\n').length > section.maxChars) combined = combined.slice(1);
+    for (const { sectionId, lines } of wanted) {
+      const overview = parseOverview(text, file);
+      const section = findSection(overview, sectionId, file);
+      const existing = section.content ? section.content.split('\n') : [];
+      let combined = [...existing, ...lines.map((l) => l.replace(/\n/g, ' '))];
+      if (section.maxChars !== undefined) {
+        while (combined.length > 1 && combined.join('\n').length > section.maxChars) combined = combined.slice(1);
+      }
+      text = replaceSectionContent(overview, section, combined.join('\n'));
     }
-    await atomicWrite(file, replaceSectionContent(overview, section, combined.join('\n')));
+    await atomicWrite(file, text);
   };
   if (options.locked) await work();
   else await withLock(session.paths.dir, work);

@@ -180,6 +180,17 @@ describe('wmem compact', () => {
     expect(await readFile(files.messages, 'utf8')).toBe(original);
   });
 
+  it('--target all with nothing to cut in the kept turns archives the old turns only, and restores', async () => {
+    const original = generatedHistory(10, 3);
+    const files = await sessionWith(box, original);
+    const result = await runJson(box, ['compact', '--target', 'all', '--keep-recent', '3']);
+    expect(result.counts).toMatchObject({ turnsArchived: 7, turnsKept: 3, toolOutputsPruned: 0 });
+    // The archive holds exactly the removed prefix, and its recorded digest matches (restore checks it).
+    expect(await readFile(path.join(files.workingMemory, result.archive), 'utf8')).toBe(original.slice(0, result.counts.bytesArchived));
+    await runJson(box, ['restore', result.archive]);
+    expect(await readFile(files.messages, 'utf8')).toBe(original);
+  });
+
   it('two compactions at once: one waits for the other, nothing is corrupted', async () => {
     const original = generatedHistory(20_000, 3);
     const files = await sessionWith(box, original);
