@@ -1,7 +1,7 @@
 // Every write of a file that matters goes through here: atomic replace (temp, fsync, rename,
 // fsync of the folder), single-write appends, private modes, a lock for read-modify-write, and
 // path containment for names that come from users, agents or hook input.
-import { promises as fs, constants as fsc, readFileSync, lstatSync } from 'node:fs';
+import nodeFs, { promises as fs, constants as fsc, readFileSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { fsError, ioError, usageError } from '../ui/errors.js';
 
@@ -149,6 +149,12 @@ export interface LockOptions {
  * Runs `fn` while holding the lock on `dir` (a folder that exists). The lock is a directory
  * `<dir>/.lock` refreshed every second; one left by a killed process is taken over once stale.
  */
+// proper-lockfile makes its lock folder with a bare mkdir (0755 under the usual umask); memory
+// folders are private, so it gets an fs whose mkdir makes 0700 folders (everything else as is).
+const lockFs = Object.assign(Object.create(nodeFs) as typeof nodeFs, {
+  mkdir: (dir: string, callback: (err: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(dir, { mode: DIR_MODE }, (err) => callback(err)),
+});
+
 export async function withLock<T>(dir: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const lockfile = await import('proper-lockfile');
   const staleMs = options.staleMs ?? 5_000;
@@ -161,6 +167,7 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
     try {
       release = await lockfile.lock(dir, {
         lockfilePath,
+        fs: lockFs,
         stale: staleMs,
         update: Math.min(1_000, staleMs / 2),
         realpath: false,
