@@ -8,7 +8,7 @@ import { mkdtemp, mkdir, rm, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { locateProject } from '../../src/store/project.js';
-import { BLOCK_TAGS, renderMemory, type OverviewDigest } from '../../src/render/context.js';
+import { BLOCK_TAGS, neutralizeTags, renderMemory, type OverviewDigest } from '../../src/render/context.js';
 import { formatNote, parseScratch } from '../../src/memory/scratch.js';
 
 // Segments built from the characters that make encodings collide.
@@ -89,6 +89,21 @@ describe('rendering', () => {
       fc.property(digestArb, fc.array(fc.string({ maxLength: 120 }), { maxLength: 60 }), fc.integer({ min: 1000, max: 9000 }), (overview, notes, budget) => {
         expect(renderMemory({ overview, scratchLines: notes }, budget).length).toBeLessThanOrEqual(budget);
       }),
+    );
+  });
+
+  it('neutralises exactly what the full tag pattern matches (the quick first look skips nothing)', () => {
+    const full = new RegExp(`<(\\s*/?\\s*)(${BLOCK_TAGS.join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
+    // Case variants, including the two letters unicode case folding maps onto ASCII (ſ → s, K → k).
+    const tagLike = fc
+      .tuple(fc.constantFrom(...BLOCK_TAGS), fc.constantFrom('<', '</', '< /', '<\t/ ', '<\u00a0'), fc.constantFrom('', '>', 'x', 'é', ' '), fc.boolean())
+      .map(([tag, open, after, upper]) => `${open}${(upper ? tag.toUpperCase() : tag).replace(/^s/i, (c) => (upper ? c : 'ſ')).replace(/k/, '\u212a')}${after}`);
+    const text = fc.array(fc.oneof(tagLike, hostile, fc.constantFrom('<!-- guidance -->', '<div>', '<', 'plain')), { maxLength: 6 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(neutralizeTags(t)).toBe(t.replace(full, (_m, gap: string, name: string) => `&lt;${gap}${name}`));
+      }),
+      { numRuns: 500 },
     );
   });
 
