@@ -13,13 +13,13 @@ export const BLOCK_TAGS = [
 
 const TAG_LIKE = new RegExp(`<(\\s*/?\\s*)(${BLOCK_TAGS.join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
 
-/** Makes `<working_memory>`, `</scratch_notes >` and the like inert inside block content. */
 // A cheap first look: every block tag starts with w, s or c, and under the unicode case folding
 // of TAG_LIKE only 'ſ' (U+017F) folds to one of them. Text that fails this (most text, and the
 // templates' <!-- comments -->) cannot match TAG_LIKE, whose unicode classes cost ~0.5 ms to
 // compile on first use: real time on a command that runs on every prompt.
 const MAYBE_TAG = /<\s*\/?\s*[wscſ]/i;
 
+/** Makes `<working_memory>`, `</scratch_notes >` and the like inert inside block content. */
 export function neutralizeTags(text: string): string {
   if (!MAYBE_TAG.test(text)) return text;
   return text.replace(TAG_LIKE, (_m, gap: string, name: string) => `&lt;${gap}${name}`);

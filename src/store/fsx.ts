@@ -145,16 +145,16 @@ export interface LockOptions {
   waitMs?: number;
 }
 
-/**
- * Runs `fn` while holding the lock on `dir` (a folder that exists). The lock is a directory
- * `<dir>/.lock` refreshed every second; one left by a killed process is taken over once stale.
- */
 // proper-lockfile makes its lock folder with a bare mkdir (0755 under the usual umask); memory
 // folders are private, so it gets an fs whose mkdir makes 0700 folders (everything else as is).
 const lockFs = Object.assign(Object.create(nodeFs) as typeof nodeFs, {
   mkdir: (dir: string, callback: (err: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(dir, { mode: DIR_MODE }, (err) => callback(err)),
 });
 
+/**
+ * Runs `fn` while holding the lock on `dir` (a folder that exists). The lock is a directory
+ * `<dir>/.lock` refreshed every second; one left by a killed process is taken over once stale.
+ */
 export async function withLock<T>(dir: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const lockfile = await import('proper-lockfile');
   const staleMs = options.staleMs ?? 5_000;
