@@ -167,21 +167,7 @@ export class DurableFile {
 
   /** Copies bytes [start, end) of `file` in. */
   async copyRange(file: string, start: number, end: number): Promise<void> {
-    if (end <= start) return;
-    const source = await fs.open(file, 'r').catch((err) => {
-      throw fsError(err, 'read', file);
-    });
-    try {
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      for (let position = start; position < end; ) {
-        const { bytesRead } = await source.read(chunk, 0, Math.min(CHUNK, end - position), position);
-        if (bytesRead === 0) break;
-        await this.write(chunk.subarray(0, bytesRead));
-        position += bytesRead;
-      }
-    } finally {
-      await source.close().catch(() => {});
-    }
+    for await (const chunk of readChunks(file, start, end)) await this.write(chunk);
   }
 
   /** Flushes and fsyncs; the temp file is complete on disk. */
@@ -246,9 +232,9 @@ export async function linkInto(temp: string, final: string): Promise<void> {
   await fsyncDir(path.dirname(final));
 }
 
-/** sha256 of bytes [start, end) of a file, streamed. */
-export async function hashRange(file: string, start: number, end: number): Promise<string> {
-  const hash = createHash('sha256');
+/** Bytes [start, end) of a file in 1 MiB pieces (each valid until the next). */
+async function* readChunks(file: string, start: number, end: number): AsyncGenerator<Buffer> {
+  if (end <= start) return;
   const handle = await fs.open(file, 'r').catch((err) => {
     throw fsError(err, 'read', file);
   });
@@ -257,12 +243,18 @@ export async function hashRange(file: string, start: number, end: number): Promi
     for (let position = start; position < end; ) {
       const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, end - position), position);
       if (bytesRead === 0) break;
-      hash.update(chunk.subarray(0, bytesRead));
+      yield chunk.subarray(0, bytesRead);
       position += bytesRead;
     }
   } finally {
     await handle.close().catch(() => {});
   }
+}
+
+/** sha256 of bytes [start, end) of a file, streamed. */
+export async function hashRange(file: string, start: number, end: number): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of readChunks(file, start, end)) hash.update(chunk);
   return hash.digest('hex');
 }
 
