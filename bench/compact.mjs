@@ -5,6 +5,7 @@
 // least a compaction that renders the removed messages can do. Data lives in bench/.work/.
 //   node bench/compact.mjs [rounds] [messages]
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,9 @@ const wmem = (...args) => {
   return r.stdout;
 };
 
+// Ids shaped like Claude Code's (msg_01 / toolu_01 and 22 random letters and digits).
+const idOf = (prefix, seed) => prefix + '01' + createHash('sha256').update(`${prefix}${seed}`).digest('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 22);
+
 // A Claude Code-shaped history: turns of user prompt, assistant tool call, tool result, answer.
 function generate(file, count) {
   const fd = openSync(file, 'w');
@@ -39,13 +43,13 @@ function generate(file, count) {
         line = { ...common, type: 'user', message: { role: 'user', content: `Turn ${turn}: please look at src/module${turn % 97} and fix the failing test; keep the public API stable and explain the change briefly.` } };
         break;
       case 1:
-        line = { ...common, type: 'assistant', message: { id: `msg_${turn}`, role: 'assistant', model: 'claude-x', content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Bash', input: { command: `npm test -- src/module${turn % 97}`, description: 'run the tests' } }], usage: { input_tokens: 1200, cache_read_input_tokens: 40000, output_tokens: 80 } } };
+        line = { ...common, type: 'assistant', message: { id: idOf('msg_', turn), role: 'assistant', model: 'claude-x', content: [{ type: 'tool_use', id: idOf('toolu_', turn), name: 'Bash', input: { command: `npm test -- src/module${turn % 97}`, description: 'run the tests' } }], usage: { input_tokens: 1200, cache_read_input_tokens: 40000, output_tokens: 80 } } };
         break;
       case 2:
-        line = { ...common, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${turn}`, content: filler(9, turn) }] }, toolUseResult: { stdout: 'see content', stderr: '', interrupted: false } };
+        line = { ...common, type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: idOf('toolu_', turn), content: filler(9, turn) }] }, toolUseResult: { stdout: 'see content', stderr: '', interrupted: false } };
         break;
       default:
-        line = { ...common, type: 'assistant', message: { id: `msg_${turn}b`, role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: `The test in src/module${turn % 97} failed because of an off-by-one in the loop bound. I changed it and reran the suite; everything passes now.` }], usage: { input_tokens: 1300, cache_read_input_tokens: 41000, output_tokens: 60 } } };
+        line = { ...common, type: 'assistant', message: { id: idOf('msg_', `${turn}b`), role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: `The test in src/module${turn % 97} failed because of an off-by-one in the loop bound. I changed it and reran the suite; everything passes now.` }], usage: { input_tokens: 1300, cache_read_input_tokens: 41000, output_tokens: 60 } } };
     }
     batch.push(JSON.stringify(line));
     if (batch.length === 1000) {
@@ -83,7 +87,16 @@ const reset = () => {
   spawnSync('sync');
 };
 
-const results = { wmem: [], cp: [], cpSync: [], parse: [] };
+const journal = path.join(sessionDir, 'state', 'compaction.json');
+// A quick cut returns once the archive is safe; its transcript and overview lines are written
+// by a background run. Wait for that (polling for its journal to go), so that it never overlaps
+// the next measurement, and report when it was done.
+const untilFinished = (started) => {
+  while (existsSync(journal)) spawnSync('sleep', ['0.005']);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+};
+
+const results = { wmem: [], ready: [], wait: [], cp: [], cpSync: [], parse: [] };
 for (let r = 0; r < rounds; r++) {
   reset();
   results.cp.push(timed('cp', [source, cpTarget]));
@@ -91,7 +104,11 @@ for (let r = 0; r < rounds; r++) {
   spawnSync('sync');
   results.cpSync.push(timed('sh', ['-c', `cp "${source}" "${cpTarget}" && sync "${cpTarget}"`]));
   results.parse.push(timed(process.execPath, [path.join(root, 'bench', 'parse-floor.mjs'), source]));
+  const started = process.hrtime.bigint();
   results.wmem.push(timed(process.execPath, [bin, 'compact', '--keep-recent', '5', '--quiet']));
+  results.ready.push({ ms: untilFinished(started) });
+  reset();
+  results.wait.push(timed(process.execPath, [bin, 'compact', '--keep-recent', '5', '--quiet', '--wait']));
 }
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -99,10 +116,15 @@ const median = (xs) => {
 };
 const med = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, median(v.map((x) => x.ms))]));
 const peak = Math.max(...results.wmem.map((x) => x.rssKb));
+const peakWait = Math.max(...results.wait.map((x) => x.rssKb));
+const row = (label, ms, extra = '') => console.log(`${label.padEnd(34)} median ${ms.toFixed(0).padStart(6)} ms${extra}`);
+const ratios = (ms) => `   ${(ms / med.cp).toFixed(2)}× cp, ${(ms / med.cpSync).toFixed(2)}× cp+fsync, ${(ms / med.parse).toFixed(2)}× the parse floor`;
 console.log(`history: ${messages} messages, ${(bytes / 1e6).toFixed(1)} MB; rounds: ${rounds}; node ${process.version}; ${os.cpus().length} cores`);
-console.log(`cp                 median ${med.cp.toFixed(0).padStart(6)} ms`);
-console.log(`cp + fsync        median ${med.cpSync.toFixed(0).padStart(6)} ms`);
-console.log(`node: parse lines median ${med.parse.toFixed(0).padStart(6)} ms   ratio ${(med.parse / med.cp).toFixed(2)}× cp (the floor for any reader of every message)`);
-console.log(`wmem compact      median ${med.wmem.toFixed(0).padStart(6)} ms   ratio ${(med.wmem / med.cp).toFixed(2)}× cp, ${(med.wmem / med.cpSync).toFixed(2)}× cp+fsync, ${(med.wmem / med.parse).toFixed(2)}× the parse floor`);
-console.log(`wmem compact peak RSS ${(peak / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
-writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, rounds, median: med, peakRssKb: peak, runs: results }, null, 2));
+row('cp', med.cp);
+row('cp + fsync', med.cpSync);
+row('node: parse lines', med.parse, `   ${(med.parse / med.cp).toFixed(2)}× cp (the floor for any reader of every message)`);
+row('wmem compact (returns)', med.wmem, ratios(med.wmem));
+row('  … transcript and overview done', med.ready, ratios(med.ready));
+row('wmem compact --wait', med.wait, ratios(med.wait));
+console.log(`peak RSS: wmem compact ${(peak / 1024).toFixed(0)} MB, wmem compact --wait ${(peakWait / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
+writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, rounds, median: med, peakRssKb: peak, peakWaitRssKb: peakWait, runs: results }, null, 2));

@@ -1,13 +1,21 @@
 #!/usr/bin/env node
-// Entry point. `wmem context` and `wmem hook` run on every prompt, so they go through a lean
-// entry first; everything else (and anything the lean entry does not recognise) goes to the
-// full command line. Both are built into dist/ by `npm install` (the prepare script).
+// Entry point. `wmem context` and `wmem hook` run on every prompt, and `wmem compact` is timed
+// against cp, so they go through lean entries first; everything else (and anything a lean entry
+// does not recognise) goes to the full command line. All are built into dist/ by `npm install`
+// (the prepare script).
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // Answered before any bundle loads: scripts probe the version often.
   process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
+} else if (args[0] === 'compact') {
+  // Its own lean entry: a quick cut is timed against cp, and the full CLI's loading shows.
+  const { runCompact } = await import('../dist/fast/fast-compact.js');
+  if (!(await runCompact(process.argv))) {
+    const { run } = await import('../dist/cli.js');
+    await run(process.argv);
+  }
 } else {
   const { runFast } = await import('../dist/fast/fast.js');
   if (!(await runFast(process.argv))) {

@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { WmemError, EXIT } from './ui/errors.js';
 import type { CommandResult, RunContext } from './ui/run.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './ui/runtime.js';
-import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
+import { COMPACT_OPTIONS, CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
 
 export { VERSION } from './options.js';
 
@@ -22,6 +22,7 @@ function addSpec(cmd: Command, spec: OptionSpec): Command {
   if (spec.choices) option.choices(spec.choices);
   if (spec.intMin !== undefined) option.argParser((value: string) => coerceOption(spec, value));
   if (spec.default !== undefined) option.default(spec.default);
+  if (spec.hidden) option.hideHelp();
   return cmd.addOption(option);
 }
 
@@ -104,16 +105,7 @@ export function buildProgram(): Command {
   );
   declare(program.command('sessions').description('the project\'s sessions'), () => import('./commands/sessions.js'));
   declare(
-    program
-      .command('compact')
-      .description('move old history out of messages.jsonl, losslessly')
-      .addOption(new Option('--target <target>', 'what to compact').choices(['conversation', 'tools', 'all']).default('conversation'))
-      .addOption(new Option('--strategy <strategy>', 'archive only, or archive and summarize').choices(['archive', 'summarize']).default('archive'))
-      .option('--keep-recent <n>', 'turns to keep', intOption('--keep-recent'), 5)
-      .option('--archive-to <path>', 'archive file (inside working-memory/)')
-      .option('--summarizer <cmd>', 'command that reads the transcript on stdin and prints a summary')
-      .option('--timeout <seconds>', 'how long the summarizer may take', intOption('--timeout', 1), 120)
-      .option('--dry-run', 'print the plan, change nothing'),
+    COMPACT_OPTIONS.reduce(addSpec, program.command('compact').description('move old history out of messages.jsonl, losslessly')),
     () => import('./commands/compact.js'),
   );
   declare(

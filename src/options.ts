@@ -1,6 +1,7 @@
-// Option tables shared by the full command line (commander) and the lean entry for the commands
-// that run on every prompt (`context`, `hook`), which parses with node:util's parseArgs so that
-// it does not pay for loading commander. One table, so the two can never disagree.
+// Option tables shared by the full command line (commander) and the lean entries (`context` and
+// `hook`, which run on every prompt, and `compact`, timed against cp), which parse with
+// node:util's parseArgs so that they do not pay for loading commander. One table, so the two can
+// never disagree.
 import { WmemError } from './ui/errors.js';
 
 /** Kept equal to package.json's version (a unit test checks). */
@@ -14,6 +15,8 @@ export interface OptionSpec {
   default?: string | number | boolean;
   /** A whole number with this minimum. */
   intMin?: number;
+  /** Left out of --help (internal). */
+  hidden?: boolean;
 }
 
 export const GLOBAL_OPTIONS: OptionSpec[] = [
@@ -32,6 +35,18 @@ export const CONTEXT_OPTIONS: OptionSpec[] = [
   { flags: '--tokens-max <n>', description: 'the context window (else meta.json)', intMin: 1 },
   { flags: '--budget <chars>', description: 'character budget of the memory part', intMin: 200 },
   { flags: '--event <name>', description: 'with --format claude: the hook event name (default SessionStart for --part memory, else UserPromptSubmit)' },
+];
+
+export const COMPACT_OPTIONS: OptionSpec[] = [
+  { flags: '--target <target>', description: 'what to compact', choices: ['conversation', 'tools', 'all'], default: 'conversation' },
+  { flags: '--strategy <strategy>', description: 'archive only, or archive and summarize', choices: ['archive', 'summarize'], default: 'archive' },
+  { flags: '--keep-recent <n>', description: 'turns to keep', intMin: 0, default: 5 },
+  { flags: '--archive-to <path>', description: 'archive file (inside working-memory/)' },
+  { flags: '--summarizer <cmd>', description: 'command that reads the transcript on stdin and prints a summary' },
+  { flags: '--timeout <seconds>', description: 'how long the summarizer may take', intMin: 1, default: 120 },
+  { flags: '--dry-run', description: 'print the plan, change nothing' },
+  { flags: '--wait', description: 'write the readable transcript and the overview lines before returning (a long history otherwise has them written in the background)' },
+  { flags: '--finish', description: 'finish a compaction left to the background', hidden: true },
 ];
 
 export interface ParsedFlags {

@@ -1,6 +1,12 @@
 // `wmem compact`: moves old history out of messages.jsonl, losslessly (see src/history/compact.ts).
-import { resolveSession } from '../store/session.js';
-import { compactSession, type CompactResult, type CompactStrategy, type CompactTarget } from '../history/compact.js';
+// A quick cut of a long history (src/history/quick-cut.ts) returns once the archive is safe and
+// leaves its readable transcript and overview lines to `wmem compact --finish`, started here in
+// the background; that run only finishes what the journal says is left, quietly.
+import { spawn } from 'node:child_process';
+import { resolveSession, type Session } from '../store/session.js';
+import { withLock } from '../store/fsx.js';
+import { compactSession, recoverCompaction, type CompactResult, type CompactStrategy, type CompactTarget } from '../history/compact.js';
+import { logHook } from '../agents/hook-log.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export interface CompactCommandOptions {
@@ -12,6 +18,9 @@ export interface CompactCommandOptions {
   /** Seconds. */
   timeout?: number;
   dryRun?: boolean;
+  wait?: boolean;
+  /** Internal: finish a quick cut left to the background. */
+  finish?: boolean;
 }
 
 export function renderCompact(result: CompactResult): string {
@@ -23,6 +32,15 @@ export function renderCompact(result: CompactResult): string {
     return lines.join('\n');
   }
   const verb = result.dryRun ? 'would move' : 'moved';
+  if (result.finishing) {
+    const what = c.turnsArchived === null ? `the ${c.linesArchived} lines (${megabytes(c.bytesArchived)})` : `${c.turnsArchived} turns (${c.messagesArchived} messages, ${c.linesArchived} lines, ${megabytes(c.bytesArchived)})`;
+    lines.push(`Moved ${what} before the last ${c.turnsKept} turns to ${result.archive}; kept those turns.`);
+    for (const d of result.details) lines.push(`  ${d}`);
+    if (result.finishing === 'background') lines.push('The readable transcript and the overview lines are being written in the background (--wait does it before returning).');
+    else if (result.recentLine) lines.push(result.recentLine);
+    lines.push(`Undo: wmem restore ${result.archive}`);
+    return lines.join('\n');
+  }
   if (result.target !== 'tools') {
     lines.push(`${result.dryRun ? 'Dry run: ' : ''}${verb} ${c.turnsArchived} of ${c.turnsBefore} turns (${c.messagesArchived} messages${result.target === 'conversation' ? `, ${c.linesArchived} lines` : ''}) to ${result.archive}; kept the last ${c.turnsKept}.`);
   } else {
@@ -35,7 +53,41 @@ export function renderCompact(result: CompactResult): string {
   return lines.join('\n');
 }
 
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** Starts `wmem compact --finish` for this session, detached; false when it could not be started. */
+function finishInBackground(session: Session, ctx: RunContext): boolean {
+  const bin = process.argv[1];
+  if (!bin) return false;
+  try {
+    const child = spawn(process.execPath, [bin, 'compact', '--finish', '--quiet', '--home', ctx.home, '--cwd', ctx.cwd, '--session', session.id], {
+      detached: true,
+      stdio: 'ignore',
+      env: ctx.env,
+    });
+    child.on('error', () => {});
+    child.unref();
+    return child.pid !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** `--finish`: what a quick cut left, under the lock; failures are logged, never shown (nobody waits on this run). */
+async function finish(ctx: RunContext): Promise<CommandResult> {
+  try {
+    const session = await resolveSession(ctx);
+    await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }));
+  } catch (err) {
+    await logHook(ctx.home, ctx.now(), 'compact --finish', 'error', (err as Error).message).catch(() => {});
+  }
+  return { data: { finished: true }, text: '' };
+}
+
 export async function run(options: CompactCommandOptions, ctx: RunContext): Promise<CommandResult> {
+  if (options.finish) return finish(ctx);
   const session = await resolveSession(ctx);
   const result = await compactSession(
     session,
@@ -47,8 +99,9 @@ export async function run(options: CompactCommandOptions, ctx: RunContext): Prom
       summarizer: options.summarizer,
       timeoutMs: (options.timeout ?? 120) * 1000,
       dryRun: Boolean(options.dryRun),
+      wait: Boolean(options.wait),
     },
-    { now: ctx.now, warn: ctx.warn, progress: ctx.stderrIsTTY && !ctx.json && !ctx.quiet },
+    { now: ctx.now, warn: ctx.warn, progress: ctx.stderrIsTTY && !ctx.json && !ctx.quiet, finishLater: options.wait ? undefined : () => finishInBackground(session, ctx) },
   );
   return { data: result, text: ctx.quiet ? '' : renderCompact(result) };
 }

@@ -32,18 +32,15 @@ import { fileStamp } from '../store/paths.js';
 import type { Session } from '../store/session.js';
 import { detailFrontMatter, detailIndexLine } from '../store/detail.js';
 import { ioError, usageError, fsError } from '../ui/errors.js';
-import type { MessageLine } from './lines.js';
-import { lineFacts } from './messages.js';
-import { renderMessage, messageTime, fenceFor } from './transcript.js';
 import { SummaryCollector } from './summary.js';
-import { pruneOutput, rewriteToolOutputs, pointerLine, type PruneMode } from './prune.js';
-import { markerLine, type CompactionMarker, type HistoryFormat } from './marker.js';
-import { detectFormat, planFromStart, planFromTail } from './plan.js';
-import { journalPath, recoverCompaction, updateOverview, type Journal } from './journal.js';
-import { DurableFile, freeName, linkInto, readLineBatches, removeStaleTemps, replaceKeepingAppends, sessionTempDirs, tempFor } from './scan.js';
+import { markerLine, type CompactionMarker } from './marker.js';
+import { planFromStart, planFromTail } from './plan.js';
+import { finishCommitted, journalPath, recoverCompaction, updateOverview, type Journal } from './journal.js';
+import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
+import { Progress, archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTranscript, transcriptTitle, type ScanState, type Sinks } from './pass.js';
+import { DurableFile, freeName, linkInto, removeStaleTemps, replaceKeepingAppends, sessionTempDirs, tempFor } from './scan.js';
 
 const MAX_HEADER_SUMMARY = 6000;
-const COMPACT_PRUNE_MODE: PruneMode = 'aggressive';
 
 export type CompactTarget = 'conversation' | 'tools' | 'all';
 export type CompactStrategy = 'archive' | 'summarize';
@@ -58,6 +55,8 @@ export interface CompactOptions {
   summarizer?: string;
   timeoutMs?: number;
   dryRun?: boolean;
+  /** Finish a quick cut (its transcript and overview lines) before returning, never in the background. */
+  wait?: boolean;
 }
 
 export interface CompactEnv {
@@ -65,14 +64,21 @@ export interface CompactEnv {
   warn(msg: string): void;
   /** Show progress on stderr (only when it is a terminal and not --json). */
   progress?: boolean;
+  /**
+   * Called, under the lock, after a quick cut commits: true when it has started something that
+   * finishes it (the transcript, the overview lines) in the background. Otherwise, or when
+   * absent, the finishing is done before compactSession returns.
+   */
+  finishLater?: () => boolean;
 }
 
+/** Counts of a compaction; null where a quick cut leaves the counting to its finishing. */
 export interface CompactCounts {
   linesBefore: number;
   linesArchived: number;
-  messagesArchived: number;
-  turnsBefore: number;
-  turnsArchived: number;
+  messagesArchived: number | null;
+  turnsBefore: number | null;
+  turnsArchived: number | null;
   turnsKept: number;
   bytesBefore: number;
   bytesArchived: number;
@@ -100,6 +106,8 @@ export interface CompactResult {
   recentLine?: string;
   /** What recovery did with an interrupted earlier run, if anything. */
   recovered?: string;
+  /** A quick cut: its transcript and overview lines are being written in the background, or were written before returning. */
+  finishing?: 'background' | 'done';
 }
 
 /** Resolves --archive-to inside working-memory/ (relative, or absolute but inside); never an existing file. */
@@ -126,152 +134,12 @@ export async function resolveArchiveTo(session: Session, archiveTo: string): Pro
   return target;
 }
 
-class Progress {
-  private last = 0;
-  private shown = false;
-  constructor(
-    private enabled: boolean,
-    private total: number,
-  ) {}
-  tick(done: number, label: string) {
-    if (!this.enabled || this.total < 4 << 20) return;
-    const now = Date.now();
-    if (now - this.last < 200) return;
-    this.last = now;
-    this.shown = true;
-    process.stderr.write(`\rwmem compact: ${label} ${Math.min(100, Math.round((done / this.total) * 100))}%   `);
-  }
-  /** A phase without a percentage (shown only if progress was shown already). */
-  stage(label: string) {
-    if (this.shown) process.stderr.write(`\r\x1b[Kwmem compact: ${label}…`);
-  }
-  end() {
-    if (this.shown) process.stderr.write('\r\x1b[K');
-  }
-}
 
 function emptyCounts(): CompactCounts {
   return { linesBefore: 0, linesArchived: 0, messagesArchived: 0, turnsBefore: 0, turnsArchived: 0, turnsKept: 0, bytesBefore: 0, bytesArchived: 0, toolOutputsPruned: 0, linesAfter: 0 };
 }
 
-function rel(session: Session, file: string): string {
-  return path.relative(session.paths.workingMemory, file).split(path.sep).join('/');
-}
 
-/** Where pass 2 writes; any may be absent (a dry run has none). */
-interface Sinks {
-  transcript?: DurableFile;
-  collector?: SummaryCollector;
-  tools?: DurableFile;
-  toolsRel: string;
-  replaced?: DurableFile;
-}
-
-interface ScanState {
-  lineNo: number;
-  ordinal: number;
-  messages: number;
-  turns: number;
-  pruned: number;
-  anchors: Map<string, string>;
-  /** sha256 of every byte scanned so far, from 0: the archive's digest without reading it again. */
-  hash: Hash;
-  firstTime?: string;
-  lastTime?: string;
-  format?: HistoryFormat;
-}
-
-/**
- * Pass 2 over [start, end): hashes every line, renders messages to the transcript, feeds the
- * summary, and (rewrite) prunes tool outputs into the replacement. Stops early and returns false
- * when a line carries one of `straddleIds` (the cut would separate linked lines).
- */
-async function scanRegion(
-  file: string,
-  range: { start: number; end: number },
-  what: { transcript: boolean; rewrite: boolean; straddleIds?: Set<string> },
-  sinks: Sinks,
-  state: ScanState,
-  progress: Progress,
-): Promise<boolean> {
-  for await (const batch of readLineBatches(file, { ...range, hash: state.hash })) {
-    for (const line of batch) {
-      state.lineNo++;
-      // Decoded without its terminator, so parsing needs no trimmed copy of every line.
-      const bytes = line.bytes;
-      const eolLength = bytes[bytes.length - 1] !== 10 ? 0 : bytes[bytes.length - 2] === 13 ? 2 : 1;
-      const text = bytes.toString('utf8', 0, bytes.length - eolLength);
-      const facts = lineFacts(text);
-      if (what.straddleIds?.size) for (const link of facts.links) if (what.straddleIds.has(link.id)) return false;
-      if (facts.info.kind === 'message') {
-        const info = facts.info as MessageLine;
-        state.messages++;
-        state.format = detectFormat(info.value, state.format);
-        if (facts.turnStart) state.turns++;
-        if (what.transcript) {
-          if (sinks.transcript?.push(renderMessage(info, ++state.ordinal, state.lineNo, facts.parts))) await sinks.transcript.flushDue();
-          const t = messageTime(info);
-          if (t) {
-            state.firstTime ??= t;
-            state.lastTime = t;
-          }
-          sinks.collector?.add(line.offset, info, facts.turnStart, facts.parts);
-        }
-      }
-      if (what.rewrite) await rewriteLine(bytes, eolLength, facts.info.kind === 'message' ? (facts.info as MessageLine).value : undefined, sinks, state);
-    }
-    progress.tick(batch[batch.length - 1]!.offset, 'compacting');
-  }
-  return true;
-}
-
-/** Prunes the tool outputs of one line into the replacement, saving each full text once. */
-async function rewriteLine(bytes: Buffer, eolLength: number, parsed: Record<string, unknown> | undefined, sinks: Sinks, state: ScanState): Promise<void> {
-  const value = parsed ? structuredClone(parsed) : undefined;
-  const saves: Array<{ anchor: string; text: string; id?: string }> = [];
-  const changed =
-    value !== undefined &&
-    rewriteToolOutputs(value, (output, toolId) => {
-      const result = pruneOutput(output, COMPACT_PRUNE_MODE);
-      if (!result.pruned) return undefined;
-      // Keyed by a digest, not the text: memory stays flat however many outputs are cut.
-      const key = createHash('sha1').update(output).digest('base64');
-      let anchor = state.anchors.get(key);
-      if (!anchor) {
-        anchor = `output-${state.anchors.size + 1}`;
-        state.anchors.set(key, anchor);
-        saves.push({ anchor, text: output, id: toolId });
-      }
-      state.pruned++;
-      return `${result.text}\n${pointerLine(result, `working-memory/${sinks.toolsRel}#${anchor}`)}`;
-    });
-  if (!changed) {
-    await sinks.replaced?.write(bytes);
-    return;
-  }
-  for (const save of saves) {
-    const fence = fenceFor(save.text);
-    await sinks.tools?.write(`## ${save.anchor}\n\nLine ${state.lineNo}${save.id ? `, tool call ${save.id}` : ''}.\n\n${fence}\n${save.text}\n${fence}\n\n`);
-  }
-  const eol = eolLength === 2 ? '\r\n' : eolLength === 1 ? '\n' : '';
-  await sinks.replaced?.write(Buffer.from(JSON.stringify(value) + eol, 'utf8'));
-}
-
-/** Front matter whose counts are filled in once known (padded fields, patched in place). */
-function countedFrontMatter(fields: Record<string, unknown>, counted: string[]): { text: string; slots: Record<string, number> } {
-  const head = detailFrontMatter(fields).replace(/---\n$/, '');
-  const slots: Record<string, number> = {};
-  let text = head;
-  for (const key of counted) {
-    slots[key] = Buffer.byteLength(text, 'utf8') + key.length + 2;
-    text += `${key}: ${' '.repeat(16)}\n`;
-  }
-  return { text: text + '---\n', slots };
-}
-
-async function fillSlots(file: DurableFile, slots: Record<string, number>, values: Record<string, string | number>): Promise<void> {
-  for (const [key, position] of Object.entries(slots)) await file.patch(position, String(values[key]).slice(0, 16));
-}
 
 /**
  * Compacts the session's messages.jsonl (see the protocol above). Takes the session lock itself
@@ -317,6 +185,21 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
 
   let plan = await planFromTail(file, size, keepRecent);
   if (!('cut' in plan)) return nothing(plan.turns);
+  if (target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.cut >= QUICK_CUT_BYTES) {
+    const quick = await quickCut(session, plan, { now: env.now(), archiveTo, progress });
+    if (quick) {
+      const counts: CompactCounts = { ...emptyCounts(), linesBefore: quick.linesArchived + plan.tailLines, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, bytesBefore: size, bytesArchived: plan.cut, linesArchived: quick.linesArchived, linesAfter: plan.tailLines + 1 };
+      let finishing: CompactResult['finishing'] = 'background';
+      if (options.wait || !env.finishLater?.()) {
+        progress.stage('writing the readable transcript');
+        const archived = await finishCommitted(session, quick.journal, env);
+        if (archived) Object.assign(counts, { messagesArchived: archived.messages, turnsArchived: archived.turns, turnsBefore: archived.turns + plan.tailTurns });
+        finishing = 'done';
+      }
+      progress.end();
+      return { ...base, compacted: true, archive: quick.archiveRel, archivePath: quick.archive, details: [quick.transcriptRel], counts, finishing, recentLine: quick.journal.recentLine || undefined };
+    }
+  }
   const removesTurns = target !== 'tools';
   const now = env.now();
   const stamp = fileStamp(now);
@@ -382,12 +265,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       if (!dry) {
         if (transcriptFinal) {
           sinks.transcript = await openSink(tempFor(transcriptFinal, stamp));
-          const front = countedFrontMatter(
-            { wmem: 'detail', version: 1, kind: 'conversation', title: `conversation compacted ${now.toISOString()}`, created: now.toISOString(), session: session.id, source: 'messages.jsonl', archive: archiveRel },
-            ['lines', 'messages', 'turns'],
-          );
-          slots = front.slots;
-          await sinks.transcript.write(`${front.text}\n# Conversation compacted ${now.toISOString()}\n\nEvery line is kept byte for byte in ${archiveRel}; long parts are shortened here.\n\n`);
+          slots = await startTranscript(sinks.transcript, { session: session.id, created: now, archiveRel });
         }
         if (toolsFinal && (target === 'tools' || rewriteAll)) {
           sinks.tools = await openSink(tempFor(toolsFinal, stamp));
@@ -487,7 +365,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     }
 
     const finals: Array<{ temp: string; final: string; title?: string }> = [{ temp: archiveTemp, final: archiveFinal }];
-    if (transcriptFinal) finals.push({ temp: tempFor(transcriptFinal, stamp), final: transcriptFinal, title: `conversation turns 1-${before.turns} (${before.messages} messages, lines 1-${before.lines}), compacted ${now.toISOString()}` });
+    if (transcriptFinal) finals.push({ temp: tempFor(transcriptFinal, stamp), final: transcriptFinal, title: transcriptTitle(before, now) });
     if (summaryFinal && summary !== undefined) finals.push({ temp: summaryTemp!, final: summaryFinal, title: `summary of turns 1-${before.turns}: ${firstLineOf(summary)}` });
     if (toolsFinal && useReplaced) finals.push({ temp: tempFor(toolsFinal, stamp), final: toolsFinal, title: `${pruned} full tool output${pruned === 1 ? '' : 's'} cut by compaction ${now.toISOString()}` });
 
@@ -500,15 +378,15 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       archiveSha256: archiveSha,
       replacedBytes,
       replacedSha256: useReplaced ? replacedSha : '',
-      turns: counts.turnsArchived,
-      messages: counts.messagesArchived,
+      turns: removesTurns ? before.turns : 0,
+      messages: removesTurns ? before.messages : 0,
       details,
     };
     const recentLine =
       summary !== undefined
         ? firstLineOf(summary)
         : removesTurns
-          ? `Compacted ${counts.turnsArchived} turns (${counts.messagesArchived} messages) → ${archiveRel}${transcriptFinal ? `; transcript ${rel(session, transcriptFinal)}` : ''}`
+          ? archivedRecentLine(before, archiveRel, transcriptFinal && rel(session, transcriptFinal))
           : `Cut ${pruned} old tool output${pruned === 1 ? '' : 's'} → ${details[0] ?? archiveRel}; original lines in ${archiveRel}`;
     const indexLines = finals.filter((f) => f.title).map((f) => detailIndexLine(rel(session, f.final), f.title!));
     const header = markerLine(state.format ?? plan.format ?? 'chat', marker, headerText(marker, { removesTurns, pruned, summary, transcript: transcriptFinal && rel(session, transcriptFinal), tools: useReplaced ? sinks.toolsRel : undefined }));
@@ -583,9 +461,6 @@ async function commitMessages(
   }
 }
 
-function firstLineOf(text: string): string {
-  return (text.split('\n').find((l) => l.trim()) ?? '').replace(/^#+\s*/, '').trim().slice(0, 300);
-}
 
 function headerText(marker: CompactionMarker, info: { removesTurns: boolean; pruned: number; summary?: string; transcript?: string; tools?: string }): string {
   const parts: string[] = [];

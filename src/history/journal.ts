@@ -1,14 +1,19 @@
 // The compaction journal (state/compaction.json) and recovery from a run killed part way: the
 // journal names every file a run may create; whether messages.jsonl already starts with the run's
-// marker says whether it committed (see the protocol in compact.ts).
+// marker says whether it committed (see the protocols in compact.ts and quick-cut.ts). A quick
+// compaction leaves its journal in place on purpose: what it did not do before its commit (cut
+// the archive to length if it stopped first, the transcript, the overview lines) is finished
+// here, by `wmem compact --finish` in the background or by the next run that takes the lock.
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { exists, readTextIfExists } from '../store/fsx.js';
+import { FILE_MODE, atomicWrite, exists, readTextIfExists } from '../store/fsx.js';
 import type { Session } from '../store/session.js';
-import { appendToSections } from '../store/detail.js';
+import { appendToSections, detailIndexLine } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
 import { parseMarker } from './marker.js';
-import { readLines } from './scan.js';
+import { Progress, archivedRecentLine, fillSlots, rel, scanRegion, startTranscript, transcriptTitle, type ScanState } from './pass.js';
+import { DurableFile, appendBytes, linkInto, readLines, tempFor } from './scan.js';
 
 export interface Journal {
   version: 1;
@@ -22,6 +27,20 @@ export interface Journal {
   /** Overview lines to add once committed. */
   indexLines: string[];
   recentLine: string;
+  /** A quick compaction: its archive is the old messages.jsonl, and its finishing is pending. */
+  quick?: QuickPart;
+}
+
+export interface QuickPart {
+  /** The archive (absolute): the old messages.jsonl under its final name. */
+  archive: string;
+  /** The archive's length once cut: the bytes before the cut. */
+  archivedBytes: number;
+  /** The new messages.jsonl holds the old file's bytes [archivedBytes, copiedTo) after its marker. */
+  copiedTo: number;
+  /** The readable transcript to write (absolute). */
+  transcript: string;
+  created: string;
 }
 
 const JOURNAL = 'compaction.json';
@@ -57,17 +76,58 @@ export async function recoverCompaction(session: Session, env: { warn(msg: strin
   if (await exists(session.paths.messages)) committed = parseMarker(await firstLine(session.paths.messages))?.id === journal.id;
   let note: string;
   if (committed) {
-    await updateOverview(session, journal.indexLines, journal.recentLine, env);
+    await finishCommitted(session, journal, env);
+    // A quick compaction's finishing is its normal course, not a repair: nothing to report.
+    if (journal.quick) return undefined;
     note = `finished compaction ${journal.id}, which was interrupted after its commit`;
   } else {
     for (const final of journal.finals) await fs.unlink(final).catch(() => {});
+    await removeJournal(session);
     note = `rolled back compaction ${journal.id}, which was interrupted before its commit (messages.jsonl was untouched)`;
   }
-  await fs.unlink(file).catch((err) => {
-    throw fsError(err, 'remove', file);
-  });
   env.warn(`wmem: ${note}`);
   return note;
+}
+
+/**
+ * Does what a committed compaction left to do (see finishQuickCut), adds its overview lines, and
+ * removes the journal. Returns what a quick cut archived, once counted.
+ */
+export async function finishCommitted(session: Session, journal: Journal, env: { warn(msg: string): void }): Promise<ArchivedCounts | undefined> {
+  let counts: ArchivedCounts | undefined;
+  if (journal.quick && !journal.indexLines.length) {
+    const finished = await finishQuickCut(session, journal.quick, env);
+    journal.indexLines = finished.indexLines;
+    journal.recentLine = finished.recentLine;
+    counts = finished.counts;
+  }
+  await updateOverview(session, journal.indexLines, journal.recentLine, env);
+  await removeJournal(session);
+  return counts;
+}
+
+export interface ArchivedCounts {
+  turns: number;
+  messages: number;
+  lines: number;
+}
+
+async function removeJournal(session: Session): Promise<void> {
+  const file = journalPath(session);
+  await fs.unlink(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw fsError(err, 'remove', file);
+  });
+}
+
+/** The journal of a compaction whose finishing is pending, if any (read under the lock). */
+export async function readJournal(session: Session): Promise<Journal | undefined> {
+  const text = await readTextIfExists(journalPath(session));
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as Journal;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Adds index and recent lines unless an earlier attempt already did (recovery may repeat this). */
@@ -80,4 +140,132 @@ export async function updateOverview(session: Session, indexLines: string[], rec
   } catch (err) {
     env.warn(`wmem: compaction done, but overview.md was not updated: ${(err as Error).message}`);
   }
+}
+
+/**
+ * The rest of a committed quick compaction: the archive cut to length (carrying over any lines
+ * appended to the old file that the run did not carry over before it stopped), then its
+ * readable transcript. Returns the overview lines to add. Safe to repeat.
+ */
+export async function finishQuickCut(session: Session, quick: QuickPart, env: { warn(msg: string): void }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts }> {
+  const archiveRel = rel(session, quick.archive);
+  let size: number;
+  try {
+    size = (await fs.stat(quick.archive)).size;
+  } catch (err) {
+    env.warn(`wmem: ${quick.archive} is gone (${(err as NodeJS.ErrnoException).code}); no transcript written for it`);
+    return { indexLines: [], recentLine: '' };
+  }
+  if (size > quick.archivedBytes) {
+    if (size > quick.copiedTo) {
+      const extra = Buffer.alloc(size - quick.copiedTo);
+      await readInto(quick.archive, extra, quick.copiedTo);
+      if (!(await endsWith(session.paths.messages, extra))) await appendBytes(session.paths.messages, extra);
+    }
+    await cutTo(quick.archive, quick.archivedBytes);
+  }
+  await fs.chmod(quick.archive, FILE_MODE).catch(() => {});
+
+  // The transcript is derived: one left by an earlier attempt is written again.
+  await fs.unlink(quick.transcript).catch(() => {});
+  const created = new Date(quick.created);
+  const transcript = new DurableFile(tempFor(quick.transcript, 'finish'));
+  try {
+    await transcript.open();
+    const slots = await startTranscript(transcript, { session: session.id, created, archiveRel });
+    const state: ScanState = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), hash: createHash('sha256') };
+    await scanRegion(quick.archive, { start: 0, end: quick.archivedBytes }, { transcript: true, rewrite: false }, { transcript, toolsRel: '' }, state, new Progress(false, 0));
+    const counts = { turns: state.turns, messages: state.messages, lines: state.lineNo };
+    await recordArchiveDigest(session, archiveRel, { bytes: quick.archivedBytes, sha256: state.hash.digest('hex') });
+    await fillSlots(transcript, slots, { lines: `1-${counts.lines}`, messages: counts.messages, turns: counts.turns });
+    await transcript.close();
+    await linkInto(transcript.temp, quick.transcript);
+    const transcriptRel = rel(session, quick.transcript);
+    return { indexLines: [detailIndexLine(transcriptRel, transcriptTitle(counts, created))], recentLine: archivedRecentLine(counts, archiveRel, transcriptRel), counts };
+  } catch (err) {
+    // The archive is whole and cut: only the derived transcript is missing, which must not
+    // hold every later run back.
+    await transcript.discard();
+    env.warn(`wmem: the readable transcript of ${archiveRel} was not written: ${(err as Error).message}`);
+    return { indexLines: [], recentLine: `Compacted history → ${archiveRel} (no readable transcript: ${(err as Error).message})`.slice(0, 300) };
+  }
+}
+
+/** Cuts a file to `length` bytes and fsyncs it. */
+export async function cutTo(file: string, length: number): Promise<void> {
+  const handle = await fs.open(file, 'r+').catch((err) => {
+    throw fsError(err, 'write', file);
+  });
+  try {
+    await handle.truncate(length);
+    await handle.chmod(FILE_MODE);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readInto(file: string, into: Buffer, position: number): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  try {
+    for (let done = 0; done < into.length; ) {
+      const { bytesRead } = await handle.read(into, done, into.length - done, position + done);
+      if (!bytesRead) throw new Error(`${file} ended early`);
+      done += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether `file` ends with `bytes` (lines carried over already). */
+async function endsWith(file: string, bytes: Buffer): Promise<boolean> {
+  const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
+  if (size < bytes.length) return false;
+  const tail = Buffer.alloc(bytes.length);
+  await readInto(file, tail, size - bytes.length);
+  return tail.equals(bytes);
+}
+
+/** Writes the journal atomically (state/ is created with the session). */
+export async function writeJournal(session: Session, journal: Journal): Promise<void> {
+  await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
+}
+
+/** Digests of archives whose marker has none (quick cuts), by path relative to working-memory/. */
+interface ArchiveDigests {
+  version: 1;
+  archives: Record<string, { bytes: number; sha256: string }>;
+}
+
+function digestsPath(session: Session): string {
+  return path.join(session.paths.stateDir, 'archives.json');
+}
+
+/** The recorded sha256 of an archive whose marker has none, if any. */
+export async function archiveDigest(session: Session, archiveRel: string): Promise<{ bytes: number; sha256: string } | undefined> {
+  const text = await readTextIfExists(digestsPath(session));
+  if (!text) return undefined;
+  try {
+    return (JSON.parse(text) as ArchiveDigests).archives?.[archiveRel];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records an archive's digest (under the session lock). */
+async function recordArchiveDigest(session: Session, archiveRel: string, digest: { bytes: number; sha256: string }): Promise<void> {
+  let digests: ArchiveDigests = { version: 1, archives: {} };
+  const text = await readTextIfExists(digestsPath(session));
+  if (text) {
+    try {
+      const parsed = JSON.parse(text) as ArchiveDigests;
+      if (parsed && typeof parsed.archives === 'object') digests = { version: 1, archives: parsed.archives };
+    } catch {
+      // Unreadable (it is written atomically, so not torn by wmem): kept aside, not overwritten.
+      await fs.rename(digestsPath(session), `${digestsPath(session)}.unreadable-${Date.now()}`).catch(() => {});
+    }
+  }
+  digests.archives[archiveRel] = digest;
+  await atomicWrite(digestsPath(session), JSON.stringify(digests, null, 2) + '\n');
 }

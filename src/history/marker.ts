@@ -13,8 +13,9 @@ export interface CompactionMarker {
   /** Bytes right after this line that stand in for archived lines (rewritten tool outputs); 0 for a plain cut. */
   replacedBytes: number;
   replacedSha256: string;
-  turns: number;
-  messages: number;
+  /** Absent when a quick compaction left the counting to its finishing (quick-cut.ts). */
+  turns?: number;
+  messages?: number;
   details: string[];
 }
 

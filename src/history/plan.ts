@@ -27,10 +27,16 @@ export interface CutPlan {
   format?: HistoryFormat;
   /** From a full forward scan: no straddle check needed. */
   exact: boolean;
+  /**
+   * The ids that would link a line before the cut to the kept part if any line before it holds
+   * one: results in the kept part that answer no call kept before them, and Claude Code message
+   * ids (every line of a response shares one). Raw, without the namespace prefix of `tailIds`.
+   */
+  needles: string[];
 }
 
 export async function planFromTail(file: string, size: number, keepRecent: number): Promise<CutPlan | { turns: number }> {
-  if (keepRecent === 0) return { cut: size, tailIds: new Set(), tailTurns: 0, tailLines: 0, lastTurn: size, lastTurnClean: false, exact: true };
+  if (keepRecent === 0) return { cut: size, tailIds: new Set(), tailTurns: 0, tailLines: 0, lastTurn: size, lastTurnClean: false, exact: true, needles: [] };
   const tailIds = new Set<string>();
   let lastIds: Set<string> | undefined;
   let lastTurn = size;
@@ -38,13 +44,20 @@ export async function planFromTail(file: string, size: number, keepRecent: numbe
   let turns = 0;
   let lines = 0;
   let format: HistoryFormat | undefined;
+  // Read backwards, a call answers every result of its id seen so far (they come after it).
+  const unanswered = new Set<string>();
+  const messageIds = new Set<string>();
   for await (const line of readLinesBackward(file, size)) {
     const facts = lineFacts(line.bytes.toString('utf8'));
     lines++;
     if (facts.info.kind === 'message') format = detectFormat(facts.info.value, format);
-    for (const link of facts.links) {
+    for (let i = facts.links.length - 1; i >= 0; i--) {
+      const link = facts.links[i]!;
       if (lastIds && lastIds.has(link.id)) lastTurnClean = false;
       tailIds.add(link.id);
+      if (link.role === 'result') unanswered.add(link.id);
+      else if (link.role === 'use') unanswered.delete(link.id);
+      else messageIds.add(link.id);
     }
     if (!facts.turnStart) continue;
     turns++;
@@ -52,7 +65,10 @@ export async function planFromTail(file: string, size: number, keepRecent: numbe
       lastTurn = line.offset;
       lastIds = new Set(tailIds);
     }
-    if (turns === keepRecent) return { cut: line.offset, tailIds, tailTurns: turns, tailLines: lines, lastTurn, lastTurnClean, format, exact: false };
+    if (turns === keepRecent) {
+      const needles = [...unanswered, ...messageIds].map((id) => id.slice(2));
+      return { cut: line.offset, tailIds, tailTurns: turns, tailLines: lines, lastTurn, lastTurnClean, format, exact: false, needles };
+    }
   }
   return { turns };
 }
@@ -76,5 +92,5 @@ export async function planFromStart(file: string, size: number, keepRecent: numb
   const lastTurn = turns ? planner.turnStarts[turns - 1]! : size;
   const tailTurns = turns - plan.turnsRemoved;
   const tailLines = plan.turnsRemoved < turns ? lines - linesAt[plan.turnsRemoved]! : 0;
-  return { cut: plan.cut, tailIds: new Set(), tailTurns, tailLines, lastTurn, lastTurnClean: !planner.straddles(lastTurn), format, exact: true };
+  return { cut: plan.cut, tailIds: new Set(), tailTurns, tailLines, lastTurn, lastTurnClean: !planner.straddles(lastTurn), format, exact: true, needles: [] };
 }

@@ -232,21 +232,35 @@ export async function linkInto(temp: string, final: string): Promise<void> {
   await fsyncDir(path.dirname(final));
 }
 
-/** Bytes [start, end) of a file in 1 MiB pieces (each valid until the next). */
-async function* readChunks(file: string, start: number, end: number): AsyncGenerator<Buffer> {
+/**
+ * Bytes [start, end) of a file in 1 MiB pieces, each valid until the next is asked for. The
+ * next piece is read while the caller works on this one (two buffers, taken in turn).
+ */
+export async function* readChunks(file: string, start: number, end: number): AsyncGenerator<Buffer> {
   if (end <= start) return;
   const handle = await fs.open(file, 'r').catch((err) => {
     throw fsError(err, 'read', file);
   });
+  const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
+  let turn = 0;
+  type Piece = { bytesRead: number; buffer: Buffer; want: number };
+  const readAt = (position: number): Promise<Piece> => {
+    const want = Math.min(CHUNK, end - position);
+    return handle.read(buffers[turn++ % 2]!, 0, want, position).then(({ bytesRead, buffer }) => ({ bytesRead, buffer, want }));
+  };
+  let pending: Promise<Piece> | undefined = readAt(start);
   try {
-    const chunk = Buffer.allocUnsafe(CHUNK);
-    for (let position = start; position < end; ) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK, end - position), position);
-      if (bytesRead === 0) break;
-      yield chunk.subarray(0, bytesRead);
+    for (let position = start; pending; ) {
+      const piece: Piece = await pending;
+      const { bytesRead, buffer, want } = piece;
       position += bytesRead;
+      // A short read is the end of the file (it shrank): nothing more to ask for.
+      pending = bytesRead === want && position < end ? readAt(position) : undefined;
+      if (bytesRead === 0) break;
+      yield buffer.subarray(0, bytesRead);
     }
   } finally {
+    await pending?.catch(() => {});
     await handle.close().catch(() => {});
   }
 }

@@ -25,7 +25,9 @@ export class CutPlanner {
     if (turnStart) this.turnStarts.push(position);
     for (const link of links) {
       const span = this.open.get(link.id);
-      if (link.role === 'use' && span?.closed) {
+      // A result answers the latest call with its id, so every call opens a new span (a call
+      // left unanswered, then its id reused, is not linked to the later pair).
+      if (link.role === 'use' && span) {
         this.retire(span);
         this.open.set(link.id, { first: position, last: position, closed: false });
       } else if (span) {

@@ -3,7 +3,7 @@
 // canonical duplicates, and pushes the oldest lines of a section over its max_chars out as
 // one-line pointers, their full text going to a detail file. The guards decide whether an LLM's
 // synthesis may replace the overview.
-import { findSection, parseOverview, replaceSectionContent, slugify, type Overview, type Section } from './overview.js';
+import { parseOverview, replaceSectionContent, slugify, type Overview, type Section } from './overview.js';
 import type { Note } from './scratch.js';
 import { canonical } from './workspace.js';
 import { keywordsOf } from './text.js';

@@ -1,29 +1,37 @@
-// The per-prompt bundle (dist/fast/fast.js) must stay one file that loads nothing but Node
+// The lean bundles (dist/fast/fast.js for `context` and `hook`, which run on every prompt, and
+// dist/fast/fast-compact.js for `compact`) must each stay one file that loads nothing but Node
 // built-ins up front: every heavy or rarely used module is reached through a dynamic import that
-// points into the full build. A wrong path there would only fail on the rare run that needs it
-// (a changed overview.md, a first token count, a hook), so each one is checked to exist.
+// points into the full build or a package. A wrong path there would only fail on the rare run
+// that needs it (a changed overview.md, a first token count, a hook), so each one is checked.
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 
 const leanDir = path.join(ROOT, 'dist', 'fast');
-const lean = readFileSync(path.join(leanDir, 'fast.js'), 'utf8');
+const bundles: Record<string, string[]> = {
+  'fast.js': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
+  'fast-compact.js': ['../memory/overview.js'],
+};
 
-describe('the lean per-prompt bundle', () => {
-  it('is a single file', () => {
-    expect(readdirSync(leanDir)).toEqual(['fast.js']);
-  });
-
-  it('statically imports only Node built-ins', () => {
-    const staticImports = [...lean.matchAll(/^import\s[^;]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]);
-    expect(staticImports.length).toBeGreaterThan(0);
-    expect(staticImports.filter((spec) => !spec!.startsWith('node:'))).toEqual([]);
-  });
-
-  it('reaches the full build through dynamic imports that resolve to built files', () => {
-    const relative = [...lean.matchAll(/\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)/g)].map((m) => m[1]!);
-    expect(relative).toEqual(expect.arrayContaining(['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js']));
-    for (const spec of relative) expect(existsSync(path.resolve(leanDir, spec)), spec).toBe(true);
-  });
+it('the lean entries are single files, one per entry', () => {
+  expect(readdirSync(leanDir).sort()).toEqual(Object.keys(bundles).sort());
 });
+
+for (const [name, lazyPaths] of Object.entries(bundles)) {
+  describe(`the lean bundle ${name}`, () => {
+    const lean = readFileSync(path.join(leanDir, name), 'utf8');
+
+    it('statically imports only Node built-ins', () => {
+      const staticImports = [...lean.matchAll(/^import\s[^;]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]);
+      expect(staticImports.length).toBeGreaterThan(0);
+      expect(staticImports.filter((spec) => !spec!.startsWith('node:'))).toEqual([]);
+    });
+
+    it('reaches the full build through dynamic imports that resolve to built files', () => {
+      const relative = [...lean.matchAll(/\bimport\(\s*["'](\.\.?\/[^"']+)["']\s*\)/g)].map((m) => m[1]!);
+      expect(relative).toEqual(expect.arrayContaining(lazyPaths));
+      for (const spec of relative) expect(existsSync(path.resolve(leanDir, spec)), spec).toBe(true);
+    });
+  });
+}

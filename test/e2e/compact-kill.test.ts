@@ -2,6 +2,9 @@
 // state or the new is there (never a torn file), the union of messages.jsonl and archive/ holds
 // every original line, and running the compaction again completes (the stale lock is taken over,
 // the interrupted run is rolled back or finished). Restoring then gives back the original bytes.
+// Both ways are killed: the full one (--strategy summarize: parse, copy, summary) and the quick
+// cut of a long history (the archive is the old file under a second name; --wait makes the same
+// process write the transcript afterwards, so the kills also land in that finishing).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readFile, readdir } from 'node:fs/promises';
@@ -21,19 +24,22 @@ afterAll(async () => {
   for (const box of boxes) await box.cleanup();
 });
 
-it('a compaction killed at any instant leaves old or new state, and a rerun completes', async () => {
+const ways: Record<string, string[]> = { full: ['--strategy', 'summarize'], quick: ['--wait'] };
+
+for (const [way, flags] of Object.entries(ways)) it(`a ${way} compaction killed at any instant leaves old or new state, and a rerun completes`, async () => {
   const outcomes: string[] = [];
   const probe = await sandbox();
   boxes.push(probe);
   await sessionWith(probe, original);
   const started = Date.now();
-  await runJson(probe, ['compact', '--keep-recent', '5', '--strategy', 'summarize'], { timeout: 60_000 });
+  const probed = await runJson(probe, ['compact', '--keep-recent', '5', ...flags], { timeout: 60_000 });
+  expect(probed.finishing).toBe(way === 'quick' ? 'done' : undefined);
   const full = Date.now() - started;
   const killAt = async (delay: number): Promise<string> => {
     const box = await sandbox();
     boxes.push(box);
     const files = await sessionWith(box, original);
-    const child = execa('node', [BIN, 'compact', '--keep-recent', '5', '--strategy', 'summarize'], {
+    const child = execa('node', [BIN, 'compact', '--keep-recent', '5', ...flags], {
       cwd: box.project,
       reject: false,
       extendEnv: false,
@@ -45,17 +51,20 @@ it('a compaction killed at any instant leaves old or new state, and a rerun comp
     const lead = await leadingMarker(files);
     let outcome: string;
     if (lead) {
-      // New state: the archive (durable before the commit) plus the rest is the original.
+      // New state: the archive (durable before the commit) plus the rest is the original. A quick
+      // cut's archive may still be longer (killed before it was cut to length): its first bytes.
       const archive = await readFile(path.join(files.workingMemory, lead.marker.archive));
-      expect(Buffer.concat([archive, lead.rest]).toString('utf8')).toBe(original);
+      expect(archive.length).toBeGreaterThanOrEqual(lead.marker.archivedBytes);
+      expect(Buffer.concat([archive.subarray(0, lead.marker.archivedBytes), lead.rest]).toString('utf8')).toBe(original);
       outcome = `${delay}ms: committed${killed.signal ? ' then killed' : ''}`;
     } else {
       // Old state: messages.jsonl untouched.
       expect(await readFile(files.messages, 'utf8')).toBe(original);
       outcome = `${delay}ms: ${killed.signal ? 'killed before commit' : 'not started'}`;
     }
-    // Rerun: waits out the stale lock, resolves the interrupted run, completes.
-    const rerun = await runJson(box, ['compact', '--keep-recent', '5'], { timeout: 60_000 });
+    // Rerun: waits out the stale lock, resolves the interrupted run, completes (--wait: with its
+    // transcript, so that nothing is left to a background run when the checks below look).
+    const rerun = await runJson(box, ['compact', '--keep-recent', '5', '--wait'], { timeout: 60_000 });
     expect(rerun.session).toBeTruthy();
     for (const dir of [files.dir, path.join(files.dir, 'state'), path.join(files.workingMemory, 'archive'), path.join(files.workingMemory, 'detail')]) {
       expect((await readdir(dir)).filter((n) => n.endsWith('.tmp')), dir).toEqual([]);
@@ -63,6 +72,14 @@ it('a compaction killed at any instant leaves old or new state, and a rerun comp
     expect(await readdir(path.join(files.dir, 'state'))).not.toContain('compaction.json');
     const archives = (await readdir(path.join(files.workingMemory, 'archive'))).filter((n) => !n.startsWith('.')).sort().reverse();
     expect(archives.length).toBe(1);
+    // Finished: the archive cut to length, its transcript written and indexed.
+    const done = (await leadingMarker(files))!;
+    expect((await readFile(path.join(files.workingMemory, done.marker.archive))).length).toBe(done.marker.archivedBytes);
+    const overview = await readFile(path.join(files.workingMemory, 'overview.md'), 'utf8');
+    for (const detail of done.marker.details) {
+      expect(await readFile(path.join(files.workingMemory, detail), 'utf8')).toMatch(/^---\n[\s\S]*turns: \d+/);
+      expect(overview).toContain(`- ${detail} — `);
+    }
     for (const archive of archives) await runJson(box, ['restore', archive], { timeout: 60_000 });
     expect(await readFile(files.messages, 'utf8')).toBe(original);
     await box.cleanup();

@@ -72,6 +72,14 @@ describe('turns', () => {
     const lines = [user('a'), call('1'), result('1'), user('b'), call('1'), result('1')];
     expect(planLineCut(lines, 1)).toEqual({ cut: 3, turnsRemoved: 1 });
   });
+
+  it('pairs a result with the latest call of its id: an unanswered call does not hold the cut back', () => {
+    const lines = [user('a'), call('1'), user('b'), call('1'), result('1')];
+    expect(planLineCut(lines, 1)).toEqual({ cut: 2, turnsRemoved: 1 });
+    // A result before any later call of its id still pairs with the call before the cut.
+    const held = [user('a'), call('1'), user('b'), result('1'), call('1'), result('1')];
+    expect(planLineCut(held, 1)).toBeUndefined();
+  });
 });
 
 describe('streaming lines', () => {

@@ -1,0 +1,161 @@
+// The quick way to compact a long history: a plain cut (target conversation, strategy archive)
+// whose archived part is large. Nothing before the cut is copied or parsed before the commit.
+// The archive is the old messages.jsonl itself: the same file, given its archive name by a hard
+// link and cut to length after the commit. The new messages.jsonl is the marker plus the kept
+// turns only. Whether a line before the cut is linked to the kept part is answered from the raw
+// bytes (id-scan.ts); when the bytes cannot say "no" for sure, the caller compacts the full way.
+// What needs every archived message parsed (the readable transcript, the turn and message counts,
+// the overview's index and recent lines) is finished afterwards from the archive, from the
+// journal, by `wmem compact --finish` in the background or by the next run that takes the lock
+// (journal.ts). A kill at any instant loses nothing.
+//
+// Protocol (under the session lock; A = the cut):
+//   1. one read of [0, A): the id check and the line count. Meanwhile the old file is fsynced
+//      (it becomes the archive; normally long on disk already). The archive's sha256 is taken
+//      by the finishing, which reads it anyway, into state/archives.json (restore checks it).
+//   2. the new messages.jsonl in a temp: marker + the old file's [A, end); fsynced.
+//   3. the journal (state/compaction.json) names the archive, the temp and what is left to do.
+//   4. link(messages.jsonl, archive name): one file, two names; the archive folder fsynced.
+//   5. COMMIT: rename(temp, messages.jsonl); lines appended to the old file meanwhile are carried
+//      over. Before it the old file is whole under its own name; after it, under the archive's.
+//   6. the archive is cut to A and fsynced. The journal stays until the finishing.
+// Recovery: not committed → the archive name and the temp are removed (only names: messages.jsonl
+// is the same whole file); committed → finishQuickCut (journal.ts).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fsyncDir } from '../store/fsx.js';
+import { fileStamp } from '../store/paths.js';
+import type { Session } from '../store/session.js';
+import { fsError, ioError } from '../ui/errors.js';
+import { IdScanner } from './id-scan.js';
+import { markerLine, type CompactionMarker } from './marker.js';
+import type { CutPlan } from './plan.js';
+import { cutTo, journalPath, writeJournal, type Journal } from './journal.js';
+import { rel, type Progress } from './pass.js';
+import { DurableFile, freeName, readChunks, replaceKeepingAppends, tempFor } from './scan.js';
+
+/** From this many archived bytes a plain cut goes the quick way (below, the full way costs little). */
+export const QUICK_CUT_BYTES = 8 << 20;
+
+export interface QuickCutDone {
+  journal: Journal;
+  archive: string;
+  archiveRel: string;
+  transcriptRel: string;
+  linesArchived: number;
+}
+
+/**
+ * Compacts the quick way, or returns undefined (nothing changed) when it cannot be sure that no
+ * line before the cut is linked to the kept part, or the file system has no hard links: the
+ * caller then compacts the full way. Call with the session lock held.
+ */
+export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date; archiveTo?: string; progress: Progress }): Promise<QuickCutDone | undefined> {
+  const scanner = IdScanner.for(plan.needles);
+  if (!scanner) return undefined;
+  const file = session.paths.messages;
+  const cut = plan.cut;
+  const old = await fs.open(file, 'r').catch((err) => {
+    throw fsError(err, 'read', file);
+  });
+  const stamp = fileStamp(ctx.now);
+  const messagesTemp = tempFor(file, stamp);
+  let archiveLinked: string | undefined;
+  let journalWritten = false;
+  let committed = false;
+  try {
+    const identity = await old.stat();
+    // Settles to its error, so that a return or throw before it is awaited leaves nothing unhandled.
+    const synced = old.sync().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+
+    let newlines = 0;
+    let endsWithNewline = true;
+    for await (const chunk of readChunks(file, 0, cut)) {
+      if (scanner.push(chunk)) {
+        await synced;
+        return undefined;
+      }
+      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) newlines++;
+      endsWithNewline = chunk[chunk.length - 1] === 10;
+      ctx.progress.tick(newlines, 'checking the cut');
+    }
+    const linesArchived = newlines + (endsWithNewline ? 0 : 1);
+
+    const archive = ctx.archiveTo ?? (await freeName(session.paths.archiveDir, `messages-${stamp}`, '.jsonl'));
+    const archiveRel = rel(session, archive);
+    const transcript = await freeName(session.paths.detailDir, `${stamp}-conversation`, '.md');
+    const transcriptRel = rel(session, transcript);
+    const marker: CompactionMarker = {
+      version: 1,
+      id: `${stamp}-${path.basename(archive)}`,
+      archive: archiveRel,
+      archivedBytes: cut,
+      archivedLines: linesArchived,
+      // Taken by the finishing (state/archives.json): the archive is the original file, not a copy.
+      archiveSha256: '',
+      replacedBytes: 0,
+      replacedSha256: '',
+      details: [transcriptRel],
+    };
+    const next = await new DurableFile(messagesTemp).open();
+    try {
+      const copiedTo = (await old.stat()).size;
+      const journal: Journal = {
+        version: 1,
+        id: marker.id,
+        pid: process.pid,
+        startedAt: ctx.now.toISOString(),
+        temps: [messagesTemp],
+        finals: [archive],
+        indexLines: [],
+        recentLine: '',
+        quick: { archive, archivedBytes: cut, copiedTo, transcript, created: ctx.now.toISOString() },
+      };
+      // The journal and the new file are written and fsynced side by side; both before the link.
+      const building = (async () => {
+        await next.write(markerLine(plan.format ?? 'chat', marker, headerText(marker, plan.tailTurns, transcriptRel)));
+        await next.copyRange(file, cut, copiedTo);
+        await next.close();
+      })();
+      journalWritten = true;
+      const [built, journaled] = await Promise.allSettled([building, writeJournal(session, journal)]);
+      for (const outcome of [built, journaled]) if (outcome.status === 'rejected') throw outcome.reason;
+      const syncError = await synced;
+      if (syncError) throw fsError(syncError, 'sync', file);
+      try {
+        await fs.link(file, archive);
+      } catch (err) {
+        // No hard links here (or the name was taken meanwhile): the full way copies instead.
+        if (['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EEXIST'].includes((err as NodeJS.ErrnoException).code ?? '')) return undefined;
+        throw fsError(err, 'create', archive);
+      }
+      archiveLinked = archive;
+      const linked = await fs.stat(archive);
+      if (linked.ino !== identity.ino || linked.dev !== identity.dev) throw ioError(`${file} was replaced by another program during the compaction`, undefined, 'nothing was changed; run wmem compact again');
+      await fsyncDir(path.dirname(archive));
+      await replaceKeepingAppends(messagesTemp, file, old, copiedTo, () => {
+        committed = true;
+      });
+      await cutTo(archive, cut);
+      return { journal, archive, archiveRel, transcriptRel, linesArchived };
+    } finally {
+      if (!committed) await next.discard();
+    }
+  } finally {
+    await old.close().catch(() => {});
+    if (!committed) {
+      if (archiveLinked) await fs.unlink(archiveLinked).catch(() => {});
+      if (journalWritten) await fs.unlink(journalPath(session)).catch(() => {});
+    }
+  }
+}
+
+function headerText(marker: CompactionMarker, keptTurns: number, transcriptRel: string): string {
+  return (
+    `[wmem] Earlier history was compacted: the ${marker.archivedLines} lines before the last ${keptTurns} turn${keptTurns === 1 ? '' : 's'} were moved byte for byte to working-memory/${marker.archive}; ` +
+    `a readable transcript is in working-memory/${transcriptRel}. Undo with: wmem restore ${marker.archive}`
+  );
+}

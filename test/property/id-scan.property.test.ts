@@ -1,0 +1,98 @@
+// Property: the byte-level id scanner never misses. For random JSON lines, written by a plain
+// encoder or one that escapes ASCII (as \uXXXX, and / as \/) the way some writers do, fed in
+// chunks split anywhere, whenever a line parses to a string value equal to one of the ids the
+// scanner says so. (It may also say so when no line does: then the caller parses; never the
+// other way round.)
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { IdScanner } from '../../src/history/id-scan.js';
+
+const idChar = fc.constantFrom(...'abcXYZ019_-:/.'.split(''));
+const id = fc.tuple(fc.constantFrom('msg_01', 'toolu_01', 'call', 'Bash:'), fc.array(idChar, { minLength: 1, maxLength: 8 })).map(([head, tail]) => head + tail.join(''));
+
+/** JSON text of `value`, escaping each ASCII character of strings with probability `rate`. */
+function encode(value: unknown, escapeAt: (i: number) => boolean): string {
+  let counter = 0;
+  const text = (s: string) =>
+    '"' +
+    [...JSON.stringify(s).slice(1, -1)]
+      .map((c) => {
+        const i = counter++;
+        if (!escapeAt(i) || c === '\\' || c === '"') return c;
+        return c === '/' && i % 2 ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+      })
+      .join('') +
+    '"';
+  const walk = (v: unknown): string => {
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) return `[${v.map(walk).join(',')}]`;
+    if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${text(k)}:${walk(x)}`).join(',')}}`;
+    return JSON.stringify(v);
+  };
+  return walk(value);
+}
+
+function strings(value: unknown, into: string[] = []): string[] {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) value.forEach((v) => strings(v, into));
+  else if (value && typeof value === 'object') Object.entries(value).forEach(([k, v]) => (into.push(k), strings(v, into)));
+  return into;
+}
+
+function scan(ids: string[], bytes: Buffer, cuts: number[]): boolean | undefined {
+  const scanner = IdScanner.for(ids);
+  if (!scanner) return undefined;
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  let from = 0;
+  for (const to of [...points, bytes.length]) {
+    if (to > from && scanner.push(bytes.subarray(from, to))) return true;
+    from = Math.max(from, to);
+  }
+  return false;
+}
+
+describe('IdScanner', () => {
+  it('finds every id that a line holds as a string value, however escaped and chunked', () => {
+    const value = (ids: string[]) =>
+      fc.oneof(
+        fc.constantFrom(...ids),
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom(...ids).map((i) => `${i}x`),
+        fc.constantFrom(...ids).map((i) => `see ${i}`),
+      );
+    const property = fc.property(
+      fc.array(id, { minLength: 1, maxLength: 5 }).chain((ids) =>
+        fc.tuple(
+          fc.constant(ids),
+          fc.array(fc.array(fc.record({ id: value(ids), text: value(ids), content: fc.array(fc.record({ tool_use_id: value(ids) }), { maxLength: 2 }) }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }),
+          fc.double({ min: 0, max: 1, noNaN: true }),
+          fc.array(fc.nat(), { maxLength: 6 }),
+        ),
+      ),
+      ([ids, lines, rate, cuts]) => {
+        const text = lines.map((l, n) => encode(l, (i) => ((i * 7919 + n * 31) % 1000) / 1000 < rate)).join('\n') + '\n';
+        const bytes = Buffer.from(text, 'latin1');
+        const truth = text.split('\n').filter(Boolean).some((line) => strings(JSON.parse(line)).some((s) => ids.includes(s)));
+        const found = scan(ids, bytes, cuts);
+        if (found === undefined) return;
+        if (truth) expect(found).toBe(true);
+      },
+    );
+    fc.assert(property, { numRuns: 500 });
+  });
+
+  it('says no when no line holds an id, and gives up on ids it cannot find by bytes', () => {
+    const ids = ['msg_01AbC', 'msg_01XyZ', 'toolu_01Q'];
+    const clean = Buffer.from(['{"type":"assistant","message":{"id":"msg_01Other","content":"msg_01AbC is in text, not a value: \\"x\\""}}', '{"tool_use_id":"toolu_01Qz","text":"C:\\\\users\\n"}'].join('\n'));
+    expect(scan(ids, clean, [])).toBe(false);
+    expect(scan(ids, clean, [5, 40, 41, 90])).toBe(false);
+    expect(scan(ids, Buffer.from('{"id":"msg_01XyZ"}'), [10])).toBe(true);
+    // An escape that spells an id character: maybe.
+    expect(scan(ids, Buffer.from('{"id":"msg_01\\u0058yZ"}'), [])).toBe(true);
+    expect(scan([], clean, [])).toBe(false);
+    expect(IdScanner.for(['ab'])).toBeUndefined();
+    expect(IdScanner.for(['caf\u00e9!'])).toBeUndefined();
+    expect(IdScanner.for(['has"quote'])).toBeUndefined();
+    expect(IdScanner.for(Array.from({ length: 9 }, (_, i) => `${'abcdefghi'[i]}ooo1`))).toBeUndefined();
+  });
+});
