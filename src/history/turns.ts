@@ -59,12 +59,49 @@ export class CutPlanner {
     const turns = this.turnStarts.length;
     if (keepRecent === 0) return turns > 0 || end > 0 ? { cut: end, turnsRemoved: turns } : undefined;
     if (turns <= keepRecent) return undefined;
+    const held = this.heldTurnStarts();
     for (let index = turns - keepRecent; index >= 1; index--) {
-      const cut = this.turnStarts[index]!;
-      if (!this.straddles(cut)) return { cut, turnsRemoved: index };
+      if (!held[index]) return { cut: this.turnStarts[index]!, turnsRemoved: index };
     }
     return undefined;
   }
+
+  /**
+   * For each turn start, whether cutting there would separate linked lines: every span marks the
+   * turn starts inside it (one pass over the spans, binary searches, a running sum), rather than
+   * every candidate cut asking every span (quadratic on a long history).
+   */
+  private heldTurnStarts(): Uint8Array {
+    const starts = this.turnStarts;
+    const depth = new Int32Array(starts.length + 1);
+    for (const span of [...this.spans, ...this.open.values()]) {
+      if (span.last <= span.first) continue;
+      const from = firstAbove(starts, span.first);
+      const to = firstAbove(starts, span.last);
+      if (from < to) {
+        depth[from]!++;
+        depth[to]!--;
+      }
+    }
+    const held = new Uint8Array(starts.length);
+    for (let i = 0, running = 0; i < starts.length; i++) {
+      running += depth[i]!;
+      held[i] = running > 0 ? 1 : 0;
+    }
+    return held;
+  }
+}
+
+/** The index of the first value above `position` in an increasing array (its length if none). */
+function firstAbove(values: number[], position: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid]! > position) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 /** Splits lines into turns (arrays of line indices); for tests and small inputs. */
