@@ -157,9 +157,16 @@ export async function finishQuickCut(session: Session, quick: QuickPart, env: { 
     return { indexLines: [], recentLine: '' };
   }
   if (size > quick.archivedBytes) {
-    if (size > quick.copiedTo) {
-      const extra = Buffer.alloc(size - quick.copiedTo);
-      await readInto(quick.archive, extra, quick.copiedTo);
+    // Bytes past the cut are either the old file's tail, not cut yet (the run stopped first; the
+    // kept part of it is in messages.jsonl after the marker), or lines a program appended through
+    // a descriptor it held across the compaction, after the cut. Neither is dropped.
+    const kept = Buffer.alloc(Math.min(size, quick.copiedTo) - quick.archivedBytes);
+    await readInto(quick.archive, kept, quick.archivedBytes);
+    const uncut = await keptAfterMarker(session.paths.messages, kept);
+    const appendedFrom = uncut ? quick.copiedTo : quick.archivedBytes;
+    if (size > appendedFrom) {
+      const extra = Buffer.alloc(size - appendedFrom);
+      await readInto(quick.archive, extra, appendedFrom);
       if (!(await endsWith(session.paths.messages, extra))) await appendBytes(session.paths.messages, extra);
     }
     await cutTo(quick.archive, quick.archivedBytes);
@@ -216,6 +223,20 @@ async function readInto(file: string, into: Buffer, position: number): Promise<v
   } finally {
     await handle.close();
   }
+}
+
+/** Whether messages.jsonl holds `bytes` right after its first line (the marker). */
+async function keptAfterMarker(file: string, bytes: Buffer): Promise<boolean> {
+  for await (const line of readLines(file)) {
+    const found = Buffer.alloc(bytes.length);
+    try {
+      await readInto(file, found, line.offset + line.bytes.length);
+    } catch {
+      return false;
+    }
+    return found.equals(bytes);
+  }
+  return false;
 }
 
 /** Whether `file` ends with `bytes` (lines carried over already). */

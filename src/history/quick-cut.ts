@@ -23,7 +23,7 @@
 // is the same whole file); committed → finishQuickCut (journal.ts).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { fsyncDir } from '../store/fsx.js';
+import { ensureDir, fsyncDir } from '../store/fsx.js';
 import { fileStamp } from '../store/paths.js';
 import type { Session } from '../store/session.js';
 import { fsError, ioError } from '../ui/errors.js';
@@ -73,6 +73,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
 
     let newlines = 0;
     let endsWithNewline = true;
+    let scanned = 0;
     for await (const chunk of readChunks(file, 0, cut)) {
       if (scanner.push(chunk)) {
         await synced;
@@ -80,7 +81,8 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       }
       for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) newlines++;
       endsWithNewline = chunk[chunk.length - 1] === 10;
-      ctx.progress.tick(newlines, 'checking the cut');
+      scanned += chunk.length;
+      ctx.progress.tick(scanned, 'checking the cut');
     }
     const linesArchived = newlines + (endsWithNewline ? 0 : 1);
 
@@ -126,6 +128,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       const syncError = await synced;
       if (syncError) throw fsError(syncError, 'sync', file);
       try {
+        await ensureDir(path.dirname(archive));
         await fs.link(file, archive);
       } catch (err) {
         // No hard links here (or the name was taken meanwhile): the full way copies instead.

@@ -1,14 +1,16 @@
 // Property: for random histories (every line kind wmem meets, CRLF, no final newline, a
 // truncated last line), any sequence of compactions followed by restoring their archives newest
 // first gives back the original file byte for byte; after each plain cut, archive + the rest is
-// exactly what was there before.
+// exactly what was there before, cut where the pure planner says. Plain cuts go the full way or
+// the quick way (the archive is the old file, the cut checked from raw bytes): the same cut.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { compactSession, type CompactTarget } from '../../src/history/compact.js';
 import { restoreArchive } from '../../src/history/restore.js';
-import { archives, makeSession, setMessages, unionAfterCut, type TestSession } from '../helpers/history-session.js';
+import { archives, makeSession, setMessages, splitLines, unionAfterCut, type TestSession } from '../helpers/history-session.js';
+import { planLineCut } from '../../src/history/turns.js';
 
 const J = (v: unknown) => JSON.stringify(v);
 const longOutput = Array.from({ length: 60 }, (_, i) => `src/file${i}.ts`).join('\n');
@@ -36,7 +38,8 @@ function render(events: Array<unknown>, crlf: boolean[], finalNewline: boolean, 
           pending = undefined;
         }
       } else if (ev.kind === 'assistant') {
-        lines.push(ev.cc ? J({ type: 'assistant', message: { id: `m${n}`, role: 'assistant', content: [{ type: 'text', text: ev.text }] } }) : J({ role: 'assistant', content: ev.text }));
+        // Mostly ids the quick cut can look for in raw bytes; some too short, which send it the full way.
+        lines.push(ev.cc ? J({ type: 'assistant', message: { id: n % 3 ? `msg_${n}` : `m${n}`, role: 'assistant', content: [{ type: 'text', text: ev.text }] } }) : J({ role: 'assistant', content: ev.text }));
       } else {
         const id = `call_${n}`;
         lines.push(J({ role: 'assistant', content: '', tool_calls: [{ type: 'function', id, function: { name: 'Bash', arguments: '{"command":"ls"}' } }] }));
@@ -64,7 +67,7 @@ afterEach(async () => {
 
 it('compact then restore (newest first) gives the original bytes', async () => {
   let clock = Date.UTC(2026, 2, 1);
-  const seen = { conversation: 0, tools: 0, all: 0 };
+  const seen = { conversation: 0, tools: 0, all: 0, quick: 0 };
   const env = { now: () => new Date((clock += 1000)), warn: () => {} };
   await fc.assert(
     fc.asyncProperty(
@@ -72,7 +75,7 @@ it('compact then restore (newest first) gives the original bytes', async () => {
       fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
       fc.boolean(),
       fc.boolean(),
-      fc.array(fc.record({ keepRecent: fc.integer({ min: 0, max: 4 }), target: fc.constantFrom<CompactTarget>('conversation', 'tools', 'all'), strategy: fc.constantFrom<'archive' | 'summarize'>('archive', 'summarize') }), { minLength: 1, maxLength: 3 }),
+      fc.array(fc.record({ keepRecent: fc.integer({ min: 0, max: 4 }), target: fc.constantFrom<CompactTarget>('conversation', 'tools', 'all'), strategy: fc.constantFrom<'archive' | 'summarize'>('archive', 'summarize'), quick: fc.boolean() }), { minLength: 1, maxLength: 3 }),
       async (events, crlf, finalNewline, truncateLast, runs) => {
         for (const name of await archives(ts.session)) await unlink(path.join(ts.session.paths.archiveDir, name));
         const original = render(events, crlf, finalNewline, truncateLast);
@@ -80,14 +83,19 @@ it('compact then restore (newest first) gives the original bytes', async () => {
         const made: string[] = [];
         for (const run of runs) {
           const before = await readFile(ts.session.paths.messages);
-          const result = await compactSession(ts.session, { target: run.target, strategy: run.strategy, keepRecent: run.keepRecent }, env);
+          const result = await compactSession(ts.session, { target: run.target, strategy: run.strategy, keepRecent: run.keepRecent, quickFrom: run.quick ? 0 : undefined }, env);
           if (!result.compacted) {
             expect(await readFile(ts.session.paths.messages)).toEqual(before);
             continue;
           }
           made.push(result.archive!);
           seen[run.target]++;
-          if (run.target === 'conversation') expect(await unionAfterCut(ts.session)).toEqual(before);
+          if (result.finishing) seen.quick++;
+          if (run.target === 'conversation') {
+            expect(await unionAfterCut(ts.session)).toEqual(before);
+            const planned = planLineCut(splitLines(before).map((line) => line.toString('utf8')), run.keepRecent);
+            expect(result.counts.linesArchived).toBe(planned?.cut);
+          }
         }
         for (const archive of made.reverse()) await restoreArchive(ts.session, archive, env);
         expect((await readFile(ts.session.paths.messages)).equals(original)).toBe(true);
@@ -99,4 +107,5 @@ it('compact then restore (newest first) gives the original bytes', async () => {
   expect(seen.conversation).toBeGreaterThan(5);
   expect(seen.tools).toBeGreaterThan(2);
   expect(seen.all).toBeGreaterThan(2);
+  expect(seen.quick).toBeGreaterThan(5);
 }, 120_000);

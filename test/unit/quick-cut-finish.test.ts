@@ -1,0 +1,87 @@
+// The finishing of a quick cut (journal.ts, on real files in a temp session): whatever state the
+// compacting run left the archive in (the old file not yet cut to length, lines appended to it and
+// carried over or not, lines a program wrote through a descriptor it held across the compaction),
+// finishing cuts it to length, drops nothing and duplicates nothing, then writes the transcript.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { compactSession, recoverCompaction } from '../../src/history/compact.js';
+import { restoreArchive } from '../../src/history/restore.js';
+import { journalPath, type Journal } from '../../src/history/journal.js';
+import { withLock } from '../../src/store/fsx.js';
+import { makeSession, setMessages, type TestSession } from '../helpers/history-session.js';
+
+const J = (v: unknown) => JSON.stringify(v);
+const history = Array.from({ length: 30 }, (_, t) => [
+  J({ type: 'user', message: { role: 'user', content: `turn ${t}` } }),
+  J({ type: 'assistant', message: { id: `msg_${t}`, role: 'assistant', content: [{ type: 'text', text: `answer ${t}` }] } }),
+])
+  .flat()
+  .join('\n')
+  .concat('\n');
+const late = (tag: string) => J({ type: 'user', message: { role: 'user', content: `written late: ${tag}` } }) + '\n';
+
+let ts: TestSession;
+let clock = Date.UTC(2026, 3, 1);
+const env = { now: () => new Date((clock += 1000)), warn: () => {} };
+beforeEach(async () => {
+  ts = await makeSession();
+  await setMessages(ts.session, history);
+});
+afterEach(async () => {
+  await ts.cleanup();
+});
+
+/** A quick cut whose finishing was left for later (as when a background run will do it). */
+async function cutLeavingFinish(): Promise<{ archive: string; journal: Journal }> {
+  const result = await compactSession(ts.session, { target: 'conversation', strategy: 'archive', keepRecent: 2, quickFrom: 0 }, { ...env, finishLater: () => true });
+  expect(result.finishing).toBe('background');
+  const journal = JSON.parse(await readFile(journalPath(ts.session), 'utf8')) as Journal;
+  return { archive: result.archivePath!, journal };
+}
+
+async function finish(): Promise<void> {
+  await withLock(ts.session.paths.dir, () => recoverCompaction(ts.session, env));
+  expect(existsSync(journalPath(ts.session))).toBe(false);
+}
+
+it('finishes a clean cut: transcript, overview lines, digest; nothing else changes', async () => {
+  const { archive, journal } = await cutLeavingFinish();
+  const messages = await readFile(ts.session.paths.messages);
+  await finish();
+  expect(await readFile(ts.session.paths.messages)).toEqual(messages);
+  expect((await readFile(archive)).length).toBe(journal.quick!.archivedBytes);
+  expect(await readFile(journal.quick!.transcript, 'utf8')).toMatch(/turns: 28 *\n/);
+  expect(await readFile(ts.session.paths.overview, 'utf8')).toContain('Compacted 28 turns (56 messages)');
+});
+
+it('moves lines written into the archive after its cut (a descriptor held across the compaction) to messages.jsonl', async () => {
+  const { archive, journal } = await cutLeavingFinish();
+  await appendFile(archive, late('a') + late('b'));
+  await finish();
+  expect((await readFile(archive)).length).toBe(journal.quick!.archivedBytes);
+  expect((await readFile(ts.session.paths.messages, 'utf8')).endsWith(late('a') + late('b'))).toBe(true);
+  await restoreArchive(ts.session, path.basename(archive), env);
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('a') + late('b'));
+});
+
+it('cuts an archive left whole by a run stopped before its cut, carrying over appends it had not carried', async () => {
+  const { archive, journal } = await cutLeavingFinish();
+  // As if stopped right after the commit: the archive is still the whole old file, and a line
+  // appended to it meanwhile was never carried over.
+  await writeFile(archive, history + late('uncarried'));
+  await finish();
+  expect((await readFile(archive)).length).toBe(journal.quick!.archivedBytes);
+  await restoreArchive(ts.session, path.basename(archive), env);
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('uncarried'));
+});
+
+it('does not carry over twice what the run had carried before it stopped', async () => {
+  const { archive } = await cutLeavingFinish();
+  await writeFile(archive, history + late('carried'));
+  await appendFile(ts.session.paths.messages, late('carried'));
+  await finish();
+  await restoreArchive(ts.session, path.basename(archive), env);
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('carried'));
+});
