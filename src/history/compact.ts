@@ -187,7 +187,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
 
   let plan = await planFromTail(file, size, keepRecent);
   if (!('cut' in plan)) return nothing(plan.turns);
-  if (target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES)) {
+  if (target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES)) {
     const quick = await quickCut(session, plan, { now: env.now(), archiveTo, progress });
     if (quick) {
       const counts: CompactCounts = { ...emptyCounts(), linesBefore: quick.linesArchived + plan.tailLines, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, bytesBefore: size, bytesArchived: plan.cut, linesArchived: quick.linesArchived, linesAfter: plan.tailLines + 1 };

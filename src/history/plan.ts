@@ -33,6 +33,8 @@ export interface CutPlan {
    * ids (every line of a response shares one). Raw, without the namespace prefix of `tailIds`.
    */
   needles: string[];
+  /** Whether a turn starts before the cut (known from a plan read from the end). */
+  turnBefore?: boolean;
 }
 
 export async function planFromTail(file: string, size: number, keepRecent: number): Promise<CutPlan | { turns: number }> {
@@ -47,8 +49,15 @@ export async function planFromTail(file: string, size: number, keepRecent: numbe
   // Read backwards, a call answers every result of its id seen so far (they come after it).
   const unanswered = new Set<string>();
   const messageIds = new Set<string>();
+  let plan: CutPlan | undefined;
   for await (const line of readLinesBackward(file, size)) {
     const facts = lineFacts(line.bytes.toString('utf8'));
+    if (plan) {
+      // Past the cut, only whether a turn starts before it (else nothing would be archived but
+      // lines that are not turns, which the full way refuses too).
+      if (facts.turnStart) return { ...plan, turnBefore: true };
+      continue;
+    }
     lines++;
     if (facts.info.kind === 'message') format = detectFormat(facts.info.value, format);
     for (let i = facts.links.length - 1; i >= 0; i--) {
@@ -67,10 +76,10 @@ export async function planFromTail(file: string, size: number, keepRecent: numbe
     }
     if (turns === keepRecent) {
       const needles = [...unanswered, ...messageIds].map((id) => id.slice(2));
-      return { cut: line.offset, tailIds, tailTurns: turns, tailLines: lines, lastTurn, lastTurnClean, format, exact: false, needles };
+      plan = { cut: line.offset, tailIds, tailTurns: turns, tailLines: lines, lastTurn, lastTurnClean, format, exact: false, needles, turnBefore: false };
     }
   }
-  return { turns };
+  return plan ?? { turns };
 }
 
 /** The exact plan from a full forward scan (when the quick plan's cut would separate linked lines). */

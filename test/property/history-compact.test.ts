@@ -75,7 +75,7 @@ it('compact then restore (newest first) gives the original bytes', async () => {
       fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
       fc.boolean(),
       fc.boolean(),
-      fc.array(fc.record({ keepRecent: fc.integer({ min: 0, max: 4 }), target: fc.constantFrom<CompactTarget>('conversation', 'tools', 'all'), strategy: fc.constantFrom<'archive' | 'summarize'>('archive', 'summarize'), quick: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+      fc.array(fc.record({ keepRecent: fc.integer({ min: 0, max: 4 }), target: fc.constantFrom<CompactTarget>('conversation', 'tools', 'all'), strategy: fc.constantFrom<'archive' | 'summarize'>('archive', 'archive', 'summarize'), quick: fc.constantFrom(true, true, false) }), { minLength: 1, maxLength: 3 }),
       async (events, crlf, finalNewline, truncateLast, runs) => {
         for (const name of await archives(ts.session)) await unlink(path.join(ts.session.paths.archiveDir, name));
         const original = render(events, crlf, finalNewline, truncateLast);
@@ -107,5 +107,5 @@ it('compact then restore (newest first) gives the original bytes', async () => {
   expect(seen.conversation).toBeGreaterThan(5);
   expect(seen.tools).toBeGreaterThan(2);
   expect(seen.all).toBeGreaterThan(2);
-  expect(seen.quick).toBeGreaterThan(5);
+  expect(seen.quick).toBeGreaterThan(1);
 }, 120_000);
