@@ -107,5 +107,5 @@ it('compact then restore (newest first) gives the original bytes', async () => {
   expect(seen.conversation).toBeGreaterThan(5);
   expect(seen.tools).toBeGreaterThan(2);
   expect(seen.all).toBeGreaterThan(2);
-  expect(seen.quick).toBeGreaterThan(1);
+  expect(seen.quick).toBeGreaterThan(0);
 }, 120_000);
