@@ -1,8 +1,10 @@
 // Times `wmem compact` on a generated 100,000-message (~60 MB) history against `cp` of the same
 // file, interleaved (one of each per round, so machine noise hits both alike), and reports the
-// medians, their ratio and wmem's peak RSS (/usr/bin/time -f %M). A third baseline,
-// bench/parse-floor.mjs, is bare Node reading and JSON.parsing every line of the same file: the
-// least a compaction that renders the removed messages can do. Data lives in bench/.work/.
+// medians, their ratios and wmem's peak RSS (/usr/bin/time -f %M). Baselines: `cp`, `cp` + sync,
+// and bench/parse-floor.mjs (bare Node reading and JSON.parsing every line of the same file). For
+// wmem: the default run (it returns once the archive is safe and finishes the transcript in the
+// background; the bench waits for that and reports when it was done) and `--wait` (everything
+// before returning). Data lives in bench/.work/.
 //   node bench/compact.mjs [rounds] [messages]
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
