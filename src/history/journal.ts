@@ -7,13 +7,13 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, atomicWrite, exists, readTextIfExists } from '../store/fsx.js';
+import { FILE_MODE, atomicWrite, fsyncDir, readTextIfExists } from '../store/fsx.js';
 import type { Session } from '../store/session.js';
 import { appendToSections, detailIndexLine } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
 import { parseMarker } from './marker.js';
 import { Progress, archivedRecentLine, fillSlots, rel, scanRegion, startTranscript, transcriptTitle, type ScanState } from './pass.js';
-import { DurableFile, appendBytes, linkInto, readLines, tempFor } from './scan.js';
+import { DurableFile, appendBytes, readLines, tempFor } from './scan.js';
 
 export interface Journal {
   version: 1;
@@ -29,6 +29,12 @@ export interface Journal {
   recentLine: string;
   /** A quick compaction: its archive is the old messages.jsonl, and its finishing is pending. */
   quick?: QuickPart;
+  /**
+   * messages.jsonl as it was when the run started. Still that file means the run never committed;
+   * another file without the run's marker first means it committed and was rewritten since (by
+   * the agent), so nothing the run made may be deleted.
+   */
+  messagesFile?: { dev: number; ino: number };
 }
 
 export interface QuickPart {
@@ -72,16 +78,25 @@ export async function recoverCompaction(session: Session, env: { warn(msg: strin
     return `set aside an unreadable ${file}`;
   }
   for (const temp of journal.temps) await fs.unlink(temp).catch(() => {});
-  let committed = false;
-  if (await exists(session.paths.messages)) committed = parseMarker(await firstLine(session.paths.messages))?.id === journal.id;
+  const now = await fs.stat(session.paths.messages).catch(() => undefined);
+  const markerFirst = now !== undefined && parseMarker(await firstLine(session.paths.messages))?.id === journal.id;
+  const untouched = now !== undefined && journal.messagesFile !== undefined && now.ino === journal.messagesFile.ino && now.dev === journal.messagesFile.dev;
+  // A journal from before messagesFile was recorded: the marker alone decides, as it always did.
+  const committed = markerFirst || (journal.messagesFile !== undefined && !untouched);
   let note: string;
   if (committed) {
-    await finishCommitted(session, journal, env);
+    if (!markerFirst) env.warn(`wmem: messages.jsonl was replaced after compaction ${journal.id} committed; its files are kept as they are`);
+    await finishCommitted(session, journal, env, { messagesIntact: markerFirst });
     // A quick compaction's finishing is its normal course, not a repair: nothing to report.
-    if (journal.quick) return undefined;
+    if (journal.quick && markerFirst) return undefined;
     note = `finished compaction ${journal.id}, which was interrupted after its commit`;
   } else {
-    for (const final of journal.finals) await fs.unlink(final).catch(() => {});
+    for (const final of journal.finals) {
+      // The quick way's archive is a second name of messages.jsonl until the commit: remove that
+      // name only while it is one (never the only name of anything).
+      if (journal.quick && final === journal.quick.archive && !(await sameFile(final, now))) continue;
+      await fs.unlink(final).catch(() => {});
+    }
     await removeJournal(session);
     note = `rolled back compaction ${journal.id}, which was interrupted before its commit (messages.jsonl was untouched)`;
   }
@@ -89,14 +104,19 @@ export async function recoverCompaction(session: Session, env: { warn(msg: strin
   return note;
 }
 
+async function sameFile(file: string, as: { dev: number; ino: number } | undefined): Promise<boolean> {
+  const st = await fs.stat(file).catch(() => undefined);
+  return st !== undefined && as !== undefined && st.dev === as.dev && st.ino === as.ino;
+}
+
 /**
  * Does what a committed compaction left to do (see finishQuickCut), adds its overview lines, and
  * removes the journal. Returns what a quick cut archived, once counted.
  */
-export async function finishCommitted(session: Session, journal: Journal, env: { warn(msg: string): void }): Promise<ArchivedCounts | undefined> {
+export async function finishCommitted(session: Session, journal: Journal, env: { warn(msg: string): void }, how: { messagesIntact: boolean } = { messagesIntact: true }): Promise<ArchivedCounts | undefined> {
   let counts: ArchivedCounts | undefined;
   if (journal.quick && !journal.indexLines.length) {
-    const finished = await finishQuickCut(session, journal.quick, env);
+    const finished = await finishQuickCut(session, journal.quick, env, how);
     journal.indexLines = finished.indexLines;
     journal.recentLine = finished.recentLine;
     counts = finished.counts;
@@ -143,11 +163,12 @@ export async function updateOverview(session: Session, indexLines: string[], rec
 }
 
 /**
- * The rest of a committed quick compaction: the archive cut to length (carrying over any lines
- * appended to the old file that the run did not carry over before it stopped), then its
- * readable transcript. Returns the overview lines to add. Safe to repeat.
+ * The rest of a committed quick compaction: the archive cut to length, then its readable
+ * transcript. Returns the overview lines to add. Safe to repeat. When messages.jsonl no longer
+ * starts with the run's marker (the agent rewrote it since), the archive is left whole: what
+ * lies past the cut cannot be matched against the kept lines any more.
  */
-export async function finishQuickCut(session: Session, quick: QuickPart, env: { warn(msg: string): void }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts }> {
+export async function finishQuickCut(session: Session, quick: QuickPart, env: { warn(msg: string): void }, how: { messagesIntact: boolean }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts }> {
   const archiveRel = rel(session, quick.archive);
   let size: number;
   try {
@@ -156,25 +177,9 @@ export async function finishQuickCut(session: Session, quick: QuickPart, env: { 
     env.warn(`wmem: ${quick.archive} is gone (${(err as NodeJS.ErrnoException).code}); no transcript written for it`);
     return { indexLines: [], recentLine: '' };
   }
-  if (size > quick.archivedBytes) {
-    // Bytes past the cut are either the old file's tail, not cut yet (the run stopped first; the
-    // kept part of it is in messages.jsonl after the marker), or lines a program appended through
-    // a descriptor it held across the compaction, after the cut. Neither is dropped.
-    const kept = Buffer.alloc(Math.min(size, quick.copiedTo) - quick.archivedBytes);
-    await readInto(quick.archive, kept, quick.archivedBytes);
-    const uncut = await keptAfterMarker(session.paths.messages, kept);
-    const appendedFrom = uncut ? quick.copiedTo : quick.archivedBytes;
-    if (size > appendedFrom) {
-      const extra = Buffer.alloc(size - appendedFrom);
-      await readInto(quick.archive, extra, appendedFrom);
-      if (!(await endsWith(session.paths.messages, extra))) await appendBytes(session.paths.messages, extra);
-    }
-    await cutTo(quick.archive, quick.archivedBytes);
-  }
+  if (size > quick.archivedBytes && how.messagesIntact) await cutArchive(session, quick, size);
   await fs.chmod(quick.archive, FILE_MODE).catch(() => {});
 
-  // The transcript is derived: one left by an earlier attempt is written again.
-  await fs.unlink(quick.transcript).catch(() => {});
   const created = new Date(quick.created);
   const transcript = new DurableFile(tempFor(quick.transcript, 'finish'));
   try {
@@ -186,7 +191,9 @@ export async function finishQuickCut(session: Session, quick: QuickPart, env: { 
     await recordArchiveDigest(session, archiveRel, { bytes: quick.archivedBytes, sha256: state.hash.digest('hex') });
     await fillSlots(transcript, slots, { lines: `1-${counts.lines}`, messages: counts.messages, turns: counts.turns });
     await transcript.close();
-    await linkInto(transcript.temp, quick.transcript);
+    // Over the placeholder the compaction left under this name (or an earlier attempt's result).
+    await fs.rename(transcript.temp, quick.transcript);
+    await fsyncDir(path.dirname(quick.transcript));
     const transcriptRel = rel(session, quick.transcript);
     return { indexLines: [detailIndexLine(transcriptRel, transcriptTitle(counts, created))], recentLine: archivedRecentLine(counts, archiveRel, transcriptRel), counts };
   } catch (err) {
@@ -198,12 +205,46 @@ export async function finishQuickCut(session: Session, quick: QuickPart, env: { 
   }
 }
 
-/** Cuts a file to `length` bytes and fsyncs it. */
-export async function cutTo(file: string, length: number): Promise<void> {
-  const handle = await fs.open(file, 'r+').catch((err) => {
-    throw fsError(err, 'write', file);
+/**
+ * Cuts a quick archive (size bytes now) to its length. Past the cut it holds either the old
+ * file's tail, not cut yet because the run stopped first (the kept part of it is in
+ * messages.jsonl after the marker, followed by what the run carried over), or bytes a program
+ * wrote through a descriptor it held across the compaction, after the cut. What messages.jsonl
+ * lacks of either goes there, whole lines compared, before the cut.
+ */
+async function cutArchive(session: Session, quick: QuickPart, size: number): Promise<void> {
+  const messages = session.paths.messages;
+  const afterMarker = await firstLineEnd(messages);
+  const keptLength = quick.copiedTo - quick.archivedBytes;
+  let from: number;
+  const kept = size >= quick.copiedTo ? await commonPrefix(messages, afterMarker, quick.archive, quick.archivedBytes, keptLength) : undefined;
+  if (kept && kept.bytes === keptLength) {
+    // Not cut yet: skip what the run carried over already (matched line by line).
+    const carried = await commonPrefix(messages, afterMarker + keptLength, quick.archive, quick.copiedTo, size - quick.copiedTo);
+    from = quick.copiedTo + carried.wholeLines;
+  } else {
+    // Written after the cut. A writer that was not appending leaves a hole of zeros first.
+    from = quick.archivedBytes + (await leadingZeros(quick.archive, quick.archivedBytes, size));
+  }
+  await carryAndCut(quick.archive, quick.archivedBytes, messages, from);
+}
+
+/**
+ * Appends the archive's bytes from `from` to messages.jsonl, again for whatever arrived while
+ * doing so, then cuts the archive to `length` and fsyncs it. (A byte written between the last
+ * look and the cut is the one race left; only a program holding the old file open can lose it.)
+ */
+export async function carryAndCut(archive: string, length: number, messages: string, from: number): Promise<void> {
+  const handle = await fs.open(archive, 'r+').catch((err) => {
+    throw fsError(err, 'write', archive);
   });
   try {
+    for (let size = (await handle.stat()).size; size > from; size = (await handle.stat()).size) {
+      const extra = Buffer.alloc(size - from);
+      await handle.read(extra, 0, extra.length, from);
+      await appendBytes(messages, extra);
+      from = size;
+    }
     await handle.truncate(length);
     await handle.chmod(FILE_MODE);
     await handle.sync();
@@ -212,40 +253,60 @@ export async function cutTo(file: string, length: number): Promise<void> {
   }
 }
 
-async function readInto(file: string, into: Buffer, position: number): Promise<void> {
+/** The offset just past the first line of a file (its marker). */
+async function firstLineEnd(file: string): Promise<number> {
+  for await (const line of readLines(file)) return line.offset + line.bytes.length;
+  return 0;
+}
+
+/**
+ * How many bytes of `a` from `startA` equal those of `b` from `startB` (up to `length`), and up
+ * to which newline of that common part whole lines match. Read 1 MiB at a time.
+ */
+async function commonPrefix(a: string, startA: number, b: string, startB: number, length: number): Promise<{ bytes: number; wholeLines: number }> {
+  const left = await fs.open(a, 'r');
+  const right = await fs.open(b, 'r');
+  try {
+    const x = Buffer.alloc(Math.max(1, Math.min(length, 1 << 20)));
+    const y = Buffer.alloc(x.length);
+    let bytes = 0;
+    let wholeLines = 0;
+    while (bytes < length) {
+      const want = Math.min(x.length, length - bytes);
+      const [{ bytesRead: gotX }, { bytesRead: gotY }] = await Promise.all([left.read(x, 0, want, startA + bytes), right.read(y, 0, want, startB + bytes)]);
+      const got = Math.min(gotX, gotY);
+      let same = 0;
+      while (same < got && x[same] === y[same]) same++;
+      const nl = x.subarray(0, same).lastIndexOf(10);
+      if (nl !== -1) wholeLines = bytes + nl + 1;
+      bytes += same;
+      if (same < want) break;
+    }
+    return { bytes, wholeLines };
+  } finally {
+    await left.close();
+    await right.close();
+  }
+}
+
+/** How many zero bytes a file has from `start` (below `end`): a hole left by a positioned write. */
+async function leadingZeros(file: string, start: number, end: number): Promise<number> {
   const handle = await fs.open(file, 'r');
   try {
-    for (let done = 0; done < into.length; ) {
-      const { bytesRead } = await handle.read(into, done, into.length - done, position + done);
-      if (!bytesRead) throw new Error(`${file} ended early`);
-      done += bytesRead;
+    const chunk = Buffer.alloc(Math.max(1, Math.min(end - start, 1 << 16)));
+    let zeros = 0;
+    while (start + zeros < end) {
+      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - start - zeros), start + zeros);
+      if (!bytesRead) break;
+      let i = 0;
+      while (i < bytesRead && chunk[i] === 0) i++;
+      zeros += i;
+      if (i < bytesRead) break;
     }
+    return zeros;
   } finally {
     await handle.close();
   }
-}
-
-/** Whether messages.jsonl holds `bytes` right after its first line (the marker). */
-async function keptAfterMarker(file: string, bytes: Buffer): Promise<boolean> {
-  for await (const line of readLines(file)) {
-    const found = Buffer.alloc(bytes.length);
-    try {
-      await readInto(file, found, line.offset + line.bytes.length);
-    } catch {
-      return false;
-    }
-    return found.equals(bytes);
-  }
-  return false;
-}
-
-/** Whether `file` ends with `bytes` (lines carried over already). */
-async function endsWith(file: string, bytes: Buffer): Promise<boolean> {
-  const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
-  if (size < bytes.length) return false;
-  const tail = Buffer.alloc(bytes.length);
-  await readInto(file, tail, size - bytes.length);
-  return tail.equals(bytes);
 }
 
 /** Writes the journal atomically (state/ is created with the session). */

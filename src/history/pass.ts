@@ -175,6 +175,15 @@ export async function startTranscript(file: DurableFile, info: { session: string
   return front.slots;
 }
 
+/** What stands under a quick cut's transcript name until its finishing writes the transcript. */
+export function transcriptPlaceholder(info: { session: string; created: Date; archiveRel: string }): string {
+  const iso = info.created.toISOString();
+  return (
+    detailFrontMatter({ wmem: 'detail', version: 1, kind: 'conversation', title: `conversation compacted ${iso} (being written)`, created: iso, session: info.session, source: 'messages.jsonl', archive: info.archiveRel }) +
+    `\n# Conversation compacted ${iso}\n\nThis readable transcript is being written in the background from ${info.archiveRel}, which holds every line byte for byte.\n`
+  );
+}
+
 /** The index title of a conversation transcript. */
 export function transcriptTitle(counts: { turns: number; messages: number; lines: number }, created: Date): string {
   return `conversation turns 1-${counts.turns} (${counts.messages} messages, lines 1-${counts.lines}), compacted ${created.toISOString()}`;

@@ -18,20 +18,23 @@
 //   4. link(messages.jsonl, archive name): one file, two names; the archive folder fsynced.
 //   5. COMMIT: rename(temp, messages.jsonl); lines appended to the old file meanwhile are carried
 //      over. Before it the old file is whole under its own name; after it, under the archive's.
-//   6. the archive is cut to A and fsynced. The journal stays until the finishing.
-// Recovery: not committed → the archive name and the temp are removed (only names: messages.jsonl
-// is the same whole file); committed → finishQuickCut (journal.ts).
+//   6. the archive is cut to A (anything written to it since the carry-over carried first) and
+//      fsynced. The journal stays until the finishing; the transcript's name holds a placeholder
+//      that says the transcript is being written.
+// Recovery: not committed (messages.jsonl is still the file the run started from) → the temp, the
+// placeholder and the archive name are removed (the last only while it names that same file);
+// committed → finishQuickCut (journal.ts).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { ensureDir, fsyncDir } from '../store/fsx.js';
+import { createExclusive, ensureDir, fsyncDir } from '../store/fsx.js';
 import { fileStamp } from '../store/paths.js';
 import type { Session } from '../store/session.js';
 import { fsError, ioError } from '../ui/errors.js';
 import { IdScanner } from './id-scan.js';
 import { markerLine, type CompactionMarker } from './marker.js';
 import type { CutPlan } from './plan.js';
-import { cutTo, journalPath, writeJournal, type Journal } from './journal.js';
-import { rel, type Progress } from './pass.js';
+import { carryAndCut, journalPath, writeJournal, type Journal } from './journal.js';
+import { rel, transcriptPlaceholder, type Progress } from './pass.js';
 import { DurableFile, freeName, readChunks, replaceKeepingAppends, tempFor } from './scan.js';
 
 /** From this many archived bytes a plain cut goes the quick way (below, the full way costs little). */
@@ -61,6 +64,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
   const stamp = fileStamp(ctx.now);
   const messagesTemp = tempFor(file, stamp);
   let archiveLinked: string | undefined;
+  let placeholder: string | undefined;
   let journalWritten = false;
   let committed = false;
   try {
@@ -111,20 +115,26 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
         pid: process.pid,
         startedAt: ctx.now.toISOString(),
         temps: [messagesTemp],
-        finals: [archive],
+        finals: [archive, transcript],
         indexLines: [],
         recentLine: '',
         quick: { archive, archivedBytes: cut, copiedTo, transcript, created: ctx.now.toISOString() },
+        messagesFile: { dev: identity.dev, ino: identity.ino },
       };
-      // The journal and the new file are written and fsynced side by side; both before the link.
+      // The journal, the new file and the transcript's placeholder (which holds its name until
+      // the finishing replaces it) are written and fsynced side by side; all before the link.
       const building = (async () => {
         await next.write(markerLine(plan.format ?? 'chat', marker, headerText(marker, plan.tailTurns, transcriptRel)));
         await next.copyRange(file, cut, copiedTo);
         await next.close();
       })();
       journalWritten = true;
-      const [built, journaled] = await Promise.allSettled([building, writeJournal(session, journal)]);
-      for (const outcome of [built, journaled]) if (outcome.status === 'rejected') throw outcome.reason;
+      const reserving = createExclusive(transcript, transcriptPlaceholder({ session: session.id, created: ctx.now, archiveRel }));
+      const [built, journaled, reserved] = await Promise.allSettled([building, writeJournal(session, journal), reserving]);
+      for (const outcome of [built, journaled, reserved]) if (outcome.status === 'rejected') throw outcome.reason;
+      if (reserved.status === 'fulfilled' && reserved.value) placeholder = transcript;
+      // The name was taken meanwhile: the full way picks names again.
+      else return undefined;
       const syncError = await synced;
       if (syncError) throw fsError(syncError, 'sync', file);
       try {
@@ -139,10 +149,10 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       const linked = await fs.stat(archive);
       if (linked.ino !== identity.ino || linked.dev !== identity.dev) throw ioError(`${file} was replaced by another program during the compaction`, undefined, 'nothing was changed; run wmem compact again');
       await fsyncDir(path.dirname(archive));
-      await replaceKeepingAppends(messagesTemp, file, old, copiedTo, () => {
+      const carriedTo = await replaceKeepingAppends(messagesTemp, file, old, copiedTo, () => {
         committed = true;
       });
-      await cutTo(archive, cut);
+      await carryAndCut(archive, cut, file, carriedTo);
       return { journal, archive, archiveRel, transcriptRel, linesArchived };
     } finally {
       if (!committed) await next.discard();
@@ -151,6 +161,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
     await old.close().catch(() => {});
     if (!committed) {
       if (archiveLinked) await fs.unlink(archiveLinked).catch(() => {});
+      if (placeholder) await fs.unlink(placeholder).catch(() => {});
       if (journalWritten) await fs.unlink(journalPath(session)).catch(() => {});
     }
   }

@@ -90,6 +90,14 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
     const archiveSize = (await fs.stat(archiveFile)).size;
     // A quick cut's marker has no digest: its finishing recorded one (the recovery above ran it).
     const expectedSha = marker.archiveSha256 || (await archiveDigest(session, archiveRel))?.sha256;
+    if (!expectedSha) env.warn(`wmem: no digest is recorded for ${archiveRel} (its finishing did not record one); only its size was checked`);
+    if (archiveSize > marker.archivedBytes && marker.archiveSha256 === '' && (!expectedSha || (await hashRange(archiveFile, 0, marker.archivedBytes)) === expectedSha)) {
+      // A quick cut's archive is the old messages.jsonl: a program that kept that file open wrote on into it.
+      throw refusedError(
+        `${archiveRel} holds ${archiveSize - marker.archivedBytes} bytes more than the compaction archived: lines written after it through a descriptor some program kept open on the old messages.jsonl`,
+        `nothing was changed; its first ${marker.archivedBytes} bytes are the archived lines, the rest came later (stop that program, or make it reopen messages.jsonl for each write)`,
+      );
+    }
     if (archiveSize !== marker.archivedBytes || (expectedSha && (await hashRange(archiveFile, 0, archiveSize)) !== expectedSha)) {
       throw refusedError(`${archiveRel} is not the archive its marker describes (it changed since the compaction)`, 'nothing was changed; put the original archive back');
     }

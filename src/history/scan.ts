@@ -198,6 +198,7 @@ export { fsyncDir };
  * Puts a complete temp file in place of `file` (rename, then fsync of the folder), then carries
  * over the bytes an agent appended to the old file after `copiedTo` while the new one was being
  * written: they are read from the still-open old descriptor, so no line is lost to the swap.
+ * Returns the old file's size up to which it carried.
  */
 export async function replaceKeepingAppends(
   temp: string,
@@ -205,7 +206,7 @@ export async function replaceKeepingAppends(
   old: fs.FileHandle,
   copiedTo: number,
   onCommit: () => void = () => {},
-): Promise<void> {
+): Promise<number> {
   try {
     await fs.rename(temp, file);
   } catch (err) {
@@ -219,6 +220,7 @@ export async function replaceKeepingAppends(
     await old.read(extra, 0, extra.length, copiedTo);
     await appendBytes(file, extra);
   }
+  return grownTo;
 }
 
 /** Gives a complete temp file its final name, failing if that name is taken; the temp goes. */

@@ -3,7 +3,7 @@
 // carried over or not, lines a program wrote through a descriptor it held across the compaction),
 // finishing cuts it to length, drops nothing and duplicates nothing, then writes the transcript.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { compactSession, recoverCompaction } from '../../src/history/compact.js';
@@ -84,4 +84,75 @@ it('does not carry over twice what the run had carried before it stopped', async
   await finish();
   await restoreArchive(ts.session, path.basename(archive), env);
   expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('carried'));
+});
+
+it('keeps the archive when messages.jsonl was rewritten after the commit (never deletes the only copy)', async () => {
+  for (const rewrite of ['truncated', 'removed'] as const) {
+    await setMessages(ts.session, history);
+    const { archive, journal } = await cutLeavingFinish();
+    const archived = await readFile(archive);
+    if (rewrite === 'truncated') await writeFile(ts.session.paths.messages, '');
+    else await unlink(ts.session.paths.messages);
+    await finish();
+    expect(await readFile(archive)).toEqual(archived);
+    expect(history.startsWith(archived.toString('utf8'))).toBe(true);
+    expect(await readFile(journal.quick!.transcript, 'utf8')).toMatch(/turns: 28 *\n/);
+    await unlink(archive);
+  }
+});
+
+it('a run stopped after carrying some lines over: carries the rest once, and keeps lines the agent appended since', async () => {
+  const { archive } = await cutLeavingFinish();
+  // Carried C before it stopped; then H came through a held descriptor, N from the agent.
+  await writeFile(archive, history + late('C') + late('H'));
+  await appendFile(ts.session.paths.messages, late('C') + late('N'));
+  await finish();
+  const text = await readFile(ts.session.paths.messages, 'utf8');
+  for (const tag of ['C', 'H', 'N']) expect(text.split(late(tag)).length - 1).toBe(1);
+  await restoreArchive(ts.session, path.basename(archive), env);
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('C') + late('N') + late('H'));
+});
+
+it('skips the hole a positioned (not appending) writer leaves after the cut', async () => {
+  const { archive, journal } = await cutLeavingFinish();
+  const handle = await open(archive, 'r+');
+  await handle.write(Buffer.from(late('positioned')), 0, Buffer.byteLength(late('positioned')), journal.quick!.archivedBytes + 50);
+  await handle.close();
+  await finish();
+  const text = await readFile(ts.session.paths.messages, 'utf8');
+  expect(text.endsWith(late('positioned'))).toBe(true);
+  expect(text.includes('\0')).toBe(false);
+});
+
+it('holds the transcript name with a placeholder until the finishing replaces it', async () => {
+  const { journal } = await cutLeavingFinish();
+  expect(await readFile(journal.quick!.transcript, 'utf8')).toMatch(/being written[\s\S]*holds every line byte for byte/);
+  await finish();
+  expect(await readFile(journal.quick!.transcript, 'utf8')).not.toMatch(/being written/);
+});
+
+it('rolling back a run that never committed removes the archive name only while it names messages.jsonl', async () => {
+  for (const linked of [true, false]) {
+    await setMessages(ts.session, history);
+    const archive = path.join(ts.session.paths.archiveDir, `messages-rollback-${linked}.jsonl`);
+    if (linked) await link(ts.session.paths.messages, archive);
+    else await writeFile(archive, 'some other file\n');
+    const st = await stat(ts.session.paths.messages);
+    const journal: Journal = {
+      version: 1, id: `never-${linked}`, pid: 999_999, startedAt: new Date().toISOString(), temps: [], finals: [archive], indexLines: [], recentLine: '',
+      quick: { archive, archivedBytes: 10, copiedTo: history.length, transcript: path.join(ts.session.paths.detailDir, 'x-conversation.md'), created: new Date().toISOString() },
+      messagesFile: { dev: st.dev, ino: st.ino },
+    };
+    await writeFile(journalPath(ts.session), JSON.stringify(journal));
+    await finish();
+    expect(existsSync(archive)).toBe(!linked);
+    expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history);
+  }
+});
+
+it('restore explains an archive written on after its finishing (a descriptor held on the old file)', async () => {
+  const { archive } = await cutLeavingFinish();
+  await finish();
+  await appendFile(archive, late('after'));
+  await expect(restoreArchive(ts.session, path.basename(archive), env)).rejects.toThrow(/bytes more than the compaction archived/);
 });
