@@ -78,7 +78,8 @@ export async function createExclusive(file: string, data: string): Promise<boole
   // Checked first so that an existing file is not even attempted (a read-only home still works).
   if (await exists(file)) return false;
   await ensureDir(path.dirname(file));
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  // Hidden, and ending in the pid: the shape that stale-temp sweeps recognise and remove.
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${Date.now()}.${process.pid}.tmp`);
   try {
     const handle = await fs.open(temp, 'wx', FILE_MODE);
     try {
