@@ -172,8 +172,11 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   const file = session.paths.messages;
   const base: CompactResult = { session: session.id, dryRun: Boolean(options.dryRun), compacted: false, target, strategy, keepRecent, details: [], counts: emptyCounts() };
   let size: number;
+  let identity: { dev: number; ino: number };
   try {
-    size = (await fs.stat(file)).size;
+    const st = await fs.stat(file);
+    size = st.size;
+    identity = { dev: st.dev, ino: st.ino };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ...base, reason: `${file} does not exist: nothing to compact` };
     throw fsError(err, 'read', file);
@@ -226,6 +229,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     finals: [],
     indexLines: [],
     recentLine: '',
+    messagesFile: identity,
   };
   if (!dry) await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
   const opened: DurableFile[] = [];
