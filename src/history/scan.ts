@@ -195,32 +195,69 @@ export class DurableFile {
 export { fsyncDir };
 
 /**
- * Puts a complete temp file in place of `file` (rename, then fsync of the folder), then carries
- * over the bytes an agent appended to the old file after `copiedTo` while the new one was being
- * written: they are read from the still-open old descriptor, so no line is lost to the swap.
- * Returns the old file's size up to which it carried.
+ * Puts a complete temp file in place of `file`, keeping, in order, what an agent appends to the
+ * old file meanwhile (`copiedTo`: how much of it the temp holds). Before the swap the temp catches
+ * up with the old file until it stops growing. Bytes that still reach the old file between the
+ * last look and the rename are older than anything appended to the new file after it, so they go
+ * in before those, by a second swap made the same way. Returns the old file's size up to which
+ * it carried.
  */
-export async function replaceKeepingAppends(
-  temp: string,
-  file: string,
-  old: fs.FileHandle,
-  copiedTo: number,
-  onCommit: () => void = () => {},
-): Promise<number> {
+export async function replaceKeepingAppends(temp: string, file: string, old: fs.FileHandle, copiedTo: number, onCommit: () => void = () => {}, depth = 0): Promise<number> {
+  const carried = await catchUp(temp, old, copiedTo);
+  const held = (await fs.stat(temp)).size;
   try {
     await fs.rename(temp, file);
   } catch (err) {
     throw fsError(err, 'replace', file);
   }
   onCommit();
-  await fsyncDir(path.dirname(file));
   const grownTo = (await old.stat()).size;
-  if (grownTo > copiedTo) {
-    const extra = Buffer.alloc(grownTo - copiedTo);
-    await old.read(extra, 0, extra.length, copiedTo);
-    await appendBytes(file, extra);
+  if (grownTo > carried) {
+    const extra = Buffer.alloc(grownTo - carried);
+    await old.read(extra, 0, extra.length, carried);
+    if (depth < 4) {
+      const current = await fs.open(file, 'r');
+      try {
+        const again = new DurableFile(path.join(path.dirname(file), `.${path.basename(file)}.carry${depth}.${process.pid}.tmp`));
+        await again.open();
+        await again.copyRange(file, 0, held);
+        await again.write(extra);
+        await again.close();
+        await replaceKeepingAppends(again.temp, file, current, held, () => {}, depth + 1);
+      } finally {
+        await current.close().catch(() => {});
+      }
+    } else {
+      // A writer that keeps landing in the gap: keep its bytes, if not their place.
+      await appendBytes(file, extra);
+    }
   }
+  await fsyncDir(path.dirname(file));
   return grownTo;
+}
+
+/**
+ * Appends to `temp` what `old` gained past `from`, until it stops growing (or a few dozen passes:
+ * a writer that never pauses is left to the swap's own carry-over); returns how far it copied.
+ */
+async function catchUp(temp: string, old: fs.FileHandle, from: number): Promise<number> {
+  let size = (await old.stat()).size;
+  if (size <= from) return from;
+  const handle = await fs.open(temp, 'a').catch((err) => {
+    throw fsError(err, 'write', temp);
+  });
+  try {
+    for (let pass = 0; size > from && pass < 32; size = (await old.stat()).size, pass++) {
+      const extra = Buffer.alloc(size - from);
+      await old.read(extra, 0, extra.length, from);
+      await handle.write(extra, 0, extra.length);
+      from = size;
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return from;
 }
 
 /** Gives a complete temp file its final name, failing if that name is taken; the temp goes. */
