@@ -40,13 +40,13 @@ export const CONTEXT_OPTIONS: OptionSpec[] = [
 export const COMPACT_OPTIONS: OptionSpec[] = [
   { flags: '--target <target>', description: 'what to compact', choices: ['conversation', 'tools', 'all'], default: 'conversation' },
   { flags: '--strategy <strategy>', description: 'archive only, or archive and summarize', choices: ['archive', 'summarize'], default: 'archive' },
-  { flags: '--keep-recent <n>', description: 'turns to keep', intMin: 0, default: 5 },
-  { flags: '--archive-to <path>', description: 'archive file (inside working-memory/)' },
-  { flags: '--summarizer <cmd>', description: 'command that reads the transcript on stdin and prints a summary' },
+  { flags: '--keep-recent <n>', description: 'turns to keep (a turn: a user message and all that follows it until the next)', intMin: 0, default: 5 },
+  { flags: '--archive-to <path>', description: 'archive file, relative to working-memory/ (e.g. archive/before-refactor.jsonl); must stay inside it' },
+  { flags: '--summarizer <cmd>', description: 'with --strategy summarize: a command that reads the transcript on stdin and prints the summary' },
   { flags: '--timeout <seconds>', description: 'how long the summarizer may take', intMin: 1, default: 120 },
   { flags: '--dry-run', description: 'print the plan, change nothing' },
   { flags: '--wait', description: 'write the readable transcript and the overview lines before returning (a long history otherwise has them written in the background)' },
-  { flags: '--finish', description: 'finish a compaction left to the background', hidden: true },
+  { flags: '--finish', description: 'only finish what a compaction left to the background (the next compact or restore also does)' },
 ];
 
 export interface ParsedFlags {

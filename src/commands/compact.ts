@@ -34,7 +34,7 @@ export function renderCompact(result: CompactResult): string {
   const verb = result.dryRun ? 'would move' : 'moved';
   if (result.finishing) {
     const what = c.turnsArchived === null ? `the ${c.linesArchived} lines (${megabytes(c.bytesArchived)})` : `${c.turnsArchived} turns (${c.messagesArchived} messages, ${c.linesArchived} lines, ${megabytes(c.bytesArchived)})`;
-    lines.push(`Moved ${what} before the last ${c.turnsKept} turns to ${result.archive}; kept those turns.`);
+    lines.push(`moved ${what} before the last ${c.turnsKept} turns to ${result.archive}; kept those turns.`);
     for (const d of result.details) lines.push(`  ${d}`);
     if (result.finishing === 'background') lines.push('The readable transcript and the overview lines are being written in the background (--wait does it before returning).');
     else if (result.recentLine) lines.push(result.recentLine);
@@ -42,7 +42,7 @@ export function renderCompact(result: CompactResult): string {
     return lines.join('\n');
   }
   if (result.target !== 'tools') {
-    lines.push(`${result.dryRun ? 'Dry run: ' : ''}${verb} ${c.turnsArchived} of ${c.turnsBefore} turns (${c.messagesArchived} messages${result.target === 'conversation' ? `, ${c.linesArchived} lines` : ''}) to ${result.archive}; kept the last ${c.turnsKept}.`);
+    lines.push(`${result.dryRun ? 'Dry run: ' : ''}${verb} ${c.turnsArchived} of ${c.turnsBefore} turns (${c.messagesArchived} messages${result.target === 'conversation' ? `, ${c.linesArchived} lines` : ''}) to ${result.archive}; ${result.dryRun ? 'would keep' : 'kept'} the last ${c.turnsKept}.`);
   } else {
     lines.push(`${result.dryRun ? 'Dry run: ' : ''}${result.dryRun ? 'would cut' : 'cut'} ${c.toolOutputsPruned} old tool outputs; original lines ${result.dryRun ? 'would go' : 'went'} to ${result.archive}.`);
   }

@@ -2,6 +2,7 @@
 import { promises as fs } from 'node:fs';
 import { resolveSession } from '../store/session.js';
 import { assembleContext } from './context.js';
+import { journalPath } from '../history/journal.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 async function sizeOf(file: string): Promise<number> {
@@ -39,6 +40,11 @@ export async function run(options: { tokensUsed?: number; tokensMax?: number }, 
     notes: scratch.notes.length,
     unparsedScratchLines: scratch.unparsed.length,
     memoryChars: memory.length,
+    // A compaction's journal outlives it only while its finishing is pending (or it was killed).
+    compactionPending: await fs
+      .stat(journalPath(session))
+      .then(() => true)
+      .catch(() => false),
     ...meta,
   };
   const s = ctx.style;
@@ -55,5 +61,6 @@ export async function run(options: { tokensUsed?: number; tokensMax?: number }, 
     `${s.bold('detail')}      ${data.files.detailFiles} files; archive: ${data.files.archiveFiles} files`,
     `${s.bold('injected')}    ${memory.length} characters of memory`,
   ];
+  if (data.compactionPending) lines.push(`${s.bold('compaction')}  ${s.yellow('not finished')} (its transcript or overview lines); wmem compact --finish, or the next compact or restore, finishes it`);
   return { data, text: lines.join('\n') };
 }

@@ -11,7 +11,7 @@ import { fsError } from '../ui/errors.js';
 import { isObject, type MessageLine } from './lines.js';
 import { lineFacts } from './messages.js';
 import { renderMessage } from './transcript.js';
-import { DurableFile, freeName, hashRange, linkInto, readLines, removeStaleTemps, sessionTempDirs, tempFor } from './scan.js';
+import { DurableFile, freeName, hashRange, linkInto, readLines, removeSessionLeftovers, tempFor } from './scan.js';
 
 function rel(session: Session, file: string): string {
   return path.relative(session.paths.workingMemory, file).split(path.sep).join('/');
@@ -35,7 +35,7 @@ const TRANSCRIPT_STATE = 'transcripts.json';
 export async function archiveTranscript(session: Session, transcriptPath: string, env: { now(): Date }): Promise<{ archive: string; detail: string; lines: number }> {
   const source = path.resolve(transcriptPath);
   return withLock(session.paths.dir, async () => {
-    await removeStaleTemps(sessionTempDirs(session));
+    await removeSessionLeftovers(session);
     let size: number;
     try {
       size = (await fs.stat(source)).size;

@@ -27,7 +27,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, atomicWrite, exists, resolveInside, withLock } from '../store/fsx.js';
+import { FILE_MODE, atomicWrite, ensureDir, exists, resolveInside, withLock } from '../store/fsx.js';
 import { fileStamp } from '../store/paths.js';
 import type { Session } from '../store/session.js';
 import { detailFrontMatter, detailIndexLine } from '../store/detail.js';
@@ -38,7 +38,7 @@ import { planFromStart, planFromTail } from './plan.js';
 import { finishCommitted, journalPath, recoverCompaction, updateOverview, type Journal } from './journal.js';
 import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
 import { Progress, archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTranscript, transcriptTitle, type ScanState, type Sinks } from './pass.js';
-import { DurableFile, freeName, linkInto, removeStaleTemps, replaceKeepingAppends, sessionTempDirs, tempFor } from './scan.js';
+import { DurableFile, freeName, linkInto, removeSessionLeftovers, replaceKeepingAppends, tempFor } from './scan.js';
 
 const MAX_HEADER_SUMMARY = 6000;
 
@@ -155,13 +155,14 @@ export async function compactSession(session: Session, options: CompactOptions, 
   if (options.summarizer !== undefined && !options.summarizer.trim()) throw usageError('--summarizer is empty', 'give a shell command that reads the transcript on stdin and prints a summary');
   const archiveTo = options.archiveTo !== undefined ? await resolveArchiveTo(session, options.archiveTo) : undefined;
   if (target === 'tools' && strategy === 'summarize') env.warn('wmem: --strategy summarize has no effect with --target tools (no turns are removed)');
+  if (options.summarizer !== undefined && strategy !== 'summarize') env.warn('wmem: --summarizer is used only with --strategy summarize; no summary is written');
 
   return withLock(session.paths.dir, async () => {
     // A dry run changes nothing, not even an interrupted run's leftovers (the next real run resolves them).
     const pending = options.dryRun && (await exists(journalPath(session)));
     if (pending) env.warn('wmem: an interrupted compaction is pending; the next real run resolves it first');
     const recovered = options.dryRun ? undefined : await recoverCompaction(session, env);
-    if (!options.dryRun) await removeStaleTemps(sessionTempDirs(session));
+    if (!options.dryRun) await removeSessionLeftovers(session);
     const result = await compactLocked(session, options, env, archiveTo);
     return recovered ? { ...result, recovered } : result;
   });
@@ -175,21 +176,22 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   let identity: { dev: number; ino: number };
   try {
     const st = await fs.stat(file);
-    size = st.size;
+    size = st.isFile() ? st.size : -1;
     identity = { dev: st.dev, ino: st.ino };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ...base, reason: `${file} does not exist: nothing to compact` };
     throw fsError(err, 'read', file);
   }
+  if (size < 0) throw usageError(`${file} is not a file`, 'messages.jsonl must be a file of JSON lines; move whatever is there aside');
   if (size === 0) return { ...base, reason: 'messages.jsonl is empty: nothing to compact' };
   const progress = new Progress(Boolean(env.progress), size);
-  const nothing = (turns: number, why?: string): CompactResult => {
+  const nothing = (turns: number, lines: number, why?: string): CompactResult => {
     progress.end();
-    return { ...base, counts: { ...emptyCounts(), bytesBefore: size, turnsBefore: turns, turnsKept: turns }, reason: `nothing to compact (${why ?? `${turns} turn${turns === 1 ? '' : 's'}, keeping the last ${keepRecent}`})` };
+    return { ...base, counts: { ...emptyCounts(), linesBefore: lines, linesAfter: lines, bytesBefore: size, turnsBefore: turns, turnsKept: turns }, reason: `nothing to compact (${why ?? `${turns} turn${turns === 1 ? '' : 's'}, keeping the last ${keepRecent}`})` };
   };
 
   let plan = await planFromTail(file, size, keepRecent);
-  if (!('cut' in plan)) return nothing(plan.turns);
+  if (!('cut' in plan)) return nothing(plan.turns, plan.lines);
   if (target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES)) {
     const quick = await quickCut(session, plan, { now: env.now(), archiveTo, progress });
     if (quick) {
@@ -291,7 +293,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       const exact = await planFromStart(file, size, keepRecent);
       if (!('cut' in exact)) {
         await cleanup();
-        return nothing(exact.turns, 'no cut point keeps tool calls with their results');
+        return nothing(exact.turns, exact.lines, 'no cut point keeps tool calls with their results');
       }
       plan = exact;
     }
@@ -299,7 +301,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     const before = { lines: state.lineNo, messages: state.messages, turns: state.turns };
     if (before.turns === 0) {
       await cleanup();
-      return nothing(plan.tailTurns);
+      return nothing(plan.tailTurns, before.lines + plan.tailLines);
     }
     // --target all: the kept turns but the newest have their tool outputs cut too.
     const rewriteAll = target === 'all' && plan.lastTurn > X && plan.lastTurnClean;
@@ -430,6 +432,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
  */
 async function copyArchive(file: string, temp: string, end: number): Promise<void> {
   try {
+    await ensureDir(path.dirname(temp));
     await fs.copyFile(file, temp, fsConstants.COPYFILE_FICLONE);
     await fs.truncate(temp, end);
     await fs.chmod(temp, FILE_MODE);

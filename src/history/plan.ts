@@ -37,7 +37,7 @@ export interface CutPlan {
   turnBefore?: boolean;
 }
 
-export async function planFromTail(file: string, size: number, keepRecent: number): Promise<CutPlan | { turns: number }> {
+export async function planFromTail(file: string, size: number, keepRecent: number): Promise<CutPlan | { turns: number; lines: number }> {
   if (keepRecent === 0) return { cut: size, tailIds: new Set(), tailTurns: 0, tailLines: 0, lastTurn: size, lastTurnClean: false, exact: true, needles: [] };
   const tailIds = new Set<string>();
   let lastIds: Set<string> | undefined;
@@ -79,11 +79,11 @@ export async function planFromTail(file: string, size: number, keepRecent: numbe
       plan = { cut: line.offset, tailIds, tailTurns: turns, tailLines: lines, lastTurn, lastTurnClean, format, exact: false, needles, turnBefore: false };
     }
   }
-  return plan ?? { turns };
+  return plan ?? { turns, lines };
 }
 
 /** The exact plan from a full forward scan (when the quick plan's cut would separate linked lines). */
-export async function planFromStart(file: string, size: number, keepRecent: number): Promise<CutPlan | { turns: number }> {
+export async function planFromStart(file: string, size: number, keepRecent: number): Promise<CutPlan | { turns: number; lines: number }> {
   const planner = new CutPlanner();
   let format: HistoryFormat | undefined;
   const linesAt: number[] = [];
@@ -97,7 +97,7 @@ export async function planFromStart(file: string, size: number, keepRecent: numb
   }
   const turns = planner.turnStarts.length;
   const plan = planner.plan(keepRecent, size);
-  if (!plan) return { turns };
+  if (!plan) return { turns, lines };
   const lastTurn = turns ? planner.turnStarts[turns - 1]! : size;
   const tailTurns = turns - plan.turnsRemoved;
   const tailLines = plan.turnsRemoved < turns ? lines - linesAt[plan.turnsRemoved]! : 0;

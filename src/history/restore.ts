@@ -11,7 +11,7 @@ import { appendToSection } from '../store/detail.js';
 import { refusedError, usageError } from '../ui/errors.js';
 import { MARKER_KEY, parseMarker, type CompactionMarker } from './marker.js';
 import { archiveDigest, recoverCompaction } from './journal.js';
-import { DurableFile, hashRange, readLines, removeStaleTemps, replaceKeepingAppends, sessionTempDirs } from './scan.js';
+import { DurableFile, hashRange, readLines, removeSessionLeftovers, replaceKeepingAppends } from './scan.js';
 
 export interface RestoreResult {
   session: string;
@@ -30,7 +30,8 @@ export async function resolveArchiveArg(session: Session, arg: string): Promise<
   if (path.isAbsolute(arg)) {
     relative = path.relative(root, path.resolve(arg));
     if (!relative || relative.startsWith('..') || path.isAbsolute(relative)) throw usageError(`archive ${arg} is outside ${root}`, 'give a file in working-memory/archive/, e.g. archive/messages-<stamp>.jsonl');
-  } else if (!/[\\/]/.test(arg)) {
+  } else if (!/[\\/]/.test(arg) && !(await exists(path.join(root, arg)))) {
+    // A bare name is an archive in archive/, unless --archive-to put it at the top of working-memory/.
     relative = `archive/${arg}`;
   }
   const file = await resolveInside(root, relative, 'archive');
@@ -78,8 +79,9 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
   const { file: archiveFile, rel: archiveRel } = await resolveArchiveArg(session, archiveArg);
   return withLock(session.paths.dir, async () => {
     const recovered = await recoverCompaction(session, env);
-    await removeStaleTemps(sessionTempDirs(session));
+    await removeSessionLeftovers(session);
     const messages = session.paths.messages;
+    if ((await fs.stat(messages).catch(() => undefined))?.isFile() === false) throw usageError(`${messages} is not a file`, 'messages.jsonl must be a file of JSON lines; move whatever is there aside');
     const found = await findMarker(messages, archiveRel);
     if (!found) {
       const holder = await liveHolder(session, archiveRel);

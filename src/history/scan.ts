@@ -409,6 +409,37 @@ export async function removeStaleTemps(dirs: string[]): Promise<number> {
 }
 
 /** Where compaction, restore and transcript archiving put their temp files. */
+/**
+ * Removes what write-file-atomic leaves when its process is killed mid-write: `<file>.<number>`
+ * beside `<file>`, over a minute old (a live write takes milliseconds). Only in folders whose
+ * files are all wmem's (the session folder, state/, working-memory/ itself).
+ */
+export async function removeAtomicLeftovers(dirs: string[], now = Date.now()): Promise<number> {
+  let removed = 0;
+  for (const dir of dirs) {
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    const present = new Set(names);
+    for (const name of names) {
+      const m = /^(.+)\.\d{1,10}$/.exec(name);
+      if (!m || !present.has(m[1]!)) continue;
+      const file = path.join(dir, name);
+      const st = await fs.lstat(file).catch(() => undefined);
+      if (!st?.isFile() || now - st.mtimeMs < 60_000) continue;
+      await fs.unlink(file).then(
+        () => removed++,
+        () => {},
+      );
+    }
+  }
+  return removed;
+}
+
+/** Both kinds of leftovers of killed wmem processes in a session. */
+export async function removeSessionLeftovers(session: Session): Promise<void> {
+  await removeStaleTemps(sessionTempDirs(session));
+  await removeAtomicLeftovers([session.paths.dir, session.paths.stateDir, session.paths.workingMemory]);
+}
+
 export function sessionTempDirs(session: Session): string[] {
   return [session.paths.dir, session.paths.stateDir, session.paths.archiveDir, session.paths.detailDir];
 }

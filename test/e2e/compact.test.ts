@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
@@ -105,6 +105,34 @@ describe('wmem compact', () => {
     expect(result.archive).toBe('archive/before-refactor.jsonl');
     await runJson(box, ['restore', 'archive/before-refactor.jsonl']);
     expect(await readFile(files.messages, 'utf8')).toBe(original);
+    // A folder that does not exist yet is made (private); a bare name at the top of
+    // working-memory/ is what the printed Undo line names, and restore finds it there.
+    const nested = await runJson(box, ['compact', '--archive-to', 'archive/sub/x.jsonl']);
+    expect(statSync(path.join(files.workingMemory, 'archive', 'sub')).mode & 0o777).toBe(0o700);
+    await runJson(box, ['restore', nested.archive]);
+    const text = await box.run(['compact', '--archive-to', 'before.jsonl']);
+    expect(text.exitCode).toBe(0);
+    const undo = /Undo: wmem (restore \S+)/.exec(String(text.stdout))![1]!.split(' ');
+    await runJson(box, undo);
+    expect(await readFile(files.messages, 'utf8')).toBe(original);
+  });
+
+  it('says plainly what is wrong with messages.jsonl or the flags, without a stack trace', async () => {
+    const files = await sessionWith(box, generatedHistory(8));
+    const warned = await box.run(['compact', '--summarizer', 'cat', '--dry-run', '--json']);
+    expect(warned.exitCode).toBe(0);
+    expect(String(warned.stderr)).toMatch(/--summarizer is used only with --strategy summarize/);
+    const nothing = await runJson(box, ['compact', '--keep-recent', '9']);
+    expect(nothing).toMatchObject({ compacted: false, counts: { linesBefore: 32, linesAfter: 32, turnsBefore: 8 } });
+    await rm(files.messages);
+    await mkdir(files.messages);
+    await writeFile(path.join(files.workingMemory, 'archive', 'x.jsonl'), '{}\n');
+    for (const args of [['compact'], ['restore', 'x.jsonl']]) {
+      const run = await box.run(args);
+      expect(run.exitCode).toBe(2);
+      expect(String(run.stderr)).toMatch(/messages\.jsonl is not a file/);
+      expect(String(run.stderr)).not.toMatch(/\n\s+at /);
+    }
   });
 
   it('summarizes with an external command: its summary goes to detail/, the marker and Recent Actions', async () => {

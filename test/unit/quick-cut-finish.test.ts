@@ -3,13 +3,14 @@
 // carried over or not, lines a program wrote through a descriptor it held across the compaction),
 // finishing cuts it to length, drops nothing and duplicates nothing, then writes the transcript.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { appendFile, link, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { appendFile, link, open, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { compactSession, recoverCompaction } from '../../src/history/compact.js';
 import { restoreArchive } from '../../src/history/restore.js';
 import { journalPath, type Journal } from '../../src/history/journal.js';
 import { withLock } from '../../src/store/fsx.js';
+import { removeAtomicLeftovers } from '../../src/history/scan.js';
 import { makeSession, setMessages, type TestSession } from '../helpers/history-session.js';
 
 const J = (v: unknown) => JSON.stringify(v);
@@ -155,4 +156,29 @@ it('restore explains an archive written on after its finishing (a descriptor hel
   await finish();
   await appendFile(archive, late('after'));
   await expect(restoreArchive(ts.session, path.basename(archive), env)).rejects.toThrow(/bytes more than the compaction archived/);
+});
+
+it('status says when a compaction is not finished', async () => {
+  await cutLeavingFinish();
+  const { run } = await import('../../src/commands/status.js');
+  const { PLAIN_STYLE } = await import('../../src/ui/color.js');
+  const ctx = { home: path.join(ts.root, 'home'), cwd: path.join(ts.root, 'project'), sessionFlag: ts.session.id, env: {}, json: false, quiet: true, color: false, style: PLAIN_STYLE, now: () => new Date(), stdin: process.stdin, stderrIsTTY: false, warn: () => {} };
+  const pending = await run({}, ctx);
+  expect(pending.data).toMatchObject({ compactionPending: true });
+  expect(pending.text).toMatch(/compaction\s+not finished/);
+  await finish();
+  expect((await run({}, ctx)).data).toMatchObject({ compactionPending: false });
+});
+
+it("sweeps a killed atomic write's leftover once it is stale, and nothing else", async () => {
+  const stale = path.join(ts.session.paths.stateDir, 'compaction.json.123456789');
+  const fresh = path.join(ts.session.paths.stateDir, 'compaction.json.987654321');
+  const unrelated = path.join(ts.session.paths.stateDir, 'notes.2024');
+  await writeFile(path.join(ts.session.paths.stateDir, 'compaction.json'), '{}');
+  for (const file of [stale, fresh, unrelated]) await writeFile(file, 'x');
+  const old = new Date(Date.now() - 120_000);
+  await utimes(stale, old, old);
+  await utimes(unrelated, old, old);
+  expect(await removeAtomicLeftovers([ts.session.paths.stateDir])).toBe(1);
+  expect([existsSync(stale), existsSync(fresh), existsSync(unrelated)]).toEqual([false, true, true]);
 });
