@@ -33,7 +33,7 @@ export function renderCompact(result: CompactResult): string {
   }
   const verb = result.dryRun ? 'would move' : 'moved';
   if (result.finishing) {
-    const what = c.turnsArchived === null ? `the ${c.linesArchived} lines (${megabytes(c.bytesArchived)})` : `${c.turnsArchived} turns (${c.messagesArchived} messages, ${c.linesArchived} lines, ${megabytes(c.bytesArchived)})`;
+    const what = c.turnsArchived === null ? `everything (${megabytes(c.bytesArchived)})` : `${c.turnsArchived} turns (${c.messagesArchived} messages, ${c.linesArchived} lines, ${megabytes(c.bytesArchived)})`;
     lines.push(`moved ${what} before the last ${c.turnsKept} turns to ${result.archive}; kept those turns.`);
     for (const d of result.details) lines.push(`  ${d}`);
     if (result.finishing === 'background') lines.push('The readable transcript and the overview lines are being written in the background (--wait does it before returning).');

@@ -76,8 +76,8 @@ export interface CompactEnv {
 
 /** Counts of a compaction; null where a quick cut leaves the counting to its finishing. */
 export interface CompactCounts {
-  linesBefore: number;
-  linesArchived: number;
+  linesBefore: number | null;
+  linesArchived: number | null;
   messagesArchived: number | null;
   turnsBefore: number | null;
   turnsArchived: number | null;
@@ -195,12 +195,12 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   if (target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES)) {
     const quick = await quickCut(session, plan, { now: env.now(), archiveTo, progress });
     if (quick) {
-      const counts: CompactCounts = { ...emptyCounts(), linesBefore: quick.linesArchived + plan.tailLines, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, bytesBefore: size, bytesArchived: plan.cut, linesArchived: quick.linesArchived, linesAfter: plan.tailLines + 1 };
+      const counts: CompactCounts = { ...emptyCounts(), linesBefore: null, linesArchived: null, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, bytesBefore: size, bytesArchived: plan.cut, linesAfter: plan.tailLines + 1 };
       let finishing: CompactResult['finishing'] = 'background';
       if (options.wait || !env.finishLater?.()) {
         progress.stage('writing the readable transcript');
         const archived = await finishCommitted(session, quick.journal, env);
-        if (archived) Object.assign(counts, { messagesArchived: archived.messages, turnsArchived: archived.turns, turnsBefore: archived.turns + plan.tailTurns });
+        if (archived) Object.assign(counts, { linesArchived: archived.lines, linesBefore: archived.lines + plan.tailLines, messagesArchived: archived.messages, turnsArchived: archived.turns, turnsBefore: archived.turns + plan.tailTurns });
         finishing = 'done';
       }
       progress.end();
@@ -313,8 +313,9 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       if (state.pruned > 0) A = plan.lastTurn;
     }
     const pruned = state.pruned;
+    const linesBefore = before.lines + plan.tailLines;
     const counts: CompactCounts = {
-      linesBefore: before.lines + plan.tailLines,
+      linesBefore,
       linesArchived: 0,
       messagesArchived: removesTurns ? before.messages : 0,
       turnsBefore: before.turns + plan.tailTurns,
@@ -328,13 +329,13 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     if (target === 'tools' && pruned === 0) {
       await cleanup();
       progress.end();
-      return { ...base, counts: { ...counts, linesAfter: counts.linesBefore }, reason: 'nothing to compact (no old tool output over the pruning threshold)' };
+      return { ...base, counts: { ...counts, linesAfter: linesBefore }, reason: 'nothing to compact (no old tool output over the pruning threshold)' };
     }
     const useReplaced = target === 'tools' || (rewriteAll && pruned > 0);
     const archivedLines = A === X ? before.lines : state.lineNo;
     counts.linesArchived = archivedLines;
     counts.bytesArchived = A;
-    counts.linesAfter = counts.linesBefore - archivedLines + 1 + (useReplaced ? archivedLines - (target === 'tools' ? 0 : before.lines) : 0);
+    counts.linesAfter = linesBefore - archivedLines + 1 + (useReplaced ? archivedLines - (target === 'tools' ? 0 : before.lines) : 0);
     const details = [transcriptFinal, summaryFinal, useReplaced ? toolsFinal : undefined].filter((f): f is string => Boolean(f)).map((f) => rel(session, f));
 
     if (dry) {

@@ -188,7 +188,7 @@ export async function finishQuickCut(session: Session, quick: QuickPart, env: { 
     const state: ScanState = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), hash: createHash('sha256') };
     await scanRegion(quick.archive, { start: 0, end: quick.archivedBytes }, { transcript: true, rewrite: false }, { transcript, toolsRel: '' }, state, new Progress(false, 0));
     const counts = { turns: state.turns, messages: state.messages, lines: state.lineNo };
-    await recordArchiveDigest(session, archiveRel, { bytes: quick.archivedBytes, sha256: state.hash.digest('hex') });
+    await recordArchiveDigest(session, archiveRel, { bytes: quick.archivedBytes, sha256: state.hash.digest('hex'), lines: counts.lines });
     await fillSlots(transcript, slots, { lines: `1-${counts.lines}`, messages: counts.messages, turns: counts.turns });
     await transcript.close();
     // Over the placeholder the compaction left under this name (or an earlier attempt's result).
@@ -317,7 +317,13 @@ export async function writeJournal(session: Session, journal: Journal): Promise<
 /** Digests of archives whose marker has none (quick cuts), by path relative to working-memory/. */
 interface ArchiveDigests {
   version: 1;
-  archives: Record<string, { bytes: number; sha256: string }>;
+  archives: Record<string, ArchiveDigest>;
+}
+
+export interface ArchiveDigest {
+  bytes: number;
+  sha256: string;
+  lines?: number;
 }
 
 function digestsPath(session: Session): string {
@@ -325,7 +331,7 @@ function digestsPath(session: Session): string {
 }
 
 /** The recorded sha256 of an archive whose marker has none, if any. */
-export async function archiveDigest(session: Session, archiveRel: string): Promise<{ bytes: number; sha256: string } | undefined> {
+export async function archiveDigest(session: Session, archiveRel: string): Promise<ArchiveDigest | undefined> {
   const text = await readTextIfExists(digestsPath(session));
   if (!text) return undefined;
   try {
@@ -336,7 +342,7 @@ export async function archiveDigest(session: Session, archiveRel: string): Promi
 }
 
 /** Records an archive's digest (under the session lock). */
-async function recordArchiveDigest(session: Session, archiveRel: string, digest: { bytes: number; sha256: string }): Promise<void> {
+async function recordArchiveDigest(session: Session, archiveRel: string, digest: ArchiveDigest): Promise<void> {
   let digests: ArchiveDigests = { version: 1, archives: {} };
   const text = await readTextIfExists(digestsPath(session));
   if (text) {

@@ -8,7 +8,8 @@ export interface CompactionMarker {
   /** The archive, relative to working-memory/. */
   archive: string;
   archivedBytes: number;
-  archivedLines: number;
+  /** Absent when a quick cut left the counting to its finishing (state/archives.json has it then). */
+  archivedLines?: number;
   archiveSha256: string;
   /** Bytes right after this line that stand in for archived lines (rewritten tool outputs); 0 for a plain cut. */
   replacedBytes: number;

@@ -10,7 +10,7 @@
 // (journal.ts). A kill at any instant loses nothing.
 //
 // Protocol (under the session lock; A = the cut):
-//   1. one read of [0, A): the id check and the line count. Meanwhile the old file is fsynced
+//   1. one read of [0, A): the id check. Meanwhile the old file is fsynced
 //      (it becomes the archive; normally long on disk already). The archive's sha256 is taken
 //      by the finishing, which reads it anyway, into state/archives.json (restore checks it).
 //   2. the new messages.jsonl in a temp: marker + the old file's [A, end); fsynced.
@@ -45,7 +45,6 @@ export interface QuickCutDone {
   archive: string;
   archiveRel: string;
   transcriptRel: string;
-  linesArchived: number;
 }
 
 /**
@@ -75,20 +74,17 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       (err: unknown) => err,
     );
 
-    let newlines = 0;
-    let endsWithNewline = true;
+    // Lines are not counted here: counting newlines costs more than the rest of the scan; the
+    // finishing counts them while it reads the archive anyway.
     let scanned = 0;
     for await (const chunk of readChunks(file, 0, cut)) {
       if (scanner.push(chunk)) {
         await synced;
         return undefined;
       }
-      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) newlines++;
-      endsWithNewline = chunk[chunk.length - 1] === 10;
       scanned += chunk.length;
       ctx.progress.tick(scanned, 'checking the cut');
     }
-    const linesArchived = newlines + (endsWithNewline ? 0 : 1);
 
     const archive = ctx.archiveTo ?? (await freeName(session.paths.archiveDir, `messages-${stamp}`, '.jsonl'));
     const archiveRel = rel(session, archive);
@@ -99,7 +95,6 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       id: `${stamp}-${path.basename(archive)}`,
       archive: archiveRel,
       archivedBytes: cut,
-      archivedLines: linesArchived,
       // Taken by the finishing (state/archives.json): the archive is the original file, not a copy.
       archiveSha256: '',
       replacedBytes: 0,
@@ -153,7 +148,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
         committed = true;
       });
       await carryAndCut(archive, cut, file, carriedTo);
-      return { journal, archive, archiveRel, transcriptRel, linesArchived };
+      return { journal, archive, archiveRel, transcriptRel };
     } finally {
       if (!committed) await next.discard();
     }
@@ -169,7 +164,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
 
 function headerText(marker: CompactionMarker, keptTurns: number, transcriptRel: string): string {
   return (
-    `[wmem] Earlier history was compacted: the ${marker.archivedLines} lines before the last ${keptTurns} turn${keptTurns === 1 ? '' : 's'} were moved byte for byte to working-memory/${marker.archive}; ` +
+    `[wmem] Earlier history was compacted: everything before the last ${keptTurns} turn${keptTurns === 1 ? '' : 's'} (${(marker.archivedBytes / 1e6).toFixed(1)} MB) was moved byte for byte to working-memory/${marker.archive}; ` +
     `a readable transcript is in working-memory/${transcriptRel}. Undo with: wmem restore ${marker.archive}`
   );
 }

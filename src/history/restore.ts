@@ -16,7 +16,8 @@ import { DurableFile, hashRange, readLines, removeSessionLeftovers, replaceKeepi
 export interface RestoreResult {
   session: string;
   archive: string;
-  restoredLines: number;
+  /** null when nothing recorded it (a quick cut whose finishing did not run). */
+  restoredLines: number | null;
   restoredBytes: number;
   /** Lines that stood in for the archived ones (rewritten tool outputs) and were dropped again. */
   replacedBytes: number;
@@ -91,7 +92,9 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
     const { marker, start, end } = found;
     const archiveSize = (await fs.stat(archiveFile)).size;
     // A quick cut's marker has no digest: its finishing recorded one (the recovery above ran it).
-    const expectedSha = marker.archiveSha256 || (await archiveDigest(session, archiveRel))?.sha256;
+    const recorded = marker.archiveSha256 ? undefined : await archiveDigest(session, archiveRel);
+    const expectedSha = marker.archiveSha256 || recorded?.sha256;
+    const restoredLines = marker.archivedLines ?? recorded?.lines;
     if (!expectedSha) env.warn(`wmem: no digest is recorded for ${archiveRel} (its finishing did not record one); only its size was checked`);
     if (archiveSize > marker.archivedBytes && marker.archiveSha256 === '' && (!expectedSha || (await hashRange(archiveFile, 0, marker.archivedBytes)) === expectedSha)) {
       // A quick cut's archive is the old messages.jsonl: a program that kept that file open wrote on into it.
@@ -138,10 +141,10 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
       await old.close().catch(() => {});
     }
     try {
-      await appendToSection(session, 'recent', [`Restored ${marker.archivedLines} lines from ${archiveRel} into messages.jsonl`], { locked: true });
+      await appendToSection(session, 'recent', [`Restored ${restoredLines ?? 'the'} lines from ${archiveRel} into messages.jsonl`], { locked: true });
     } catch (err) {
       env.warn(`wmem: restored, but overview.md was not updated: ${(err as Error).message}`);
     }
-    return { session: session.id, archive: archiveRel, restoredLines: marker.archivedLines, restoredBytes: archiveSize, replacedBytes: marker.replacedBytes, ...(recovered ? { recovered } : {}) };
+    return { session: session.id, archive: archiveRel, restoredLines: restoredLines ?? null, restoredBytes: archiveSize, replacedBytes: marker.replacedBytes, ...(recovered ? { recovered } : {}) };
   });
 }

@@ -42,11 +42,12 @@ describe('wmem compact on a long history (the quick cut)', () => {
   it('returns once the archive is safe, then finishes the transcript and overview in the background; restore gives the original back', async () => {
     const { box, files } = await freshSession();
     const result = await runJson(box, ['compact', '--keep-recent', '5']);
-    expect(result).toMatchObject({ compacted: true, finishing: 'background', counts: { turnsKept: 5, turnsArchived: null, linesArchived: 99_980 } });
+    expect(result).toMatchObject({ compacted: true, finishing: 'background', counts: { turnsKept: 5, turnsArchived: null, linesArchived: null, linesAfter: 21 } });
     // Already when it returns: the archive is exactly the bytes before the cut, private, and
     // messages.jsonl is the marker plus the kept turns.
     const lead = (await leadingMarker(files))!;
-    expect(lead.marker).toMatchObject({ archive: result.archive, archivedLines: 99_980, archiveSha256: '' });
+    expect(lead.marker).toMatchObject({ archive: result.archive, archiveSha256: '' });
+    expect(lead.marker.archivedLines).toBeUndefined();
     const archivePath = path.join(files.workingMemory, result.archive);
     const archive = await readFile(archivePath);
     expect(archive.length).toBe(lead.marker.archivedBytes);
@@ -64,7 +65,7 @@ describe('wmem compact on a long history (the quick cut)', () => {
     expect(overview).toContain(`Compacted 24995 turns (99980 messages) → ${result.archive}`);
     // The digest the marker lacks, recorded by the finishing, matches the archive.
     const digests = JSON.parse(await readFile(path.join(files.dir, 'state', 'archives.json'), 'utf8'));
-    expect(digests.archives[result.archive]).toEqual({ bytes: archive.length, sha256: sha256(archive) });
+    expect(digests.archives[result.archive]).toEqual({ bytes: archive.length, sha256: sha256(archive), lines: 99_980 });
 
     await runJson(box, ['restore', result.archive]);
     expect(await readFile(files.messages, 'utf8')).toBe(original);
@@ -73,7 +74,7 @@ describe('wmem compact on a long history (the quick cut)', () => {
   it('--wait finishes before returning, with the counts', async () => {
     const { box, files } = await freshSession();
     const result = await runJson(box, ['compact', '--keep-recent', '3', '--wait']);
-    expect(result).toMatchObject({ finishing: 'done', counts: { turnsArchived: 24_997, messagesArchived: 99_988, turnsBefore: 25_000, turnsKept: 3 } });
+    expect(result).toMatchObject({ finishing: 'done', counts: { turnsArchived: 24_997, messagesArchived: 99_988, turnsBefore: 25_000, turnsKept: 3, linesArchived: 99_988, linesBefore: 100_000 } });
     expect(existsSync(path.join(files.dir, 'state', 'compaction.json'))).toBe(false);
     expect(await readFile(path.join(files.workingMemory, result.details[0]), 'utf8')).toMatch(/turns: 24997/);
     const text = await box.run(['compact', '--keep-recent', '1']);
