@@ -35,10 +35,10 @@ import { ioError, usageError, fsError } from '../ui/errors.js';
 import { SummaryCollector } from './summary.js';
 import { markerLine, type CompactionMarker } from './marker.js';
 import { planFromStart, planFromTail } from './plan.js';
-import { finishCommitted, journalPath, recoverCompaction, updateOverview, type Journal } from './journal.js';
+import { fileIdentity, finishCommitted, journalPath, recoverCompaction, updateOverview, type FileIdentity, type Journal } from './journal.js';
 import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
 import { Progress, archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTranscript, transcriptTitle, type ScanState, type Sinks } from './pass.js';
-import { DurableFile, freeName, linkInto, removeSessionLeftovers, replaceKeepingAppends, tempFor } from './scan.js';
+import { DurableFile, SETTLE_MS, freeName, linkInto, removeSessionLeftovers, replaceKeepingAppends, tempFor } from './scan.js';
 
 const MAX_HEADER_SUMMARY = 6000;
 
@@ -173,11 +173,11 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   const file = session.paths.messages;
   const base: CompactResult = { session: session.id, dryRun: Boolean(options.dryRun), compacted: false, target, strategy, keepRecent, details: [], counts: emptyCounts() };
   let size: number;
-  let identity: { dev: number; ino: number };
+  let identity: FileIdentity;
   try {
     const st = await fs.stat(file);
     size = st.isFile() ? st.size : -1;
-    identity = { dev: st.dev, ino: st.ino };
+    identity = fileIdentity(st);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ...base, reason: `${file} does not exist: nothing to compact` };
     throw fsError(err, 'read', file);
@@ -465,7 +465,7 @@ async function commitMessages(
     await next.copyRange(file, plan.from, copiedTo);
     await next.close();
     await plan.beforeCommit();
-    await replaceKeepingAppends(next.temp, file, old, copiedTo, plan.onCommit);
+    await replaceKeepingAppends(next.temp, file, old, copiedTo, plan.onCommit, { settleMs: SETTLE_MS });
   } finally {
     await old.close().catch(() => {});
   }

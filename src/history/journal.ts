@@ -13,7 +13,7 @@ import { appendToSections, detailIndexLine } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
 import { parseMarker } from './marker.js';
 import { Progress, archivedRecentLine, fillSlots, rel, scanRegion, startTranscript, transcriptTitle, type ScanState } from './pass.js';
-import { DurableFile, appendBytes, readLines, tempFor } from './scan.js';
+import { DurableFile, SETTLE_MS, appendBytes, readLines, tempFor } from './scan.js';
 
 export interface Journal {
   version: 1;
@@ -34,7 +34,28 @@ export interface Journal {
    * another file without the run's marker first means it committed and was rewritten since (by
    * the agent), so nothing the run made may be deleted.
    */
-  messagesFile?: { dev: number; ino: number };
+  messagesFile?: FileIdentity;
+}
+
+/**
+ * Which file a path names. The inode alone is not enough: once a committed run's old file is
+ * gone, the file system may give its number to the next file created, so a rewritten
+ * messages.jsonl could pass for the untouched one; its birth time tells them apart.
+ */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+  birthtimeMs?: number;
+}
+
+export function fileIdentity(st: { dev: number; ino: number; birthtimeMs: number }): FileIdentity {
+  return { dev: st.dev, ino: st.ino, birthtimeMs: st.birthtimeMs };
+}
+
+/** The same file as recorded (a birth time of 0 is a file system that keeps none). */
+export function isSameFile(now: { dev: number; ino: number; birthtimeMs: number } | undefined, recorded: FileIdentity | undefined): boolean {
+  if (!now || !recorded || now.dev !== recorded.dev || now.ino !== recorded.ino) return false;
+  return !recorded.birthtimeMs || !now.birthtimeMs || now.birthtimeMs === recorded.birthtimeMs;
 }
 
 export interface QuickPart {
@@ -53,6 +74,28 @@ const JOURNAL = 'compaction.json';
 
 export function journalPath(session: Session): string {
   return path.join(session.paths.stateDir, JOURNAL);
+}
+
+/**
+ * Up to where a committed quick cut carried the old file's late bytes into messages.jsonl: its
+ * finishing carries the rest from there. A hint, written without fsync: after a crash the
+ * finishing works it out from the files themselves (see cutArchive).
+ */
+function carriedNotePath(session: Session): string {
+  return path.join(session.paths.stateDir, 'compaction-carried.json');
+}
+
+export async function noteCarried(session: Session, id: string, carriedTo: number): Promise<void> {
+  await fs.writeFile(carriedNotePath(session), JSON.stringify({ id, carriedTo }) + '\n', { mode: FILE_MODE }).catch(() => {});
+}
+
+async function readCarried(session: Session, id: string): Promise<number | undefined> {
+  try {
+    const note = JSON.parse(await fs.readFile(carriedNotePath(session), 'utf8')) as { id?: unknown; carriedTo?: unknown };
+    return note.id === id && Number.isSafeInteger(note.carriedTo) ? (note.carriedTo as number) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Reads the first line of a file (up to 1 MiB), or ''. */
@@ -80,7 +123,7 @@ export async function recoverCompaction(session: Session, env: { warn(msg: strin
   for (const temp of journal.temps) await fs.unlink(temp).catch(() => {});
   const now = await fs.stat(session.paths.messages).catch(() => undefined);
   const markerFirst = now !== undefined && parseMarker(await firstLine(session.paths.messages))?.id === journal.id;
-  const untouched = now !== undefined && journal.messagesFile !== undefined && now.ino === journal.messagesFile.ino && now.dev === journal.messagesFile.dev;
+  const untouched = isSameFile(now, journal.messagesFile);
   // A journal from before messagesFile was recorded: the marker alone decides, as it always did.
   const committed = markerFirst || (journal.messagesFile !== undefined && !untouched);
   let note: string;
@@ -116,7 +159,7 @@ async function sameFile(file: string, as: { dev: number; ino: number } | undefin
 export async function finishCommitted(session: Session, journal: Journal, env: { warn(msg: string): void }, how: { messagesIntact: boolean } = { messagesIntact: true }): Promise<ArchivedCounts | undefined> {
   let counts: ArchivedCounts | undefined;
   if (journal.quick && !journal.indexLines.length) {
-    const finished = await finishQuickCut(session, journal.quick, env, how);
+    const finished = await finishQuickCut(session, journal.id, journal.quick, env, how);
     journal.indexLines = finished.indexLines;
     journal.recentLine = finished.recentLine;
     counts = finished.counts;
@@ -133,6 +176,7 @@ export interface ArchivedCounts {
 }
 
 async function removeJournal(session: Session): Promise<void> {
+  await fs.unlink(carriedNotePath(session)).catch(() => {});
   const file = journalPath(session);
   await fs.unlink(file).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw fsError(err, 'remove', file);
@@ -168,16 +212,17 @@ export async function updateOverview(session: Session, indexLines: string[], rec
  * starts with the run's marker (the agent rewrote it since), the archive is left whole: what
  * lies past the cut cannot be matched against the kept lines any more.
  */
-export async function finishQuickCut(session: Session, quick: QuickPart, env: { warn(msg: string): void }, how: { messagesIntact: boolean }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts }> {
+export async function finishQuickCut(session: Session, id: string, quick: QuickPart, env: { warn(msg: string): void }, how: { messagesIntact: boolean }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts }> {
   const archiveRel = rel(session, quick.archive);
   let size: number;
   try {
-    size = (await fs.stat(quick.archive)).size;
+    // A write in flight through the old file when the compaction swapped it lands in a moment.
+    size = await settledSize(quick.archive);
   } catch (err) {
     env.warn(`wmem: ${quick.archive} is gone (${(err as NodeJS.ErrnoException).code}); no transcript written for it`);
     return { indexLines: [], recentLine: '' };
   }
-  if (size > quick.archivedBytes && how.messagesIntact) await cutArchive(session, quick, size);
+  if (size > quick.archivedBytes && how.messagesIntact) await cutArchive(session, quick, size, await readCarried(session, id));
   await fs.chmod(quick.archive, FILE_MODE).catch(() => {});
 
   const created = new Date(quick.created);
@@ -205,6 +250,21 @@ export async function finishQuickCut(session: Session, quick: QuickPart, env: { 
   }
 }
 
+/** A file's size once it has not grown for SETTLE_MS (a second at most). */
+async function settledSize(file: string): Promise<number> {
+  const started = Date.now();
+  let size = (await fs.stat(file)).size;
+  for (let quietSince = started; Date.now() - quietSince < SETTLE_MS && Date.now() - started < 1000; ) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const now = (await fs.stat(file)).size;
+    if (now !== size) {
+      size = now;
+      quietSince = Date.now();
+    }
+  }
+  return size;
+}
+
 /**
  * Cuts a quick archive (size bytes now) to its length. Past the cut it holds either the old
  * file's tail, not cut yet because the run stopped first (the kept part of it is in
@@ -212,16 +272,16 @@ export async function finishQuickCut(session: Session, quick: QuickPart, env: { 
  * wrote through a descriptor it held across the compaction, after the cut. What messages.jsonl
  * lacks of either goes there, whole lines compared, before the cut.
  */
-async function cutArchive(session: Session, quick: QuickPart, size: number): Promise<void> {
+async function cutArchive(session: Session, quick: QuickPart, size: number, carriedTo: number | undefined): Promise<void> {
   const messages = session.paths.messages;
   const afterMarker = await firstLineEnd(messages);
   const keptLength = quick.copiedTo - quick.archivedBytes;
   let from: number;
   const kept = size >= quick.copiedTo ? await commonPrefix(messages, afterMarker, quick.archive, quick.archivedBytes, keptLength) : undefined;
   if (kept && kept.bytes === keptLength) {
-    // Not cut yet: skip what the run carried over already (matched line by line).
-    const carried = await commonPrefix(messages, afterMarker + keptLength, quick.archive, quick.copiedTo, size - quick.copiedTo);
-    from = quick.copiedTo + carried.wholeLines;
+    // Not cut yet: skip what the run carried over already (as it noted, or else matched line by line).
+    if (carriedTo !== undefined && carriedTo >= quick.copiedTo && carriedTo <= size) from = carriedTo;
+    else from = quick.copiedTo + (await commonPrefix(messages, afterMarker + keptLength, quick.archive, quick.copiedTo, size - quick.copiedTo)).wholeLines;
   } else {
     // Written after the cut. A writer that was not appending leaves a hole of zeros first.
     from = quick.archivedBytes + (await leadingZeros(quick.archive, quick.archivedBytes, size));
@@ -241,9 +301,10 @@ export async function carryAndCut(archive: string, length: number, messages: str
   try {
     for (let size = (await handle.stat()).size; size > from; size = (await handle.stat()).size) {
       const extra = Buffer.alloc(size - from);
-      await handle.read(extra, 0, extra.length, from);
-      await appendBytes(messages, extra);
-      from = size;
+      const { bytesRead } = await handle.read(extra, 0, extra.length, from);
+      if (!bytesRead) break;
+      await appendBytes(messages, extra.subarray(0, bytesRead));
+      from += bytesRead;
     }
     await handle.truncate(length);
     await handle.chmod(FILE_MODE);

@@ -1,7 +1,7 @@
 // The quick way to compact a long history: a plain cut (target conversation, strategy archive)
 // whose archived part is large. Nothing before the cut is copied or parsed before the commit.
 // The archive is the old messages.jsonl itself: the same file, given its archive name by a hard
-// link and cut to length after the commit. The new messages.jsonl is the marker plus the kept
+// link and cut to length by the finishing. The new messages.jsonl is the marker plus the kept
 // turns only. Whether a line before the cut is linked to the kept part is answered from the raw
 // bytes (id-scan.ts); when the bytes cannot say "no" for sure, the caller compacts the full way.
 // What needs every archived message parsed (the readable transcript, the turn and message counts,
@@ -18,9 +18,11 @@
 //   4. link(messages.jsonl, archive name): one file, two names; the archive folder fsynced.
 //   5. COMMIT: rename(temp, messages.jsonl); lines appended to the old file meanwhile are carried
 //      over. Before it the old file is whole under its own name; after it, under the archive's.
-//   6. the archive is cut to A (anything written to it since the carry-over carried first) and
-//      fsynced. The journal stays until the finishing; the transcript's name holds a placeholder
-//      that says the transcript is being written.
+//   6. how far the carry-over went is noted in state/ (a hint, no fsync). The journal stays until
+//      the finishing; the transcript's name holds a placeholder that says the transcript is being
+//      written. The finishing waits until the old file has stopped growing (a write in flight
+//      through it when the name moved lands a moment later), carries what reached it after the
+//      carry-over, and only then cuts the archive to A and fsyncs it.
 // Recovery: not committed (messages.jsonl is still the file the run started from) → the temp, the
 // placeholder and the archive name are removed (the last only while it names that same file);
 // committed → finishQuickCut (journal.ts).
@@ -33,7 +35,7 @@ import { fsError, ioError } from '../ui/errors.js';
 import { IdScanner } from './id-scan.js';
 import { markerLine, type CompactionMarker } from './marker.js';
 import type { CutPlan } from './plan.js';
-import { carryAndCut, journalPath, writeJournal, type Journal } from './journal.js';
+import { fileIdentity, journalPath, noteCarried, writeJournal, type Journal } from './journal.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
 import { DurableFile, freeName, readChunks, replaceKeepingAppends, tempFor } from './scan.js';
 
@@ -114,7 +116,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
         indexLines: [],
         recentLine: '',
         quick: { archive, archivedBytes: cut, copiedTo, transcript, created: ctx.now.toISOString() },
-        messagesFile: { dev: identity.dev, ino: identity.ino },
+        messagesFile: fileIdentity(identity),
       };
       // The journal, the new file and the transcript's placeholder (which holds its name until
       // the finishing replaces it) are written and fsynced side by side; all before the link.
@@ -147,7 +149,9 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       const carriedTo = await replaceKeepingAppends(messagesTemp, file, old, copiedTo, () => {
         committed = true;
       });
-      await carryAndCut(archive, cut, file, carriedTo);
+      // The archive is cut to length by the finishing, once writes in flight through the old
+      // file have landed (a cut now could come between such a write and its carrying over).
+      await noteCarried(session, journal.id, carriedTo);
       return { journal, archive, archiveRel, transcriptRel };
     } finally {
       if (!committed) await next.discard();

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { exists, resolveInside, withLock } from '../store/fsx.js';
 import type { Session } from '../store/session.js';
 import { appendToSection } from '../store/detail.js';
-import { refusedError, usageError } from '../ui/errors.js';
+import { fsError, refusedError, usageError } from '../ui/errors.js';
 import { MARKER_KEY, parseMarker, type CompactionMarker } from './marker.js';
 import { archiveDigest, recoverCompaction } from './journal.js';
-import { DurableFile, hashRange, readLines, removeSessionLeftovers, replaceKeepingAppends } from './scan.js';
+import { DurableFile, SETTLE_MS, hashRange, readLines, removeSessionLeftovers, replaceKeepingAppends } from './scan.js';
 
 export interface RestoreResult {
   session: string;
@@ -90,7 +90,12 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
       throw refusedError(`messages.jsonl has no marker for ${archiveRel}: it was already restored, or it is not a compaction archive`, 'nothing was changed');
     }
     const { marker, start, end } = found;
-    const archiveSize = (await fs.stat(archiveFile)).size;
+    // Checked again under the lock: another run may have removed it since it was looked up.
+    const archiveSize = (
+      await fs.stat(archiveFile).catch((err) => {
+        throw fsError(err, 'read', archiveFile);
+      })
+    ).size;
     // A quick cut's marker has no digest: its finishing recorded one (the recovery above ran it).
     const recorded = marker.archiveSha256 ? undefined : await archiveDigest(session, archiveRel);
     const expectedSha = marker.archiveSha256 || recorded?.sha256;
@@ -133,7 +138,7 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
       }
       await next.copyRange(messages, replacedEnd, copiedTo);
       await next.close();
-      await replaceKeepingAppends(temp, messages, old, copiedTo);
+      await replaceKeepingAppends(temp, messages, old, copiedTo, () => {}, { settleMs: SETTLE_MS });
     } catch (err) {
       await next.discard();
       throw err;

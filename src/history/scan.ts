@@ -2,10 +2,11 @@
 // line without newline included as is), copies of byte ranges, and a durable temp-file writer.
 // Nothing here holds a whole file in memory.
 import { createHash, type Hash } from 'node:crypto';
-import { promises as fs, constants as fsc } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, promises as fs, constants as fsc, writeSync } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, ensureDir, fsyncDir } from '../store/fsx.js';
-import { fsError } from '../ui/errors.js';
+import { fsError, ioError } from '../ui/errors.js';
+import { isAtomicWriteLeftover } from '../ops/sweep-plan.js';
 import type { Session } from '../store/session.js';
 
 export interface RawLine {
@@ -197,63 +198,200 @@ export { fsyncDir };
 /**
  * Puts a complete temp file in place of `file`, keeping, in order, what an agent appends to the
  * old file meanwhile (`copiedTo`: how much of it the temp holds). Before the swap the temp catches
- * up with the old file until it stops growing. Bytes that still reach the old file between the
- * last look and the rename are older than anything appended to the new file after it, so they go
- * in before those, by a second swap made the same way. Returns the old file's size up to which
- * it carried.
+ * up with the old file until it stops growing. Bytes that still reach the old file between that
+ * last look and the rename are older than anything appended to the new file after it: they go at
+ * its end if nothing was, else before those by one more swap (putBefore). Every file swapped out
+ * stays watched, `settleMs` after its last growth (at least SETTLE_MS once a second swap was
+ * made), so that a writer that opened it just before a swap and writes a moment later is not
+ * writing into a file nobody reads. Returns the old file's size up to which it carried.
  */
-export async function replaceKeepingAppends(temp: string, file: string, old: fs.FileHandle, copiedTo: number, onCommit: () => void = () => {}, depth = 0): Promise<number> {
+export async function replaceKeepingAppends(temp: string, file: string, old: fs.FileHandle, copiedTo: number, onCommit: () => void = () => {}, options: { settleMs?: number } = {}): Promise<number> {
   const carried = await catchUp(temp, old, copiedTo);
-  const held = (await fs.stat(temp)).size;
+  const held = await sizeOf(temp);
   try {
     await fs.rename(temp, file);
   } catch (err) {
     throw fsError(err, 'replace', file);
   }
   onCommit();
-  const grownTo = (await old.stat()).size;
-  if (grownTo > carried) {
-    const extra = Buffer.alloc(grownTo - carried);
-    await old.read(extra, 0, extra.length, carried);
-    if (depth < 4) {
-      const current = await fs.open(file, 'r');
-      try {
-        const again = new DurableFile(path.join(path.dirname(file), `.${path.basename(file)}.carry${depth}.${process.pid}.tmp`));
-        await again.open();
-        await again.copyRange(file, 0, held);
-        await again.write(extra);
-        await again.close();
-        await replaceKeepingAppends(again.temp, file, current, held, () => {}, depth + 1);
-      } finally {
-        await current.close().catch(() => {});
+  const watched: Watched[] = [{ handle: old, from: carried }];
+  let settleMs = options.settleMs ?? 0;
+  try {
+    const late = await bytesPast(old, carried, file);
+    if (late.length) {
+      const swappedOut = await putBefore(file, held, late);
+      watched[0]!.from += late.length;
+      if (swappedOut) {
+        watched.push(swappedOut);
+        settleMs = Math.max(settleMs, SETTLE_MS);
       }
-    } else {
-      // A writer that keeps landing in the gap: keep its bytes, if not their place.
-      await appendBytes(file, extra);
     }
+    await carryStragglers(watched, file, settleMs);
+  } finally {
+    for (const w of watched.slice(1)) await w.handle.close().catch(() => {});
   }
   await fsyncDir(path.dirname(file));
-  return grownTo;
+  return watched[0]!.from;
+}
+
+/** A file swapped out of `file`'s name, and how much of it the file in its place holds. */
+interface Watched {
+  handle: fs.FileHandle;
+  from: number;
+}
+
+/**
+ * How long a messages.jsonl that was swapped out is watched after its last growth (the full way
+ * and restore, where the swap took its only name; a quick cut's old file lives on as the
+ * archive, and its finishing waits as long before carrying what reached it).
+ */
+export const SETTLE_MS = 25;
+/** How often a settling file is looked at, and the longest it is watched in all. */
+const SETTLE_POLL_MS = 5;
+const SETTLE_MAX_MS = 1000;
+
+/**
+ * Puts `late` (bytes that reached the old file just before the swap) into `file`, which held
+ * `held` bytes when it took the name: appended, when nothing came after them; otherwise by one
+ * more swap, a copy of the new file with `late` at `held`, so that they stay before what was
+ * appended since. Returns the file swapped out then (to be watched), or undefined. If that swap
+ * fails, `late` is appended instead: out of place, but kept.
+ */
+async function putBefore(file: string, held: number, late: Buffer): Promise<Watched | undefined> {
+  if (appendIfNothingFollows(file, held, late)) return undefined;
+  let current: fs.FileHandle;
+  try {
+    current = await fs.open(file, 'r');
+  } catch (err) {
+    throw fsError(err, 'read', file);
+  }
+  const again = new DurableFile(tempFor(file, 'carry'));
+  try {
+    const size = (await current.stat()).size;
+    if (size > held) {
+      await again.open();
+      for await (const piece of readHandle(current, 0, held)) await again.write(piece);
+      await again.write(late);
+      for await (const piece of readHandle(current, held, size)) await again.write(piece);
+      await again.close();
+      const from = await catchUp(again.temp, current, size);
+      await fs.rename(again.temp, file);
+      return { handle: current, from };
+    }
+  } catch {
+    await again.discard();
+  }
+  await current.close().catch(() => {});
+  await appendCarried(file, late);
+  return undefined;
+}
+
+/**
+ * Appends `late` to `file` if it still holds `held` bytes. Look and write are synchronous calls
+ * in one turn, so no append from this process (a harness's own writer) comes between them.
+ */
+function appendIfNothingFollows(file: string, held: number, late: Buffer): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'a', FILE_MODE);
+  } catch (err) {
+    throw fsError(err, 'append to', file);
+  }
+  try {
+    if (fstatSync(fd).size > held) return false;
+    for (let done = 0; done < late.length; ) done += writeSync(fd, late, done, late.length - done);
+    fsyncSync(fd);
+    return true;
+  } catch (err) {
+    throw fsError(err, 'append to', file);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes [start, end) of an open file, 1 MiB at a time (each piece valid until the next). */
+async function* readHandle(handle: fs.FileHandle, start: number, end: number): AsyncGenerator<Buffer> {
+  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK, end - start)));
+  for (let position = start; position < end; ) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
+    if (!bytesRead) return;
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+/**
+ * Appends to `file` what each watched file gained past what it holds of it, again and again
+ * until none has grown for `settleMs`.
+ */
+async function carryStragglers(watched: Watched[], file: string, settleMs: number): Promise<void> {
+  const started = Date.now();
+  let quietSince = started;
+  for (;;) {
+    for (const w of watched) {
+      const grown = await bytesPast(w.handle, w.from, file);
+      if (!grown.length) continue;
+      await appendCarried(file, grown);
+      w.from += grown.length;
+      quietSince = Date.now();
+    }
+    const now = Date.now();
+    if (now - quietSince >= settleMs || now - started >= SETTLE_MAX_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
+
+async function appendCarried(file: string, bytes: Buffer): Promise<void> {
+  try {
+    await appendBytes(file, bytes);
+  } catch (err) {
+    throw ioError(
+      `${bytes.length} bytes written to the old ${path.basename(file)} during the swap could not be added to ${file}: ${(err as Error).message}`,
+      err,
+      'the swap itself is done; the lines another program wrote at that instant are not in the file',
+    );
+  }
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch (err) {
+    throw fsError(err, 'read', file);
+  }
+}
+
+/** The bytes of an open file past `from` (what a short read returns if it shrank meanwhile). */
+async function bytesPast(handle: fs.FileHandle, from: number, name: string): Promise<Buffer> {
+  try {
+    const size = (await handle.stat()).size;
+    if (size <= from) return Buffer.alloc(0);
+    const buf = Buffer.alloc(size - from);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, from);
+    return buf.subarray(0, bytesRead);
+  } catch (err) {
+    throw fsError(err, 'read', name);
+  }
 }
 
 /**
  * Appends to `temp` what `old` gained past `from`, until it stops growing (or a few dozen passes:
- * a writer that never pauses is left to the swap's own carry-over); returns how far it copied.
+ * a writer that never pauses is left to the carry-over after the swap); returns how far it copied.
  */
 async function catchUp(temp: string, old: fs.FileHandle, from: number): Promise<number> {
-  let size = (await old.stat()).size;
-  if (size <= from) return from;
+  let grown = await bytesPast(old, from, temp);
+  if (!grown.length) return from;
   const handle = await fs.open(temp, 'a').catch((err) => {
     throw fsError(err, 'write', temp);
   });
   try {
-    for (let pass = 0; size > from && pass < 32; size = (await old.stat()).size, pass++) {
-      const extra = Buffer.alloc(size - from);
-      await old.read(extra, 0, extra.length, from);
-      await handle.write(extra, 0, extra.length);
-      from = size;
+    for (let pass = 0; grown.length && pass < 32; grown = await bytesPast(old, from, temp), pass++) {
+      await handle.write(grown, 0, grown.length);
+      from += grown.length;
     }
     await handle.sync();
+  } catch (err) {
+    throw fsError(err, 'write', temp);
   } finally {
     await handle.close();
   }
@@ -408,20 +546,17 @@ export async function removeStaleTemps(dirs: string[]): Promise<number> {
   return removed;
 }
 
-/** Where compaction, restore and transcript archiving put their temp files. */
 /**
- * Removes what write-file-atomic leaves when its process is killed mid-write: `<file>.<number>`
- * beside `<file>`, over a minute old (a live write takes milliseconds). Only in folders whose
- * files are all wmem's (the session folder, state/, working-memory/ itself).
+ * Removes what write-file-atomic leaves when its process is killed mid-write (see
+ * isAtomicWriteLeftover: only beside the files wmem writes that way), over a minute old (a live
+ * write takes milliseconds). `stateDir`: the folder whose JSON files are all wmem's.
  */
-export async function removeAtomicLeftovers(dirs: string[], now = Date.now()): Promise<number> {
+export async function removeAtomicLeftovers(dirs: string[], stateDir: string, now = Date.now()): Promise<number> {
   let removed = 0;
   for (const dir of dirs) {
     const names = await fs.readdir(dir).catch(() => [] as string[]);
-    const present = new Set(names);
     for (const name of names) {
-      const m = /^(.+)\.\d{1,10}$/.exec(name);
-      if (!m || !present.has(m[1]!)) continue;
+      if (!isAtomicWriteLeftover(name, dir === stateDir)) continue;
       const file = path.join(dir, name);
       const st = await fs.lstat(file).catch(() => undefined);
       if (!st?.isFile() || now - st.mtimeMs < 60_000) continue;
@@ -437,9 +572,10 @@ export async function removeAtomicLeftovers(dirs: string[], now = Date.now()): P
 /** Both kinds of leftovers of killed wmem processes in a session. */
 export async function removeSessionLeftovers(session: Session): Promise<void> {
   await removeStaleTemps(sessionTempDirs(session));
-  await removeAtomicLeftovers([session.paths.dir, session.paths.stateDir, session.paths.workingMemory]);
+  await removeAtomicLeftovers([session.paths.dir, session.paths.stateDir, session.paths.workingMemory], session.paths.stateDir);
 }
 
+/** Where compaction, restore and transcript archiving put their temp files. */
 export function sessionTempDirs(session: Session): string[] {
   return [session.paths.dir, session.paths.stateDir, session.paths.archiveDir, session.paths.detailDir];
 }

@@ -54,7 +54,8 @@ async function sameBytes(a: string, b: string): Promise<boolean> {
 
 /** Copies `from` to `to` atomically: a temp file, fsync, rename, fsync of the folder. */
 async function copyDurably(from: string, to: string): Promise<void> {
-  const temp = `${to}.${process.pid}.${Date.now()}.tmp`;
+  // Hidden and ending in the pid: the shape sweeps recognise as a temp of a dead process.
+  const temp = path.join(path.dirname(to), `.${path.basename(to)}.${Date.now()}.${process.pid}.tmp`);
   try {
     await fs.copyFile(from, temp, fsc.COPYFILE_EXCL);
     await fs.chmod(temp, 0o600);

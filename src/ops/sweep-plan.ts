@@ -35,9 +35,31 @@ export const STALE_LOCK_MS = 60_000;
 /** A temp file this old belongs to no write in progress. */
 export const STALE_TEMP_MS = 3_600_000;
 
-/** A temp file of an atomic write: wmem's own `….tmp`, or write-file-atomic's `<name>.<uint32>`. */
-export function isTempName(name: string): boolean {
-  return name.endsWith('.tmp') || /^(?:.+\.(?:json|jsonl|md|txt)|current)\.\d{1,10}$/.test(name);
+/**
+ * Files wmem writes with write-file-atomic outside state/ (whose own files are all JSON that wmem
+ * writes that way). Only their leftovers are swept: a user's `messages.jsonl.1`, an archive that
+ * `--archive-to` named `before.jsonl.2`, or notes called `plan.tmp` are never taken for one.
+ */
+const ATOMICALLY_WRITTEN = new Set(['meta.json', 'overview.md', 'scratch.md', 'current', 'workspace-memory.json']);
+
+/**
+ * What write-file-atomic leaves when its process dies mid-write: `<name>.<uint32>`. The number
+ * is a hash, so six digits or more all but always (a leftover with fewer stays; a user's
+ * `overview.md.2` backup must not go).
+ */
+export function isAtomicWriteLeftover(name: string, inState = false): boolean {
+  const m = /^(.+)\.\d{6,10}$/.exec(name);
+  return m !== null && (ATOMICALLY_WRITTEN.has(m[1]!) || (inState && m[1]!.endsWith('.json') && !m[1]!.startsWith('.')));
+}
+
+/** wmem's own temp names: hidden, ending in the writer's pid (`.<name>.<…>.<pid>[.replaced].tmp`). */
+export function isOwnTempName(name: string): boolean {
+  return /^\..+\.\d+(?:\.replaced)?\.tmp$/.test(name);
+}
+
+/** A temp file of an atomic write, by wmem or by write-file-atomic for wmem (see above). */
+export function isTempName(name: string, inState = false): boolean {
+  return isOwnTempName(name) || isAtomicWriteLeftover(name, inState);
 }
 
 /** The folder a `wmem rm` was moving away when it stopped. */

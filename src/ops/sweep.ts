@@ -99,11 +99,11 @@ class Sweeper {
     for (const doomed of planCache(entries, this.limits)) this.deleteFile(path.join(dir, doomed.name), doomed.size);
   }
 
-  /** Stale `.lock` folders and old temp files directly in `dir`. */
-  private sweepLeftovers(dir: string): void {
+  /** Stale `.lock` folders and old temp files directly in `dir` (`inState`: a session's state/). */
+  private sweepLeftovers(dir: string, inState = false): void {
     for (const entry of list(dir)) {
       const full = path.join(dir, entry.name);
-      if (entry.name === '.lock' || isTempName(entry.name)) {
+      if (entry.name === '.lock' || isTempName(entry.name, inState)) {
         this.report.filesScanned++;
         const stat = lstatSync(full, { throwIfNoEntry: false });
         if (!stat) continue;
@@ -131,7 +131,7 @@ class Sweeper {
       if (has.has('working-memory')) {
         sessions.add(entry.name);
         this.sweepLeftovers(dir);
-        this.sweepLeftovers(path.join(dir, 'state'));
+        this.sweepLeftovers(path.join(dir, 'state'), true);
         this.sweepLeftovers(path.join(dir, 'working-memory'));
         continue;
       }

@@ -43,19 +43,22 @@ describe('wmem compact on a long history (the quick cut)', () => {
     const { box, files } = await freshSession();
     const result = await runJson(box, ['compact', '--keep-recent', '5']);
     expect(result).toMatchObject({ compacted: true, finishing: 'background', counts: { turnsKept: 5, turnsArchived: null, linesArchived: null, linesAfter: 21 } });
-    // Already when it returns: the archive is exactly the bytes before the cut, private, and
-    // messages.jsonl is the marker plus the kept turns.
+    // Already when it returns: the archive holds the bytes before the cut (followed, until the
+    // finishing cuts it, by the old file's kept tail), and messages.jsonl is the marker plus the
+    // kept turns.
     const lead = (await leadingMarker(files))!;
     expect(lead.marker).toMatchObject({ archive: result.archive, archiveSha256: '' });
     expect(lead.marker.archivedLines).toBeUndefined();
     const archivePath = path.join(files.workingMemory, result.archive);
-    const archive = await readFile(archivePath);
-    expect(archive.length).toBe(lead.marker.archivedBytes);
+    const whole = await readFile(archivePath);
+    expect(whole.toString('utf8') === original).toBe(true);
+    const archive = whole.subarray(0, lead.marker.archivedBytes);
     expect(Buffer.concat([archive, lead.rest]).toString('utf8')).toBe(original);
-    expect((await stat(archivePath)).mode & 0o777).toBe(0o600);
     expect([...linkIds(archive)].filter((id) => linkIds(lead.rest).has(id))).toEqual([]);
 
     await finished(files);
+    expect((await readFile(archivePath)).equals(archive)).toBe(true);
+    expect((await stat(archivePath)).mode & 0o777).toBe(0o600);
     const transcript = await readFile(path.join(files.workingMemory, result.details[0]), 'utf8');
     expect(transcript).toMatch(/^---\n[\s\S]*kind: "conversation"[\s\S]*lines: 1-99980 *\n[\s\S]*messages: 99980 *\n[\s\S]*turns: 24995 *\n/);
     expect(transcript).toContain('Turn 0: list the files of src/dir0');

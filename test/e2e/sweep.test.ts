@@ -94,19 +94,24 @@ describe('sweep', () => {
     // `current` naming a session that is gone (in another project).
     const q = await makeProject('b', 0, 0);
     await rm(path.join(q.dir, q.session), { recursive: true });
-    // A stale lock and an old temp file in the live session; a fresh temp file stays.
+    // A stale lock and old temp files in the live session (wmem's own, and write-file-atomic's
+    // beside overview.md); a fresh temp file stays, and so do a user's backups that only look alike.
     const live = path.join(p.dir, p.session);
     await mkdir(path.join(live, '.lock'));
     await utimes(path.join(live, '.lock'), old, old);
-    await writeFile(path.join(live, 'meta.json.123.456.tmp'), 'partial');
-    await utimes(path.join(live, 'meta.json.123.456.tmp'), old, old);
-    await writeFile(path.join(live, 'state', 'fresh.json.1.2.tmp'), 'in flight');
+    const stale = [path.join(live, '.meta.json.1700000000000.456.tmp'), path.join(live, 'working-memory', 'overview.md.2233445566')];
+    const backups = [path.join(live, 'messages.jsonl.1'), path.join(live, 'working-memory', 'overview.md.1'), path.join(live, 'working-memory', 'plan.tmp')];
+    for (const file of [...stale, ...backups]) {
+      await writeFile(file, 'partial');
+      await utimes(file, old, old);
+    }
+    await writeFile(path.join(live, 'state', '.fresh.json.1.2.tmp'), 'in flight');
     // An interrupted `wmem rm`.
     await mkdir(path.join(p.dir, '.trash-x-1', 'working-memory'), { recursive: true });
     await writeFile(path.join(p.dir, '.trash-x-1', 'working-memory', 'overview.md'), '# x\n');
 
     const dry = await runJson(box, ['sweep', '--dry-run']);
-    expect(dry.removed).toHaveLength(5);
+    expect(dry.removed).toHaveLength(6);
     await stat(path.join(p.dir, 'gone-session'));
     const result = await runJson(box, ['sweep']);
     expect(result.errors).toEqual([]);
@@ -114,9 +119,10 @@ describe('sweep', () => {
     await expect(stat(path.join(p.dir, 'gone-session'))).rejects.toThrow();
     await expect(stat(path.join(q.dir, 'current'))).rejects.toThrow();
     await expect(stat(path.join(live, '.lock'))).rejects.toThrow();
-    await expect(stat(path.join(live, 'meta.json.123.456.tmp'))).rejects.toThrow();
+    for (const file of stale) await expect(stat(file)).rejects.toThrow();
     await expect(stat(path.join(p.dir, '.trash-x-1'))).rejects.toThrow();
-    await stat(path.join(live, 'state', 'fresh.json.1.2.tmp'));
+    await stat(path.join(live, 'state', '.fresh.json.1.2.tmp'));
+    for (const file of backups) await stat(file);
     expect((await readFile(path.join(p.dir, 'current'), 'utf8')).trim()).toBe(p.session);
     await expectMemoryIntact([p]);
   });

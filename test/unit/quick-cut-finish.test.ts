@@ -1,9 +1,10 @@
 // The finishing of a quick cut (journal.ts, on real files in a temp session): whatever state the
-// compacting run left the archive in (the old file not yet cut to length, lines appended to it and
-// carried over or not, lines a program wrote through a descriptor it held across the compaction),
+// compacting run left the archive in (the old file not yet cut to length, as the run leaves it,
+// lines appended to it and carried over or not, with or without the run's note of how far it
+// carried, lines a program wrote through a descriptor it held across the compaction),
 // finishing cuts it to length, drops nothing and duplicates nothing, then writes the transcript.
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { appendFile, link, open, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, link, open, readFile, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { compactSession, recoverCompaction } from '../../src/history/compact.js';
@@ -42,6 +43,16 @@ async function cutLeavingFinish(): Promise<{ archive: string; journal: Journal }
   return { archive: result.archivePath!, journal };
 }
 
+/** As if the run was killed after its commit, before it noted how far it carried over. */
+async function forgetCarried(): Promise<void> {
+  await unlink(path.join(ts.session.paths.stateDir, 'compaction-carried.json'));
+}
+
+/** As if an earlier finishing cut the archive to length and was killed before the rest. */
+async function cutAsFinishingDid(archive: string, journal: Journal): Promise<void> {
+  await truncate(archive, journal.quick!.archivedBytes);
+}
+
 async function finish(): Promise<void> {
   await withLock(ts.session.paths.dir, () => recoverCompaction(ts.session, env));
   expect(existsSync(journalPath(ts.session))).toBe(false);
@@ -59,6 +70,7 @@ it('finishes a clean cut: transcript, overview lines, digest; nothing else chang
 
 it('moves lines written into the archive after its cut (a descriptor held across the compaction) to messages.jsonl', async () => {
   const { archive, journal } = await cutLeavingFinish();
+  await cutAsFinishingDid(archive, journal);
   await appendFile(archive, late('a') + late('b'));
   await finish();
   expect((await readFile(archive)).length).toBe(journal.quick!.archivedBytes);
@@ -80,6 +92,7 @@ it('cuts an archive left whole by a run stopped before its cut, carrying over ap
 
 it('does not carry over twice what the run had carried before it stopped', async () => {
   const { archive } = await cutLeavingFinish();
+  await forgetCarried();
   await writeFile(archive, history + late('carried'));
   await appendFile(ts.session.paths.messages, late('carried'));
   await finish();
@@ -104,6 +117,7 @@ it('keeps the archive when messages.jsonl was rewritten after the commit (never 
 
 it('a run stopped after carrying some lines over: carries the rest once, and keeps lines the agent appended since', async () => {
   const { archive } = await cutLeavingFinish();
+  await forgetCarried();
   // Carried C before it stopped; then H came through a held descriptor, N from the agent.
   await writeFile(archive, history + late('C') + late('H'));
   await appendFile(ts.session.paths.messages, late('C') + late('N'));
@@ -114,8 +128,21 @@ it('a run stopped after carrying some lines over: carries the rest once, and kee
   expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('C') + late('N') + late('H'));
 });
 
+it('carries what reached the old file after the commit from where the run noted, even a line equal to one the agent appended', async () => {
+  const { archive } = await cutLeavingFinish();
+  // The same bytes twice: one written through the old file as it was swapped, one appended to the
+  // new file by the agent. Matching lines could not tell them apart; the note can.
+  await appendFile(archive, late('same'));
+  await appendFile(ts.session.paths.messages, late('same'));
+  await finish();
+  expect((await readFile(ts.session.paths.messages, 'utf8')).split(late('same')).length - 1).toBe(2);
+  await restoreArchive(ts.session, path.basename(archive), env);
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('same') + late('same'));
+});
+
 it('skips the hole a positioned (not appending) writer leaves after the cut', async () => {
   const { archive, journal } = await cutLeavingFinish();
+  await cutAsFinishingDid(archive, journal);
   const handle = await open(archive, 'r+');
   await handle.write(Buffer.from(late('positioned')), 0, Buffer.byteLength(late('positioned')), journal.quick!.archivedBytes + 50);
   await handle.close();
@@ -171,14 +198,23 @@ it('status says when a compaction is not finished', async () => {
 });
 
 it("sweeps a killed atomic write's leftover once it is stale, and nothing else", async () => {
-  const stale = path.join(ts.session.paths.stateDir, 'compaction.json.123456789');
-  const fresh = path.join(ts.session.paths.stateDir, 'compaction.json.987654321');
-  const unrelated = path.join(ts.session.paths.stateDir, 'notes.2024');
-  await writeFile(path.join(ts.session.paths.stateDir, 'compaction.json'), '{}');
-  for (const file of [stale, fresh, unrelated]) await writeFile(file, 'x');
+  const { dir, stateDir, workingMemory } = ts.session.paths;
+  const stale = [path.join(stateDir, 'compaction.json.123456789'), path.join(dir, 'meta.json.3456789012'), path.join(workingMemory, 'overview.md.2233445566')];
+  const fresh = path.join(stateDir, 'compaction.json.987654321');
+  // Backups and archives that only look alike: a user's copies, an archive --archive-to named.
+  const kept = [
+    path.join(stateDir, 'notes.2024'),
+    path.join(dir, 'messages.jsonl.1'),
+    path.join(dir, 'messages.jsonl.20261123'),
+    path.join(workingMemory, 'before.jsonl.2'),
+    path.join(workingMemory, 'before.jsonl.123456789'),
+    path.join(workingMemory, 'overview.md.1'),
+  ];
+  await writeFile(path.join(stateDir, 'compaction.json'), '{}');
+  for (const file of [...stale, fresh, ...kept]) await writeFile(file, 'x');
   const old = new Date(Date.now() - 120_000);
-  await utimes(stale, old, old);
-  await utimes(unrelated, old, old);
-  expect(await removeAtomicLeftovers([ts.session.paths.stateDir])).toBe(1);
-  expect([existsSync(stale), existsSync(fresh), existsSync(unrelated)]).toEqual([false, true, true]);
+  for (const file of [...stale, ...kept]) await utimes(file, old, old);
+  expect(await removeAtomicLeftovers([dir, stateDir, workingMemory], stateDir)).toBe(stale.length);
+  expect(stale.filter((f) => existsSync(f))).toEqual([]);
+  expect([fresh, ...kept].filter((f) => !existsSync(f))).toEqual([]);
 });

@@ -40,13 +40,23 @@ describe('parseTtl', () => {
 
 describe('isTempName', () => {
   it.each([
-    ['messages.jsonl.123.456.tmp', true],
-    ['meta.json.3456789012', true],
-    ['overview.md.12', true],
-    ['current.998877', true],
-    ['overview.md', false],
-    ['meta.json', false],
-    ['notes-2026.md', false],
-    ['archive-1.jsonl', false],
-  ])('%s → %s', (name, expected) => expect(isTempName(name)).toBe(expected));
+    ['.messages.jsonl.restore.4242.tmp', false, true],
+    ['.compact-20260501T000000000Z.4242.replaced.tmp', false, true],
+    ['meta.json.3456789012', false, true],
+    ['overview.md.123456', false, true],
+    ['current.99887766', false, true],
+    ['hot.json.2233445566', true, true],
+    // Never a leftover: backups and archives a user or --archive-to named, notes, short numbers.
+    ['hot.json.2233445566', false, false],
+    ['overview.md.12', false, false],
+    ['messages.jsonl.1', false, false],
+    ['messages.jsonl.20261123', false, false],
+    ['before.jsonl.2', false, false],
+    ['notes.md.1234567', false, false],
+    ['plan.tmp', false, false],
+    ['archive.jsonl.4242.tmp', false, false],
+    ['overview.md', false, false],
+    ['meta.json', false, false],
+    ['notes-2026.md', false, false],
+  ])('%s (in state/: %s) → %s', (name, inState, expected) => expect(isTempName(name, inState)).toBe(expected));
 });
