@@ -48,14 +48,22 @@ export interface FileIdentity {
   birthtimeMs?: number;
 }
 
-export function fileIdentity(st: { dev: number; ino: number; birthtimeMs: number }): FileIdentity {
+type Stat = { dev: number; ino: number; birthtimeMs: number; ctimeMs: number };
+
+export function fileIdentity(st: Stat): FileIdentity {
   return { dev: st.dev, ino: st.ino, birthtimeMs: st.birthtimeMs };
 }
 
-/** The same file as recorded (a birth time of 0 is a file system that keeps none). */
-export function isSameFile(now: { dev: number; ino: number; birthtimeMs: number } | undefined, recorded: FileIdentity | undefined): boolean {
+/**
+ * The same file as recorded. The birth time is compared only where it is one: without statx
+ * (old kernels, some container sandboxes) Node reports the change time in its place, which
+ * every append moves; there, and for a file not changed since it was made, device and inode
+ * decide alone.
+ */
+export function isSameFile(now: Stat | undefined, recorded: FileIdentity | undefined): boolean {
   if (!now || !recorded || now.dev !== recorded.dev || now.ino !== recorded.ino) return false;
-  return !recorded.birthtimeMs || !now.birthtimeMs || now.birthtimeMs === recorded.birthtimeMs;
+  const birthKnown = Boolean(recorded.birthtimeMs && now.birthtimeMs) && now.birthtimeMs !== now.ctimeMs;
+  return !birthKnown || now.birthtimeMs === recorded.birthtimeMs;
 }
 
 export interface QuickPart {
@@ -77,22 +85,32 @@ export function journalPath(session: Session): string {
 }
 
 /**
- * Up to where a committed quick cut carried the old file's late bytes into messages.jsonl: its
- * finishing carries the rest from there. A hint, written without fsync: after a crash the
- * finishing works it out from the files themselves (see cutArchive).
+ * Up to where a committed quick cut carried the old file's late bytes into messages.jsonl, so
+ * that its finishing carries the rest from there, and, while the finishing appends more, where
+ * and how many (so that a finishing killed after appending does not append them twice). The
+ * compacting run writes it without fsync, as a hint: after a crash the finishing works it out
+ * from the files themselves (see cutArchive).
  */
+interface CarriedNote {
+  id: string;
+  carriedTo: number;
+  pending?: { at: number; length: number };
+}
+
 function carriedNotePath(session: Session): string {
   return path.join(session.paths.stateDir, 'compaction-carried.json');
 }
 
 export async function noteCarried(session: Session, id: string, carriedTo: number): Promise<void> {
-  await fs.writeFile(carriedNotePath(session), JSON.stringify({ id, carriedTo }) + '\n', { mode: FILE_MODE }).catch(() => {});
+  await fs.writeFile(carriedNotePath(session), JSON.stringify({ id, carriedTo } satisfies CarriedNote) + '\n', { mode: FILE_MODE }).catch(() => {});
 }
 
-async function readCarried(session: Session, id: string): Promise<number | undefined> {
+async function readCarried(session: Session, id: string): Promise<CarriedNote | undefined> {
   try {
-    const note = JSON.parse(await fs.readFile(carriedNotePath(session), 'utf8')) as { id?: unknown; carriedTo?: unknown };
-    return note.id === id && Number.isSafeInteger(note.carriedTo) ? (note.carriedTo as number) : undefined;
+    const note = JSON.parse(await fs.readFile(carriedNotePath(session), 'utf8')) as Partial<CarriedNote>;
+    if (note.id !== id || !Number.isSafeInteger(note.carriedTo)) return undefined;
+    const pending = note.pending && Number.isSafeInteger(note.pending.at) && Number.isSafeInteger(note.pending.length) ? note.pending : undefined;
+    return { id, carriedTo: note.carriedTo!, ...(pending ? { pending } : {}) };
   } catch {
     return undefined;
   }
@@ -207,10 +225,8 @@ export async function updateOverview(session: Session, indexLines: string[], rec
 }
 
 /**
- * The rest of a committed quick compaction: the archive cut to length, then its readable
- * transcript. Returns the overview lines to add. Safe to repeat. When messages.jsonl no longer
- * starts with the run's marker (the agent rewrote it since), the archive is left whole: what
- * lies past the cut cannot be matched against the kept lines any more.
+ * The rest of a committed quick compaction: the archive cut to length (see cutArchive), then its
+ * readable transcript. Returns the overview lines to add. Safe to repeat.
  */
 export async function finishQuickCut(session: Session, id: string, quick: QuickPart, env: { warn(msg: string): void }, how: { messagesIntact: boolean }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts }> {
   const archiveRel = rel(session, quick.archive);
@@ -222,7 +238,7 @@ export async function finishQuickCut(session: Session, id: string, quick: QuickP
     env.warn(`wmem: ${quick.archive} is gone (${(err as NodeJS.ErrnoException).code}); no transcript written for it`);
     return { indexLines: [], recentLine: '' };
   }
-  if (size > quick.archivedBytes && how.messagesIntact) await cutArchive(session, quick, size, await readCarried(session, id));
+  if (size > quick.archivedBytes) await cutArchive(session, id, quick, size, how.messagesIntact);
   await fs.chmod(quick.archive, FILE_MODE).catch(() => {});
 
   const created = new Date(quick.created);
@@ -267,34 +283,67 @@ async function settledSize(file: string): Promise<number> {
 
 /**
  * Cuts a quick archive (size bytes now) to its length. Past the cut it holds either the old
- * file's tail, not cut yet because the run stopped first (the kept part of it is in
- * messages.jsonl after the marker, followed by what the run carried over), or bytes a program
- * wrote through a descriptor it held across the compaction, after the cut. What messages.jsonl
- * lacks of either goes there, whole lines compared, before the cut.
+ * file's tail, not cut yet (the kept part of it is in messages.jsonl after the marker, followed
+ * by what the run carried over, up to the offset it noted), or bytes a program wrote through a
+ * descriptor it held across the compaction, after an earlier cut. What messages.jsonl lacks of
+ * either goes there before the cut. Without the run's note, what it carried is matched line by
+ * line; when messages.jsonl was rewritten since the commit (`intact` false), only the note can
+ * say, and without it the archive is left whole.
  */
-async function cutArchive(session: Session, quick: QuickPart, size: number, carriedTo: number | undefined): Promise<void> {
+async function cutArchive(session: Session, id: string, quick: QuickPart, size: number, intact: boolean): Promise<void> {
   const messages = session.paths.messages;
-  const afterMarker = await firstLineEnd(messages);
-  const keptLength = quick.copiedTo - quick.archivedBytes;
+  const note = await readCarried(session, id);
+  const noted = note && note.carriedTo >= quick.copiedTo && note.carriedTo <= size ? await pastPending(messages, quick.archive, note) : undefined;
   let from: number;
-  const kept = size >= quick.copiedTo ? await commonPrefix(messages, afterMarker, quick.archive, quick.archivedBytes, keptLength) : undefined;
-  if (kept && kept.bytes === keptLength) {
-    // Not cut yet: skip what the run carried over already (as it noted, or else matched line by line).
-    if (carriedTo !== undefined && carriedTo >= quick.copiedTo && carriedTo <= size) from = carriedTo;
-    else from = quick.copiedTo + (await commonPrefix(messages, afterMarker + keptLength, quick.archive, quick.copiedTo, size - quick.copiedTo)).wholeLines;
+  if (intact) {
+    const afterMarker = await firstLineEnd(messages);
+    const keptLength = quick.copiedTo - quick.archivedBytes;
+    const kept = size >= quick.copiedTo ? await commonPrefix(messages, afterMarker, quick.archive, quick.archivedBytes, keptLength) : undefined;
+    if (kept && kept.bytes === keptLength) {
+      from = noted ?? quick.copiedTo + (await commonPrefix(messages, afterMarker + keptLength, quick.archive, quick.copiedTo, size - quick.copiedTo)).wholeLines;
+    } else {
+      // Cut already, and written after. A writer that was not appending leaves a hole of zeros first.
+      from = quick.archivedBytes + (await leadingZeros(quick.archive, quick.archivedBytes, size));
+    }
+  } else if (noted !== undefined) {
+    from = noted;
   } else {
-    // Written after the cut. A writer that was not appending leaves a hole of zeros first.
-    from = quick.archivedBytes + (await leadingZeros(quick.archive, quick.archivedBytes, size));
+    return;
   }
-  await carryAndCut(quick.archive, quick.archivedBytes, messages, from);
+  await carryAndCut(quick.archive, quick.archivedBytes, messages, from, async (carriedTo, at, length) => {
+    await atomicWrite(carriedNotePath(session), JSON.stringify({ id, carriedTo, pending: { at, length } } satisfies CarriedNote) + '\n');
+  });
+}
+
+/** The note's offset, past its pending bytes if they are in messages.jsonl where they were put. */
+async function pastPending(messages: string, archive: string, note: CarriedNote): Promise<number> {
+  if (!note.pending) return note.carriedTo;
+  const { at, length } = note.pending;
+  const [there, carried] = await Promise.all([readRange(messages, at, length), readRange(archive, note.carriedTo, length)]);
+  return there.length === length && there.equals(carried) ? note.carriedTo + length : note.carriedTo;
+}
+
+async function readRange(file: string, start: number, length: number): Promise<Buffer> {
+  const handle = await fs.open(file, 'r').catch((err) => {
+    throw fsError(err, 'read', file);
+  });
+  try {
+    const buf = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buf, 0, length, start);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
  * Appends the archive's bytes from `from` to messages.jsonl, again for whatever arrived while
- * doing so, then cuts the archive to `length` and fsyncs it. (A byte written between the last
- * look and the cut is the one race left; only a program holding the old file open can lose it.)
+ * doing so, then cuts the archive to `length` and fsyncs it. `beforeAppend` records each append
+ * (where it carries from, where in messages.jsonl it puts them, how many) before it is made.
+ * (A byte written between the last look and the cut is the one race left; only a program
+ * holding the old file open that long after the compaction can lose it.)
  */
-export async function carryAndCut(archive: string, length: number, messages: string, from: number): Promise<void> {
+async function carryAndCut(archive: string, length: number, messages: string, from: number, beforeAppend: (from: number, at: number, length: number) => Promise<void>): Promise<void> {
   const handle = await fs.open(archive, 'r+').catch((err) => {
     throw fsError(err, 'write', archive);
   });
@@ -303,6 +352,8 @@ export async function carryAndCut(archive: string, length: number, messages: str
       const extra = Buffer.alloc(size - from);
       const { bytesRead } = await handle.read(extra, 0, extra.length, from);
       if (!bytesRead) break;
+      const at = (await fs.stat(messages).catch(() => undefined))?.size ?? 0;
+      await beforeAppend(from, at, bytesRead);
       await appendBytes(messages, extra.subarray(0, bytesRead));
       from += bytesRead;
     }

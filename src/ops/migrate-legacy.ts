@@ -11,6 +11,7 @@ import { isValidSessionId, sessionPaths } from '../store/paths.js';
 import { listProjectDirs } from '../store/project.js';
 import { upgradeMeta, writeMeta, type SessionMeta } from '../store/session.js';
 import type { ProjectRef } from '../store/project.js';
+import { isAtomicWriteLeftover, isOwnTempName } from './sweep-plan.js';
 
 export interface LegacyItem {
   project: string;
@@ -117,7 +118,7 @@ async function migrateOne(project: ProjectRef, item: { id: string; messages: boo
   await ensureDir(paths.dir);
   // A run killed while copying or writing meta.json leaves a temp file: this run's write replaces it.
   for (const name of await fs.readdir(paths.dir)) {
-    if (/^(?:messages\.jsonl\.\d+\.\d+\.tmp|meta\.json\.\d{1,10})$/.test(name)) await fs.unlink(path.join(paths.dir, name)).catch(() => {});
+    if (isOwnTempName(name) || isAtomicWriteLeftover(name)) await fs.unlink(path.join(paths.dir, name)).catch(() => {});
   }
   if (oldMessages) {
     const present = await exists(paths.messages);

@@ -102,16 +102,44 @@ it('does not carry over twice what the run had carried before it stopped', async
 
 it('keeps the archive when messages.jsonl was rewritten after the commit (never deletes the only copy)', async () => {
   for (const rewrite of ['truncated', 'removed'] as const) {
+    for (const noted of [true, false]) {
+      await setMessages(ts.session, history);
+      const { archive, journal } = await cutLeavingFinish();
+      if (!noted) await forgetCarried();
+      // A line written through the old file after the run carried over: the note says so.
+      await appendFile(archive, late('straggler'));
+      const whole = await readFile(archive);
+      if (rewrite === 'truncated') await writeFile(ts.session.paths.messages, '');
+      else await unlink(ts.session.paths.messages);
+      await finish();
+      if (noted) {
+        // Cut where the run cut, as it would have been with no rewrite; the straggler carried.
+        expect((await readFile(archive)).toString('utf8')).toBe(history.slice(0, journal.quick!.archivedBytes));
+        expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(late('straggler'));
+      } else {
+        // Nothing says what messages.jsonl held: left whole.
+        expect((await readFile(archive)).equals(whole)).toBe(true);
+      }
+      expect(await readFile(journal.quick!.transcript, 'utf8')).toMatch(/turns: 28 *\n/);
+      await unlink(archive);
+    }
+  }
+});
+
+it('a finishing killed after appending late lines, before the cut, does not append them again', async () => {
+  for (const appended of [true, false]) {
     await setMessages(ts.session, history);
     const { archive, journal } = await cutLeavingFinish();
-    const archived = await readFile(archive);
-    if (rewrite === 'truncated') await writeFile(ts.session.paths.messages, '');
-    else await unlink(ts.session.paths.messages);
+    const { copiedTo } = journal.quick!;
+    await appendFile(archive, late('H'));
+    const at = (await stat(ts.session.paths.messages)).size;
+    // What that finishing recorded before its append; then the append itself, or not yet.
+    await writeFile(path.join(ts.session.paths.stateDir, 'compaction-carried.json'), J({ id: journal.id, carriedTo: copiedTo, pending: { at, length: late('H').length } }));
+    if (appended) await appendFile(ts.session.paths.messages, late('H'));
     await finish();
-    expect(await readFile(archive)).toEqual(archived);
-    expect(history.startsWith(archived.toString('utf8'))).toBe(true);
-    expect(await readFile(journal.quick!.transcript, 'utf8')).toMatch(/turns: 28 *\n/);
-    await unlink(archive);
+    expect((await readFile(ts.session.paths.messages, 'utf8')).split(late('H')).length - 1).toBe(1);
+    await restoreArchive(ts.session, path.basename(archive), env);
+    expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('H'));
   }
 });
 
