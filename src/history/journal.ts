@@ -13,7 +13,7 @@ import { appendToSections, detailIndexLine } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
 import { parseMarker } from './marker.js';
 import { Progress, archivedRecentLine, fillSlots, rel, scanRegion, startTranscript, transcriptTitle, type ScanState } from './pass.js';
-import { DurableFile, SETTLE_MS, appendBytes, readLines, tempFor } from './scan.js';
+import { DurableFile, SETTLE_MS, appendBytes, readLines, tempFor, untilStill } from './scan.js';
 
 export interface Journal {
   version: 1;
@@ -268,16 +268,13 @@ export async function finishQuickCut(session: Session, id: string, quick: QuickP
 
 /** A file's size once it has not grown for SETTLE_MS (a second at most). */
 async function settledSize(file: string): Promise<number> {
-  const started = Date.now();
-  let size = (await fs.stat(file)).size;
-  for (let quietSince = started; Date.now() - quietSince < SETTLE_MS && Date.now() - started < 1000; ) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
+  let size = -1;
+  await untilStill(SETTLE_MS, async () => {
     const now = (await fs.stat(file)).size;
-    if (now !== size) {
-      size = now;
-      quietSince = Date.now();
-    }
-  }
+    const grew = now !== size;
+    size = now;
+    return grew;
+  });
   return size;
 }
 

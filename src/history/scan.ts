@@ -6,7 +6,7 @@ import { closeSync, fstatSync, fsyncSync, openSync, promises as fs, constants as
 import path from 'node:path';
 import { FILE_MODE, ensureDir, fsyncDir } from '../store/fsx.js';
 import { fsError, ioError } from '../ui/errors.js';
-import { isAtomicWriteLeftover } from '../ops/sweep-plan.js';
+import { isAtomicWriteLeftover, ownTempPid } from '../ops/sweep-plan.js';
 import type { Session } from '../store/session.js';
 
 export interface RawLine {
@@ -325,16 +325,27 @@ async function* readHandle(handle: fs.FileHandle, start: number, end: number): A
  * until none has grown for `settleMs`.
  */
 async function carryStragglers(watched: Watched[], file: string, settleMs: number): Promise<void> {
-  const started = Date.now();
-  let quietSince = started;
-  for (;;) {
+  await untilStill(settleMs, async () => {
+    let moved = false;
     for (const w of watched) {
       const grown = await bytesPast(w.handle, w.from, file);
       if (!grown.length) continue;
       await appendCarried(file, grown);
       w.from += grown.length;
-      quietSince = Date.now();
+      moved = true;
     }
+    return moved;
+  });
+}
+
+/**
+ * Calls `look` (true: something moved) now and every few milliseconds until it has seen nothing
+ * move for `settleMs`, or for a second in all.
+ */
+export async function untilStill(settleMs: number, look: () => Promise<boolean>): Promise<void> {
+  const started = Date.now();
+  for (let quietSince = started; ; ) {
+    if (await look()) quietSince = Date.now();
     const now = Date.now();
     if (now - quietSince >= settleMs || now - started >= SETTLE_MAX_MS) return;
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
@@ -533,10 +544,8 @@ export async function removeStaleTemps(dirs: string[]): Promise<number> {
       continue;
     }
     for (const name of names) {
-      const m = /^\..+\.(\d+)(?:\.replaced)?\.tmp$/.exec(name);
-      if (!m) continue;
-      const pid = Number(m[1]);
-      if (pid === process.pid || processAlive(pid)) continue;
+      const pid = ownTempPid(name);
+      if (pid === undefined || pid === process.pid || processAlive(pid)) continue;
       await fs.unlink(path.join(dir, name)).then(
         () => removed++,
         () => {},

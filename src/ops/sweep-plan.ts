@@ -52,9 +52,14 @@ export function isAtomicWriteLeftover(name: string, inState = false): boolean {
   return m !== null && (ATOMICALLY_WRITTEN.has(m[1]!) || (inState && m[1]!.endsWith('.json') && !m[1]!.startsWith('.')));
 }
 
-/** wmem's own temp names: hidden, ending in the writer's pid (`.<name>.<…>.<pid>[.replaced].tmp`). */
+/** The writer's pid in one of wmem's own temp names (hidden: `.<name>.<…>.<pid>[.replaced].tmp`). */
+export function ownTempPid(name: string): number | undefined {
+  const m = /^\..+\.(\d+)(?:\.replaced)?\.tmp$/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
 export function isOwnTempName(name: string): boolean {
-  return /^\..+\.\d+(?:\.replaced)?\.tmp$/.test(name);
+  return ownTempPid(name) !== undefined;
 }
 
 /** A temp file of an atomic write, by wmem or by write-file-atomic for wmem (see above). */
