@@ -579,12 +579,12 @@ export async function removeAtomicLeftovers(dirs: string[], stateDir: string, no
 }
 
 /** Both kinds of leftovers of killed wmem processes in a session. */
-export async function removeSessionLeftovers(session: Session): Promise<void> {
+export async function removeSessionLeftovers(session: Pick<Session, 'paths'>): Promise<void> {
   await removeStaleTemps(sessionTempDirs(session));
   await removeAtomicLeftovers([session.paths.dir, session.paths.stateDir, session.paths.workingMemory], session.paths.stateDir);
 }
 
 /** Where compaction, restore and transcript archiving put their temp files. */
-export function sessionTempDirs(session: Session): string[] {
+export function sessionTempDirs(session: Pick<Session, 'paths'>): string[] {
   return [session.paths.dir, session.paths.stateDir, session.paths.archiveDir, session.paths.detailDir];
 }

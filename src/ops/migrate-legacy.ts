@@ -11,7 +11,7 @@ import { isValidSessionId, sessionPaths } from '../store/paths.js';
 import { listProjectDirs } from '../store/project.js';
 import { upgradeMeta, writeMeta, type SessionMeta } from '../store/session.js';
 import type { ProjectRef } from '../store/project.js';
-import { isAtomicWriteLeftover, isOwnTempName } from './sweep-plan.js';
+import { removeSessionLeftovers } from '../history/scan.js';
 
 export interface LegacyItem {
   project: string;
@@ -116,10 +116,8 @@ async function migrateOne(project: ProjectRef, item: { id: string; messages: boo
   }
 
   await ensureDir(paths.dir);
-  // A run killed while copying or writing meta.json leaves a temp file: this run's write replaces it.
-  for (const name of await fs.readdir(paths.dir)) {
-    if (isOwnTempName(name) || isAtomicWriteLeftover(name)) await fs.unlink(path.join(paths.dir, name)).catch(() => {});
-  }
+  // A run killed while copying or writing meta.json leaves a temp file; only a dead process's go.
+  await removeSessionLeftovers({ paths });
   if (oldMessages) {
     const present = await exists(paths.messages);
     if (!present || (await fs.stat(paths.messages)).size === 0) {

@@ -58,13 +58,9 @@ export function ownTempPid(name: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-export function isOwnTempName(name: string): boolean {
-  return ownTempPid(name) !== undefined;
-}
-
 /** A temp file of an atomic write, by wmem or by write-file-atomic for wmem (see above). */
 export function isTempName(name: string, inState = false): boolean {
-  return isOwnTempName(name) || isAtomicWriteLeftover(name, inState);
+  return ownTempPid(name) !== undefined || isAtomicWriteLeftover(name, inState);
 }
 
 /** The folder a `wmem rm` was moving away when it stopped. */
