@@ -36,7 +36,9 @@ export async function resolveArchiveArg(session: Session, arg: string): Promise<
     relative = `archive/${arg}`;
   }
   const file = await resolveInside(root, relative, 'archive');
-  if (!(await exists(file))) throw usageError(`archive ${arg} does not exist (${file})`, "run 'wmem show archive' to list the archives");
+  const st = await fs.stat(file).catch(() => undefined);
+  if (!st) throw usageError(`archive ${arg} does not exist (${file})`, "run 'wmem show archive' to list the archives");
+  if (!st.isFile()) throw usageError(`archive ${arg} is not a file (${file})`, "name one archive file; run 'wmem show archive' to list them");
   return { file, rel: path.relative(root, file).split(path.sep).join('/') };
 }
 

@@ -67,11 +67,12 @@ describe('wmem restore', () => {
   it('refuses a missing archive, a path outside working-memory/ and a changed archive', async () => {
     const files = await sessionWith(box, generatedHistory(8));
     const r = await runJson(box, ['compact', '--keep-recent', '2']);
-    for (const bad of ['archive/nope.jsonl', '../meta.json', '/etc/passwd', 'archive/../../messages.jsonl']) {
+    for (const bad of ['archive/nope.jsonl', 'archive/', 'detail', '../meta.json', '/etc/passwd', 'archive/../../messages.jsonl']) {
       const result = await box.run(['restore', bad]);
       expect(result.exitCode, bad).toBe(2);
       expect(String(result.stderr)).toMatch(/^wmem: /);
       expect(String(result.stderr)).not.toMatch(/\n\s+at /);
+      if (bad === 'archive/' || bad === 'detail') expect(String(result.stderr)).toMatch(/is not a file/);
     }
     const archive = path.join(files.workingMemory, r.archive);
     await writeFile(archive, (await readFile(archive, 'utf8')).replace('Turn 0', 'Turn X'));
