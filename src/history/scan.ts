@@ -557,10 +557,11 @@ export async function removeStaleTemps(dirs: string[]): Promise<number> {
 
 /**
  * Removes what write-file-atomic leaves when its process is killed mid-write (see
- * isAtomicWriteLeftover: only beside the files wmem writes that way), over a minute old (a live
- * write takes milliseconds). `stateDir`: the folder whose JSON files are all wmem's.
+ * isAtomicWriteLeftover: only beside the files wmem writes that way), `minAgeMs` old (a minute by
+ * default: a live write takes milliseconds). `stateDir`: the folder whose JSON files are all wmem's.
  */
-export async function removeAtomicLeftovers(dirs: string[], stateDir: string, now = Date.now()): Promise<number> {
+export async function removeAtomicLeftovers(dirs: string[], stateDir: string, minAgeMs = 60_000): Promise<number> {
+  const now = Date.now();
   let removed = 0;
   for (const dir of dirs) {
     const names = await fs.readdir(dir).catch(() => [] as string[]);
@@ -568,7 +569,7 @@ export async function removeAtomicLeftovers(dirs: string[], stateDir: string, no
       if (!isAtomicWriteLeftover(name, dir === stateDir)) continue;
       const file = path.join(dir, name);
       const st = await fs.lstat(file).catch(() => undefined);
-      if (!st?.isFile() || now - st.mtimeMs < 60_000) continue;
+      if (!st?.isFile() || now - st.mtimeMs < minAgeMs) continue;
       await fs.unlink(file).then(
         () => removed++,
         () => {},
@@ -579,12 +580,12 @@ export async function removeAtomicLeftovers(dirs: string[], stateDir: string, no
 }
 
 /** Both kinds of leftovers of killed wmem processes in a session. */
-export async function removeSessionLeftovers(session: Pick<Session, 'paths'>): Promise<void> {
+export async function removeSessionLeftovers(session: Session): Promise<void> {
   await removeStaleTemps(sessionTempDirs(session));
   await removeAtomicLeftovers([session.paths.dir, session.paths.stateDir, session.paths.workingMemory], session.paths.stateDir);
 }
 
 /** Where compaction, restore and transcript archiving put their temp files. */
-export function sessionTempDirs(session: Pick<Session, 'paths'>): string[] {
+export function sessionTempDirs(session: Session): string[] {
   return [session.paths.dir, session.paths.stateDir, session.paths.archiveDir, session.paths.detailDir];
 }

@@ -11,7 +11,7 @@ import { isValidSessionId, sessionPaths } from '../store/paths.js';
 import { listProjectDirs } from '../store/project.js';
 import { upgradeMeta, writeMeta, type SessionMeta } from '../store/session.js';
 import type { ProjectRef } from '../store/project.js';
-import { removeSessionLeftovers } from '../history/scan.js';
+import { removeAtomicLeftovers, removeStaleTemps } from '../history/scan.js';
 
 export interface LegacyItem {
   project: string;
@@ -116,8 +116,10 @@ async function migrateOne(project: ProjectRef, item: { id: string; messages: boo
   }
 
   await ensureDir(paths.dir);
-  // A run killed while copying or writing meta.json leaves a temp file; only a dead process's go.
-  await removeSessionLeftovers({ paths });
+  // A run killed while copying or writing meta.json leaves a temp file: the copy's goes once its
+  // process is gone; meta.json's, of any age, as this run writes meta.json itself.
+  await removeStaleTemps([paths.dir]);
+  await removeAtomicLeftovers([paths.dir], paths.stateDir, 0);
   if (oldMessages) {
     const present = await exists(paths.messages);
     if (!present || (await fs.stat(paths.messages)).size === 0) {
