@@ -1,12 +1,14 @@
 import { defineConfig } from 'vitest/config';
+import { reporters } from './reporters.js';
 
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/**/*.test.ts'],
+    include: ['test/{unit,e2e,property}/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // e2e tests spawn the built CLI; two cores, so keep parallelism modest.
     maxWorkers: 2,
+    reporters: reporters(),
   },
 });
