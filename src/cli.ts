@@ -179,7 +179,11 @@ export function buildProgram(): Command {
     () => import('./commands/rm.js'),
   );
   declare(
-    program.command('hook').description('answer an agent hook (JSON on stdin); never fails the agent').argument('<event>', 'SessionStart, UserPromptSubmit, PostToolUse, …'),
+    program
+      .command('hook')
+      .description('answer an agent hook (JSON on stdin); never fails the agent')
+      .argument('<event>', 'SessionStart, UserPromptSubmit, PostToolUse, …')
+      .option('--tokens-max <n>', "the window of the agent's model in tokens (else looked up from the model)", intOption('--tokens-max', 1)),
     () => import('./commands/hook.js'),
   );
   declare(
@@ -188,6 +192,7 @@ export function buildProgram(): Command {
       .description('merge wmem\'s hooks into an agent\'s settings')
       .argument('<agent>', 'claude')
       .addOption(new Option('--scope <scope>', 'which settings file').choices(['project', 'user', 'local']).default('project'))
+      .option('--tokens-max <n>', "your model's context window in tokens, for every session the hooks serve (default: looked up from the session's model)", intOption('--tokens-max', 1))
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js'),
   );

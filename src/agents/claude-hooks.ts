@@ -10,7 +10,12 @@ import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../
 import { CLAUDE_CONTEXT_CAP, hookOutput, toolEventFrom, type HookInput, type HookOutput } from './claude/protocol.js';
 import { readTranscriptUsage, type TranscriptRead } from './transcript-file.js';
 import { updateHookState, type HookState } from './hook-state.js';
+import type { MemoryWhere } from '../render/context.js';
 import type { RunContext } from '../ui/run.js';
+import type { HookOptions } from '../commands/hook.js';
+import type { Observed } from '../store/meter-sources.js';
+import { cleanModelId } from '../store/meter-sources.js';
+import { sha256Hex } from '../memory/hash.js';
 
 export class HookFailure extends Error {
   override name = 'HookFailure';
@@ -78,9 +83,24 @@ async function readUsage(input: HookInput, state: HookState, required: boolean):
   }
 }
 
-async function memoryPart(session: Session, budget?: number): Promise<string> {
+/** What the agent told this hook that the meter needs: its model, and the user's window. */
+function rememberSettings(state: HookState, input: HookInput, options: HookOptions): Observed {
+  const model = cleanModelId(input.model);
+  if (model) state.model = model;
+  if (options.tokensMax) state.tokensMax = options.tokensMax;
+  else delete state.tokensMax;
+  return { model: state.model, tokensMax: state.tokensMax };
+}
+
+async function memoryPart(session: Session, ctx: RunContext, observed?: Observed): Promise<{ memory: string; where: MemoryWhere }> {
   const { assembleContext } = await import('../commands/context.js');
-  return (await assembleContext(session, { wantMeta: false, ...(budget ? { budget } : {}) })).memory;
+  const { memory, where } = await assembleContext(session, ctx, { wantMeta: false, observed });
+  return { memory, where };
+}
+
+/** Identifies a memory part given in full, so a resume can tell that the transcript already holds it. */
+function deliveryOf(memory: string, boundary: string | undefined, transcript: string | undefined): NonNullable<HookState['delivered']> {
+  return { digest: sha256Hex(memory).slice(0, 16), ...(boundary ? { boundary } : {}), ...(transcript ? { transcript } : {}) };
 }
 
 /**
@@ -88,18 +108,18 @@ async function memoryPart(session: Session, budget?: number): Promise<string> {
  * after the agent edited overview.md with its own file tools, mid-turn, so the Markdown parse is
  * paid there rather than when the user submits the next prompt. Best effort.
  */
-async function warmContext(session: Session): Promise<void> {
+async function warmContext(session: Session, ctx: RunContext): Promise<void> {
   try {
-    await memoryPart(session);
+    await memoryPart(session, ctx);
   } catch {
     /* the next prompt renders it then */
   }
 }
 
-export async function sessionStart(input: HookInput, ctx: RunContext, cwdFlag?: string): Promise<HookResult> {
-  const { session } = await locateSession(input, ctx, cwdFlag);
+export async function sessionStart(input: HookInput, ctx: RunContext, options: HookOptions = {}): Promise<HookResult> {
+  const { session } = await locateSession(input, ctx, options.cwd);
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
-  await updateHookState(session.paths.stateDir, async (state) => {
+  const { memory, where, unchanged } = await updateHookState(session.paths.stateDir, async (state) => {
     const read = await readUsage(input, state, false);
     if (read) state.transcript = read.cursor;
     const boundary = read?.view.boundary;
@@ -107,13 +127,22 @@ export async function sessionStart(input: HookInput, ctx: RunContext, cwdFlag?: 
     state.answerNextBoundary = input.source === 'compact' && (boundary === undefined || boundary === state.answeredBoundary);
     if (boundary !== undefined) state.answeredBoundary = boundary;
     state.started = true;
+    const part = await memoryPart(session, ctx, { ...rememberSettings(state, input, options), usage: read?.view });
+    const delivery = deliveryOf(part.memory, boundary, input.transcriptPath);
+    // A resumed conversation still holds the copy it was given, unless a compaction removed it since.
+    const same = input.source === 'resume' && JSON.stringify(state.delivered) === JSON.stringify(delivery);
+    state.delivered = delivery;
+    return { ...part, unchanged: same };
   });
-  const memory = await memoryPart(session);
+  if (unchanged) {
+    const { renderUnchangedPointer } = await import('../render/context.js');
+    return { output: hookOutput('SessionStart', renderUnchangedPointer(where)), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
+  }
   return { output: hookOutput('SessionStart', memory), session: session.id, note: `memory part delivered (${input.source ?? 'no source'})` };
 }
 
-export async function userPromptSubmit(input: HookInput, ctx: RunContext, cwdFlag?: string): Promise<HookResult> {
-  const { session, created } = await locateSession(input, ctx, cwdFlag);
+export async function userPromptSubmit(input: HookInput, ctx: RunContext, options: HookOptions = {}): Promise<HookResult> {
+  const { session, created } = await locateSession(input, ctx, options.cwd);
   return updateHookState(session.paths.stateDir, async (state) => {
     const read = await readUsage(input, state, true);
     if (read) state.transcript = read.cursor;
@@ -129,47 +158,40 @@ export async function userPromptSubmit(input: HookInput, ctx: RunContext, cwdFla
       state.answeredBoundary = usage.boundary;
     }
     const { assembleContext } = await import('../commands/context.js');
-    const { renderMeta } = await import('../render/context.js');
-    const tokensUsed = usage?.lastUsage ?? undefined;
-    const assemble = async (budget?: number) => {
-      const assembled = await assembleContext(session, { wantMeta: true, tokensUsed, ...(budget ? { budget } : {}) });
-      let metaText = assembled.metaText;
-      if (tokensUsed !== undefined) {
-        assembled.meta.tokens_source = 'transcript_usage';
-        metaText = renderMeta(assembled.meta);
-      }
-      return { memory: assembled.memory, metaText };
-    };
-    let { memory, metaText } = await assemble();
+    if (usage?.lastUsage) state.floor = Math.min(state.floor ?? Infinity, usage.lastUsage);
+    const observed: Observed = { ...rememberSettings(state, input, options), usage };
+    const assemble = async (budget?: number) => assembleContext(session, ctx, { wantMeta: true, observed, ...(budget ? { budget } : {}) });
+    let { memory, metaText, meta } = await assemble();
     let text = wantMemory ? `${memory}\n${metaText}` : metaText;
     if (text.length > CLAUDE_CONTEXT_CAP && wantMemory) {
       // The memory part gives way so both fit under the cap (SPEC §4 budget rules).
-      ({ memory, metaText } = await assemble(Math.max(200, CLAUDE_CONTEXT_CAP - metaText.length - 1)));
+      ({ memory, metaText, meta } = await assemble(Math.max(200, CLAUDE_CONTEXT_CAP - metaText.length - 1)));
       text = `${memory}\n${metaText}`;
     }
     if (text.length > CLAUDE_CONTEXT_CAP) text = metaText;
+    else if (wantMemory) state.delivered = deliveryOf(memory, usage?.boundary, input.transcriptPath);
     state.started = true;
     return {
       output: hookOutput('UserPromptSubmit', text),
       session: session.id,
-      note: `meta part delivered (tokens_used ${tokensUsed ?? 'counted'})${wantMemory ? `, memory part too (${why})` : ''}`,
+      note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${wantMemory ? `, memory part too (${why})` : ''}`,
     };
   });
 }
 
-export async function toolUse(input: HookInput, ctx: RunContext, cwdFlag?: string): Promise<HookResult> {
-  const { session } = await locateSession(input, ctx, cwdFlag);
+export async function toolUse(input: HookInput, ctx: RunContext, options: HookOptions = {}): Promise<HookResult> {
+  const { session } = await locateSession(input, ctx, options.cwd);
   const event = toolEventFrom(input, session.project.cwd);
   const { trackTool } = await import('./engines.js');
   const note = await trackTool(session, event, ctx.now());
   // The agent edited its overview with its own file tools: re-render now rather than on the next prompt.
   const edited = input.toolInput?.file_path ?? input.toolInput?.path;
-  if (input.event === 'PostToolUse' && typeof edited === 'string' && path.resolve(session.project.cwd, edited) === session.paths.overview) await warmContext(session);
+  if (input.event === 'PostToolUse' && typeof edited === 'string' && path.resolve(session.project.cwd, edited) === session.paths.overview) await warmContext(session, ctx);
   return { session: session.id, note };
 }
 
-export async function preCompact(input: HookInput, ctx: RunContext, cwdFlag?: string): Promise<HookResult> {
-  const { session } = await locateSession(input, ctx, cwdFlag);
+export async function preCompact(input: HookInput, ctx: RunContext, options: HookOptions = {}): Promise<HookResult> {
+  const { session } = await locateSession(input, ctx, options.cwd);
   if (!input.transcriptPath) throw new HookFailure('PreCompact input has no transcript_path: nothing to archive');
   if (!path.isAbsolute(input.transcriptPath)) throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not an absolute path`);
   try {
@@ -178,15 +200,17 @@ export async function preCompact(input: HookInput, ctx: RunContext, cwdFlag?: st
     throw new HookFailure(`transcript ${input.transcriptPath} does not exist: nothing archived`);
   }
   const { archiveTranscriptBeforeCompact } = await import('./engines.js');
-  const note = await archiveTranscriptBeforeCompact(session, input.transcriptPath, ctx.now());
+  const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, ctx.now());
+  // PostCompact names it in Recent Actions, beside the summary.
+  if (archive) await updateHookState(session.paths.stateDir, async (state) => void (state.lastArchive = archive));
   return { session: session.id, note };
 }
 
-export async function postCompact(input: HookInput, ctx: RunContext, cwdFlag?: string): Promise<HookResult> {
-  const { session } = await locateSession(input, ctx, cwdFlag);
+export async function postCompact(input: HookInput, ctx: RunContext, options: HookOptions = {}): Promise<HookResult> {
+  const { session } = await locateSession(input, ctx, options.cwd);
   const summary = input.compactSummary;
   if (!summary?.trim()) return { session: session.id, note: 'no compact_summary: nothing kept' };
-  const { writeDetail, appendToSection, detailIndexLine } = await import('../store/detail.js');
+  const { writeDetail, appendToSections, detailIndexLine } = await import('../store/detail.js');
   const now = ctx.now();
   const title = `Claude Code's compaction summary (${input.trigger ?? 'compaction'}, ${now.toISOString().slice(0, 16)}Z)`;
   const relative = await writeDetail(session, {
@@ -198,14 +222,23 @@ export async function postCompact(input: HookInput, ctx: RunContext, cwdFlag?: s
     created: now,
     extra: input.trigger ? { trigger: input.trigger } : undefined,
   });
-  await appendToSection(session, 'details', [detailIndexLine(relative, title)]);
+  const archive = await updateHookState(session.paths.stateDir, async (state) => {
+    const last = state.lastArchive;
+    delete state.lastArchive;
+    return last;
+  });
+  const recent = `Claude Code compacted the conversation (${input.trigger ?? 'compaction'}): its summary → ${relative}${archive ? `; the transcript before it → ${archive}` : ''}`;
+  await appendToSections(session, [
+    { sectionId: 'details', lines: [detailIndexLine(relative, title)] },
+    { sectionId: 'recent', lines: [recent] },
+  ]);
   const { promoteFromSummary } = await import('./engines.js');
   const promoted = await promoteFromSummary(session.project, summary, now);
   return { session: session.id, note: `kept ${relative}${promoted ? `; ${promoted} workspace memory entries from the summary` : ''}` };
 }
 
-export async function sessionEnd(input: HookInput, ctx: RunContext, cwdFlag?: string): Promise<HookResult> {
-  const { session } = await locateSession(input, ctx, cwdFlag);
+export async function sessionEnd(input: HookInput, ctx: RunContext, options: HookOptions = {}): Promise<HookResult> {
+  const { session } = await locateSession(input, ctx, options.cwd);
   const { consolidateAtEnd } = await import('./engines.js');
   const note = await consolidateAtEnd(session, ctx.now(), () => {});
   return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}` };

@@ -18,10 +18,11 @@ export async function trackTool(session: Session, event: ToolEvent, now: Date): 
 }
 
 /** PreCompact: the transcript's lines not archived yet go byte for byte to archive/, with a readable copy in detail/. */
-export async function archiveTranscriptBeforeCompact(session: Session, transcript: string, now: Date): Promise<string> {
+export async function archiveTranscriptBeforeCompact(session: Session, transcript: string, now: Date): Promise<{ note: string; archive?: string }> {
   const { archiveTranscript } = await import('../history/archive-transcript.js');
   const result = await archiveTranscript(session, transcript, { now: () => now });
-  return result.lines ? `archived ${result.lines} lines to ${result.archive} (readable: ${result.detail})` : 'nothing new to archive';
+  if (!result.lines) return { note: 'nothing new to archive' };
+  return { note: `archived ${result.lines} lines to ${result.archive} (readable: ${result.detail})`, archive: result.archive };
 }
 
 /** SessionEnd: a deterministic consolidation (no LLM: the agent gives SessionEnd hooks ~1.5 s). */

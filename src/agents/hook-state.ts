@@ -14,6 +14,16 @@ export interface HookState {
   answeredBoundary?: string;
   /** SessionStart(compact) came before its boundary reached the transcript: the next one is answered. */
   answerNextBoundary?: boolean;
+  /** The model the agent said it runs on (SessionStart's `model`). */
+  model?: string;
+  /** The window the user gave the hook (`wmem install claude --tokens-max N`). */
+  tokensMax?: number;
+  /** The smallest usage seen: about what the agent sends besides the conversation (system prompt, tools). */
+  floor?: number;
+  /** The memory part last given in full: its digest and the compaction it followed, for resumes. */
+  delivered?: { digest: string; boundary?: string; transcript?: string };
+  /** The archive PreCompact wrote, until PostCompact names it in Recent Actions. */
+  lastArchive?: string;
 }
 
 export function hookStateFile(stateDir: string): string {

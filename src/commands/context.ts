@@ -1,11 +1,13 @@
 // `wmem context`: renders what is injected. The memory part is stable (system prompt); the meta
 // part is volatile (end of the messages). Heavy work happens only when the inputs changed.
 import { resolveSession, readMeta, type Session } from '../store/session.js';
-import { readContextCache, writeContextCache } from '../store/context-cache.js';
+import { readContextCache, writeContextCache, type ContextCache } from '../store/context-cache.js';
+import { cleanModelId, loadMeterSources, memoryWhere, type Observed } from '../store/meter-sources.js';
 import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
 import { loadInjectables } from '../memory/injected.js';
 import { updateHistoryStats } from '../history/stats.js';
-import { budgetForTokensMax, metaFigures, renderMemory, renderMeta, type MetaFigures, type TokensSource } from '../render/context.js';
+import { renderMemory, renderMeta, type MemoryWhere } from '../render/context.js';
+import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export interface ContextOptions {
@@ -21,6 +23,7 @@ export interface AssembledContext {
   memory: string;
   meta: MetaFigures;
   metaText: string;
+  where: MemoryWhere;
 }
 
 /** Claude Code caps additional context at 10,000 characters. */
@@ -28,63 +31,88 @@ export const CLAUDE_CONTEXT_CAP = 10_000;
 /** Room left for the meta part (under 1,000 characters) within the cap. */
 export const CLAUDE_MEMORY_BUDGET = CLAUDE_CONTEXT_CAP - 1_000;
 
-export async function assembleContext(session: Session, options: ContextOptions & { wantMeta: boolean }): Promise<AssembledContext> {
+export interface AssembleOptions extends ContextOptions {
+  wantMeta: boolean;
+  /** What a hook has just read from the agent's transcript and input. */
+  observed?: Observed;
+}
+
+/** Where the command runs: the home (for the hints' command lines) and the environment (settings). */
+export interface Surroundings {
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function assembleContext(session: Session, around: Surroundings, options: AssembleOptions): Promise<AssembledContext> {
   const cache = await readContextCache(session.paths.stateDir);
   let dirty = false;
   // A broken meta.json only loses its settings here; `wmem status` and `wmem init` report it.
   const meta = await readMeta(session.paths).catch(() => undefined);
-  const tokensMax = options.tokensMax ?? meta?.tokensMax ?? 200_000;
-  const budget = options.budget ?? budgetForTokensMax(tokensMax);
+  const sources = await loadMeterSources(session, meta, around.env, options.observed);
+  let history = await updateHistoryStats(session.paths.messages, cache.history);
+  const window = resolveWindow({
+    flag: options.tokensMax,
+    setting: sources.setting,
+    agentWindow: sources.agentWindow ?? history.view.window,
+    model: sources.model ?? cleanModelId(history.view.model),
+  });
+  const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
+  const where = memoryWhere(session, around.home, sources.agent);
 
   const overview = await loadOverviewDigest(session.paths.overview, cache);
   dirty ||= overview.dirty;
   const scratchLines = await loadScratchLines(session.paths.scratch);
   const injectables = await loadInjectables(session);
-  const memory = renderMemory({ overview: overview.digest, scratchLines, ...injectables }, budget);
+  const memory = renderMemory({ overview: overview.digest, scratchLines, ...injectables, where }, budget);
 
   let figures: MetaFigures | undefined;
   if (options.wantMeta) {
     let tokensUsed: number;
-    let tokensSource: TokensSource;
-    let counter: ((text: string) => number) | undefined;
-    let history = await updateHistoryStats(session.paths.messages, cache.history);
+    let tokensSource: TokensSource = 'usage';
     if (options.tokensUsed !== undefined) {
       tokensUsed = options.tokensUsed;
       tokensSource = 'flag';
+    } else if (typeof sources.transcriptUsage === 'number') {
+      tokensUsed = sources.transcriptUsage;
     } else if (history.view.lastUsage !== null) {
       tokensUsed = history.view.lastUsage;
-      tokensSource = 'transcript_usage';
     } else {
-      const { loadTokenCounter } = await import('../memory/tokens.js');
-      if (history.view.tokens === null) {
-        counter = await loadTokenCounter();
-        history = await updateHistoryStats(session.paths.messages, cache.history, counter);
-      }
-      let memoryTokens = cache.memoryTokens?.text === memory ? cache.memoryTokens.count : undefined;
-      if (memoryTokens === undefined) {
-        counter ??= await loadTokenCounter();
-        memoryTokens = counter(memory);
-        cache.memoryTokens = { text: memory, count: memoryTokens };
-        dirty = true;
-      }
-      tokensUsed = (history.view.tokens ?? 0) + memoryTokens;
-      tokensSource = 'tokenizer';
+      const counted = await estimateTokens(session, cache, history, memory);
+      history = counted.history;
+      dirty ||= counted.dirty;
+      // What the agent sends besides the conversation (system prompt, tools), as last seen.
+      tokensUsed = counted.tokens + (sources.floor ?? 0);
+      tokensSource = 'estimate';
     }
-    if (history.changed) {
-      cache.history = history.stats;
-      dirty = true;
-    }
-    figures = metaFigures({
-      tokensUsed,
-      tokensMax,
-      tokensSource,
-      messages: history.view.messages,
-      memorySize: memory.length,
-      maintained: overview.digest.maintained,
-    });
+    figures = metaFigures({ tokensUsed, tokensSource, window, messages: history.view.messages, memorySize: memory.length, maintained: overview.digest.maintained });
+  }
+  if (history.changed) {
+    cache.history = history.stats;
+    dirty = true;
   }
   if (dirty) await writeContextCache(session.paths.stateDir, cache);
-  return { memory, meta: figures!, metaText: figures ? renderMeta(figures) : '' };
+  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where };
+}
+
+type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;
+
+/** A tokenizer count of messages.jsonl and the memory part (cached: the tokenizer costs ~50 ms to load). */
+async function estimateTokens(session: Session, cache: ContextCache, history: HistoryRead, memory: string): Promise<{ tokens: number; history: HistoryRead; dirty: boolean }> {
+  const { loadTokenCounter } = await import('../memory/tokens.js');
+  let counter: ((text: string) => number) | undefined;
+  let dirty = false;
+  if (history.view.tokens === null) {
+    counter = await loadTokenCounter();
+    history = await updateHistoryStats(session.paths.messages, cache.history, counter);
+  }
+  let memoryTokens = cache.memoryTokens?.text === memory ? cache.memoryTokens.count : undefined;
+  if (memoryTokens === undefined) {
+    counter ??= await loadTokenCounter();
+    memoryTokens = counter(memory);
+    cache.memoryTokens = { text: memory, count: memoryTokens };
+    dirty = true;
+  }
+  return { tokens: (history.view.tokens ?? 0) + memoryTokens, history, dirty };
 }
 
 export async function run(options: ContextOptions, ctx: RunContext): Promise<CommandResult> {
@@ -93,7 +121,7 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
   const session = await resolveSession(ctx);
   // Claude Code drops additional context past its cap: fit by whole sections, never by slicing.
   const budget = format === 'claude' ? Math.min(options.budget ?? Infinity, CLAUDE_MEMORY_BUDGET) : options.budget;
-  const assembled = await assembleContext(session, { ...options, budget: Number.isFinite(budget) ? budget : undefined, wantMeta: part !== 'memory' });
+  const assembled = await assembleContext(session, ctx, { ...options, budget: Number.isFinite(budget) ? budget : undefined, wantMeta: part !== 'memory' });
   const pieces = [part !== 'meta' ? assembled.memory : '', part !== 'memory' ? assembled.metaText : ''].filter(Boolean);
   const text = pieces.join('\n');
   const data = {

@@ -7,9 +7,11 @@ import { readStdin, type CommandResult, type RunContext } from '../ui/run.js';
 
 export interface HookOptions {
   cwd?: string;
+  /** The user's window for this agent's model (`wmem install claude --tokens-max N`). */
+  tokensMax?: number;
 }
 
-type Handler = (input: HookInput, ctx: RunContext, cwdFlag?: string) => Promise<import('../agents/claude-hooks.js').HookResult>;
+type Handler = (input: HookInput, ctx: RunContext, options: HookOptions) => Promise<import('../agents/claude-hooks.js').HookResult>;
 
 async function handlerFor(event: ClaudeHookEvent): Promise<Handler> {
   const hooks = await import('../agents/claude-hooks.js');
@@ -47,7 +49,7 @@ export async function run(options: HookOptions, ctx: RunContext, args: unknown[]
     const input = parseHookInput(await readStdin(ctx.stdin, 'hook input'), eventArg);
     session = input.sessionId;
     const handler = await handlerFor(input.event);
-    const result = await handler(input, ctx, options.cwd);
+    const result = await handler(input, ctx, options);
     await recordFired(ctx.home, { event, at: ctx.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
     if (!result.output) return SILENT;
     return { data: result.output, text: JSON.stringify(result.output) };

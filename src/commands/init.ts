@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createExclusive, ensureDir, withLock } from '../store/fsx.js';
 import { newSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject, type ProjectRef } from '../store/project.js';
-import { DEFAULT_TOKENS_MAX, readCurrent, readMeta, requestedSessionId, writeCurrent, writeMeta, type SessionMeta } from '../store/session.js';
+import { readCurrent, readMeta, requestedSessionId, writeCurrent, writeMeta, type SessionMeta } from '../store/session.js';
 import { overviewTemplateName, readTemplate } from '../store/templates.js';
 import { fsError, usageError } from '../ui/errors.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
@@ -67,7 +67,7 @@ export async function ensureSessionTree(
         cwd: project.cwd,
         createdAt: stamp,
         updatedAt: stamp,
-        tokensMax: input.tokensMax ?? DEFAULT_TOKENS_MAX,
+        ...(input.tokensMax !== undefined ? { tokensMax: input.tokensMax } : {}),
         lang: input.lang ?? 'en',
         ...input.extraMeta,
       };

@@ -10,6 +10,8 @@ export interface InstallOptions {
   scope?: Scope;
   dryRun?: boolean;
   home?: string;
+  /** The window of the user's model, given to every hook (else each session's model decides). */
+  tokensMax?: number;
 }
 
 function checkAgent(agent: unknown): void {
@@ -26,7 +28,7 @@ export async function run(options: InstallOptions, ctx: RunContext, args: unknow
     const loaded = await loadSettings(file);
     let merged;
     try {
-      merged = mergeWmemHooks(loaded.settings, prefix);
+      merged = mergeWmemHooks(loaded.settings, prefix, undefined, options.tokensMax);
     } catch (err) {
       throw shapeError(file, err);
     }
@@ -35,7 +37,7 @@ export async function run(options: InstallOptions, ctx: RunContext, args: unknow
     return { loaded, merged, text };
   };
   const { merged, text } = options.dryRun ? await work() : await withSettingsLock(ctx.home, file, work);
-  const data = { agent: 'claude', scope, file, command: prefix, changed: merged.changed, events: merged.events, dryRun: Boolean(options.dryRun) };
+  const data = { agent: 'claude', scope, file, command: prefix, ...(options.tokensMax ? { tokensMax: options.tokensMax } : {}), changed: merged.changed, events: merged.events, dryRun: Boolean(options.dryRun) };
   if (options.dryRun) return { data: { ...data, settings: merged.settings }, text };
   if (merged.changed) ctx.warn(`installed wmem's hooks in ${file}: ${merged.events.join(', ')}`);
   else ctx.warn(`wmem's hooks are already installed in ${file}; nothing changed`);

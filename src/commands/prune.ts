@@ -26,18 +26,18 @@ async function sessionOrNone(ctx: RunContext): Promise<Session | undefined> {
 }
 
 /** auto: the session's pressure (safe → normal, moderate → aggressive, high → hyper); normal without a session. */
-async function resolveMode(requested: PruneOptions['mode'], session: Session | undefined): Promise<{ mode: PruneMode; pressure?: string }> {
+async function resolveMode(requested: PruneOptions['mode'], session: Session | undefined, ctx: RunContext): Promise<{ mode: PruneMode; pressure?: string }> {
   if (requested && requested !== 'auto') return { mode: requested };
   if (!session) return { mode: 'normal' };
   const { assembleContext } = await import('./context.js');
-  const { meta } = await assembleContext(session, { wantMeta: true });
+  const { meta } = await assembleContext(session, ctx, { wantMeta: true });
   return { mode: BY_PRESSURE[meta.pressure] ?? 'normal', pressure: meta.pressure };
 }
 
 export async function run(options: PruneOptions, ctx: RunContext): Promise<CommandResult> {
   const input = await readStdin(ctx.stdin);
   const session = await sessionOrNone(ctx);
-  const { mode, pressure } = await resolveMode(options.mode, session);
+  const { mode, pressure } = await resolveMode(options.mode, session, ctx);
   const result = pruneOutput(input, mode);
   const base = { mode, ...(pressure ? { pressure } : {}), kind: result.kind, totalLines: result.totalLines, keptLines: result.keptLines, errorLines: result.errorLines };
   if (!result.pruned) return { data: { ...base, pruned: false, text: input }, text: input, raw: true };

@@ -23,7 +23,7 @@ async function countFiles(dir: string): Promise<number> {
 
 export async function run(options: { tokensUsed?: number; tokensMax?: number }, ctx: RunContext): Promise<CommandResult> {
   const session = await resolveSession(ctx);
-  const { meta, memory } = await assembleContext(session, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
+  const { meta, memory } = await assembleContext(session, ctx, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
   const { parseScratch } = await import('../memory/scratch.js');
   const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
   const data = {
@@ -53,7 +53,7 @@ export async function run(options: { tokensUsed?: number; tokensMax?: number }, 
     `${s.bold('session')}     ${session.id}${session.source === 'current' ? '' : ` (from ${session.source === 'flag' ? '--session' : 'WMEM_SESSION'})`}`,
     `${s.bold('project')}     ${session.project.cwd}`,
     `${s.bold('folder')}      ${session.paths.dir}`,
-    `${s.bold('tokens')}      ${meta.tokens_used} / ${meta.tokens_max} (${meta.tokens_percent}%, from ${meta.tokens_source})`,
+    `${s.bold('tokens')}      ${meta.tokens_used} / ${meta.tokens_max} (${meta.tokens_percent}%): used from ${meta.tokens_source}, window from ${meta.tokens_max_source}${meta.model ? ` (${meta.model})` : ''}`,
     `${s.bold('pressure')}    ${pressureColor(meta.pressure)}; hint: ${meta.action_hint}`,
     `${s.bold('messages')}    ${meta.messages_in_history} in history (${data.files.messagesBytes} bytes)`,
     `${s.bold('overview')}    ${data.files.overviewBytes} bytes, ${meta.overview_maintained ? 'maintained' : s.yellow('still the bare template')}`,

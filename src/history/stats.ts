@@ -17,6 +17,10 @@ export interface HistoryStats {
   lastUsage: number | null;
   /** Tokenizer count of the messages' text, or null when not counted. */
   tokens: number | null;
+  /** The model of the last reported usage, when the history names it. */
+  model?: string;
+  /** The window the agent reported with it (Codex), when it does. */
+  window?: number;
 }
 
 export const EMPTY_STATS: HistoryStats = { version: 1, consumed: 0, tailHash: '', messages: 0, lastUsage: null, tokens: null };
@@ -36,11 +40,17 @@ async function hashBefore(file: string, end: number): Promise<string> {
 
 type Counter = (text: string) => number;
 
-function scanLine(line: string, stats: { messages: number; lastUsage: number | null; tokens: number | null }, count?: Counter) {
+type Running = Pick<HistoryStats, 'messages' | 'lastUsage' | 'tokens' | 'model' | 'window'>;
+
+function scanLine(line: string, stats: Running, count?: Counter) {
   const value = parseJsonLine(line);
   const event = usageEvent(value);
   if (event?.kind === 'boundary') stats.lastUsage = null;
-  else if (event?.kind === 'usage') stats.lastUsage = event.tokens;
+  else if (event?.kind === 'usage') {
+    stats.lastUsage = event.tokens;
+    if (event.model) stats.model = event.model;
+    if (event.window) stats.window = event.window;
+  }
   const info = classifyValue(value);
   if (info.kind === 'message') {
     stats.messages++;
@@ -67,7 +77,7 @@ export async function updateHistoryStats(
   if (previous && previous.consumed <= size && (!count || previous.tokens !== null)) {
     if ((await hashBefore(file, previous.consumed)) === previous.tailHash) base = previous;
   }
-  const running = { messages: base.messages, lastUsage: base.lastUsage, tokens: count ? (base.tokens ?? 0) : base.tokens };
+  const running: Running = { messages: base.messages, lastUsage: base.lastUsage, tokens: count ? (base.tokens ?? 0) : base.tokens, model: base.model, window: base.window };
   let consumed = base.consumed;
   let pending = '';
   if (size > consumed) {

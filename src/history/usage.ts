@@ -4,7 +4,18 @@
 // Kimi `_usage` records are read too.
 import { isObject } from './lines.js';
 
-export type UsageEvent = { kind: 'usage'; tokens: number; messageId?: string } | { kind: 'boundary' } | undefined;
+export type UsageEvent =
+  | {
+      kind: 'usage';
+      tokens: number;
+      messageId?: string;
+      /** The model that answered (Claude Code's message.model). */
+      model?: string;
+      /** The window the agent itself reports (Codex's model_context_window). */
+      window?: number;
+    }
+  | { kind: 'boundary' }
+  | undefined;
 
 function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
@@ -21,14 +32,20 @@ export function usageEvent(value: unknown): UsageEvent {
     if (!isObject(usage)) return undefined;
     const tokens = num(usage.input_tokens) + num(usage.cache_creation_input_tokens) + num(usage.cache_read_input_tokens);
     if (tokens <= 0) return undefined;
-    return { kind: 'usage', tokens, messageId: typeof message.id === 'string' ? message.id : undefined };
+    return {
+      kind: 'usage',
+      tokens,
+      messageId: typeof message.id === 'string' ? message.id : undefined,
+      ...(typeof message.model === 'string' && message.model ? { model: message.model } : {}),
+    };
   }
   // Codex rollout: the last request's input tokens are the context in use.
   if (value.type === 'event_msg' && isObject(value.payload) && value.payload.type === 'token_count') {
     const info = value.payload.info;
     if (isObject(info) && isObject(info.last_token_usage)) {
       const tokens = num(info.last_token_usage.input_tokens);
-      if (tokens > 0) return { kind: 'usage', tokens };
+      const window = num(info.model_context_window);
+      if (tokens > 0) return { kind: 'usage', tokens, ...(window > 0 ? { window } : {}) };
     }
     return undefined;
   }

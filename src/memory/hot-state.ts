@@ -116,10 +116,28 @@ const SUMMARY_LINES: Record<ErrorCategory, RegExp[]> = {
   runtime: [/^\s*\w*(?:Error|Exception)(?: \[\w+\])?:\s/, /Uncaught/, /^panic:/, /Segmentation fault/, /Traceback/],
 };
 
+// Lines that say only that something failed, not what: an agent's header over a failed command's
+// output (Claude Code's "Exit code 1"), a shell's or npm's closing line. Keyed on one of them,
+// every failure of a category would fold into one error.
+const UNINFORMATIVE = [
+  /^exit (?:code|status):?\s*-?\d+\.?$/i,
+  /^(?:the )?command (?:failed|exited)(?: with (?:exit )?(?:code|status) -?\d+)?\.?$/i,
+  /^process (?:completed|exited) with (?:exit )?code -?\d+\.?$/i,
+  /^(?:npm|pnpm|yarn)(?: err!| error)? (?:code|errno|command failed|lifecycle)\b/i,
+  /^error: (?:process|command) (?:completed|failed|exited) with (?:exit )?code -?\d+\.?$/i,
+];
+
+/** The output's lines, without colour codes, blank lines and headers that carry no information. */
+export function informativeLines(output: string): string[] {
+  return output
+    .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
+    .split('\n')
+    .filter((line) => line.trim() && !UNINFORMATIVE.some((p) => p.test(line.trim())));
+}
+
 /** A stable one-line summary: the line that best says what went wrong, with the file it names. */
 export function summarize(category: ErrorCategory, output: string, command?: string): string {
-  const clean = output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
-  const lines = clean.split('\n');
+  const lines = informativeLines(output);
   let summary: string | undefined;
   for (const pattern of SUMMARY_LINES[category]) {
     const i = lines.findIndex((l) => pattern.test(l));

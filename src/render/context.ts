@@ -2,6 +2,11 @@
 // files (same files → same bytes: no clock, no counters); the meta part carries the volatile
 // token figures. Text inside a block is neutralised so it cannot close or forge a block.
 
+import type { MetaFigures } from '../memory/meter.js';
+
+export { actionHintFor, budgetForTokensMax, metaFigures, pressureFor } from '../memory/meter.js';
+export type { ActionHint, MetaFigures, Pressure, TokensSource } from '../memory/meter.js';
+
 export const BLOCK_TAGS = [
   'working_memory',
   'scratch_notes',
@@ -46,6 +51,8 @@ export interface MemoryInputs {
   scratchLines: string[];
   workspace?: string;
   sessionState?: string;
+  /** Real paths for the notices (default: relative names). */
+  where?: MemoryWhere;
 }
 
 interface Unit {
@@ -58,13 +65,6 @@ interface Unit {
 
 // What survives a tight budget first: the state the agent needs to carry on, then recent notes.
 const SECTION_PRIORITY: Record<string, number> = { task: 0, progress: 1, decisions: 2, context: 3, open: 4 };
-
-export function budgetForTokensMax(tokensMax: number): number {
-  if (tokensMax >= 200_000) return 8000;
-  if (tokensMax >= 128_000) return 6000;
-  if (tokensMax >= 64_000) return 4000;
-  return 3200;
-}
 
 function wrap(tag: string, body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;
@@ -83,7 +83,7 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
   const units: Unit[] = [];
   let order = 0;
   if (inputs.overview.problem) {
-    units.push({ block: 'working_memory', order: order++, priority: -2, text: `[wmem: ${inputs.overview.problem}. Repair the file; wmem set and append refuse to edit it until then.]`, label: 'problem' });
+    units.push({ block: 'working_memory', order: order++, priority: -2, text: `[wmem: ${inputs.overview.problem}. Repair ${(inputs.where ?? RELATIVE_WHERE).overview}; wmem set and append refuse to edit it until then.]`, label: 'problem' });
   }
   const preamble = inputs.overview.preamble.trim();
   if (preamble) units.push({ block: 'working_memory', order: order++, priority: -1, text: preamble, label: 'title' });
@@ -113,16 +113,17 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
     openBlocks.add(unit.block);
   }
   // The notice about what was left out takes room too: drop the lowest-priority kept unit until all fits.
-  let text = assemble(units, kept, budget);
+  const where = inputs.where ?? RELATIVE_WHERE;
+  let text = assemble(units, kept, budget, where);
   const keptByRank = ranked.filter((u) => kept.has(u));
   while (text.length > budget && keptByRank.length > 0) {
     kept.delete(keptByRank.pop()!);
-    text = assemble(units, kept, budget);
+    text = assemble(units, kept, budget, where);
   }
-  return text.length <= budget ? text : `[wmem: memory left out to fit ${budget} characters; see working-memory/]`.slice(0, budget);
+  return text.length <= budget ? text : `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget);
 }
 
-function assemble(units: Unit[], kept: Set<Unit>, budget: number): string {
+function assemble(units: Unit[], kept: Set<Unit>, budget: number, where: MemoryWhere): string {
   const blocks: string[] = [];
   for (const block of ['working_memory', 'session_state', 'workspace_memory', 'scratch_notes'] as const) {
     const inBlock = units.filter((u) => u.block === block && kept.has(u));
@@ -135,68 +136,45 @@ function assemble(units: Unit[], kept: Set<Unit>, budget: number): string {
     const droppedNotes = dropped.filter((u) => u.label === 'note').length;
     const others = dropped.filter((u) => u.label !== 'note').map((u) => u.label);
     const what = [...others, ...(droppedNotes ? [`${droppedNotes} older scratch note${droppedNotes === 1 ? '' : 's'}`] : [])].join(', ');
-    blocks.push(`[wmem: left out to fit ${budget} characters: ${what}. The rest is in working-memory/ (wmem show overview, wmem show scratch).]`);
+    blocks.push(`[wmem: left out to fit ${budget} characters: ${what}. The rest is in ${where.overview} and ${where.scratch}.]`);
   }
   return blocks.join('\n');
 }
 
-export type Pressure = 'safe' | 'moderate' | 'high';
-export type ActionHint = 'normal' | 'light_compression' | 'medium_compression' | 'heavy_compression' | 'emergency_compression';
-export type TokensSource = 'flag' | 'transcript_usage' | 'tokenizer';
-
-export function pressureFor(percent: number): Pressure {
-  if (percent < 75) return 'safe';
-  if (percent < 90) return 'moderate';
-  return 'high';
+/** Where the agent finds its memory, and how its agent compacts: named in what is injected. */
+export interface MemoryWhere {
+  overview: string;
+  scratch: string;
+  detailDir: string;
+  /** What compacts this session: `/compact` in Claude Code, a `wmem compact` command line otherwise. */
+  compact: string;
 }
 
-export function actionHintFor(percent: number): ActionHint {
-  if (percent < 20) return 'normal';
-  if (percent < 40) return 'light_compression';
-  if (percent < 60) return 'medium_compression';
-  if (percent < 75) return 'heavy_compression';
-  return 'emergency_compression';
+/** Relative names, for callers (tests, tools) that have no session at hand. */
+export const RELATIVE_WHERE: MemoryWhere = {
+  overview: 'working-memory/overview.md',
+  scratch: 'working-memory/scratch.md',
+  detailDir: 'working-memory/detail',
+  compact: 'wmem compact',
+};
+
+/** What a resumed conversation gets instead of a second copy of memory it already holds. */
+export function renderUnchangedPointer(where: MemoryWhere): string {
+  return neutralizeTags(`[wmem: your working memory is unchanged since it was given earlier in this conversation; the files are ${where.overview} and ${where.scratch}.]`);
 }
 
-export interface MetaFigures {
-  tokens_used: number;
-  tokens_max: number;
-  tokens_percent: number;
-  messages_in_history: number;
-  working_memory_size: number;
-  tokens_source: TokensSource;
-  action_hint: ActionHint;
-  pressure: Pressure;
-  overview_maintained: boolean;
-}
-
-export function metaFigures(input: {
-  tokensUsed: number;
-  tokensMax: number;
-  tokensSource: TokensSource;
-  messages: number;
-  memorySize: number;
-  maintained: boolean;
-}): MetaFigures {
-  // Hints and pressure follow the exact share; only the displayed percentage is rounded.
-  const exact = input.tokensMax > 0 ? (input.tokensUsed / input.tokensMax) * 100 : 0;
-  return {
-    tokens_used: input.tokensUsed,
-    tokens_max: input.tokensMax,
-    tokens_percent: Math.round(exact),
-    messages_in_history: input.messages,
-    working_memory_size: input.memorySize,
-    tokens_source: input.tokensSource,
-    action_hint: actionHintFor(exact),
-    pressure: pressureFor(exact),
-    overview_maintained: input.maintained,
-  };
-}
-
-export function renderMeta(meta: MetaFigures): string {
-  const lines = [JSON.stringify(meta), 'Remember to update working-memory/overview.md and compact if needed.'];
-  if (!meta.overview_maintained) lines.push('working-memory/overview.md is still the bare template: fill in the current task and progress.');
-  if (meta.action_hint === 'emergency_compression') lines.push(`Context is ${meta.tokens_percent}% full: save state to overview.md and run 'wmem compact' now.`);
-  else if (meta.action_hint === 'heavy_compression') lines.push(`Context is ${meta.tokens_percent}% full: update overview.md, then compact old turns ('wmem compact').`);
-  return wrap('context_meta', lines.join('\n'));
+/**
+ * The meta part: the figures as one JSON line, then what to do, with the real paths and the way
+ * to compact that works for this session's agent. Says so when a figure is an estimate or a
+ * default, so the agent never takes it for a measurement.
+ */
+export function renderMeta(meta: MetaFigures, where: MemoryWhere = RELATIVE_WHERE): string {
+  const lines = [JSON.stringify(meta), `Update ${where.overview} as you work (details: ${where.detailDir}/, notes: ${where.scratch}); compact with ${where.compact} when needed.`];
+  if (meta.tokens_source === 'estimate') lines.push("tokens_used is an estimate (a tokenizer count): it does not include the agent's system prompt and tools.");
+  if (meta.tokens_max_source === 'default') lines.push(`tokens_max is assumed${meta.model ? ` (${meta.model} is not a model wmem knows)` : ' (no model reported)'}: set the window with WMEM_TOKENS_MAX or --tokens-max.`);
+  if (!meta.overview_maintained) lines.push(`${where.overview} is still the bare template: fill in the current task and progress.`);
+  if (meta.action_hint === 'emergency_compression') lines.push(`Context is ${meta.tokens_percent}% full: save state to the overview and compact now (${where.compact}).`);
+  else if (meta.action_hint === 'heavy_compression') lines.push(`Context is ${meta.tokens_percent}% full: update the overview, then compact (${where.compact}).`);
+  // Paths come from the disk: a folder named like a block tag must not close this one.
+  return wrap('context_meta', neutralizeTags(lines.join('\n')));
 }

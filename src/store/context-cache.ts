@@ -7,7 +7,8 @@ import type { OverviewDigest } from '../render/context.js';
 import type { HistoryStats } from '../history/stats.js';
 
 export interface ContextCache {
-  version: 2;
+  // 3: history stats carry the model and window of the last usage (read again once).
+  version: 3;
   // Keyed by the exact text, not a hash: a few KB compared byte for byte, no false hit possible.
   overview?: { text: string; digest: OverviewDigest };
   memoryTokens?: { text: string; count: number };
@@ -20,12 +21,12 @@ export function cacheFile(stateDir: string): string {
 
 export async function readContextCache(stateDir: string): Promise<ContextCache> {
   const text = await readTextIfExists(cacheFile(stateDir)).catch(() => undefined);
-  if (!text) return { version: 2 };
+  if (!text) return { version: 3 };
   try {
     const parsed = JSON.parse(text) as ContextCache;
-    return parsed?.version === 2 ? parsed : { version: 2 };
+    return parsed?.version === 3 ? parsed : { version: 3 };
   } catch {
-    return { version: 2 };
+    return { version: 3 };
   }
 }
 

@@ -13,7 +13,8 @@ export interface SessionMeta {
   cwd: string;
   createdAt: string;
   updatedAt: string;
-  tokensMax: number;
+  /** The user's window (`wmem init --tokens-max`); absent: looked up from the session's model. */
+  tokensMax?: number;
   lang?: string;
   [key: string]: unknown;
 }
@@ -117,14 +118,15 @@ export async function readMeta(paths: SessionPaths): Promise<SessionMeta | undef
 /** Older or hand-made meta files are upgraded on load, never refused (SPEC §8). */
 export function upgradeMeta(raw: Partial<SessionMeta>): SessionMeta {
   const tokensMax = Number(raw.tokensMax);
+  const { tokensMax: _dropped, ...rest } = raw;
   return {
-    ...raw,
+    ...rest,
     version: 1,
     id: String(raw.id ?? ''),
     cwd: String(raw.cwd ?? ''),
     createdAt: String(raw.createdAt ?? ''),
     updatedAt: String(raw.updatedAt ?? raw.createdAt ?? ''),
-    tokensMax: Number.isFinite(tokensMax) && tokensMax > 0 ? tokensMax : DEFAULT_TOKENS_MAX,
+    ...(Number.isSafeInteger(tokensMax) && tokensMax > 0 ? { tokensMax } : {}),
   };
 }
 

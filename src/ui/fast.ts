@@ -22,7 +22,8 @@ export async function runFast(argv: string[]): Promise<boolean> {
   if (!parsed) return false;
   const [command, ...rest] = parsed.positionals;
   const isContext = command === 'context' && rest.length === 0;
-  const isHook = command === 'hook' && rest.length === 1 && !CONTEXT_OPTIONS.some((s) => parsed.values[parseFlags(s).long] !== undefined);
+  // A hook takes one option of the context table: the user's window (`wmem install --tokens-max`).
+  const isHook = command === 'hook' && rest.length === 1 && !CONTEXT_OPTIONS.some((s) => parseFlags(s).long !== 'tokens-max' && parsed.values[parseFlags(s).long] !== undefined);
   if (!isContext && !isHook) return false;
   const options = leanOptions(specs, parsed.values, isContext);
   if (!options) return false;

@@ -2,6 +2,7 @@
 // transcripts (copied from the shared fixtures). Every failure must exit 0 with nothing on stdout
 // and a line in <home>/logs/hooks.log.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { modelWindow } from '../../src/memory/model-windows.js';
 import { appendFile, copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FIXTURES, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
@@ -78,7 +79,9 @@ describe('UserPromptSubmit', () => {
     expect(context).toMatch(/^<context_meta>\n/);
     expect(context).not.toContain('<working_memory>');
     const meta = JSON.parse(context.split('\n')[1]);
-    expect(meta).toMatchObject({ tokens_used: 66603, tokens_max: 200000, tokens_percent: 33, tokens_source: 'transcript_usage', action_hint: 'light_compression', pressure: 'safe' });
+    // The fixture's responses come from claude-opus-4-7: the window is that model's.
+    const window = modelWindow('claude-opus-4-7')!;
+    expect(meta).toMatchObject({ tokens_used: 66603, tokens_max: window, tokens_percent: Math.round((66603 / window) * 100), tokens_source: 'usage', tokens_max_source: 'model', model: 'claude-opus-4-7', pressure: 'safe' });
   });
 
   it('follows the transcript as it grows', async () => {
@@ -104,7 +107,7 @@ describe('UserPromptSubmit', () => {
     const after = await answer('UserPromptSubmit', { prompt: 'b' });
     expect(after).toMatch(/^<working_memory>/);
     const meta = JSON.parse(after.slice(after.indexOf('<context_meta>')).split('\n')[1]);
-    expect(meta.tokens_source).toBe('tokenizer'); // nothing reported since the boundary
+    expect(meta.tokens_source).toBe('estimate'); // nothing reported since the boundary
     expect(await answer('UserPromptSubmit', { prompt: 'c' })).toMatch(/^<context_meta>/);
   });
 
@@ -246,7 +249,7 @@ describe('a hook never breaks the agent', () => {
     expect(result.exitCode).toBe(0);
     const context = JSON.parse(result.stdout).hookSpecificOutput.additionalContext as string;
     expect(context).toContain('<working_memory>');
-    expect(JSON.parse(context.slice(context.indexOf('<context_meta>')).split('\n')[1]).tokens_source).toBe('tokenizer');
+    expect(JSON.parse(context.slice(context.indexOf('<context_meta>')).split('\n')[1]).tokens_source).toBe('estimate');
     expect(await logText()).toBe('');
   });
 

@@ -10,7 +10,7 @@
 // the swap comes after lines written since, by design: see replaceKeepingAppends.)
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { appendFileSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
@@ -75,7 +75,8 @@ for (const way of ['quick', 'full'] as const) {
       const stop = path.join(ts.root, 'stop');
       await rm(stop, { force: true });
       const writer = execa(process.execPath, [writerScript, ts.session.paths.messages, stop, '0.5']);
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      // Compact only once the writer is writing (a loaded machine may take a while to start it).
+      while ((await stat(ts.session.paths.messages)).size === Buffer.byteLength(longHistory)) await new Promise((resolve) => setTimeout(resolve, 5));
       const result = await compactSession(ts.session, { target: 'conversation', strategy: 'archive', keepRecent: 3, quickFrom: way === 'quick' ? 0 : undefined, wait: true }, env);
       await new Promise((resolve) => setTimeout(resolve, 20));
       await writeFile(stop, '');

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolveWindow } from '../../src/memory/meter.js';
+import { modelWindow } from '../../src/memory/model-windows.js';
 import { actionHintFor, budgetForTokensMax, metaFigures, neutralizeTags, pressureFor, renderMemory, renderMeta, type OverviewDigest } from '../../src/render/context.js';
 
 const digest = (sections: Record<string, string>): OverviewDigest => ({
@@ -34,19 +36,45 @@ describe('thresholds', () => {
   });
 
   it('computes the meta figures', () => {
-    const meta = metaFigures({ tokensUsed: 45000, tokensMax: 128000, tokensSource: 'flag', messages: 42, memorySize: 2400, maintained: true });
+    const meta = metaFigures({ tokensUsed: 45000, tokensSource: 'flag', window: { tokensMax: 128000, source: 'flag' }, messages: 42, memorySize: 2400, maintained: true });
     expect(meta).toEqual({
       tokens_used: 45000,
       tokens_max: 128000,
       tokens_percent: 35,
+      tokens_source: 'flag',
+      tokens_max_source: 'flag',
       messages_in_history: 42,
       working_memory_size: 2400,
-      tokens_source: 'flag',
       action_hint: 'light_compression',
       pressure: 'safe',
       overview_maintained: true,
     });
-    expect(renderMeta(meta)).toMatch(/^<context_meta>\n\{"tokens_used":45000,.*\}\nRemember to update working-memory\/overview.md and compact if needed.\n<\/context_meta>$/);
+    expect(Object.keys(meta).slice(0, 5)).toEqual(['tokens_used', 'tokens_max', 'tokens_percent', 'tokens_source', 'tokens_max_source']);
+  });
+
+  const where = { overview: '/h/s/wm/overview.md', scratch: '/h/s/wm/scratch.md', detailDir: '/h/s/wm/detail', compact: '/compact' };
+
+  it('names the real paths and the way to compact of the session\'s agent', () => {
+    const meta = metaFigures({ tokensUsed: 80000, tokensSource: 'usage', window: { tokensMax: 100000, source: 'model', model: 'claude-x' }, messages: 0, memorySize: 10, maintained: true });
+    const text = renderMeta(meta, where);
+    expect(text).toMatch(/^<context_meta>\n\{"tokens_used":80000,.*"model":"claude-x".*\}\n/);
+    expect(text).toContain('Update /h/s/wm/overview.md as you work (details: /h/s/wm/detail/, notes: /h/s/wm/scratch.md); compact with /compact when needed.');
+    expect(text).toContain('Context is 80% full: save state to the overview and compact now (/compact).');
+    expect(text).not.toContain('estimate');
+  });
+
+  it('says when a figure is an estimate or an assumed window', () => {
+    const meta = metaFigures({ tokensUsed: 300, tokensSource: 'estimate', window: { tokensMax: 200000, source: 'default', model: 'mystery-1' }, messages: 0, memorySize: 10, maintained: false });
+    const text = renderMeta(meta, where);
+    expect(text).toContain('tokens_used is an estimate');
+    expect(text).toContain('tokens_max is assumed (mystery-1 is not a model wmem knows)');
+    expect(text).toContain('/h/s/wm/overview.md is still the bare template');
+  });
+
+  it('keeps a path that looks like a block tag from closing the block', () => {
+    const meta = metaFigures({ tokensUsed: 1, tokensSource: 'flag', window: { tokensMax: 100, source: 'flag' }, messages: 0, memorySize: 0, maintained: true });
+    const text = renderMeta(meta, { ...where, overview: '/x</context_meta>/overview.md' });
+    expect(text.match(/<\/context_meta>/g)).toHaveLength(1);
   });
 });
 
@@ -82,5 +110,33 @@ describe('renderMemory', () => {
       'a &lt;/working_memory> b &lt;context_meta> &lt; / scratch_notes> &lt;SESSION_STATE>',
     );
     expect(neutralizeTags('<working_memory_extra> <div>')).toBe('<working_memory_extra> <div>');
+  });
+});
+
+describe('resolveWindow', () => {
+  it.each([
+    [{ flag: 5000, setting: 7000, model: 'claude-sonnet-4-5' }, 5000, 'flag'],
+    [{ setting: 7000, agentWindow: 258400, model: 'gpt-5.1' }, 7000, 'setting'],
+    [{ agentWindow: 258400, model: 'gpt-5.1' }, 258400, 'agent'],
+    [{ model: 'claude-sonnet-4-5' }, 200000, 'model'],
+    [{ model: 'claude-sonnet-4-5[1m]' }, 1000000, 'model'],
+    [{ model: 'no-such-model' }, 200000, 'default'],
+    [{}, 200000, 'default'],
+  ] as const)('%j → %i from %s', (inputs, tokensMax, source) => {
+    expect(resolveWindow(inputs)).toMatchObject({ tokensMax, source });
+  });
+});
+
+describe('modelWindow', () => {
+  it.each([
+    ['claude-3-5-sonnet-20241022', 200000],
+    ['claude-haiku-4-5-20251001', 200000],
+    ['anthropic/claude-opus-4-1', 200000],
+    ['claude-opus-4-1[1M]', 1000000],
+    ['gemini-2.5-pro', 1048576],
+    ['', undefined],
+    ['llama-3-8b', undefined],
+  ])('%s → %s', (model, window) => {
+    expect(modelWindow(model)).toBe(window);
   });
 });

@@ -24,6 +24,8 @@ export interface HookInput {
   cwd?: string;
   /** SessionStart: startup, resume, clear, compact (fork in newer versions). */
   source?: string;
+  /** SessionStart: the model the session runs on. */
+  model?: string;
   /** PreCompact / PostCompact: manual or auto. */
   trigger?: string;
   compactSummary?: string;
@@ -90,6 +92,7 @@ export function parseHookInput(text: string, eventArg: string): HookInput {
     transcriptPath: str(raw.transcript_path),
     cwd: str(raw.cwd),
     source: str(raw.source),
+    model: str(raw.model),
     trigger: str(raw.trigger),
     compactSummary: str(raw.compact_summary),
     reason: str(raw.reason),

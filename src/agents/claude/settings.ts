@@ -40,18 +40,23 @@ export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-export function hookCommand(prefix: string, event: ClaudeHookEvent): string {
-  return `${prefix} hook ${event}`;
+/** The hook's own flags, after the event: `--tokens-max N` (the user's window). */
+const HOOK_FLAGS = String.raw`(?:\s+--tokens-max[= ]\d+)?`;
+const WMEM_HOOK_COMMAND = new RegExp(String.raw`(?:^|[\s'"/\\])wmem(?:\.js)?['"]?(?:\s+\S+)*?\s+hook\s+[A-Za-z]+${HOOK_FLAGS}\s*$`);
+const HOOK_SUFFIX = new RegExp(String.raw`\s+hook\s+[A-Za-z]+${HOOK_FLAGS}\s*$`);
+
+export function hookCommand(prefix: string, event: ClaudeHookEvent, tokensMax?: number): string {
+  return `${prefix} hook ${event}${tokensMax ? ` --tokens-max ${tokensMax}` : ''}`;
 }
 
 /** A command wmem installed: `<…wmem or …wmem.js> [flags] hook <Event>`. */
 export function isWmemCommand(command: unknown): boolean {
-  return typeof command === 'string' && /(?:^|[\s'"/\\])wmem(?:\.js)?['"]?(?:\s+\S+)*?\s+hook\s+[A-Za-z]+\s*$/.test(command);
+  return typeof command === 'string' && WMEM_HOOK_COMMAND.test(command);
 }
 
 /** The command prefix of an installed wmem hook (what runs wmem), for doctor. */
 export function wmemPrefix(command: string): string {
-  return command.replace(/\s+hook\s+[A-Za-z]+\s*$/, '');
+  return command.replace(HOOK_SUFFIX, '');
 }
 
 function checkShape(settings: Settings): Record<string, unknown> | undefined {
@@ -67,10 +72,10 @@ function checkShape(settings: Settings): Record<string, unknown> | undefined {
   return settings.hooks;
 }
 
-function wmemGroup(spec: WmemHookSpec, prefix: string): Record<string, unknown> {
+function wmemGroup(spec: WmemHookSpec, prefix: string, tokensMax?: number): Record<string, unknown> {
   return {
     ...(spec.matcher ? { matcher: spec.matcher } : {}),
-    hooks: [{ type: 'command', command: hookCommand(prefix, spec.event), timeout: spec.timeout }],
+    hooks: [{ type: 'command', command: hookCommand(prefix, spec.event, tokensMax), timeout: spec.timeout }],
   };
 }
 
@@ -99,11 +104,11 @@ export interface MergeResult {
 }
 
 /** Adds (or updates) wmem's hooks; an entry already exactly as wanted stays where it is. */
-export function mergeWmemHooks(settings: Settings, prefix: string, specs: WmemHookSpec[] = WMEM_HOOKS): MergeResult {
+export function mergeWmemHooks(settings: Settings, prefix: string, specs: WmemHookSpec[] = WMEM_HOOKS, tokensMax?: number): MergeResult {
   const hooks = { ...(checkShape(settings) ?? {}) } as Record<string, unknown[]>;
   const events: ClaudeHookEvent[] = [];
   for (const spec of specs) {
-    const wanted = wmemGroup(spec, prefix);
+    const wanted = wmemGroup(spec, prefix, tokensMax);
     const groups = hooks[spec.event] ?? [];
     const wmemGroups = groups.filter((g) => ((g as Record<string, unknown>).hooks as unknown[] | undefined)?.some((h) => isObject(h) && isWmemCommand(h.command)));
     if (wmemGroups.length === 1 && sameJson(wmemGroups[0], wanted)) continue;

@@ -13,6 +13,10 @@ export interface UsageState {
   lastMessageId?: string;
   /** Identity of the last compaction boundary: its uuid, else `@<byte offset>`. */
   boundary?: string;
+  /** The model of the last response since the last compaction. */
+  model?: string;
+  /** The window the agent reported with its last usage, if it reports one. */
+  window?: number;
 }
 
 export const EMPTY_USAGE: UsageState = { lastUsage: null };
@@ -34,7 +38,11 @@ export function applyForward(state: UsageState, line: string, offset: number): U
   const event = usageEvent(value);
   if (!event) return state;
   if (event.kind === 'boundary') return { lastUsage: null, boundary: boundaryId(value, offset) };
-  return { ...state, lastUsage: event.tokens, lastMessageId: event.messageId };
+  return { ...state, lastUsage: event.tokens, lastMessageId: event.messageId, ...modelOf(event) };
+}
+
+function modelOf(from: { model?: string; window?: number }): { model?: string; window?: number } {
+  return { ...(from.model ? { model: from.model } : {}), ...(from.window ? { window: from.window } : {}) };
 }
 
 /**
@@ -42,7 +50,7 @@ export function applyForward(state: UsageState, line: string, offset: number): U
  * last boundary is found); `result` is the same state a forward read of the whole file gives.
  */
 export class BackwardScan {
-  private usage: { tokens: number; messageId?: string } | undefined;
+  private usage: { tokens: number; messageId?: string; model?: string; window?: number } | undefined;
   private boundaryFound: string | undefined;
 
   step(line: string, offset: number): boolean {
@@ -56,7 +64,7 @@ export class BackwardScan {
       this.boundaryFound = boundaryId(value, offset);
       return true;
     }
-    this.usage ??= { tokens: event.tokens, messageId: event.messageId };
+    this.usage ??= { tokens: event.tokens, messageId: event.messageId, ...modelOf(event) };
     return false;
   }
 
@@ -64,7 +72,7 @@ export class BackwardScan {
     const state: UsageState = { lastUsage: this.usage?.tokens ?? null };
     if (this.usage?.messageId) state.lastMessageId = this.usage.messageId;
     if (this.boundaryFound) state.boundary = this.boundaryFound;
-    return state;
+    return { ...state, ...modelOf(this.usage ?? {}) };
   }
 }
 

@@ -1,0 +1,112 @@
+// Everything the meter reads, loaded in one place before anything is computed (the meter itself
+// is pure: src/memory/meter.ts): the user's window setting, what the agent's hooks recorded (its
+// transcript, model and window), and messages.jsonl's own usage figures. `wmem context`,
+// `wmem status` and the hooks all load through here, so they agree.
+import os from 'node:os';
+import path from 'node:path';
+import { readTextIfExists } from './fsx.js';
+import type { Session, SessionMeta } from './session.js';
+import { DEFAULT_TOKENS_MAX } from './session.js';
+import { hookStateFile, type HookState } from '../agents/hook-state.js';
+import { readTranscriptUsage } from '../agents/transcript-file.js';
+import type { UsageState } from '../agents/claude/transcript.js';
+import { findSecret } from '../memory/gate.js';
+import { shellQuote } from '../agents/claude/settings.js';
+import type { MemoryWhere } from '../render/context.js';
+
+export interface MeterSources {
+  /** The user's window: WMEM_TOKENS_MAX, the hook's --tokens-max, or `init --tokens-max`. */
+  setting?: number;
+  /** The agent whose hooks serve this session ('claude-code'), when one does. */
+  agent?: string;
+  model?: string;
+  agentWindow?: number;
+  /** The last usage the agent's own transcript reports; null: it has one, with no usage since its last compaction. */
+  transcriptUsage?: number | null;
+  /** The smallest usage seen in this session: about what the agent sends besides the conversation. */
+  floor?: number;
+}
+
+/** What a hook has just read, so it need not be read twice. */
+export interface Observed {
+  usage?: UsageState;
+  model?: string;
+  tokensMax?: number;
+}
+
+/** A model id as agents write them; anything else (or a secret-shaped id) is not shown. */
+export function cleanModelId(model: unknown): string | undefined {
+  if (typeof model !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,79}(?:\[[0-9a-z]{1,8}\])?$/.test(model)) return undefined;
+  return findSecret(model) ? undefined : model;
+}
+
+/** A positive whole number from the environment, or undefined. */
+export function envTokensMax(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.WMEM_TOKENS_MAX;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  return /^\s*\d+\s*$/.test(raw) && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+async function readHookStateLoose(stateDir: string): Promise<HookState | undefined> {
+  const text = await readTextIfExists(hookStateFile(stateDir)).catch(() => undefined);
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as HookState;
+    return parsed && typeof parsed === 'object' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The transcript as of now: read on from where the hooks left off (never written back here). */
+async function currentTranscript(state: HookState | undefined): Promise<UsageState | undefined> {
+  const cursor = state?.transcript;
+  if (!cursor?.path) return undefined;
+  try {
+    return (await readTranscriptUsage(cursor.path, cursor)).view;
+  } catch {
+    // Moved or deleted since: what the hooks last saw is still the best figure there is.
+    return cursor;
+  }
+}
+
+/** Sessions created before windows were looked up wrote the default into meta.json: not a setting. */
+function metaSetting(meta: SessionMeta | undefined): number | undefined {
+  const n = meta?.tokensMax;
+  return typeof n === 'number' && n > 0 && n !== DEFAULT_TOKENS_MAX ? n : undefined;
+}
+
+export async function loadMeterSources(session: Session, meta: SessionMeta | undefined, env: NodeJS.ProcessEnv, observed?: Observed): Promise<MeterSources> {
+  const state = await readHookStateLoose(session.paths.stateDir);
+  const usage = observed?.usage ?? (await currentTranscript(state));
+  const agent = state || meta?.agent === 'claude-code' ? 'claude-code' : typeof meta?.agent === 'string' ? meta.agent : undefined;
+  const sources: MeterSources = {
+    setting: envTokensMax(env) ?? observed?.tokensMax ?? state?.tokensMax ?? metaSetting(meta),
+    // The transcript's latest response first: the user may switch models mid-session.
+    model: cleanModelId(usage?.model) ?? cleanModelId(observed?.model) ?? cleanModelId(state?.model) ?? cleanModelId(meta?.model),
+    agentWindow: usage?.window,
+    floor: state?.floor,
+  };
+  if (agent) sources.agent = agent;
+  if (usage) sources.transcriptUsage = usage.lastUsage;
+  return sources;
+}
+
+/** The `wmem` command line that reaches this session from the agent's shell. */
+function wmemCommand(session: Session, home: string): string {
+  const parts = ['wmem'];
+  if (home !== path.join(os.homedir(), '.ai')) parts.push('--home', shellQuote(home));
+  if (session.source !== 'current') parts.push('--session', session.id);
+  return parts.join(' ');
+}
+
+/** The real paths and the way to compact for this session's agent (Claude Code compacts itself). */
+export function memoryWhere(session: Session, home: string, agent: string | undefined): MemoryWhere {
+  return {
+    overview: session.paths.overview,
+    scratch: session.paths.scratch,
+    detailDir: session.paths.detailDir,
+    compact: agent === 'claude-code' ? '/compact' : `'${wmemCommand(session, home)} compact'`,
+  };
+}
