@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     include: ['test/agents/**/*.test.ts'],
+    // Installs the pinned client once (cached outside the clone) before any test runs.
+    globalSetup: ['test/agents/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 600_000,
     maxWorkers: 1,
