@@ -55,6 +55,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     setting: sources.setting,
     agentWindow: sources.agentWindow ?? history.view.window,
     model: sources.model ?? cleanModelId(history.view.model),
+    agentDefault: sources.agentDefault,
   });
   const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
   const where = memoryWhere(session, around.home, sources.agent);

@@ -19,6 +19,8 @@ export interface WindowInputs {
   agentWindow?: number;
   /** The session's model, as the agent or the transcript names it. */
   model?: string;
+  /** What the agent itself assumes while no model is known (Claude Code: its default model's window). */
+  agentDefault?: number;
 }
 
 export interface WindowFigure {
@@ -34,7 +36,7 @@ export function resolveWindow(inputs: WindowInputs): WindowFigure {
   if (inputs.agentWindow) return { tokensMax: inputs.agentWindow, source: 'agent', ...model };
   const known = modelWindow(inputs.model);
   if (known) return { tokensMax: known, source: 'model', ...model };
-  return { tokensMax: DEFAULT_WINDOW, source: 'default', ...model };
+  return { tokensMax: inputs.agentDefault ?? DEFAULT_WINDOW, source: 'default', ...model };
 }
 
 export type Pressure = 'safe' | 'moderate' | 'high';

@@ -10,21 +10,20 @@ interface WindowRule {
   window: number;
 }
 
-// Newest first where ids overlap: the first match wins.
+// Newest first where ids overlap: the first match wins. Anthropic's figures are the ones Claude
+// Code 2.1.328 reports for each model (its `modelUsage[model].contextWindow`).
 const RULES: WindowRule[] = [
-  // Anthropic. Opus 4.6 and later, and Sonnet 4.6 and later, have a 1M-token window natively.
-  { pattern: /^claude-(?:opus|sonnet)-4-(?:[6-9]|\d\d)(?:\b|-)/, window: 1_000_000 },
-  { pattern: /^claude-(?:opus|sonnet)-(?:[5-9]|\d\d)(?:\b|-)/, window: 1_000_000 },
-  { pattern: /^claude-/, window: 200_000 },
-  // Claude Code's aliases.
-  { pattern: /^(?:opus|sonnet)$/, window: 1_000_000 },
-  { pattern: /^haiku$/, window: 200_000 },
+  // Anthropic: the 5 family has a 1M-token window; 4.x and 3.x have 200K (1M only with [1m]).
+  { pattern: /^claude-(?:opus|sonnet|haiku)-(?:[5-9]|\d\d)(?:[-.]|$)/, window: 1_000_000 },
+  { pattern: /^claude-(?:(?:opus|sonnet|haiku)-[34]|[34](?:-\d)?-(?:opus|sonnet|haiku))(?:[-.]|$)/, window: 200_000 },
+  // Claude Code's aliases name the current (5.x) models.
+  { pattern: /^(?:opus|sonnet|haiku|best|default)$/, window: 1_000_000 },
   // OpenAI.
-  { pattern: /^gpt-5(?:\.\d+)?(?:-codex)?(?:-(?:mini|max|nano))?(?:\b|-)/, window: 400_000 },
-  { pattern: /^gpt-4\.1/, window: 1_047_576 },
-  { pattern: /^(?:gpt-4o|o[134])(?:\b|-)/, window: 200_000 },
+  { pattern: /^gpt-5(?:\.\d+)?(?:-codex)?(?:-(?:mini|max|nano))?(?:[-.]|$)/, window: 400_000 },
+  { pattern: /^gpt-4\.1(?:[-.]|$)/, window: 1_047_576 },
+  { pattern: /^(?:gpt-4o|o[134])(?:[-.]|$)/, window: 200_000 },
   // Google.
-  { pattern: /^gemini-(?:[2-9])(?:\.\d+)?-(?:pro|flash)/, window: 1_048_576 },
+  { pattern: /^gemini-[2-9](?:\.\d+)?-(?:pro|flash)/, window: 1_048_576 },
 ];
 
 /** `anthropic/claude-sonnet-4-5[1m]` → `{ base: 'claude-sonnet-4-5', oneMillion: true }`. */

@@ -171,7 +171,7 @@ export function renderUnchangedPointer(where: MemoryWhere): string {
 export function renderMeta(meta: MetaFigures, where: MemoryWhere = RELATIVE_WHERE): string {
   const lines = [JSON.stringify(meta), `Update ${where.overview} as you work (details: ${where.detailDir}/, notes: ${where.scratch}); compact with ${where.compact} when needed.`];
   if (meta.tokens_source === 'estimate') lines.push("tokens_used is an estimate (a tokenizer count): it does not include the agent's system prompt and tools.");
-  if (meta.tokens_max_source === 'default') lines.push(`tokens_max is assumed${meta.model ? ` (${meta.model} is not a model wmem knows)` : ' (no model reported)'}: set the window with WMEM_TOKENS_MAX or --tokens-max.`);
+  if (meta.tokens_max_source === 'default') lines.push(`tokens_max is assumed${meta.model ? ` (${meta.model} is not a model wmem knows)` : ' (no model reported yet)'}: set the window with WMEM_TOKENS_MAX or --tokens-max.`);
   if (!meta.overview_maintained) lines.push(`${where.overview} is still the bare template: fill in the current task and progress.`);
   if (meta.action_hint === 'emergency_compression') lines.push(`Context is ${meta.tokens_percent}% full: save state to the overview and compact now (${where.compact}).`);
   else if (meta.action_hint === 'heavy_compression') lines.push(`Context is ${meta.tokens_percent}% full: update the overview, then compact (${where.compact}).`);

@@ -25,7 +25,13 @@ export interface MeterSources {
   transcriptUsage?: number | null;
   /** The smallest usage seen in this session: about what the agent sends besides the conversation. */
   floor?: number;
+  /** The window the agent assumes while no model is known. */
+  agentDefault?: number;
 }
+
+// Claude Code 2.1.328 runs claude-opus-5-5 (1,000,000 tokens) unless told otherwise, and assumes
+// that window for a model it does not recognise; its hook input does not name the model headless.
+const AGENT_DEFAULT_WINDOW: Record<string, number> = { 'claude-code': 1_000_000 };
 
 /** What a hook has just read, so it need not be read twice. */
 export interface Observed {
@@ -88,7 +94,10 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
     agentWindow: usage?.window,
     floor: state?.floor,
   };
-  if (agent) sources.agent = agent;
+  if (agent) {
+    sources.agent = agent;
+    sources.agentDefault = AGENT_DEFAULT_WINDOW[agent];
+  }
   if (usage) sources.transcriptUsage = usage.lastUsage;
   return sources;
 }

@@ -67,10 +67,12 @@ describe('the window', () => {
     expect(metaOf(await answer('UserPromptSubmit', { prompt: 'go' }, [], { WMEM_TOKENS_MAX: '64000' }))).toMatchObject({ tokens_max: 64000, tokens_max_source: 'setting' });
   });
 
-  it('says it is assumed when the model is unknown', async () => {
-    await answer('SessionStart', { source: 'startup', model: 'mystery-model-9' });
+  it("says it is assumed when the model is unknown (Claude Code's own assumption: 1M)", async () => {
+    await answer('SessionStart', { source: 'startup' });
+    expect(metaOf(await answer('UserPromptSubmit', { prompt: 'go' }))).toMatchObject({ tokens_max: 1_000_000, tokens_max_source: 'default' });
+    await answer('SessionStart', { source: 'resume', model: 'mystery-model-9' });
     const context = await answer('UserPromptSubmit', { prompt: 'go' });
-    expect(metaOf(context)).toMatchObject({ tokens_max: 200000, tokens_max_source: 'default', model: 'mystery-model-9' });
+    expect(metaOf(context)).toMatchObject({ tokens_max: 1_000_000, tokens_max_source: 'default', model: 'mystery-model-9' });
     expect(context).toContain('tokens_max is assumed (mystery-model-9 is not a model wmem knows)');
   });
 
@@ -84,12 +86,12 @@ describe('the window', () => {
 
 describe('the figure', () => {
   it('is the same in the hook, wmem context and wmem status, and says where it came from', async () => {
-    await appendFile(transcript, assistantLine('m1', 'claude-opus-4-1', { input_tokens: 3, cache_creation_input_tokens: 1000, cache_read_input_tokens: 90000, output_tokens: 50 }));
+    await appendFile(transcript, assistantLine('m1', 'claude-opus-4-5', { input_tokens: 3, cache_creation_input_tokens: 1000, cache_read_input_tokens: 90000, output_tokens: 50 }));
     await answer('SessionStart', { source: 'startup' });
     const hookMeta = metaOf(await answer('UserPromptSubmit', { prompt: 'go' }));
     expect(hookMeta).toMatchObject({ tokens_used: 91003, tokens_source: 'usage', tokens_max: 200000 });
     // The transcript grows after the hook: status reads on from where the hook stopped.
-    await appendFile(transcript, assistantLine('m2', 'claude-opus-4-1', { input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 95000, output_tokens: 50 }));
+    await appendFile(transcript, assistantLine('m2', 'claude-opus-4-5', { input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 95000, output_tokens: 50 }));
     const status = await runJson(box, ['status']);
     expect(status).toMatchObject({ tokens_used: 95007, tokens_source: 'usage', tokens_max: 200000, tokens_max_source: 'model' });
     const context = (await runJson(box, ['context', '--part', 'meta'])).meta;

@@ -122,6 +122,9 @@ describe('resolveWindow', () => {
     [{ model: 'claude-sonnet-4-5[1m]' }, 1000000, 'model'],
     [{ model: 'no-such-model' }, 200000, 'default'],
     [{}, 200000, 'default'],
+    [{ agentDefault: 1_000_000 }, 1000000, 'default'],
+    [{ model: 'claude-opus-5-5', agentDefault: 1_000_000 }, 1000000, 'model'],
+    [{ model: 'claude-opus-4-6' }, 200000, 'model'],
   ] as const)('%j → %i from %s', (inputs, tokensMax, source) => {
     expect(resolveWindow(inputs)).toMatchObject({ tokensMax, source });
   });
@@ -132,6 +135,11 @@ describe('modelWindow', () => {
     ['claude-3-5-sonnet-20241022', 200000],
     ['claude-haiku-4-5-20251001', 200000],
     ['anthropic/claude-opus-4-1', 200000],
+    ['claude-opus-5-5', 1000000],
+    ['claude-sonnet-4-6', 200000],
+    ['claude-opus-4-6[1m]', 1000000],
+    ['sonnet', 1000000],
+    ['gpt-5.1', 400000],
     ['claude-opus-4-1[1M]', 1000000],
     ['gemini-2.5-pro', 1048576],
     ['', undefined],
