@@ -13,6 +13,8 @@ import { cacheRoot } from './helpers/install-claude.js';
 
 const claudeBin = inject('claudeBin');
 const timings: HookTiming[] = [];
+/** wmem's own time per event (PreCompact, PostCompact and SessionEnd have no client-side figure). */
+const wmemTimes = new Map<string, number[]>();
 const observed: Record<string, unknown> = {};
 
 function used(u: Usage): number {
@@ -21,6 +23,7 @@ function used(u: Usage): number {
 
 function keep(run: ClaudeRun): ClaudeRun {
   timings.push(...run.hookTimings.filter((t) => /wmem/.test(t.command)));
+  for (const fired of run.wmemFired) wmemTimes.set(fired.event, [...(wmemTimes.get(fired.event) ?? []), fired.ms]);
   return run;
 }
 
@@ -75,7 +78,10 @@ describe('Claude Code 2.1.328 with wmem hooks', () => {
       const systemEntries = sentMessages(firstRequest).filter((m) => m.role === 'system');
       // The hook's additional context reaches the model as a role:"system" entry of messages.
       expect(systemEntries.some((m) => m.text.includes('<working_memory>'))).toBe(true);
-      observed.firstPromptMeta = currentMeta(first).figures;
+      const firstMeta = currentMeta(first);
+      observed.firstPromptMeta = firstMeta.figures;
+      // Before any response there is no usage to read: a count there is an estimate and says so.
+      expect(firstMeta.figures.tokens_source).toBe('estimate');
 
       world.mock.usage = NEXT;
       const second = keep(await world.claude('Go on with the next step.', { resume: first.sessionId }));
@@ -110,6 +116,8 @@ describe('Claude Code 2.1.328 with wmem hooks', () => {
       // A resume with unchanged memory: the request holds the first copy of the memory part only.
       const resumed = allText(promptRequest(second));
       observed.workingMemoryCopiesAfterResume = copiesByHook(promptRequest(second), '<working_memory>');
+      const resumeSystem = sentMessages(promptRequest(second)).filter((m) => m.role === 'system').at(-1)?.text ?? '';
+      observed.resumeSessionStartContext = resumeSystem.match(/SessionStart hook additional context: ([\s\S]*?)(?:\n\n|$)/)?.[1]?.slice(0, 600);
       expect(countOf(resumed, '<working_memory>')).toBe(1);
     }));
 
@@ -222,7 +230,15 @@ describe('Claude Code 2.1.328 with wmem hooks', () => {
       // (A second copy may follow: SessionStart(compact) runs before PostCompact, whose Recent Actions
       // line changes the memory, so the next resume's memory differs from the copy sent. Reported.)
       expect(countOf(sinceSummary, '<working_memory>')).toBeGreaterThanOrEqual(1);
-      observed.metaAfterCompact = currentMeta(next).figures;
+      // Right after a compaction there is no usage yet: the client's own post-compaction figure
+      // (compact_boundary's compactMetadata.postTokens) is what the transcript knows (issue point 4).
+      const boundaryLine = after.toString('utf8').split('\n').find((l) => l.includes('"subtype":"compact_boundary"'));
+      const compactMetadata = JSON.parse(boundaryLine!).compactMetadata;
+      const afterMeta = currentMeta(next).figures;
+      observed.compactMetadata = { preTokens: compactMetadata.preTokens, postTokens: compactMetadata.postTokens };
+      observed.metaAfterCompact = afterMeta;
+      expect(afterMeta.tokens_source).not.toBe('usage');
+      expect(afterMeta.tokens_used).toBeGreaterThanOrEqual(compactMetadata.postTokens);
     }));
 });
 
@@ -241,6 +257,11 @@ afterAll(async () => {
     return `${key.padEnd(28)} n=${String(sorted.length).padStart(2)} min=${sorted[0]}ms median=${sorted[Math.floor(sorted.length / 2)]}ms max=${sorted.at(-1)}ms`;
   });
   for (const [key, n] of unreported) rows.push(`${key.padEnd(28)} n=${String(n).padStart(2)} (the client logs no duration for this event)`);
+  rows.push('wmem\'s own time inside the hook (its hooks-last record, the last per event and run):');
+  for (const [event, ms] of wmemTimes) {
+    const sorted = [...ms].sort((a, b) => a - b);
+    rows.push(`  ${event.padEnd(26)} n=${String(sorted.length).padStart(2)} min=${sorted[0]}ms median=${sorted[Math.floor(sorted.length / 2)]}ms max=${sorted.at(-1)}ms`);
+  }
   const report = { at: new Date().toISOString(), hookTimings: rows, observed };
   console.log(`wmem hooks as Claude Code's debug log times them:\n${rows.join('\n')}\nobserved: ${JSON.stringify(observed, null, 1)}`);
   await mkdir(cacheRoot(), { recursive: true });

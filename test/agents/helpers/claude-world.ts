@@ -25,6 +25,16 @@ export interface ClaudeRun {
   /** Requests to the mock during this run, in order. */
   requests: RecordedRequest[];
   hookTimings: HookTiming[];
+  /** wmem's own record of each hook it answered during the run (its last one per event). */
+  wmemFired: FiredRecord[];
+}
+
+export interface FiredRecord {
+  event: string;
+  at: string;
+  ok: boolean;
+  ms: number;
+  note?: string;
 }
 
 export interface ClaudeOptions {
@@ -110,6 +120,7 @@ export class World {
   async claude(prompt: string, options: ClaudeOptions = {}): Promise<ClaudeRun> {
     const debugFile = path.join(this.root, `claude-debug-${++this.runs}.log`);
     const before = this.mock.requests.length;
+    const startedAt = new Date().toISOString();
     const args = [
       ...(options.resume ? ['--resume', options.resume] : []),
       '-p',
@@ -138,7 +149,23 @@ export class World {
       debugLog,
       requests: this.mock.requests.slice(before),
       hookTimings: parseHookTimings(debugLog),
+      wmemFired: (await this.firedRecords()).filter((r) => r.at >= startedAt),
     };
+  }
+
+  /** <wmem home>/logs/hooks-last/<Event>.json: when each event last fired, how long wmem took. */
+  async firedRecords(): Promise<FiredRecord[]> {
+    const dir = path.join(this.wmemHome, 'logs', 'hooks-last');
+    if (!existsSync(dir)) return [];
+    const out: FiredRecord[] = [];
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+      try {
+        out.push(JSON.parse(await readFile(path.join(dir, name), 'utf8')) as FiredRecord);
+      } catch {
+        /* being rewritten: skipped */
+      }
+    }
+    return out;
   }
 
   /** The client's transcript of a session: <config>/projects/<project slug>/<id>.jsonl. */
