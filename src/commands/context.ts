@@ -24,6 +24,9 @@ export interface AssembledContext {
   meta: MetaFigures;
   metaText: string;
   where: MemoryWhere;
+  /** The agent whose hooks serve the session, and its transcript, when there is one. */
+  agent?: string;
+  transcript?: string;
 }
 
 /** Claude Code caps additional context at 10,000 characters. */
@@ -92,7 +95,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     dirty = true;
   }
   if (dirty) await writeContextCache(session.paths.stateDir, cache);
-  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where };
+  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript };
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;

@@ -23,7 +23,7 @@ async function countFiles(dir: string): Promise<number> {
 
 export async function run(options: { tokensUsed?: number; tokensMax?: number }, ctx: RunContext): Promise<CommandResult> {
   const session = await resolveSession(ctx);
-  const { meta, memory } = await assembleContext(session, ctx, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
+  const { meta, memory, agent, transcript } = await assembleContext(session, ctx, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
   const { parseScratch } = await import('../memory/scratch.js');
   const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
   const data = {
@@ -40,6 +40,8 @@ export async function run(options: { tokensUsed?: number; tokensMax?: number }, 
     notes: scratch.notes.length,
     unparsedScratchLines: scratch.unparsed.length,
     memoryChars: memory.length,
+    ...(agent ? { agent } : {}),
+    ...(transcript ? { transcript } : {}),
     // A compaction's journal outlives it only while its finishing is pending (or it was killed).
     compactionPending: await fs
       .stat(journalPath(session))
@@ -55,7 +57,9 @@ export async function run(options: { tokensUsed?: number; tokensMax?: number }, 
     `${s.bold('folder')}      ${session.paths.dir}`,
     `${s.bold('tokens')}      ${meta.tokens_used} / ${meta.tokens_max} (${meta.tokens_percent}%): used from ${meta.tokens_source}, window from ${meta.tokens_max_source}${meta.model ? ` (${meta.model})` : ''}`,
     `${s.bold('pressure')}    ${pressureColor(meta.pressure)}; hint: ${meta.action_hint}`,
-    `${s.bold('messages')}    ${meta.messages_in_history} in history (${data.files.messagesBytes} bytes)`,
+    transcript
+      ? `${s.bold('messages')}    kept by ${agent ?? 'the agent'} in ${transcript}`
+      : `${s.bold('messages')}    ${meta.messages_in_history} in history (${data.files.messagesBytes} bytes)`,
     `${s.bold('overview')}    ${data.files.overviewBytes} bytes, ${meta.overview_maintained ? 'maintained' : s.yellow('still the bare template')}`,
     `${s.bold('scratch')}     ${scratch.notes.length} notes waiting for consolidation${scratch.unparsed.length ? `, ${scratch.unparsed.length} lines that are not notes (kept)` : ''}`,
     `${s.bold('detail')}      ${data.files.detailFiles} files; archive: ${data.files.archiveFiles} files`,

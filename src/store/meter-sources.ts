@@ -27,6 +27,8 @@ export interface MeterSources {
   floor?: number;
   /** The window the agent assumes while no model is known. */
   agentDefault?: number;
+  /** The agent's own transcript, where it keeps the conversation (messages.jsonl stays empty then). */
+  transcript?: string;
 }
 
 // Claude Code 2.1.328 runs claude-opus-5-5 (1,000,000 tokens) unless told otherwise, and assumes
@@ -94,6 +96,7 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
     agentWindow: usage?.window,
     floor: state?.floor,
   };
+  if (state?.transcript?.path) sources.transcript = state.transcript.path;
   if (agent) {
     sources.agent = agent;
     sources.agentDefault = AGENT_DEFAULT_WINDOW[agent];

@@ -93,7 +93,10 @@ describe('the figure', () => {
     // The transcript grows after the hook: status reads on from where the hook stopped.
     await appendFile(transcript, assistantLine('m2', 'claude-opus-4-5', { input_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 95000, output_tokens: 50 }));
     const status = await runJson(box, ['status']);
-    expect(status).toMatchObject({ tokens_used: 95007, tokens_source: 'usage', tokens_max: 200000, tokens_max_source: 'model' });
+    expect(status).toMatchObject({ tokens_used: 95007, tokens_source: 'usage', tokens_max: 200000, tokens_max_source: 'model', agent: 'claude-code', transcript });
+    const text = String((await box.run(['status'])).stdout);
+    expect(text).toMatch(/tokens\s+95007 \/ 200000 \(48%\): used from usage, window from model \(claude-opus-4-5\)/);
+    expect(text).toContain(`kept by claude-code in ${transcript}`);
     const context = (await runJson(box, ['context', '--part', 'meta'])).meta;
     expect(context).toMatchObject({ tokens_used: 95007, tokens_source: 'usage' });
   });
