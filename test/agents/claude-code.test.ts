@@ -123,7 +123,7 @@ describe('Claude Code 2.1.328 with wmem hooks', () => {
       expect(countOf(resumed, '<working_memory>')).toBe(1);
     }));
 
-  const MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-6', 'claude-sonnet-4-5[1m]'];
+  const MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-5[1m]', 'haiku'];
   it.each(MODELS)('tokens_max is the window the client uses for --model %s', (model) =>
     withWorld(async (world) => {
       world.mock.usage = BIG;
