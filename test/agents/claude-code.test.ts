@@ -119,7 +119,14 @@ describe('Claude Code 2.1.328 with wmem hooks', () => {
       const resumed = allText(promptRequest(second));
       observed.workingMemoryCopiesAfterResume = copiesByHook(promptRequest(second), '<working_memory>');
       const resumeSystem = sentMessages(promptRequest(second)).filter((m) => m.role === 'system').at(-1)?.text ?? '';
-      observed.resumeSessionStartContext = resumeSystem.match(/SessionStart hook additional context: ([\s\S]*?)(?:\n\n|$)/)?.[1]?.slice(0, 600);
+      const pointer = resumeSystem.match(/SessionStart hook additional context: ([\s\S]*?)(?:\n\n|$)/)?.[1];
+      observed.resumeSessionStartContext = pointer?.slice(0, 600);
+      // wmem answered the resume with a short pointer naming the real files. (The client drops a
+      // SessionStart text identical to an earlier one by itself, so the count above alone would not
+      // tell wmem's pointer from that.)
+      expect(pointer, 'the resume request has no SessionStart context of its own').toBeDefined();
+      expect(pointer!.length).toBeLessThan(1000);
+      expect(pointer).toContain(overview!);
       expect(countOf(resumed, '<working_memory>')).toBe(1);
     }));
 
