@@ -22,19 +22,29 @@ function used(u: Usage): number {
 }
 
 function keep(run: ClaudeRun): ClaudeRun {
-  timings.push(...run.hookTimings.filter((t) => /wmem/.test(t.command)));
+  const ours = run.hookTimings.filter((t) => /wmem/.test(t.command));
+  timings.push(...ours);
+  // The client ran wmem's hooks and each exited 0 (a hook must never block or break the agent).
+  expect(ours.length).toBeGreaterThan(0);
+  expect(ours.filter((t) => t.status !== 0)).toEqual([]);
   for (const fired of run.wmemFired) wmemTimes.set(fired.event, [...(wmemTimes.get(fired.event) ?? []), fired.ms]);
   return run;
 }
 
 async function withWorld<T>(fn: (world: World) => Promise<T>, options?: { tokensMax?: number }): Promise<T> {
   const world = await World.create(claudeBin, options);
+  let failed = true;
   try {
-    return await fn(world);
+    const value = await fn(world);
+    failed = false;
+    return value;
   } finally {
     // A hook never fails the client: what went wrong inside one is only in wmem's hook log.
     const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
     if (log.trim()) ((observed.hookLog ??= []) as string[]).push(...log.trim().split('\n'));
+    // Every hook answered: none failed inside wmem (a failure is silent to the client, logged here).
+    const errors = log.split('\n').filter((l) => / error: /.test(l));
+    if (!failed) expect(errors, errors.join('\n')).toEqual([]);
     // Anything the client asked the mock besides messages (none was seen with nonessential traffic off).
     for (const r of world.mock.requests) if (r.path !== '/v1/messages') ((observed.otherRequests ??= []) as string[]).push(`${r.method} ${r.path} → ${r.answered}`);
     await world.cleanup();
