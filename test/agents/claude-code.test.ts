@@ -77,7 +77,9 @@ function resultModel(run: ClaudeRun): string {
   return Object.keys(run.result.modelUsage ?? {})[0];
 }
 
-const BIG: Usage = { input_tokens: 52_000, cache_creation_input_tokens: 3_100, cache_read_input_tokens: 40_000, output_tokens: 80 };
+// 250,000 tokens in use: the case, shown as 125 % and "compact now" against an assumed 200,000
+// while the client's default model has 1,000,000 (and compacts only near its 980,000 effective window).
+const BIG: Usage = { input_tokens: 52_000, cache_creation_input_tokens: 3_100, cache_read_input_tokens: 194_900, output_tokens: 80 };
 const NEXT: Usage = { input_tokens: 3_000, cache_creation_input_tokens: 500, cache_read_input_tokens: 120_000, output_tokens: 40 };
 
 describe('Claude Code 2.1.328 with wmem hooks', () => {
@@ -108,6 +110,8 @@ describe('Claude Code 2.1.328 with wmem hooks', () => {
       expect(meta.figures.tokens_max).toBe(window.contextWindow);
       expect(meta.figures.tokens_max_source).toBe('model');
       expect(meta.figures.model).toBe(resultModel(first));
+      expect(meta.figures.tokens_percent).toBe(Math.round((used(BIG) / window.contextWindow) * 100));
+      expect(meta.text).not.toMatch(/compact now/i);
 
       // The hint names what compacts a Claude Code session and where the overview really is.
       expect(meta.text).toContain('/compact');
