@@ -95,8 +95,8 @@ export async function readTranscriptUsage(file: string, previous?: TranscriptCur
     let pending = '';
     let consumed: number;
     if (reuse) {
-      const { lastUsage, lastMessageId, boundary, model, window } = previous!;
-      const base: UsageState = { lastUsage, lastMessageId, boundary, model, window };
+      const { lastUsage, lastMessageId, boundary, model, window, afterCompaction } = previous!;
+      const base: UsageState = { lastUsage, lastMessageId, boundary, model, window, afterCompaction };
       ({ state, consumed } = await scanForward(handle, previous!.consumed, size, base));
       pending = (await readRange(handle, consumed, size)).toString('utf8');
     } else {

@@ -59,6 +59,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     agentWindow: sources.agentWindow ?? history.view.window,
     model: sources.model ?? cleanModelId(history.view.model),
     agentDefault: sources.agentDefault,
+    reported: sources.transcriptUsage ?? history.view.lastUsage ?? undefined,
   });
   const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
   const where = memoryWhere(session, around.home, sources.agent);
@@ -84,8 +85,9 @@ export async function assembleContext(session: Session, around: Surroundings, op
       const counted = await estimateTokens(session, cache, history, memory);
       history = counted.history;
       dirty ||= counted.dirty;
-      // What the agent sends besides the conversation (system prompt, tools), as last seen.
-      tokensUsed = counted.tokens + (sources.floor ?? 0);
+      // What the agent counted right after its compaction, else what it sends besides the
+      // conversation (system prompt, tools) as last seen; plus what this count covers.
+      tokensUsed = counted.tokens + (sources.afterCompaction ?? sources.floor ?? 0);
       tokensSource = 'estimate';
     }
     figures = metaFigures({ tokensUsed, tokensSource, window, messages: history.view.messages, memorySize: memory.length, maintained: overview.digest.maintained });

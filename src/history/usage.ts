@@ -14,7 +14,11 @@ export type UsageEvent =
       /** The window the agent itself reports (Codex's model_context_window). */
       window?: number;
     }
-  | { kind: 'boundary' }
+  | {
+      kind: 'boundary';
+      /** The agent's own count of the context right after its compaction (Claude Code's compactMetadata.postTokens). */
+      after?: number;
+    }
   | undefined;
 
 function num(value: unknown): number {
@@ -23,7 +27,10 @@ function num(value: unknown): number {
 
 export function usageEvent(value: unknown): UsageEvent {
   if (!isObject(value)) return undefined;
-  if (value.type === 'system' && value.subtype === 'compact_boundary') return { kind: 'boundary' };
+  if (value.type === 'system' && value.subtype === 'compact_boundary') {
+    const after = isObject(value.compactMetadata) ? num(value.compactMetadata.postTokens) : 0;
+    return after > 0 ? { kind: 'boundary', after } : { kind: 'boundary' };
+  }
   if (value.type === 'assistant' && isObject(value.message)) {
     if (value.isSidechain === true) return undefined;
     const message = value.message;

@@ -5,6 +5,7 @@
 import { modelWindow } from './model-windows.js';
 
 export const DEFAULT_WINDOW = 200_000;
+const ONE_MILLION = 1_000_000;
 
 /** Where tokens_used came from: a flag, a usage figure the agent reported, or a tokenizer count. */
 export type TokensSource = 'flag' | 'usage' | 'estimate';
@@ -21,6 +22,8 @@ export interface WindowInputs {
   model?: string;
   /** What the agent itself assumes while no model is known (Claude Code: its default model's window). */
   agentDefault?: number;
+  /** The context in use the agent last reported: a model cannot hold more than its window. */
+  reported?: number;
 }
 
 export interface WindowFigure {
@@ -35,6 +38,9 @@ export function resolveWindow(inputs: WindowInputs): WindowFigure {
   if (inputs.setting) return { tokensMax: inputs.setting, source: 'setting', ...model };
   if (inputs.agentWindow) return { tokensMax: inputs.agentWindow, source: 'agent', ...model };
   const known = modelWindow(inputs.model);
+  // Anthropic's 1M-token variants ([1m]) answer under the base model's name: a context larger than
+  // the base window is the proof that the session runs one.
+  if (known && inputs.reported && inputs.reported > known && /^claude-/i.test(inputs.model ?? '')) return { tokensMax: ONE_MILLION, source: 'model', ...model };
   if (known) return { tokensMax: known, source: 'model', ...model };
   return { tokensMax: inputs.agentDefault ?? DEFAULT_WINDOW, source: 'default', ...model };
 }

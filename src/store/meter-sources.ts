@@ -25,6 +25,8 @@ export interface MeterSources {
   transcriptUsage?: number | null;
   /** The smallest usage seen in this session: about what the agent sends besides the conversation. */
   floor?: number;
+  /** The agent's own count right after its last compaction, while no usage has come since. */
+  afterCompaction?: number;
   /** The window the agent assumes while no model is known. */
   agentDefault?: number;
   /** The agent's own transcript, where it keeps the conversation (messages.jsonl stays empty then). */
@@ -102,6 +104,7 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
     sources.agentDefault = AGENT_DEFAULT_WINDOW[agent];
   }
   if (usage) sources.transcriptUsage = usage.lastUsage;
+  if (usage?.lastUsage === null && usage.afterCompaction) sources.afterCompaction = usage.afterCompaction;
   return sources;
 }
 

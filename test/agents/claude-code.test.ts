@@ -80,6 +80,7 @@ function resultModel(run: ClaudeRun): string {
 // 250,000 tokens in use: the case, shown as 125 % and "compact now" against an assumed 200,000
 // while the client's default model has 1,000,000 (and compacts only near its 980,000 effective window).
 const BIG: Usage = { input_tokens: 52_000, cache_creation_input_tokens: 3_100, cache_read_input_tokens: 194_900, output_tokens: 80 };
+const MEDIUM: Usage = { input_tokens: 31_000, cache_creation_input_tokens: 2_000, cache_read_input_tokens: 117_000, output_tokens: 60 };
 const NEXT: Usage = { input_tokens: 3_000, cache_creation_input_tokens: 500, cache_read_input_tokens: 120_000, output_tokens: 40 };
 
 describe('Claude Code 2.1.328 with wmem hooks', () => {
@@ -147,14 +148,16 @@ describe('Claude Code 2.1.328 with wmem hooks', () => {
   const MODELS = ['claude-sonnet-4-5', 'claude-haiku-4-5', 'claude-opus-4-5', 'claude-opus-4-6', 'claude-sonnet-4-5[1m]', 'haiku'];
   it.each(MODELS)('tokens_max is the window the client uses for --model %s', (model) =>
     withWorld(async (world) => {
-      world.mock.usage = BIG;
+      // A real 200K model never reports more than 200K in use (more would prove the [1m] variant).
+      const usage = /\[1m\]$|^(?:opus|sonnet|haiku)$/.test(model) ? BIG : MEDIUM;
+      world.mock.usage = usage;
       const first = keep(await world.claude('Say hello.', { model }));
       const second = keep(await world.claude('And again.', { resume: first.sessionId, model }));
       const meta = currentMeta(second).figures;
       const window = clientWindow(first);
       (observed.models ??= {}) as Record<string, unknown>;
       (observed.models as Record<string, unknown>)[model] = { client: window, requestModel: promptRequest(first).body.model, meta };
-      expect(meta.tokens_used).toBe(used(BIG));
+      expect(meta.tokens_used).toBe(used(usage));
       expect(meta.tokens_max).toBe(window.contextWindow);
       expect(meta.tokens_max_source).toBe('model');
     }),

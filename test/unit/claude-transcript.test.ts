@@ -105,3 +105,15 @@ describe('readTranscriptUsage', () => {
     await expect(readTranscriptUsage(path.join(dir, 'missing.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('after a compaction', () => {
+  const boundary = (post?: number) =>
+    JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'b9', compactMetadata: { trigger: 'manual', preTokens: 90000, ...(post ? { postTokens: post } : {}) } });
+  const answer = (tokens: number) => JSON.stringify({ type: 'assistant', message: { id: 'm9', model: 'claude-opus-4-5', usage: { input_tokens: tokens } } });
+
+  it("keeps the agent's own post-compaction count until a usage comes", () => {
+    expect(usageOfText([answer(5000), boundary(3087)].join('\n') + '\n')).toEqual({ lastUsage: null, boundary: 'b9', afterCompaction: 3087 });
+    expect(usageOfText([boundary(3087), answer(4000)].join('\n') + '\n')).toEqual({ lastUsage: 4000, lastMessageId: 'm9', boundary: 'b9', model: 'claude-opus-4-5' });
+    expect(usageOfText(boundary() + '\n')).toEqual({ lastUsage: null, boundary: 'b9' });
+  });
+});

@@ -125,6 +125,10 @@ describe('resolveWindow', () => {
     [{ agentDefault: 1_000_000 }, 1000000, 'default'],
     [{ model: 'claude-opus-5-5', agentDefault: 1_000_000 }, 1000000, 'model'],
     [{ model: 'claude-opus-4-6' }, 200000, 'model'],
+    // More in use than the base window: the [1m] variant, which answers under the base name.
+    [{ model: 'claude-sonnet-4-5', reported: 250000 }, 1000000, 'model'],
+    [{ model: 'claude-sonnet-4-5', reported: 150000 }, 200000, 'model'],
+    [{ model: 'gpt-5.1', reported: 500000 }, 400000, 'model'],
   ] as const)('%j → %i from %s', (inputs, tokensMax, source) => {
     expect(resolveWindow(inputs)).toMatchObject({ tokensMax, source });
   });

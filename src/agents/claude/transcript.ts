@@ -17,6 +17,8 @@ export interface UsageState {
   model?: string;
   /** The window the agent reported with its last usage, if it reports one. */
   window?: number;
+  /** The agent's count right after its last compaction, while no usage has come since. */
+  afterCompaction?: number;
 }
 
 export const EMPTY_USAGE: UsageState = { lastUsage: null };
@@ -37,8 +39,9 @@ export function applyForward(state: UsageState, line: string, offset: number): U
   const value = parseJsonLine(line);
   const event = usageEvent(value);
   if (!event) return state;
-  if (event.kind === 'boundary') return { lastUsage: null, boundary: boundaryId(value, offset) };
-  return { ...state, lastUsage: event.tokens, lastMessageId: event.messageId, ...modelOf(event) };
+  if (event.kind === 'boundary') return { lastUsage: null, boundary: boundaryId(value, offset), ...(event.after ? { afterCompaction: event.after } : {}) };
+  const { afterCompaction: _superseded, ...rest } = state;
+  return { ...rest, lastUsage: event.tokens, lastMessageId: event.messageId, ...modelOf(event) };
 }
 
 function modelOf(from: { model?: string; window?: number }): { model?: string; window?: number } {
@@ -52,6 +55,7 @@ function modelOf(from: { model?: string; window?: number }): { model?: string; w
 export class BackwardScan {
   private usage: { tokens: number; messageId?: string; model?: string; window?: number } | undefined;
   private boundaryFound: string | undefined;
+  private afterCompaction: number | undefined;
 
   step(line: string, offset: number): boolean {
     if (!mayMatter(line)) return false;
@@ -62,6 +66,7 @@ export class BackwardScan {
     if (!event) return false;
     if (event.kind === 'boundary') {
       this.boundaryFound = boundaryId(value, offset);
+      if (!this.usage && event.after) this.afterCompaction = event.after;
       return true;
     }
     this.usage ??= { tokens: event.tokens, messageId: event.messageId, ...modelOf(event) };
@@ -72,6 +77,7 @@ export class BackwardScan {
     const state: UsageState = { lastUsage: this.usage?.tokens ?? null };
     if (this.usage?.messageId) state.lastMessageId = this.usage.messageId;
     if (this.boundaryFound) state.boundary = this.boundaryFound;
+    if (this.afterCompaction) state.afterCompaction = this.afterCompaction;
     return { ...state, ...modelOf(this.usage ?? {}) };
   }
 }
