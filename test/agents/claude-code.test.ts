@@ -163,6 +163,22 @@ describe('Claude Code 2.1.328 with wmem hooks', () => {
     }),
   );
 
+  it('a [1m] session is measured against 1,000,000 before its context outgrows the base window', () =>
+    withWorld(async (world) => {
+      // The client sends the base id to the API (and the transcript's message.model lacks the suffix);
+      // the transcript keeps the asked-for id in each assistant line's requestedModel.
+      world.mock.usage = MEDIUM;
+      const model = 'claude-sonnet-4-5[1m]';
+      const first = keep(await world.claude('Say hello.', { model }));
+      const second = keep(await world.claude('And again.', { resume: first.sessionId, model }));
+      const meta = currentMeta(second).figures;
+      const window = clientWindow(first);
+      observed.oneMillionUnder200k = { client: window, meta };
+      expect(window.contextWindow).toBe(1_000_000);
+      expect(meta.tokens_used).toBe(used(MEDIUM));
+      expect(meta.tokens_max).toBe(1_000_000);
+    }));
+
   it('install --tokens-max N sets the window for the sessions the hooks serve', () =>
     withWorld(
       async (world) => {
