@@ -2,6 +2,7 @@
 // is pure: src/memory/meter.ts): the user's window setting, what the agent's hooks recorded (its
 // transcript, model and window), and messages.jsonl's own usage figures. `wmem context`,
 // `wmem status` and the hooks all load through here, so they agree.
+import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readTextIfExists } from './fsx.js';
@@ -69,6 +70,27 @@ async function readHookStateLoose(stateDir: string): Promise<HookState | undefin
   }
 }
 
+const SIBLINGS_READ = 8;
+
+/** The smallest usage the hooks saw in the project's most recently active other sessions. */
+async function projectFloor(session: Session): Promise<number | undefined> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(session.project.dir, { withFileTypes: true })).filter((d) => d.isDirectory() && d.name !== session.id).map((d) => d.name);
+  } catch {
+    return undefined;
+  }
+  const stamped = await Promise.all(
+    names.map(async (name) => {
+      const file = hookStateFile(path.join(session.project.dir, name, 'state'));
+      return { file, mtime: (await fs.stat(file).catch(() => undefined))?.mtimeMs ?? -1 };
+    }),
+  );
+  const recent = stamped.filter((s) => s.mtime >= 0).sort((a, b) => b.mtime - a.mtime).slice(0, SIBLINGS_READ);
+  const floors = (await Promise.all(recent.map((s) => readHookStateLoose(path.dirname(s.file))))).map((st) => st?.floor).filter((f): f is number => typeof f === 'number' && f > 0);
+  return floors.length ? Math.min(...floors) : undefined;
+}
+
 /** The transcript as of now: read on from where the hooks left off (never written back here). */
 async function currentTranscript(state: HookState | undefined): Promise<UsageState | undefined> {
   const cursor = state?.transcript;
@@ -98,6 +120,9 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
     agentWindow: usage?.window,
     floor: state?.floor,
   };
+  // A session's first prompt comes before any usage: what the agent sent besides the conversation
+  // in this project's other sessions is the best figure there is (its system prompt and tools).
+  if (agent && usage?.lastUsage == null && !state?.floor) sources.floor = await projectFloor(session);
   if (state?.transcript?.path) sources.transcript = state.transcript.path;
   if (agent) {
     sources.agent = agent;

@@ -116,6 +116,19 @@ describe('the figure', () => {
     expect(after).toContain('tokens_used is an estimate');
   });
 
+  it("starts a new session's first prompt from what the agent sent besides the conversation in the project's last session", async () => {
+    await answer('SessionStart', { source: 'startup' });
+    await appendFile(transcript, assistantLine('m1', 'claude-opus-4-5', { input_tokens: 52000, output_tokens: 10 }));
+    await answer('UserPromptSubmit', { prompt: 'one' });
+    const other = path.join(box.root, 'claude', 'second.jsonl');
+    await writeFile(other, userLine('u9', 'A new task'));
+    const input = { session_id: 'second-session', transcript_path: other, cwd: box.project, hook_event_name: 'UserPromptSubmit', prompt: 'hi' };
+    const result = await box.run(['hook', 'UserPromptSubmit'], { input: JSON.stringify(input) });
+    const meta = metaOf(JSON.parse(String(result.stdout)).hookSpecificOutput.additionalContext);
+    expect(meta.tokens_source).toBe('estimate');
+    expect(meta.tokens_used as number).toBeGreaterThan(52000);
+  });
+
   it('skips malformed usage lines', async () => {
     await appendFile(transcript, '{"type":"assistant","message":{"usage":"lots"}}\n{"type":"assistant","message":{"id":"x","usage":{"input_tokens":"9"}}}\nnot json\n');
     await answer('SessionStart', { source: 'startup' });
