@@ -12,6 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emit } from './emit.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -129,4 +130,8 @@ row('wmem compact (returns)', med.wmem, ratios(med.wmem));
 row('  … transcript and overview done', med.ready, ratios(med.ready));
 row('wmem compact --wait', med.wait, ratios(med.wait));
 console.log(`peak RSS: wmem compact ${(peak / 1024).toFixed(0)} MB, wmem compact --wait ${(peakWait / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
+emit('compact', [
+  { what: `wmem compact, ${(bytes / 1e6).toFixed(0)} MB (returns)`, ms: med.wmem, baseline: 'cp', baselineMs: med.cp },
+  { what: 'wmem compact --wait', ms: med.wait, baseline: 'cp', baselineMs: med.cp },
+]);
 writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, rounds, median: med, peakRssKb: peak, peakWaitRssKb: peakWait, runs: results }, null, 2));

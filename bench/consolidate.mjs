@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emit } from './emit.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'wmem.js');
@@ -77,3 +78,4 @@ console.log(JSON.stringify({
   detailFiles: last.details.length,
   ms: { wmemConsolidateMedian: Math.round(median(runs.wmem)), nodeStartupMedian: Math.round(median(runs.node)) },
 }, null, 2));
+emit('consolidate', [{ what: `wmem consolidate, ${count} notes`, ms: median(runs.wmem), baseline: 'node -e 0', baselineMs: median(runs.node) }]);

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emit } from './emit.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -50,6 +51,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
+emit('context', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores`);
 for (const [name, xs] of Object.entries(times)) {
   console.log(`${name.padEnd(28)} median ${median(xs).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);

@@ -1,7 +1,7 @@
 // Each Claude Code hook's latency (`wmem hook EVENT`, the JSON Claude Code sends on stdin)
 // against bare `node -e 0`, interleaved round by round so machine noise hits all alike. The
 // session is a normal one: a filled overview, 100 scratch notes, and a real 285 KB transcript
-// (shared fixture, copied) that grows by a few lines before each round, as it would between
+// (test fixture, copied) that grows by a few lines before each round, as it would between
 // prompts. Prints medians, p90 and the ratio to node.
 //   node bench/hooks.mjs [rounds]
 import { spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFil
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emit } from './emit.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -19,7 +20,7 @@ const project = path.join(work, 'project');
 const home = path.join(work, 'home');
 mkdirSync(project, { recursive: true });
 const transcript = path.join(work, 'transcript.jsonl');
-copyFileSync(path.join(root, '..', 'shared', 'fixtures', 'transcripts', 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), transcript);
+copyFileSync(path.join(root, 'test', 'fixtures', 'transcripts', 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), transcript);
 const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1' };
 const SID = 'bench-4f1d2c3b-aaaa-4bbb-8ccc-0123456789ab';
 const payload = (event, extra = {}) => JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: project, permission_mode: 'default', hook_event_name: event, ...extra });
@@ -86,6 +87,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
+emit('hooks', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));
 console.log('UserPromptSubmit* = the first prompt after PostCompact changed overview.md; ** = the prompt after the agent edited overview.md (its PostToolUse re-rendered it).');
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; transcript ${Math.round(285514 / 1024)} KB + 5 lines per round`);
 for (const [name, xs] of Object.entries(times)) {

@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emit } from './emit.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'wmem.js');
@@ -27,8 +28,8 @@ const rand = () => {
 };
 const pick = (list) => list[Math.floor(rand() * list.length)];
 
-// Realistic material: the real agent transcripts in the shared fixtures (read-only; only read).
-const FIXTURES = path.resolve(ROOT, '../shared/fixtures/transcripts');
+// Realistic material: the real agent transcripts in test/fixtures (read-only; only read).
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'transcripts');
 function fixtureFiles(dir) {
   const out = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -304,3 +305,7 @@ const result = {
   recallAt5: { realisticFolder: { archivesMB: Math.round(realistic.archivesMB * 10) / 10, detailFiles: realistic.detailFiles, ...recallOn(realistic) }, speedFolder: recallOn(speed) },
 };
 console.log(JSON.stringify(result, null, 2));
+emit('search', [
+  { what: `wmem search, ${Math.round(meta.archivesMB)} MB (first, index built)`, ms: cold, baseline: 'grep -rF', baselineMs: median(times.grep) },
+  { what: 'wmem search (index ready)', ms: median(times.wmem), baseline: 'grep -rF', baselineMs: median(times.grep) },
+]);

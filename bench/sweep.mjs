@@ -8,6 +8,7 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync, readdirSync, existsSync }
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emit } from './emit.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -74,4 +75,5 @@ const median = (xs) => {
 console.log(`files: ${total} in ${projects} projects, ${total - left[0]} deleted by each; rounds: ${rounds}; node ${process.version}; ${os.cpus().length} cores`);
 const base = median(times['find -delete']);
 for (const [name, xs] of Object.entries(times)) console.log(`${name.padEnd(14)} median ${median(xs).toFixed(0).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
+emit('sweep', [{ what: `wmem sweep, ${total} cache files`, ms: median(times['wmem sweep']), baseline: 'find -delete', baselineMs: base }]);
 if (!process.env.KEEP) rmSync(work, { recursive: true, force: true });

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, atomicWrite, fsyncDir, readTextIfExists } from '../store/fsx.js';
+import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir, readTextIfExists } from '../store/fsx.js';
 import type { Session } from '../store/session.js';
 import { appendToSections, detailIndexLine } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
@@ -253,6 +253,7 @@ export async function finishQuickCut(session: Session, id: string, quick: QuickP
     await fillSlots(transcript, slots, { lines: `1-${counts.lines}`, messages: counts.messages, turns: counts.turns });
     await transcript.close();
     // Over the placeholder the compaction left under this name (or an earlier attempt's result).
+    assertLocksHeld();
     await fs.rename(transcript.temp, quick.transcript);
     await fsyncDir(path.dirname(quick.transcript));
     const transcriptRel = rel(session, quick.transcript);

@@ -4,7 +4,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, fsyncSync, openSync, promises as fs, constants as fsc, writeSync } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, ensureDir, fsyncDir } from '../store/fsx.js';
+import { FILE_MODE, assertLocksHeld, ensureDir, fsyncDir } from '../store/fsx.js';
 import { fsError, ioError } from '../ui/errors.js';
 import { isAtomicWriteLeftover, ownTempPid } from '../ops/sweep-plan.js';
 import type { Session } from '../store/session.js';
@@ -208,6 +208,7 @@ export { fsyncDir };
 export async function replaceKeepingAppends(temp: string, file: string, old: fs.FileHandle, copiedTo: number, onCommit: () => void = () => {}, options: { settleMs?: number } = {}): Promise<number> {
   const carried = await catchUp(temp, old, copiedTo);
   const held = await sizeOf(temp);
+  assertLocksHeld();
   try {
     await fs.rename(temp, file);
   } catch (err) {

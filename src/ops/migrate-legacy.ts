@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs, constants as fsc } from 'node:fs';
 import path from 'node:path';
-import { ensureDir, exists, fsyncDir, readTextIfExists } from '../store/fsx.js';
+import { assertLocksHeld, ensureDir, exists, fsyncDir, readTextIfExists } from '../store/fsx.js';
 import { isValidSessionId, sessionPaths } from '../store/paths.js';
 import { listProjectDirs } from '../store/project.js';
 import { upgradeMeta, writeMeta, type SessionMeta } from '../store/session.js';
@@ -66,6 +66,7 @@ async function copyDurably(from: string, to: string): Promise<void> {
     } finally {
       await handle.close();
     }
+    assertLocksHeld();
     await fs.rename(temp, to);
   } finally {
     await fs.unlink(temp).catch(() => {});

@@ -3,6 +3,8 @@
 // path containment for names that come from users, agents or hook input.
 import nodeFs, { promises as fs, constants as fsc, readFileSync, lstatSync } from 'node:fs';
 import path from 'node:path';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
 import { fsError, ioError, usageError } from '../ui/errors.js';
 
 export const FILE_MODE = 0o600;
@@ -62,6 +64,7 @@ export async function atomicWrite(file: string, data: string | Uint8Array): Prom
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
+  assertLocksHeld();
   try {
     await writeFileAtomic(file, typeof data === 'string' ? data : Buffer.from(data), { mode: FILE_MODE, fsync: true });
   } catch (err) {
@@ -152,18 +155,67 @@ const lockFs = Object.assign(Object.create(nodeFs) as typeof nodeFs, {
   mkdir: (dir: string, callback: (err: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(dir, { mode: DIR_MODE }, (err) => callback(err)),
 });
 
+/** A lock this process holds: how to tell, right before a commit, that it still does. */
+interface Hold {
+  dir: string;
+  lockfilePath: string;
+  /** Written beside the lock folder; a process that took the lock over writes its own. */
+  token: string;
+  /** The lock folder's identity: a takeover removes it and makes another. */
+  ino: number;
+  compromised?: Error;
+}
+
+// The locks held by the running task (nested locks stack), so that every commit made under them
+// (atomicWrite, the compaction's swap) can check them without each caller passing them down.
+const holds = new AsyncLocalStorage<Hold[]>();
+
+function ownerFile(lockfilePath: string): string {
+  return `${lockfilePath}.owner`;
+}
+
+function lostLock(hold: Hold, why: string): Error {
+  return ioError(
+    `lost the lock on ${hold.dir} (${why}): another wmem process took it over while this one was held up; nothing was written`,
+    hold.compromised,
+    'run the command again',
+  );
+}
+
+/**
+ * Throws unless every lock the running task holds is still its own. Called right before each
+ * commit: a process that was held up past the lock's stale time (a long computation, a stopped
+ * process) may have had its lock taken over, and must not then overwrite what the new holder did.
+ */
+export function assertLocksHeld(): void {
+  for (const hold of holds.getStore() ?? []) {
+    if (hold.compromised) throw lostLock(hold, hold.compromised.message);
+    let token: string | undefined;
+    let ino: number | undefined;
+    try {
+      token = readFileSync(ownerFile(hold.lockfilePath), 'utf8');
+      ino = lstatSync(hold.lockfilePath).ino;
+    } catch {
+      /* gone: lost */
+    }
+    if (token !== hold.token || ino !== hold.ino) throw lostLock(hold, 'its lock folder is no longer the one it made');
+  }
+}
+
 /**
  * Runs `fn` while holding the lock on `dir` (a folder that exists). The lock is a directory
  * `<dir>/.lock` refreshed every second; one left by a killed process is taken over once stale.
+ * Every commit `fn` makes through atomicWrite (and the compaction's swaps) first checks that the
+ * lock is still this process's (assertLocksHeld).
  */
 export async function withLock<T>(dir: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
   const lockfile = await import('proper-lockfile');
   const staleMs = options.staleMs ?? 5_000;
   const waitMs = options.waitMs ?? 60_000;
   const lockfilePath = path.join(dir, '.lock');
-  let compromised: Error | undefined;
   let release: () => Promise<void>;
   const deadline = Date.now() + waitMs;
+  const hold: Hold = { dir, lockfilePath, token: `${process.pid}-${randomBytes(8).toString('hex')}`, ino: -1 };
   for (;;) {
     try {
       release = await lockfile.lock(dir, {
@@ -174,7 +226,7 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
         realpath: false,
         retries: { retries: 20, factor: 1.2, minTimeout: 5, maxTimeout: 100 },
         onCompromised: (err) => {
-          compromised = err;
+          hold.compromised = err;
         },
       });
       break;
@@ -187,11 +239,23 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
     }
   }
   try {
-    const result = await fn();
-    if (compromised) throw ioError(`lost the lock on ${dir} while working: ${compromised.message}`, compromised, 'run the command again');
-    return result;
+    // The token is a plain write: it is only ever compared, and a torn one reads as "lost".
+    await fs.writeFile(ownerFile(lockfilePath), hold.token, { mode: FILE_MODE });
+    hold.ino = (await fs.lstat(lockfilePath)).ino;
+    // Every commit inside checked the lock first: one lost after the last of them changes nothing
+    // that was committed, so the result stands (the exit code says the work was done).
+    return await holds.run([...(holds.getStore() ?? []), hold], fn);
   } finally {
+    await removeOwnToken(hold);
     await release().catch(() => {});
+  }
+}
+
+async function removeOwnToken(hold: Hold): Promise<void> {
+  try {
+    if ((await fs.readFile(ownerFile(hold.lockfilePath), 'utf8')) === hold.token) await fs.rm(ownerFile(hold.lockfilePath), { force: true });
+  } catch {
+    /* another holder's now, or gone */
   }
 }
 

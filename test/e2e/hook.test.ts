@@ -1,5 +1,5 @@
 // End-to-end: `wmem hook EVENT` fed the JSON Claude Code sends, against the built CLI, with real
-// transcripts (copied from the shared fixtures). Every failure must exit 0 with nothing on stdout
+// transcripts (copied from test/fixtures). Every failure must exit 0 with nothing on stdout
 // and a line in <home>/logs/hooks.log.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { modelWindow } from '../../src/memory/model-windows.js';

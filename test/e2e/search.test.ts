@@ -1,5 +1,5 @@
 // End-to-end: `wmem search` over overview, scratch, detail, archive (with real archived
-// transcripts from the shared fixtures, copied first) and workspace memory.
+// transcripts from test/fixtures, copied first) and workspace memory.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFile, copyFile, readdir, mkdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'bin', 'wmem.js');
-export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/transcripts');
+export const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'transcripts');
 
 export interface Sandbox {
   root: string;
