@@ -43,7 +43,12 @@ export function usageEvent(value: unknown): UsageEvent {
       kind: 'usage',
       tokens,
       messageId: typeof message.id === 'string' ? message.id : undefined,
-      ...(typeof message.model === 'string' && message.model ? { model: message.model } : {}),
+      // Claude Code strips a [1m] suffix before calling the API; the line keeps what was asked for.
+      ...(typeof value.requestedModel === 'string' && value.requestedModel
+        ? { model: value.requestedModel }
+        : typeof message.model === 'string' && message.model
+          ? { model: message.model }
+          : {}),
     };
   }
   // Codex rollout: the last request's input tokens are the context in use.

@@ -94,24 +94,36 @@ function splitLines(content: string): string[] {
  * text) never move. Returns the kept lines and the pushed-out ones (blank lines dropped).
  */
 function fitSection(lines: string[], maxChars: number, firstMovable: number): { kept: string[]; out: string[] } {
-  const kept = [...lines];
-  const out: string[] = [];
-  // The trimmed joined length, kept up to date as lines leave (blank edge lines are trimmed anyway).
-  const size = () => kept.join('\n').trim().length;
-  let length = size();
-  let i = firstMovable;
-  while (length > maxChars && i < kept.length - 1) {
-    const [line] = kept.splice(i, 1);
-    if (line.trim()) out.push(line);
-    length -= line.length + 1;
-    if (length <= maxChars + 1) length = size();
+  const size = (xs: string[]) => xs.join('\n').trim().length;
+  // One pass: drop the oldest movable lines while a running length (never below the trimmed one)
+  // is over; then the exact length decides the last line or two. Linear in the section's size.
+  let length = lines.reduce((n, l) => n + l.length + 1, -1);
+  let drop = 0;
+  const movable = lines.length - 1 - firstMovable;
+  while (length > maxChars + 1 && drop < movable) length -= lines[firstMovable + drop++].length + 1;
+  let kept = [...lines.slice(0, firstMovable), ...lines.slice(firstMovable + drop)];
+  while (size(kept) > maxChars && drop < movable) {
+    drop++;
+    kept = [...lines.slice(0, firstMovable), ...lines.slice(firstMovable + drop)];
   }
+  const out = lines.slice(firstMovable, firstMovable + drop).filter((l) => l.trim());
   // The newest line alone may still be too long: it goes too, so the limit always holds.
-  while (size() > maxChars && kept.length > firstMovable) {
+  while (size(kept) > maxChars && kept.length > firstMovable) {
     const [line] = kept.splice(kept.length - 1, 1);
     if (line.trim()) out.push(line);
   }
   return { kept, out };
+}
+
+/**
+ * The bound of a section the template gives no max_chars (Key Decisions, Open Questions, …): the
+ * overview is injected on every prompt, so no section grows without end. What goes past it moves
+ * to detail/ with a pointer, like any eviction. The pointers section is bounded by its count.
+ */
+export const UNBOUNDED_SECTION_MAX = 4000;
+
+function sectionLimit(section: { id: string; maxChars?: number }): number | undefined {
+  return section.maxChars ?? (section.id === 'pointers' ? undefined : UNBOUNDED_SECTION_MAX);
 }
 
 export interface MergeInput {
@@ -184,9 +196,10 @@ export function mergeNotes(input: MergeInput): MergePlan {
     const existing = splitLines(section.content);
     const added = additions.get(section.id) ?? [];
     let lines = added.length ? [...existing, ...added] : existing;
-    if (section.maxChars !== undefined && lines.join('\n').trim().length > section.maxChars) {
+    const limit = sectionLimit(section);
+    if (limit !== undefined && lines.join('\n').trim().length > limit) {
       const firstMovable = input.appendOnly ? existing.length : 0;
-      const { kept, out } = fitSection(lines, section.maxChars, firstMovable);
+      const { kept, out } = fitSection(lines, limit, firstMovable);
       if (out.length) {
         const eviction = makeEviction(section, out);
         evictions.push(eviction);

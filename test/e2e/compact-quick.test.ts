@@ -51,7 +51,8 @@ describe('wmem compact on a long history (the quick cut)', () => {
     expect(lead.marker.archivedLines).toBeUndefined();
     const archivePath = path.join(files.workingMemory, result.archive);
     const whole = await readFile(archivePath);
-    expect(whole.toString('utf8') === original).toBe(true);
+    // On a busy machine the background finishing may already have cut it to the archived bytes.
+    expect(whole.toString('utf8') === original || whole.length === lead.marker.archivedBytes).toBe(true);
     const archive = whole.subarray(0, lead.marker.archivedBytes);
     expect(Buffer.concat([archive, lead.rest]).toString('utf8')).toBe(original);
     expect([...linkIds(archive)].filter((id) => linkIds(lead.rest).has(id))).toEqual([]);

@@ -117,3 +117,11 @@ describe('after a compaction', () => {
     expect(usageOfText(boundary() + '\n')).toEqual({ lastUsage: null, boundary: 'b9' });
   });
 });
+
+describe('the model', () => {
+  it("is the one Claude Code was asked for ([1m] kept), else the API's", () => {
+    const line = (extra: Record<string, unknown>) => JSON.stringify({ type: 'assistant', ...extra, message: { id: 'm1', model: 'claude-sonnet-4-5', usage: { input_tokens: 150000 } } });
+    expect(usageOfText(line({ requestedModel: 'claude-sonnet-4-5[1m]' }) + '\n').model).toBe('claude-sonnet-4-5[1m]');
+    expect(usageOfText(line({}) + '\n').model).toBe('claude-sonnet-4-5');
+  });
+});

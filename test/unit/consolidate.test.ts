@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { ROOT } from '../helpers/cli.js';
-import { addIndexLines, appendSynthesis, checkSynthesis, mergeNotes, normalizeCandidate, removeLines, routeNote, type MergePlan } from '../../src/memory/consolidate.js';
+import { UNBOUNDED_SECTION_MAX, addIndexLines, appendSynthesis, checkSynthesis, mergeNotes, normalizeCandidate, removeLines, routeNote, type MergePlan } from '../../src/memory/consolidate.js';
 import { findSection, parseOverview, replaceSectionContent } from '../../src/memory/overview.js';
 import { formatNote, parseScratch, type Note } from '../../src/memory/scratch.js';
 import { canonical } from '../../src/memory/workspace.js';
@@ -182,5 +182,17 @@ describe('losslessness (property)', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('sections without a max_chars', () => {
+  it('are bounded too: what goes past the bound moves to detail/ with a pointer', () => {
+    const many = notes(...Array.from({ length: 400 }, (_, i) => ({ text: `Decision ${i}: chose option ${i} over ${i + 1} because it measured faster`, importance: 0.9 })));
+    const plan = mergeNotes({ overviewText: TEMPLATE, notes: many });
+    const decisions = section(plan.text, 'decisions');
+    expect(decisions.length).toBeLessThanOrEqual(UNBOUNDED_SECTION_MAX);
+    const moved = plan.evictions.find((e) => e.sectionId === 'decisions')!;
+    expect(moved.lines.length + decisions.split('\n').filter((l) => l.startsWith('- Decision')).length).toBe(400);
+    expect(plan.text).toContain(moved.pointer);
   });
 });
