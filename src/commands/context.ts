@@ -27,6 +27,8 @@ export interface AssembledContext {
   /** The agent whose hooks serve the session, and its transcript, when there is one. */
   agent?: string;
   transcript?: string;
+  /** Settings that were ignored, and why. */
+  warnings: string[];
 }
 
 /** Claude Code caps additional context at 10,000 characters. */
@@ -97,7 +99,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     dirty = true;
   }
   if (dirty) await writeContextCache(session.paths.stateDir, cache);
-  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript };
+  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings };
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;
@@ -128,6 +130,7 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
   // Claude Code drops additional context past its cap: fit by whole sections, never by slicing.
   const budget = format === 'claude' ? Math.min(options.budget ?? Infinity, CLAUDE_MEMORY_BUDGET) : options.budget;
   const assembled = await assembleContext(session, ctx, { ...options, budget: Number.isFinite(budget) ? budget : undefined, wantMeta: part !== 'memory' });
+  for (const warning of assembled.warnings) ctx.warn(`note: ${warning}`);
   const pieces = [part !== 'meta' ? assembled.memory : '', part !== 'memory' ? assembled.metaText : ''].filter(Boolean);
   const text = pieces.join('\n');
   const data = {

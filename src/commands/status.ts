@@ -23,7 +23,8 @@ async function countFiles(dir: string): Promise<number> {
 
 export async function run(options: { tokensUsed?: number; tokensMax?: number }, ctx: RunContext): Promise<CommandResult> {
   const session = await resolveSession(ctx);
-  const { meta, memory, agent, transcript } = await assembleContext(session, ctx, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
+  const { meta, memory, agent, transcript, warnings } = await assembleContext(session, ctx, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
+  for (const warning of warnings) ctx.warn(`note: ${warning}`);
   const { parseScratch } = await import('../memory/scratch.js');
   const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
   const data = {

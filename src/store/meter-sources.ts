@@ -32,6 +32,8 @@ export interface MeterSources {
   agentDefault?: number;
   /** The agent's own transcript, where it keeps the conversation (messages.jsonl stays empty then). */
   transcript?: string;
+  /** Settings that were ignored, and why (shown by commands; hooks log nothing for them). */
+  warnings: string[];
 }
 
 // Claude Code 2.1.328 runs claude-opus-5-5 (1,000,000 tokens) unless told otherwise, and assumes
@@ -49,6 +51,13 @@ export interface Observed {
 export function cleanModelId(model: unknown): string | undefined {
   if (typeof model !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,79}(?:\[[0-9a-z]{1,8}\])?$/.test(model)) return undefined;
   return findSecret(model) ? undefined : model;
+}
+
+/** Why WMEM_TOKENS_MAX is ignored, when it is set to something that is not a window. */
+function badEnvTokensMax(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.WMEM_TOKENS_MAX;
+  if (raw === undefined || raw === '' || envTokensMax(env) !== undefined) return [];
+  return [`WMEM_TOKENS_MAX=${JSON.stringify(raw.slice(0, 40))} is not a positive whole number of tokens; ignored (unset it, or give the window, e.g. 200000)`];
 }
 
 /** A positive whole number from the environment, or undefined. */
@@ -114,6 +123,7 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
   const usage = observed?.usage ?? (await currentTranscript(state));
   const agent = state || meta?.agent === 'claude-code' ? 'claude-code' : typeof meta?.agent === 'string' ? meta.agent : undefined;
   const sources: MeterSources = {
+    warnings: badEnvTokensMax(env),
     setting: envTokensMax(env) ?? observed?.tokensMax ?? state?.tokensMax ?? metaSetting(meta),
     // The transcript's latest response first: the user may switch models mid-session.
     model: cleanModelId(usage?.model) ?? cleanModelId(observed?.model) ?? cleanModelId(state?.model) ?? cleanModelId(meta?.model),

@@ -214,6 +214,16 @@ describe('bad input', () => {
     expect(String(hook.stdout)).toBe('');
   });
 
+  it('WMEM_TOKENS_MAX that is not a window is ignored: commands say so, hooks stay silent', async () => {
+    await box.run(['init']);
+    const context = await box.run(['context', '--part', 'meta'], { env: { WMEM_TOKENS_MAX: 'lots' } });
+    expect(context.exitCode).toBe(0);
+    expect(String(context.stderr)).toContain('note: WMEM_TOKENS_MAX="lots" is not a positive whole number of tokens; ignored');
+    expect(String(context.stdout)).toContain('"tokens_max_source":"default"');
+    await answer('SessionStart', { source: 'startup' }, [], { WMEM_TOKENS_MAX: '-5' });
+    expect(metaOf(await answer('UserPromptSubmit', { prompt: 'go' }, [], { WMEM_TOKENS_MAX: '-5' })).tokens_max_source).toBe('default');
+  });
+
   it('install --tokens-max writes the window into every hook command; a second install changes nothing', async () => {
     const env = { CLAUDE_CONFIG_DIR: path.join(box.root, 'claude-config') };
     expect((await box.run(['install', 'claude', '--tokens-max', '400000'], { env })).exitCode).toBe(0);
