@@ -26,8 +26,20 @@ const MAYBE_TAG = /<\s*\/?\s*[wscſ]/i;
 
 /** Makes `<working_memory>`, `</scratch_notes >` and the like inert inside block content. */
 export function neutralizeTags(text: string): string {
-  if (!MAYBE_TAG.test(text)) return text;
-  return text.replace(TAG_LIKE, (_m, gap: string, name: string) => `&lt;${gap}${name}`);
+  const visible = neutralizeControls(text);
+  if (!MAYBE_TAG.test(visible)) return visible;
+  return visible.replace(TAG_LIKE, (_m, gap: string, name: string) => `&lt;${gap}${name}`);
+}
+
+// Control characters (but tab and newline) and the bidirectional overrides and isolates, which
+// can reorder what the model or a person reads (U+202E turns the rest of a line around).
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/** Shows such characters as `[U+202E]` rather than letting them act. */
+export function neutralizeControls(text: string): string {
+  CONTROLS.lastIndex = 0;
+  if (!CONTROLS.test(text)) return text;
+  return text.replace(CONTROLS, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
 }
 
 export interface OverviewUnit {

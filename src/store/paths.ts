@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { usageError } from '../ui/errors.js';
+import { findSecret } from '../memory/gate.js';
 
 export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   if (flag !== undefined && flag.trim() === '') throw usageError('--home is empty', 'give a folder, or leave --home out to use $WMEM_HOME or ~/.ai');
@@ -32,6 +33,9 @@ export function isValidSessionId(id: string): boolean {
 }
 
 export function assertSessionId(id: string, source: string): string {
+  const secret = findSecret(id);
+  // Ids are shown in paths, listings and injected text: one shaped like a secret is never echoed.
+  if (secret) throw usageError(`the session id from ${source} looks like ${secret.kind}; refused (it is not shown)`, 'use an id that is not a credential');
   if (!isValidSessionId(id)) {
     throw usageError(
       `invalid session id ${JSON.stringify(id)} (from ${source})`,

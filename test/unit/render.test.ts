@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveWindow } from '../../src/memory/meter.js';
 import { modelWindow } from '../../src/memory/model-windows.js';
-import { actionHintFor, budgetForTokensMax, metaFigures, neutralizeTags, pressureFor, renderMemory, renderMeta, type OverviewDigest } from '../../src/render/context.js';
+import { actionHintFor, budgetForTokensMax, metaFigures, neutralizeControls, neutralizeTags, pressureFor, renderMemory, renderMeta, type OverviewDigest } from '../../src/render/context.js';
 
 const digest = (sections: Record<string, string>): OverviewDigest => ({
   preamble: '# Working Memory\n',
@@ -150,5 +150,17 @@ describe('modelWindow', () => {
     ['llama-3-8b', undefined],
   ])('%s → %s', (model, window) => {
     expect(modelWindow(model)).toBe(window);
+  });
+});
+
+describe('neutralizeControls', () => {
+  it.each([
+    ['plain text\twith tab\nand newline', 'plain text\twith tab\nand newline'],
+    ['a\u202Eb', 'a[U+202E]b'],
+    ['\u0000\u001B[31m', '[U+0000][U+001B][31m'],
+    ['\u200F\u061C', '[U+200F][U+061C]'],
+  ])('%j → %j', (input, output) => {
+    expect(neutralizeControls(input)).toBe(output);
+    expect(neutralizeControls(input)).toBe(output); // a /g pattern keeps no state between calls
   });
 });

@@ -1,0 +1,86 @@
+// End-to-end: values that used to be accepted as they came (issue: hold every promise under
+// attack) are refused with the value at fault, and never echoed when they look like a secret;
+// control and bidirectional characters never act inside injected text.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runJson, sandbox, type Sandbox } from '../helpers/cli.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await sandbox();
+  await box.run(['init']);
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const TOKEN = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+
+async function scratch(): Promise<string> {
+  const status = await runJson(box, ['status']);
+  return readFile(path.join(status.path, 'working-memory', 'scratch.md'), 'utf8');
+}
+
+describe('wmem note', () => {
+  it.each([
+    [['--tag', '1abc'], /invalid --tag "1abc"/],
+    [['--tag', 'a b'], /invalid --tag "a b"/],
+    [['--importance', '0x1'], /--importance must be a number from 0 to 1 such as 0.8, not "0x1"/],
+    [['--importance', '1e0'], /not "1e0"/],
+    [['--importance', 'Infinity'], /not "Infinity"/],
+    [['--importance', '1.5'], /not "1.5"/],
+  ])('refuses %j', async (flags, message) => {
+    const before = await scratch();
+    const result = await box.run(['note', 'a perfectly fine note', ...flags]);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toMatch(message);
+    expect(await scratch()).toBe(before);
+  });
+
+  it('takes plain decimals and letter-led tags', async () => {
+    for (const [importance, tag] of [['0.8', 'decisions'], ['1', '#open'], ['.5', 'zh-笔记'], ['0', 'x_1']]) {
+      expect((await box.run(['note', 'fine', '--importance', importance, '--tag', tag])).exitCode).toBe(0);
+    }
+  });
+
+  it('refuses a secret in a tag without echoing it', async () => {
+    const result = await box.run(['note', 'deploy key rotated', '--tag', TOKEN]);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toContain('looks like a GitHub token');
+    expect(String(result.stderr) + String(result.stdout)).not.toContain(TOKEN);
+    expect(await scratch()).not.toContain(TOKEN);
+  });
+
+  it('refuses a NUL byte', async () => {
+    const result = await box.run(['note', '-'], { input: 'before\u0000after' });
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toContain('NUL');
+  });
+});
+
+describe('session ids', () => {
+  it('refuses one that is itself a token, and does not echo it', async () => {
+    for (const args of [['init', '--session', TOKEN], ['status', '--session', TOKEN]]) {
+      const result = await box.run(args);
+      expect(result.exitCode).toBe(2);
+      expect(String(result.stderr)).toContain('looks like a GitHub token');
+      expect(String(result.stderr) + String(result.stdout)).not.toContain(TOKEN);
+    }
+    const env = await box.run(['status'], { env: { WMEM_SESSION: TOKEN } });
+    expect(env.exitCode).toBe(2);
+    expect(String(env.stderr)).not.toContain(TOKEN);
+  });
+});
+
+describe('injected text', () => {
+  it('shows control and bidirectional characters instead of letting them act', async () => {
+    expect((await box.run(['note', 'pay \u202Eevil\u202C now \u0007 bell'])).exitCode).toBe(0);
+    expect((await box.run(['set', 'task', 'ship \u2066it\u2069 today'])).exitCode).toBe(0);
+    const text = String((await box.run(['context', '--part', 'memory'])).stdout);
+    // (scratch.md itself stores the bell escaped, as \u{7}: one note, one line.)
+    expect(text).toContain('pay [U+202E]evil[U+202C] now \\u{7} bell');
+    expect(text).toContain('ship [U+2066]it[U+2069] today');
+    expect(text).not.toMatch(/[\u0007\u202A-\u202E\u2066-\u2069]/);
+  });
+});
