@@ -2,7 +2,7 @@
 // existing file is never overwritten; the session becomes the project's current one.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createExclusive, ensureDir, withLock } from '../store/fsx.js';
+import { assertStaysInside, createExclusive, ensureDir, withLock } from '../store/fsx.js';
 import { newSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject, type ProjectRef } from '../store/project.js';
 import { readCurrent, readMeta, requestedSessionId, writeCurrent, writeMeta, type SessionMeta } from '../store/session.js';
@@ -49,6 +49,8 @@ export async function ensureSessionTree(
   input: { overviewTemplate: string; tokensMax?: number; lang?: string; now: Date; extraMeta?: Record<string, unknown> },
 ): Promise<string[]> {
   const paths = sessionPaths(project.dir, id);
+  // A session folder (or one inside it) that is a link to elsewhere would take memory out of the home.
+  for (const dir of [paths.dir, paths.workingMemory, paths.detailDir, paths.archiveDir, paths.stateDir]) assertStaysInside(project.dir, dir, 'the session folder');
   for (const dir of [paths.dir, paths.workingMemory, paths.detailDir, paths.archiveDir, paths.stateDir]) await ensureDir(dir);
   const created: string[] = [];
   const create = async (file: string, text: string) => {

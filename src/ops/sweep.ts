@@ -6,6 +6,7 @@
 // Synchronous file calls on purpose: a sweep of 100,000 files is bound by system calls, and the
 // thread pool's round trips would only add to them.
 import { lstatSync, readdirSync, readFileSync, rmSync, unlinkSync, type Dirent } from 'node:fs';
+import { staysInside } from '../store/fsx.js';
 import path from 'node:path';
 import { listProjectDirs } from '../store/project.js';
 import { isTempName, isTrashName, planCache, STALE_LOCK_MS, STALE_TEMP_MS, type CacheEntry, type SweepLimits } from './sweep-plan.js';
@@ -87,7 +88,12 @@ class Sweeper {
     }
   }
 
-  sweepCache(dir: string): void {
+  sweepCache(dir: string, root: string): void {
+    // A cache/ or tool-outputs/ that is a link to elsewhere is not the home's to clean.
+    if (!staysInside(root, dir)) {
+      this.report.errors.push({ path: dir, message: `leads outside ${root} through a symbolic link; skipped (nothing deleted there)` });
+      return;
+    }
     const entries: CacheEntry[] = [];
     for (const entry of list(dir)) {
       if (!entry.isFile()) continue;
@@ -116,7 +122,7 @@ class Sweeper {
 
   sweepProject(projectDir: string): void {
     this.report.projects++;
-    this.sweepCache(path.join(projectDir, 'cache', 'tool-outputs'));
+    this.sweepCache(path.join(projectDir, 'cache', 'tool-outputs'), projectDir);
     this.sweepLeftovers(projectDir);
     const sessions = new Set<string>();
     for (const entry of list(projectDir)) {

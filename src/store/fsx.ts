@@ -259,6 +259,38 @@ async function removeOwnToken(hold: Hold): Promise<void> {
   }
 }
 
+/** The real path of `target`, through the longest part of it that exists (the rest appended). */
+function realpathOfPrefix(target: string): string {
+  const missing: string[] = [];
+  let current = path.resolve(target);
+  for (;;) {
+    try {
+      return path.join(nodeFs.realpathSync(current), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return path.join(current, ...missing.reverse());
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * Whether `target`, links followed, stays inside `root`: the one rule for every path wmem reads,
+ * lists, writes or deletes on behalf of someone else (a folder under the home that is a link to
+ * elsewhere, a link planted in detail/).
+ */
+export function staysInside(root: string, target: string): boolean {
+  const base = realpathOfPrefix(root);
+  const real = realpathOfPrefix(target);
+  return real === base || real.startsWith(base.endsWith(path.sep) ? base : base + path.sep);
+}
+
+/** Throws a clear refusal naming `target` when it leads out of `root`. */
+export function assertStaysInside(root: string, target: string, what: string): void {
+  if (!staysInside(root, target)) throw usageError(`${what} ${target} leads outside ${root} (through a symbolic link); wmem does not follow links out of its folders`, 'replace the link with a real folder or file');
+}
+
 /**
  * Resolves `relative` inside `root` for names that come from outside (users, agents, hooks):
  * no absolute paths, no `..`, and no symbolic link on the way (so nothing can point out).

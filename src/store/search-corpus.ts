@@ -5,7 +5,7 @@
 import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
-import { atomicWrite } from './fsx.js';
+import { atomicWrite, staysInside } from './fsx.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type Query, type SourceInfo } from '../memory/search.js';
@@ -62,6 +62,8 @@ function mtime(file: string): number | undefined {
 function sessionSources(id: string, paths: SessionPaths): Source[] {
   const out: Source[] = [];
   const add = (kind: SourceKind, abs: string) => {
+    // A link planted in detail/ or archive/ that leads out of the session is never read.
+    if (!staysInside(paths.dir, abs)) return;
     const m = mtime(abs);
     if (m !== undefined) out.push({ kind, session: id, file: path.relative(paths.dir, abs), path: abs, mtimeMs: m });
   };

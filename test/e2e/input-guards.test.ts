@@ -2,7 +2,7 @@
 // attack) are refused with the value at fault, and never echoed when they look like a secret;
 // control and bidirectional characters never act inside injected text.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runJson, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -82,5 +82,41 @@ describe('injected text', () => {
     expect(text).toContain('pay [U+202E]evil[U+202C] now \\u{7} bell');
     expect(text).toContain('ship [U+2066]it[U+2069] today');
     expect(text).not.toMatch(/[\u0007\u202A-\u202E\u2066-\u2069]/);
+  });
+});
+
+describe('links out of the home', () => {
+  it('init refuses a session folder that is a link to elsewhere, and writes nothing there', async () => {
+    const outside = path.join(box.root, 'outside');
+    await mkdir(outside);
+    const [project] = await readdir(path.join(box.home, 'sessions'));
+    await symlink(outside, path.join(box.home, 'sessions', project, 'linked'));
+    const result = await box.run(['init', '--session', 'linked']);
+    expect(result.exitCode).toBe(2);
+    expect(String(result.stderr)).toMatch(/leads outside .*through a symbolic link/);
+    expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('sweep deletes nothing through a cache/ that is a link to elsewhere, and reports it', async () => {
+    const outside = path.join(box.root, 'outside-cache');
+    await mkdir(path.join(outside, 'tool-outputs'), { recursive: true });
+    const victim = path.join(outside, 'tool-outputs', 'precious.txt');
+    await writeFile(victim, 'keep me');
+    await utimes(victim, new Date('2020-01-01'), new Date('2020-01-01'));
+    const [project] = await readdir(path.join(box.home, 'sessions'));
+    await symlink(outside, path.join(box.home, 'sessions', project, 'cache'));
+    const result = await box.run(['sweep', '--ttl', '1d', '--json']);
+    expect(await readFile(victim, 'utf8')).toBe('keep me');
+    expect(result.exitCode).toBe(1);
+    expect(JSON.parse(String(result.stdout)).errors[0].message).toMatch(/leads outside .* symbolic link; skipped/);
+  });
+
+  it('search never reads a link planted in detail/ that leads out', async () => {
+    const secretFile = path.join(box.root, 'elsewhere.md');
+    await writeFile(secretFile, 'zebra-canary outside the home\n');
+    const status = await runJson(box, ['status']);
+    await symlink(secretFile, path.join(status.path, 'working-memory', 'detail', 'planted.md'));
+    const result = await box.run(['search', 'zebra-canary']);
+    expect(String(result.stdout)).not.toContain('outside the home');
   });
 });
