@@ -34,7 +34,7 @@ export const CONTEXT_OPTIONS: OptionSpec[] = [
   { flags: '--tokens-used <n>', description: 'tokens used so far (else from the transcript, else counted)', intMin: 0 },
   { flags: '--tokens-max <n>', description: 'the context window (else meta.json)', intMin: 1 },
   { flags: '--budget <chars>', description: 'character budget of the memory part', intMin: 200 },
-  { flags: '--event <name>', description: 'with --format claude: the hook event name (default SessionStart for --part memory, else UserPromptSubmit)' },
+  { flags: '--event <name>', description: 'with --format claude: the hook event name (default SessionStart for --part memory, else UserPromptSubmit)', choices: ['SessionStart', 'UserPromptSubmit', 'PostToolUse'] },
 ];
 
 export const COMPACT_OPTIONS: OptionSpec[] = [

@@ -296,7 +296,8 @@ export function assertStaysInside(root: string, target: string, what: string): v
  * no absolute paths, no `..`, and no symbolic link on the way (so nothing can point out).
  */
 export async function resolveInside(root: string, relative: string, what = 'path'): Promise<string> {
-  if (!relative || relative.includes('\0')) throw usageError(`invalid ${what}: ${JSON.stringify(relative)}`);
+  // Control characters (a newline, NUL) have no place in a name wmem makes or reads.
+  if (!relative || /[\u0000-\u001f\u007f]/.test(relative)) throw usageError(`invalid ${what}: ${JSON.stringify(relative)}`, 'a name without control characters such as newlines');
   if (path.isAbsolute(relative) || /^[A-Za-z]:[\\/]/.test(relative)) {
     throw usageError(`${what} ${relative} is absolute: give a path inside ${root}`);
   }
@@ -309,7 +310,9 @@ export async function resolveInside(root: string, relative: string, what = 'path
       const stat = await fs.lstat(current);
       if (stat.isSymbolicLink()) throw usageError(`${what} ${relative} goes through a symbolic link (${current}); wmem does not follow links out of its folders`);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      if (code === 'ENAMETOOLONG') throw usageError(`${what} is too long for the file system (${relative.length} characters)`, 'give a shorter name');
       throw err;
     }
   }

@@ -47,6 +47,8 @@ export function fsError(err: unknown, action: string, path: string): WmemError {
       return ioError(`cannot ${action} ${path}: a parent of that path is not a folder`, err, 'pass --home DIR pointing at a folder');
     case 'ENOENT':
       return ioError(`cannot ${action} ${path}: no such file or folder`, err);
+    case 'ENAMETOOLONG':
+      return usageError(`cannot ${action} ${path.length > 120 ? `${path.slice(0, 117)}…` : path}: the name is too long for the file system`, 'give a shorter name');
     default:
       return ioError(`cannot ${action} ${path}: ${(err as Error)?.message ?? String(err)}`, err);
   }

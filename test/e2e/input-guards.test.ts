@@ -120,3 +120,26 @@ describe('links out of the home', () => {
     expect(String(result.stdout)).not.toContain('outside the home');
   });
 });
+
+describe('clear errors instead of stack traces', () => {
+  it('a name too long for the file system, in show and restore', async () => {
+    const long = 'a'.repeat(300);
+    for (const args of [['show', `detail/${long}`], ['restore', `archive/${long}.jsonl`]]) {
+      const result = await box.run(args);
+      expect(result.exitCode).toBe(2);
+      expect(String(result.stderr)).toMatch(/too long for the file system/);
+      expect(String(result.stderr)).not.toMatch(/internal error|ENAMETOOLONG|\n\s+at /);
+    }
+  });
+
+  it('--archive-to with a newline, and --event that is no hook event', async () => {
+    const status = await runJson(box, ['status']);
+    await writeFile(path.join(status.path, 'messages.jsonl'), '{"role":"user","content":"a"}\n{"role":"assistant","content":"b"}\n'.repeat(8));
+    const archive = await box.run(['compact', '--keep-recent', '1', '--archive-to', 'archive/x\nevil.jsonl']);
+    expect(archive.exitCode).toBe(2);
+    expect(String(archive.stderr)).toContain('invalid --archive-to: "archive/x\\nevil.jsonl"');
+    const event = await box.run(['context', '--format', 'claude', '--event', 'Bogus']);
+    expect(event.exitCode).toBe(2);
+    expect(String(event.stderr)).toMatch(/'Bogus' is invalid\. Allowed choices are SessionStart, UserPromptSubmit, PostToolUse/);
+  });
+});
