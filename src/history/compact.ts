@@ -39,6 +39,7 @@ import { fileIdentity, finishCommitted, journalPath, recoverCompaction, updateOv
 import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
 import { Progress, archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTranscript, transcriptTitle, type ScanState, type Sinks } from './pass.js';
 import { DurableFile, SETTLE_MS, freeName, linkInto, removeSessionLeftovers, replaceKeepingAppends, tempFor } from './scan.js';
+import { redactSecrets } from '../memory/gate.js';
 
 const MAX_HEADER_SUMMARY = 6000;
 
@@ -364,6 +365,8 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       if (options.summarizer) progress.stage('waiting for the summarizer');
       if (options.summarizer) summary = await runSummarizer(options.summarizer, sinks.transcript!.temp, options.timeoutMs ?? 120_000);
       else summary = sinks.collector!.build(X, { turns: before.turns, messages: before.messages, lines: before.lines, firstTime: state.firstTime, lastTime: state.lastTime });
+      // The archive is the verbatim record; the summary reaches overview.md, so it holds no secret.
+      summary = redactSecrets(summary);
       const f = await openSink(summaryTemp!);
       await f.write(
         detailFrontMatter({ wmem: 'detail', version: 1, kind: 'summary', title: firstLineOf(summary), created: now.toISOString(), session: session.id, source: options.summarizer ? `summarizer: ${options.summarizer}` : 'wmem (extractive)', lines: `1-${before.lines}`, messages: before.messages, turns: before.turns, archive: archiveRel }) +

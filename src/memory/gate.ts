@@ -14,7 +14,7 @@ const SECRET_PATTERNS: { kind: string; pattern: RegExp }[] = [
   { kind: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b/ },
   { kind: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
   { kind: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
-  { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----/ },
+  { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
   { kind: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
   // Passwords are often short; keys and tokens named as such are long enough to be sure.
   { kind: 'a password assignment', pattern: /\b(?:password|passwd|pwd)\s*[=:]\s*["']?[^\s"'<>]{4,}/i },
@@ -28,8 +28,12 @@ export function findSecret(text: string): SecretMatch | undefined {
 }
 
 /** Replaces secrets in text that must be kept (tool output in hot state) with a marker. */
+// A PEM or PGP private key block, body and all (to the end of the text when its END line is
+// missing or cut off): the body lines carry no marker of their own.
+const KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$(?![\s\S]))/g;
+
 export function redactSecrets(text: string): string {
-  let out = text;
+  let out = text.includes('PRIVATE KEY') ? text.replace(KEY_BLOCK, '[redacted: a private key]') : text;
   for (const { kind, pattern } of SECRET_PATTERNS) {
     out = out.replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g'), `[redacted: ${kind}]`);
   }

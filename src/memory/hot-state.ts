@@ -218,7 +218,8 @@ export function applyToolEvent(previous: HotState, event: ToolEvent, now: Date):
   const outcome: TrackOutcome = { state, cleared: [], files: touched };
   const exit = event.exit_code;
   if (event.is_interrupt || exit === undefined || exit === null || !Number.isFinite(exit)) return finish(outcome, stamp, touched.length > 0);
-  const output = [event.error, event.output].filter((s): s is string => typeof s === 'string' && s !== '').join('\n');
+  // Redacted whole, before any line is picked: a key's body lines carry no marker of their own.
+  const output = redactSecrets([event.error, event.output].filter((s): s is string => typeof s === 'string' && s !== '').join('\n'));
   const command = event.command ? clip(redactSecrets(event.command.replace(/\s+/g, ' ').trim()), 200) : undefined;
   if (exit === 0) {
     // Only the command decides what a success clears: a passing run may print the word "error".

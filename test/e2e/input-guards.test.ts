@@ -143,3 +143,22 @@ describe('clear errors instead of stack traces', () => {
     expect(String(event.stderr)).toMatch(/'Bogus' is invalid\. Allowed choices are SessionStart, UserPromptSubmit, PostToolUse/);
   });
 });
+
+describe('secrets from the history', () => {
+  it('the built-in compaction summary brings no key into overview.md or its summary file', async () => {
+    const key = 'sk-ant-api03-' + 'Zx9'.repeat(12);
+    const status = await runJson(box, ['status']);
+    const turn = (i: number) =>
+      JSON.stringify({ role: 'user', content: i === 0 ? `Deploy with ANTHROPIC_API_KEY=${key} please` : `step ${i}` }) + '\n' +
+      JSON.stringify({ role: 'assistant', content: `We decided to use the key ${key} for staging ${i}.` }) + '\n';
+    await writeFile(path.join(status.path, 'messages.jsonl'), Array.from({ length: 8 }, (_, i) => turn(i)).join(''));
+    const result = await box.run(['compact', '--keep-recent', '1', '--strategy', 'summarize', '--wait']);
+    expect(result.exitCode).toBe(0);
+    const overview = await readFile(path.join(status.path, 'working-memory', 'overview.md'), 'utf8');
+    expect(overview).not.toContain(key);
+    const details = await readdir(path.join(status.path, 'working-memory', 'detail'));
+    const summary = details.find((n) => n.includes('summary'))!;
+    expect(await readFile(path.join(status.path, 'working-memory', 'detail', summary), 'utf8')).not.toContain(key);
+    expect(String((await box.run(['context'])).stdout)).not.toContain(key);
+  });
+});

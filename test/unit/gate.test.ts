@@ -96,3 +96,25 @@ describe('secrets found in review', () => {
     expect(findSecret(text)).toBeUndefined();
   });
 });
+
+describe('private key blocks', () => {
+  const pem = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA1a2b3c4d5e6f7g8h9i0jKLMNOPQRSTUVWXYZabcdefghijkl', 'q1w2e3r4t5y6u7i8o9p0asdfghjklzxcvbnmQWERTYUIOPASDFGHJKLZXCVBNM12', '-----END RSA PRIVATE KEY-----'].join('\n');
+  const pgp = ['-----BEGIN PGP PRIVATE KEY BLOCK-----', '', 'lQOYBGF1a2b3c4d5e6f7g8h9i0jKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu', '=AbCd', '-----END PGP PRIVATE KEY BLOCK-----'].join('\n');
+
+  it.each([
+    ['PEM', pem],
+    ['PGP', pgp],
+    ['PEM cut off before its END line', pem.split('\n').slice(0, 3).join('\n')],
+  ])('%s: recognised, and redacted body and all', (_name, block) => {
+    expect(findSecret(block)).toEqual({ kind: 'a private key' });
+    const out = redactSecrets(`before\n${block}\nafter`);
+    expect(out).not.toMatch(/MIIE|lQOY|q1w2|=AbCd/);
+    expect(out.startsWith('before\n[redacted: a private key]')).toBe(true);
+  });
+
+  it('keeps no key body in hot state, whichever line a failure summary picks', async () => {
+    const { applyToolEvent, emptyHotState } = await import('../../src/memory/hot-state.js');
+    const { state } = applyToolEvent(emptyHotState(), { tool: 'bash', command: 'node deploy.js', exit_code: 1, output: `Error: could not parse key\n${pem}\n    at main (deploy.js:3:9)` }, new Date(0));
+    expect(JSON.stringify(state)).not.toMatch(/MIIE|q1w2/);
+  });
+});
