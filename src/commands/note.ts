@@ -41,6 +41,6 @@ export async function run(options: NoteOptions, ctx: RunContext, args: unknown[]
   guardNoteText(text);
   const line = formatNote({ time: ctx.now(), importance, text, tags: options.tag });
   // The lock keeps a note from landing in a scratch.md that a consolidation is replacing.
-  await withLock(session.paths.dir, () => appendDurably(session.paths.scratch, line + '\n', { onNewLine: true }));
+  await withLock(session.paths.dir, () => appendDurably(session.paths.scratch, line + '\n', { onNewLine: true, what: 'note' }));
   return { data: { session: session.id, file: session.paths.scratch, note: line }, text: ctx.quiet ? '' : line };
 }

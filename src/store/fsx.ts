@@ -111,31 +111,35 @@ export async function createExclusive(file: string, data: string): Promise<boole
  * interleave. Never follows a symbolic link. With `onNewLine`, a file whose last line has no
  * newline (a hand edit) gets one first, so the text starts a line of its own.
  */
-export async function appendDurably(file: string, text: string, options: { onNewLine?: boolean } = {}): Promise<void> {
+export async function appendDurably(file: string, text: string, options: { onNewLine?: boolean; what?: string } = {}): Promise<void> {
   await ensureDir(path.dirname(file));
   let handle: fs.FileHandle | undefined;
+  let before: number | undefined;
   try {
     handle = await fs.open(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW, FILE_MODE);
+    before = (await handle.stat()).size;
     let prefix = '';
-    if (options.onNewLine) {
-      const { size } = await handle.stat();
-      if (size > 0) {
-        const last = Buffer.alloc(1);
-        const reader = await fs.open(file, fsc.O_RDONLY | fsc.O_NOFOLLOW);
-        try {
-          await reader.read(last, 0, 1, size - 1);
-        } finally {
-          await reader.close();
-        }
-        if (last[0] !== 0x0a) prefix = '\n';
+    if (options.onNewLine && before > 0) {
+      const last = Buffer.alloc(1);
+      const reader = await fs.open(file, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+      try {
+        await reader.read(last, 0, 1, before - 1);
+      } finally {
+        await reader.close();
       }
+      if (last[0] !== 0x0a) prefix = '\n';
     }
     const bytes = Buffer.from(prefix + text, 'utf8');
     const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
-    if (bytesWritten !== bytes.length) throw new Error(`short write (${bytesWritten} of ${bytes.length} bytes)`);
+    if (bytesWritten !== bytes.length) throw Object.assign(new Error(`short write (${bytesWritten} of ${bytes.length} bytes)`), { code: 'ENOSPC' });
     await handle.sync();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw symlinkRefusal(file);
+    // A write cut short (a full disk fails part-way, or only at the fsync) leaves no partial line:
+    // the file goes back to its old length, so a later reader never takes half a line for a note.
+    if (handle && before !== undefined) await handle.truncate(before).catch(() => {});
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw symlinkRefusal(file);
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw ioError(`disk full: ${options.what ?? 'the text'} not saved (${file} is as it was)`, err, 'free some space and run the command again');
     throw fsError(err, 'append to', file);
   } finally {
     await handle?.close().catch(() => {});
@@ -160,7 +164,7 @@ interface Hold {
   dir: string;
   lockfilePath: string;
   /** Written beside the lock folder; a process that took the lock over writes its own. */
-  token: string;
+  token: string | undefined;
   /** The lock folder's identity: a takeover removes it and makes another. */
   ino: number;
   compromised?: Error;
@@ -193,7 +197,7 @@ export function assertLocksHeld(): void {
     let token: string | undefined;
     let ino: number | undefined;
     try {
-      token = readFileSync(ownerFile(hold.lockfilePath), 'utf8');
+      token = hold.token === undefined ? undefined : readFileSync(ownerFile(hold.lockfilePath), 'utf8');
       ino = lstatSync(hold.lockfilePath).ino;
     } catch {
       /* gone: lost */
@@ -215,7 +219,8 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
   const lockfilePath = path.join(dir, '.lock');
   let release: () => Promise<void>;
   const deadline = Date.now() + waitMs;
-  const hold: Hold = { dir, lockfilePath, token: `${process.pid}-${randomBytes(8).toString('hex')}`, ino: -1 };
+  const token = `${process.pid}-${randomBytes(8).toString('hex')}`;
+  const hold: Hold = { dir, lockfilePath, token, ino: -1 };
   for (;;) {
     try {
       release = await lockfile.lock(dir, {
@@ -239,8 +244,9 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
     }
   }
   try {
-    // The token is a plain write: it is only ever compared, and a torn one reads as "lost".
-    await fs.writeFile(ownerFile(lockfilePath), hold.token, { mode: FILE_MODE });
+    // The token is a plain write: it is only ever compared, and a torn one reads as "lost". On a
+    // full disk it may not fit: the lock folder's identity alone then tells a takeover.
+    hold.token = await fs.writeFile(ownerFile(lockfilePath), token, { mode: FILE_MODE }).then(() => token, () => undefined);
     hold.ino = (await fs.lstat(lockfilePath)).ino;
     // Every commit inside checked the lock first: one lost after the last of them changes nothing
     // that was committed, so the result stands (the exit code says the work was done).
@@ -252,6 +258,7 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
 }
 
 async function removeOwnToken(hold: Hold): Promise<void> {
+  if (hold.token === undefined) return;
   try {
     if ((await fs.readFile(ownerFile(hold.lockfilePath), 'utf8')) === hold.token) await fs.rm(ownerFile(hold.lockfilePath), { force: true });
   } catch {
