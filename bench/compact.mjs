@@ -131,6 +131,7 @@ row('  … transcript and overview done', med.ready, ratios(med.ready));
 row('wmem compact --wait', med.wait, ratios(med.wait));
 console.log(`peak RSS: wmem compact ${(peak / 1024).toFixed(0)} MB, wmem compact --wait ${(peakWait / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
 emit('compact', [
+  { what: 'node: parse every line (bench/parse-floor.mjs)', ms: med.parse, baseline: 'cp', baselineMs: med.cp },
   { what: `wmem compact, ${(bytes / 1e6).toFixed(0)} MB (returns)`, ms: med.wmem, baseline: 'cp', baselineMs: med.cp },
   { what: 'wmem compact --wait', ms: med.wait, baseline: 'cp', baselineMs: med.cp },
 ]);

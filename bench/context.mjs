@@ -51,9 +51,9 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
-emit('context', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores`);
 for (const [name, xs] of Object.entries(times)) {
   console.log(`${name.padEnd(28)} median ${median(xs).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
 }
 rmSync(work, { recursive: true, force: true });
+emit('context', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

@@ -87,10 +87,10 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
-emit('hooks', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));
 console.log('UserPromptSubmit* = the first prompt after PostCompact changed overview.md; ** = the prompt after the agent edited overview.md (its PostToolUse re-rendered it).');
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; transcript ${Math.round(285514 / 1024)} KB + 5 lines per round`);
 for (const [name, xs] of Object.entries(times)) {
   console.log(`${name.padEnd(20)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
 }
 rmSync(work, { recursive: true, force: true });
+emit('hooks', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));
