@@ -2,10 +2,10 @@
 // line without newline included as is), copies of byte ranges, and a durable temp-file writer.
 // Nothing here holds a whole file in memory.
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, openSync, promises as fs, constants as fsc, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, promises as fs, constants as fsc, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, assertLocksHeld, ensureDir, fsyncDir } from '../store/fsx.js';
-import { fsError, ioError } from '../ui/errors.js';
+import { WmemError, fsError, ioError } from '../ui/errors.js';
 import { isAtomicWriteLeftover, ownTempPid } from '../ops/sweep-plan.js';
 import type { Session } from '../store/session.js';
 
@@ -206,14 +206,8 @@ export { fsyncDir };
  * writing into a file nobody reads. Returns the old file's size up to which it carried.
  */
 export async function replaceKeepingAppends(temp: string, file: string, old: fs.FileHandle, copiedTo: number, onCommit: () => void = () => {}, options: { settleMs?: number } = {}): Promise<number> {
-  const carried = await catchUp(temp, old, copiedTo);
-  const held = await sizeOf(temp);
-  assertLocksHeld();
-  try {
-    await fs.rename(temp, file);
-  } catch (err) {
-    throw fsError(err, 'replace', file);
-  }
+  const caughtUp = await catchUp(temp, old, copiedTo);
+  const { carried, held } = swapInOneTurn(temp, file, old, caughtUp);
   onCommit();
   const watched: Watched[] = [{ handle: old, from: carried }];
   let settleMs = options.settleMs ?? 0;
@@ -275,8 +269,7 @@ async function putBefore(file: string, held: number, late: Buffer): Promise<Watc
       await again.write(late);
       for await (const piece of readHandle(current, held, size)) await again.write(piece);
       await again.close();
-      const from = await catchUp(again.temp, current, size);
-      await fs.rename(again.temp, file);
+      const { carried: from } = swapInOneTurn(again.temp, file, current, await catchUp(again.temp, current, size));
       return { handle: current, from };
     }
   } catch {
@@ -365,11 +358,35 @@ async function appendCarried(file: string, bytes: Buffer): Promise<void> {
   }
 }
 
-async function sizeOf(file: string): Promise<number> {
+/**
+ * The last catch-up and the rename, as synchronous calls in one turn of the event loop: no append
+ * from this process (a harness writing from the same loop) can land between them, so such a
+ * writer never reaches the old file after the swap and its lines keep their order. (Another
+ * process can still write in that instant; replaceKeepingAppends carries those bytes.) The temp
+ * already holds, fsynced, everything up to `from`. Returns how far it carried and its size.
+ */
+function swapInOneTurn(temp: string, file: string, old: fs.FileHandle, from: number): { carried: number; held: number } {
+  let fd: number | undefined;
   try {
-    return (await fs.stat(file)).size;
+    const grown = Math.max(0, fstatSync(old.fd).size - from);
+    fd = openSync(temp, 'a', FILE_MODE);
+    if (grown) {
+      const bytes = Buffer.alloc(grown);
+      const got = readSync(old.fd, bytes, 0, grown, from);
+      for (let done = 0; done < got; ) done += writeSync(fd, bytes, done, got - done);
+      fsyncSync(fd);
+      from += got;
+    }
+    const held = fstatSync(fd).size;
+    closeSync(fd);
+    fd = undefined;
+    assertLocksHeld();
+    renameSync(temp, file);
+    return { carried: from, held };
   } catch (err) {
-    throw fsError(err, 'read', file);
+    if (fd !== undefined) closeSync(fd);
+    if (err instanceof WmemError) throw err;
+    throw fsError(err, 'replace', file);
   }
 }
 
