@@ -63,7 +63,7 @@ const runs = { wmem: [], node: [] };
 let last;
 for (let r = 0; r < rounds; r++) {
   reset();
-  const [ms, out] = time(() => spawnSync('node', [BIN, 'consolidate', '--json'], { cwd: project, env, encoding: 'utf8' }));
+  const [ms, out] = time(() => spawnSync('node', [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), BIN, 'consolidate', '--json'], { cwd: project, env, encoding: 'utf8' }));
   if (out.status !== 0) throw new Error(out.stderr);
   runs.wmem.push(ms);
   last = JSON.parse(out.stdout);

@@ -17,7 +17,10 @@ export const POINTER_LINE = /^\s*[-*+]\s+Past:\s/;
 export interface Eviction {
   sectionId: string;
   sectionTitle: string;
+  /** The lines pushed out, when the merge kept them (empty when they were streamed to a file). */
   lines: string[];
+  /** How many lines were pushed out. */
+  count: number;
   pointer: string;
   topic: string;
   keywords: string[];
@@ -66,10 +69,10 @@ export function noteLine(note: Pick<Note, 'text' | 'tags'>, section: Section): s
   return `- ${text}`;
 }
 
-function topicOf(sectionTitle: string, lines: string[]): string {
-  const first = stripListMarker(lines[0] ?? '').replace(/[`*_]/g, '');
+function topicOf(sectionTitle: string, firstLine: string, count: number): string {
+  const first = stripListMarker(firstLine).replace(/[`*_]/g, '');
   const short = first.split(/\s+/).slice(0, 8).join(' ');
-  const more = lines.length > 1 ? ` (+${lines.length - 1} more)` : '';
+  const more = count > 1 ? ` (+${count - 1} more)` : '';
   return `${sectionTitle}: ${short.length > 70 ? short.slice(0, 69) + '…' : short}${more}`;
 }
 
@@ -79,40 +82,40 @@ export function pointerLine(topic: string, keywords: string[]): string {
   return `- Past: ${topic.replace(/`/g, "'")} → search: \`${words.join(' ') || 'past'}\``;
 }
 
-function makeEviction(section: Section, lines: string[]): Eviction {
-  const keywords = keywordsOf(lines.map(stripListMarker));
-  const topic = topicOf(section.title, lines);
-  return { sectionId: section.id, sectionTitle: section.title, lines, topic, keywords, pointer: pointerLine(topic, keywords) };
+/** At most this many of a section's pushed-out lines feed its pointer's keywords (the first and last halves). */
+const KEYWORD_SAMPLE = 2000;
+
+/** The pushed-out lines that feed the keywords: all of them, or the oldest and newest when many. */
+class LineSample {
+  private head: string[] = [];
+  private tail: string[] = [];
+  private next = 0;
+  count = 0;
+  first: string | undefined;
+
+  add(line: string): void {
+    this.count++;
+    this.first ??= line;
+    if (this.head.length < KEYWORD_SAMPLE / 2) return void this.head.push(line);
+    // A ring of the newest lines, so memory stays bounded whatever the count.
+    if (this.tail.length < KEYWORD_SAMPLE / 2) this.tail.push(line);
+    else this.tail[this.next] = line;
+    this.next = (this.next + 1) % (KEYWORD_SAMPLE / 2);
+  }
+
+  lines(): string[] {
+    return [...this.head, ...this.tail.slice(this.next), ...this.tail.slice(0, this.next)];
+  }
+}
+
+function makeEviction(section: Pick<Section, 'id' | 'title'>, sample: LineSample, lines: string[]): Eviction {
+  const keywords = keywordsOf(sample.lines().map(stripListMarker));
+  const topic = topicOf(section.title, sample.first ?? '', sample.count);
+  return { sectionId: section.id, sectionTitle: section.title, lines, count: sample.count, topic, keywords, pointer: pointerLine(topic, keywords) };
 }
 
 function splitLines(content: string): string[] {
   return content ? content.split('\n') : [];
-}
-
-/**
- * Pushes the oldest lines out until the section fits; `protect` lines (a seeded overview's own
- * text) never move. Returns the kept lines and the pushed-out ones (blank lines dropped).
- */
-function fitSection(lines: string[], maxChars: number, firstMovable: number): { kept: string[]; out: string[] } {
-  const size = (xs: string[]) => xs.join('\n').trim().length;
-  // One pass: drop the oldest movable lines while a running length (never below the trimmed one)
-  // is over; then the exact length decides the last line or two. Linear in the section's size.
-  let length = lines.reduce((n, l) => n + l.length + 1, -1);
-  let drop = 0;
-  const movable = lines.length - 1 - firstMovable;
-  while (length > maxChars + 1 && drop < movable) length -= lines[firstMovable + drop++].length + 1;
-  let kept = [...lines.slice(0, firstMovable), ...lines.slice(firstMovable + drop)];
-  while (size(kept) > maxChars && drop < movable) {
-    drop++;
-    kept = [...lines.slice(0, firstMovable), ...lines.slice(firstMovable + drop)];
-  }
-  const out = lines.slice(firstMovable, firstMovable + drop).filter((l) => l.trim());
-  // The newest line alone may still be too long: it goes too, so the limit always holds.
-  while (size(kept) > maxChars && kept.length > firstMovable) {
-    const [line] = kept.splice(kept.length - 1, 1);
-    if (line.trim()) out.push(line);
-  }
-  return { kept, out };
 }
 
 /**
@@ -129,7 +132,7 @@ function sectionLimit(section: { id: string; maxChars?: number }): number | unde
 export interface MergeInput {
   overviewText: string;
   file?: string;
-  notes: Note[];
+  notes: Iterable<Note>;
   /** Detail files not yet in the overview's index (e.g. written since the last consolidation). */
   newDetails?: { rel: string; title: string }[];
   /** The first consolidation after a MEMORY.md migration: existing text never moves. */
@@ -155,83 +158,195 @@ export function replaceSections(overview: Overview, contents: Map<string, string
   return overview.frontMatterRaw + body.replace(/\n*$/, '\n');
 }
 
-export function mergeNotes(input: MergeInput): MergePlan {
-  const file = input.file ?? 'overview.md';
-  const overview = parseOverview(input.overviewText, file);
-  const known = new Set<string>();
-  for (const s of overview.sections) for (const line of splitLines(s.content)) known.add(canonical(stripListMarker(line)));
+/**
+ * One section's lines as notes arrive: the protected lines (a seeded overview's own text) stay;
+ * the movable ones are a queue whose oldest lines leave, to `evict`, as soon as the section is
+ * over its limit. The kept lines are then the longest newest run that fits, the same as dropping
+ * the oldest until it fits at the end, but with memory bounded by the limit, whatever the input.
+ */
+class SectionFill {
+  readonly protectedLines: string[];
+  private movable: string[];
+  private head = 0;
+  private length: number;
+  added = 0;
+  readonly sample = new LineSample();
 
-  const additions = new Map<string, string[]>();
-  const placed: Record<string, number> = {};
-  let folded = 0;
-  for (const note of input.notes) {
-    const section = routeNote(note, overview);
-    const line = noteLine(note, section);
-    const key = canonical(stripListMarker(line));
-    if (!key || known.has(key)) {
-      folded++;
-      continue;
-    }
-    known.add(key);
-    let list = additions.get(section.id);
-    if (!list) additions.set(section.id, (list = []));
-    list.push(line);
-    placed[section.id] = (placed[section.id] ?? 0) + 1;
+  constructor(
+    readonly section: Section,
+    existing: string[],
+    firstMovable: number,
+    private readonly limit: number | undefined,
+    private readonly evict: (sectionId: string, line: string) => void,
+  ) {
+    this.protectedLines = existing.slice(0, firstMovable);
+    this.movable = existing.slice(firstMovable);
+    this.length = existing.reduce((n, l) => n + l.length + 1, -1);
   }
 
-  let indexed = 0;
-  const details = overview.sections.find((s) => s.id === 'details');
-  if (details && input.newDetails?.length) {
-    const lines = input.newDetails.filter((d) => !input.overviewText.includes(d.rel)).map((d) => `- ${d.rel} — ${d.title.replace(/\s+/g, ' ').trim()}`);
-    if (lines.length) {
-      additions.set('details', [...(additions.get('details') ?? []), ...lines]);
+  add(line: string): void {
+    this.movable.push(line);
+    this.length += line.length + 1;
+    this.added++;
+    this.fit();
+  }
+
+  /** Drops the oldest movable lines while over the limit (blank lines leave without a trace). */
+  fit(): void {
+    if (this.limit === undefined) return;
+    while (this.length > this.limit && this.head < this.movable.length) {
+      const line = this.movable[this.head++];
+      this.length -= line.length + 1;
+      if (line.trim()) {
+        this.sample.add(line);
+        this.evict(this.section.id, line);
+      }
+    }
+    // Compact the queue now and then, so it holds about the limit's worth of lines.
+    if (this.head > 1024 && this.head * 2 > this.movable.length) {
+      this.movable = this.movable.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  lines(): string[] {
+    return [...this.protectedLines, ...this.movable.slice(this.head)];
+  }
+
+  get changed(): boolean {
+    return this.added > 0 || this.sample.count > 0;
+  }
+}
+
+/**
+ * Folds notes into an overview one at a time (mergeNotes for a whole list). Pushed-out lines go
+ * to `evict` as they leave, so a caller can stream them to a file; without one they are kept on
+ * the plan's evictions. Duplicates are found by a hash of each line's canonical form.
+ */
+export class NoteMerger {
+  private readonly overview: Overview;
+  private readonly known = new Set<number>();
+  private readonly fills = new Map<string, SectionFill>();
+  private readonly routes = new Map<string, Section>();
+  private readonly kept = new Map<string, string[]>();
+  readonly placed: Record<string, number> = {};
+  folded = 0;
+
+  constructor(
+    private readonly input: Omit<MergeInput, 'notes'>,
+    private readonly evict?: (sectionId: string, line: string) => void,
+  ) {
+    this.overview = parseOverview(input.overviewText, input.file ?? 'overview.md');
+    for (const s of this.overview.sections) for (const line of splitLines(s.content)) this.known.add(lineKey(line));
+  }
+
+  add(note: Note): void {
+    const section = this.route(note);
+    const line = noteLine(note, section);
+    const key = lineKey(line);
+    if (key === EMPTY_KEY || this.known.has(key)) {
+      this.folded++;
+      return;
+    }
+    this.known.add(key);
+    this.fill(section).add(line);
+    this.placed[section.id] = (this.placed[section.id] ?? 0) + 1;
+  }
+
+  private route(note: Note): Section {
+    if (note.tags.length > 3) return routeNote(note, this.overview);
+    const key = `${note.importance >= DECISION_IMPORTANCE ? 'd' : 'c'} ${note.tags.join(' ')}`;
+    let section = this.routes.get(key);
+    if (!section) this.routes.set(key, (section = routeNote(note, this.overview)));
+    return section;
+  }
+
+  private fill(section: Section): SectionFill {
+    let fill = this.fills.get(section.id);
+    if (!fill) {
+      const existing = splitLines(section.content);
+      const sink = this.evict ?? ((id: string, line: string) => this.kept.get(id)!.push(line));
+      this.kept.set(section.id, []);
+      fill = new SectionFill(section, existing, this.input.appendOnly ? existing.length : 0, sectionLimit(section), sink);
+      this.fills.set(section.id, fill);
+    }
+    return fill;
+  }
+
+  finish(): MergePlan {
+    let indexed = 0;
+    const details = this.overview.sections.find((s) => s.id === 'details');
+    if (details && this.input.newDetails?.length) {
+      const lines = this.input.newDetails.filter((d) => !this.input.overviewText.includes(d.rel)).map((d) => `- ${d.rel} — ${d.title.replace(/\s+/g, ' ').trim()}`);
+      const fill = this.fill(details);
+      for (const line of lines) fill.add(line);
       indexed = lines.length;
     }
-  }
-
-  const evictions: Eviction[] = [];
-  const pointerLines: string[] = [];
-  const contents = new Map<string, string[]>();
-  for (const section of overview.sections) {
-    const existing = splitLines(section.content);
-    const added = additions.get(section.id) ?? [];
-    let lines = added.length ? [...existing, ...added] : existing;
-    const limit = sectionLimit(section);
-    if (limit !== undefined && lines.join('\n').trim().length > limit) {
-      const firstMovable = input.appendOnly ? existing.length : 0;
-      const { kept, out } = fitSection(lines, limit, firstMovable);
-      if (out.length) {
-        const eviction = makeEviction(section, out);
-        evictions.push(eviction);
-        pointerLines.push(eviction.pointer);
-      }
-      lines = kept;
+    // A section already over its bound (a hand edit, a smaller limit) is fitted too.
+    for (const section of this.overview.sections) {
+      const limit = sectionLimit(section);
+      if (!this.fills.has(section.id) && limit !== undefined && section.content.trim().length > limit) this.fill(section).fit();
     }
-    if (added.length || lines.length !== existing.length) contents.set(section.id, lines);
+    const evictions: Eviction[] = [];
+    const contents = new Map<string, string[]>();
+    for (const section of this.overview.sections) {
+      const fill = this.fills.get(section.id);
+      if (!fill?.changed) continue;
+      contents.set(section.id, fill.lines());
+      if (fill.sample.count) evictions.push(makeEviction(section, fill.sample, this.kept.get(section.id) ?? []));
+    }
+    const pointerLines = evictions.map((e) => e.pointer);
+    if (pointerLines.length) this.placePointers(pointerLines, contents, evictions);
+    const text = contents.size ? replaceSections(this.overview, new Map([...contents].map(([id, lines]) => [id, lines.join('\n')]))) : this.input.overviewText;
+    return { text, evictions, placed: this.placed, folded: this.folded, indexed };
   }
 
-  if (pointerLines.length) {
-    const pointers = overview.sections.find((s) => s.id === 'pointers');
-    // No pointers section: the pointers go to the end of the last section, so nothing vanishes.
-    const target = pointers ?? overview.sections[overview.sections.length - 1];
+  /** The new pointers go to the pointers section (else the last one); past 20, the oldest fold into one. */
+  private placePointers(pointerLines: string[], contents: Map<string, string[]>, evictions: Eviction[]): void {
+    const pointers = this.overview.sections.find((s) => s.id === 'pointers');
+    const target = pointers ?? this.overview.sections[this.overview.sections.length - 1];
     let lines = [...(contents.get(target.id) ?? splitLines(target.content)), ...pointerLines];
     const isPointer = (l: string) => POINTER_LINE.test(l);
     const count = lines.filter(isPointer).length;
     if (pointers && count > MAX_POINTERS) {
       // The oldest pointers fold into one, their lines kept in a detail file like any eviction.
-      const excess = count - MAX_POINTERS + 1;
-      const folding = lines.filter(isPointer).slice(0, excess);
-      lines = lines.filter((l) => !folding.includes(l));
-      const keywords = keywordsOf(folding.map((l) => l.replace(/^.*search:\s*`|`\s*$/g, '')), 5);
+      const folding = lines.filter(isPointer).slice(0, count - MAX_POINTERS + 1);
+      const leaving = new Set(folding);
+      lines = lines.filter((l) => !leaving.has(l));
+      const sample = new LineSample();
+      for (const l of folding) sample.add(l.replace(/^.*search:\s*`|`\s*$/g, ''));
+      const keywords = keywordsOf(sample.lines(), 5);
       const topic = `${folding.length} older topics`;
-      const eviction: Eviction = { sectionId: 'pointers', sectionTitle: pointers.title, lines: folding, topic, keywords, pointer: pointerLine(topic, keywords) };
-      evictions.push(eviction);
-      lines.unshift(eviction.pointer);
+      evictions.push({ sectionId: 'pointers', sectionTitle: pointers.title, lines: folding, count: folding.length, topic, keywords, pointer: pointerLine(topic, keywords) });
+      lines.unshift(evictions[evictions.length - 1].pointer);
     }
     contents.set(target.id, lines);
   }
-  const text = contents.size ? replaceSections(overview, new Map([...contents].map(([id, lines]) => [id, lines.join('\n')]))) : input.overviewText;
-  return { text, evictions, placed, folded, indexed };
+}
+
+const EMPTY_KEY = lineKey('');
+
+/**
+ * A 53-bit hash of a line's canonical form (two 32-bit FNV-1a passes): the duplicate check keeps
+ * numbers, not a million strings. A collision would fold a note out of the overview, never out of
+ * the scratch archive that keeps every note.
+ */
+function lineKey(line: string): number {
+  const text = canonical(stripListMarker(line));
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return text ? (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff) : 0;
+}
+
+export function mergeNotes(input: MergeInput): MergePlan {
+  const merger = new NoteMerger(input);
+  for (const note of input.notes) merger.add(note);
+  return merger.finish();
 }
 
 /** Adds index lines to the `details` section (those not there yet). */

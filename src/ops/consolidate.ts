@@ -13,7 +13,9 @@ import { readMeta, writeMeta, type Session } from '../store/session.js';
 import { readTemplate } from '../store/templates.js';
 import { ioError, refusedError, usageError } from '../ui/errors.js';
 import { parseScratch, type Note } from '../memory/scratch.js';
-import { addIndexLines, appendSynthesis, checkSynthesis, fillPrompt, mergeNotes, normalizeCandidate, removeLines, type Eviction } from '../memory/consolidate.js';
+import { addIndexLines, appendSynthesis, checkSynthesis, fillPrompt, normalizeCandidate, removeLines } from '../memory/consolidate.js';
+import { interruptibly, type Interruptible } from './interrupt.js';
+import { commitPass, discardPass, streamScratch } from './consolidate-stream.js';
 import { budgetForTokensMax } from '../render/context.js';
 
 export interface ConsolidateOptions {
@@ -100,6 +102,16 @@ async function newDetailFiles(session: Session, overview: string, since: number,
   return out;
 }
 
+/** What the streamed consolidation needs besides scratch.md (which it reads itself). */
+async function snapshotWithoutScratch(session: Session): Promise<{ overview: string; newDetails: Snapshot['newDetails']; appendOnly: boolean }> {
+  const overview = await readTextIfExists(session.paths.overview);
+  if (overview === undefined) throw usageError(`${session.paths.overview} is missing`, "run 'wmem init' to recreate it from the template");
+  const meta = await readMeta(session.paths);
+  const since = meta?.lastConsolidatedAt ? Date.parse(String(meta.lastConsolidatedAt)) || 0 : 0;
+  const appendOnly = Boolean(meta?.seededFrom) && meta?.seedConsolidated !== true;
+  return { overview, newDetails: await newDetailFiles(session, overview, since, false), appendOnly };
+}
+
 async function snapshot(session: Session, withBodies: boolean): Promise<Snapshot> {
   const overview = await readTextIfExists(session.paths.overview);
   if (overview === undefined) throw usageError(`${session.paths.overview} is missing`, "run 'wmem init' to recreate it from the template");
@@ -131,29 +143,6 @@ async function archiveNotes(session: Session, notes: Note[], now: Date): Promise
   return file;
 }
 
-async function writeEvictions(session: Session, evictions: Eviction[], now: Date): Promise<{ rels: string[]; index: string[] }> {
-  const rels: string[] = [];
-  const index: string[] = [];
-  for (const ev of evictions) {
-    const title = `Past: ${ev.topic}`;
-    // The pointer itself stays in the front matter only, so a search for its keywords ranks the
-    // replaced lines here, not a copy of the pointer.
-    const body = [`# ${title}`, '', `Pushed out of the "${ev.sectionTitle}" section of overview.md by a consolidation.`, '', ...ev.lines].join('\n');
-    const rel = await writeDetail(session, {
-      stem: `${fileStamp(now)}-past-${ev.sectionId.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'section'}`,
-      kind: 'consolidation',
-      source: 'wmem consolidate',
-      title,
-      body,
-      created: now,
-      extra: { section: ev.sectionId, pointer: ev.pointer, keywords: ev.keywords.join(' '), lines: ev.lines.length },
-    });
-    rels.push(rel);
-    index.push(detailIndexLine(rel, title));
-  }
-  return { rels, index };
-}
-
 async function markConsolidated(session: Session, now: Date, seeded: boolean): Promise<void> {
   const meta = await readMeta(session.paths);
   if (!meta) return;
@@ -173,14 +162,14 @@ function warnUnparsed(env: ConsolidateEnv, file: string, unparsed: Snapshot['unp
   if (unparsed.length > 5) env.warn(`${file}: ${unparsed.length - 5} more lines that are not notes, kept as they are`);
 }
 
-function baseResult(session: Session, mode: ConsolidateResult['mode'], dryRun: boolean, snap: Snapshot): ConsolidateResult {
+function baseResult(session: Session, mode: ConsolidateResult['mode'], dryRun: boolean, unparsed: Snapshot['unparsed'], notes = 0): ConsolidateResult {
   return {
     session: session.id,
     mode,
     dryRun,
     consumed: 0,
-    leftInScratch: snap.notes.length,
-    unparsed: snap.unparsed,
+    leftInScratch: notes,
+    unparsed,
     placed: {},
     folded: 0,
     pointers: [],
@@ -191,24 +180,26 @@ function baseResult(session: Session, mode: ConsolidateResult['mode'], dryRun: b
 }
 
 async function deterministic(session: Session, dryRun: boolean, env: ConsolidateEnv): Promise<ConsolidateResult> {
-  const run = async (): Promise<ConsolidateResult> => {
-    const snap = await snapshot(session, false);
-    warnUnparsed(env, session.paths.scratch, snap.unparsed);
-    const result = baseResult(session, 'deterministic', dryRun, snap);
-    if (!snap.notes.length && !snap.newDetails.length) return { ...result, nothingToDo: true };
+  const run = (guard: Interruptible) => async (): Promise<ConsolidateResult> => {
+    const snap = await snapshotWithoutScratch(session);
     const now = env.now();
-    const plan = mergeNotes({ overviewText: snap.overview, file: session.paths.overview, notes: snap.notes, newDetails: snap.newDetails, appendOnly: snap.appendOnly });
-    Object.assign(result, { placed: plan.placed, folded: plan.folded, pointers: plan.evictions.map((e) => e.pointer), consumed: snap.notes.length, appendedBelowSeed: snap.appendOnly });
+    const pass = await streamScratch(session, snap, { write: !dryRun, now, guard });
+    warnUnparsed(env, session.paths.scratch, pass.unparsed);
+    const result: ConsolidateResult = { ...baseResult(session, 'deterministic', dryRun, pass.unparsed), leftInScratch: pass.notes };
+    const { plan } = pass;
+    if (!pass.notes && !snap.newDetails.length) {
+      if (pass.files) await discardPass(pass.files);
+      return { ...result, nothingToDo: true };
+    }
+    Object.assign(result, { placed: plan.placed, folded: plan.folded, pointers: plan.evictions.map((e) => e.pointer), consumed: pass.notes, appendedBelowSeed: snap.appendOnly });
     if (dryRun) return { ...result, overview: plan.text };
-    result.archive = await archiveNotes(session, snap.notes, now);
-    const { rels, index } = await writeEvictions(session, plan.evictions, now);
-    result.details = rels;
-    await atomicWrite(session.paths.overview, index.length ? addIndexLines(plan.text, index, session.paths.overview) : plan.text);
-    result.leftInScratch = await dropConsumed(session, snap.notes);
+    guard.beginCommits();
+    const done = await commitPass(session, pass, now, (index) => atomicWrite(session.paths.overview, index.length ? addIndexLines(plan.text, index, session.paths.overview) : plan.text));
+    Object.assign(result, { archive: done.archive, details: done.details, leftInScratch: done.leftInScratch });
     await markConsolidated(session, now, snap.appendOnly);
     return result;
   };
-  return dryRun ? run() : withLock(session.paths.dir, run);
+  return interruptibly('the consolidation', (guard) => (dryRun ? run(guard)() : withLock(session.paths.dir, run(guard), { retryOnLostLock: 2, warn: env.warn })));
 }
 
 interface LlmOutput {
@@ -247,7 +238,7 @@ async function withLlm(session: Session, options: Required<Pick<ConsolidateOptio
   const snap = await withLock(session.paths.dir, () => snapshot(session, true));
   warnUnparsed(env, session.paths.scratch, snap.unparsed);
   const dryRun = Boolean(options.dryRun);
-  const result = baseResult(session, 'llm', dryRun, snap);
+  const result = baseResult(session, 'llm', dryRun, snap.unparsed, snap.notes.length);
   if (!snap.notes.length && !snap.newDetails.length) return { ...result, nothingToDo: true };
   const budget = budgetForTokensMax(snap.tokensMax);
   const detailText = snap.newDetails.map((d) => `### ${d.rel} — ${d.title}\n${d.body.slice(0, 1500)}${d.body.length > 1500 ? '\n[…]' : ''}`).join('\n\n');

@@ -32,12 +32,17 @@ export function detailFrontMatter(fields: Record<string, unknown>): string {
   return `---\n${lines.join('\n')}\n---\n`;
 }
 
-/** Writes detail/<stem>.md (a numbered name if taken) and returns its path relative to working-memory/. */
-export async function writeDetail(session: Session, input: DetailInput): Promise<string> {
-  if (!/^[A-Za-z0-9._-]{1,160}$/.test(input.stem)) throw usageError(`invalid detail file name ${JSON.stringify(input.stem)}`);
-  let name = `${input.stem}.md`;
-  for (let n = 2; await exists(path.join(session.paths.detailDir, name)); n++) name = `${input.stem}-${n}.md`;
-  const front = detailFrontMatter({
+/** detail/<stem>.md, or a numbered name if that is taken: the file name only. */
+export async function freeDetailName(session: Session, stem: string): Promise<string> {
+  if (!/^[A-Za-z0-9._-]{1,160}$/.test(stem)) throw usageError(`invalid detail file name ${JSON.stringify(stem)}`);
+  let name = `${stem}.md`;
+  for (let n = 2; await exists(path.join(session.paths.detailDir, name)); n++) name = `${stem}-${n}.md`;
+  return name;
+}
+
+/** The front matter of a detail file (what it holds, where from, when). */
+export function detailHeader(session: Session, input: Omit<DetailInput, 'body' | 'stem'>): string {
+  return detailFrontMatter({
     wmem: 'detail',
     version: 1,
     kind: input.kind,
@@ -47,6 +52,12 @@ export async function writeDetail(session: Session, input: DetailInput): Promise
     source: input.source,
     ...input.extra,
   });
+}
+
+/** Writes detail/<stem>.md (a numbered name if taken) and returns its path relative to working-memory/. */
+export async function writeDetail(session: Session, input: DetailInput): Promise<string> {
+  const name = await freeDetailName(session, input.stem);
+  const front = detailHeader(session, input);
   await atomicWrite(path.join(session.paths.detailDir, name), `${front}\n${input.body.replace(/\n*$/, '\n')}`);
   return `detail/${name}`;
 }

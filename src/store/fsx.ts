@@ -151,6 +151,10 @@ export interface LockOptions {
   staleMs?: number;
   /** How long to keep retrying before giving up. */
   waitMs?: number;
+  /** Runs `fn` again (this many times at most) when it lost the lock before a commit. */
+  retryOnLostLock?: number;
+  /** Told of each such retry. */
+  warn?: (message: string) => void;
 }
 
 // proper-lockfile makes its lock folder with a bare mkdir (0755 under the usual umask); memory
@@ -178,12 +182,20 @@ function ownerFile(lockfilePath: string): string {
   return `${lockfilePath}.owner`;
 }
 
+const LOST_LOCK = Symbol.for('wmem.lostLock');
+
 function lostLock(hold: Hold, why: string): Error {
-  return ioError(
+  const err = ioError(
     `lost the lock on ${hold.dir} (${why}): another wmem process took it over while this one was held up; nothing was written`,
     hold.compromised,
     'run the command again',
   );
+  return Object.assign(err, { [LOST_LOCK]: true });
+}
+
+/** Whether `err` is assertLocksHeld's refusal to commit after the lock was taken over. */
+export function isLostLock(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as Record<symbol, unknown>)[LOST_LOCK] === true;
 }
 
 /**
@@ -213,6 +225,18 @@ export function assertLocksHeld(): void {
  * lock is still this process's (assertLocksHeld).
  */
 export async function withLock<T>(dir: string, fn: () => Promise<T>, options: LockOptions = {}): Promise<T> {
+  for (let retries = options.retryOnLostLock ?? 0; ; retries--) {
+    try {
+      return await withLockOnce(dir, fn, options);
+    } catch (err) {
+      // A holder that lost its lock committed nothing since (assertLocksHeld): run again afresh.
+      if (retries <= 0 || !isLostLock(err)) throw err;
+      options.warn?.(`${(err as Error).message.replace(/; nothing was written$/, '')}; trying again`);
+    }
+  }
+}
+
+async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockOptions): Promise<T> {
   const lockfile = await import('proper-lockfile');
   const staleMs = options.staleMs ?? 5_000;
   const waitMs = options.waitMs ?? 60_000;
