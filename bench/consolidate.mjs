@@ -4,7 +4,7 @@
 //
 //   node bench/consolidate.mjs [rounds=7] [notes=1000]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
@@ -59,12 +59,18 @@ const time = (fn) => {
   return [Number(process.hrtime.bigint() - t) / 1e6, r];
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const runs = { wmem: [], node: [] };
+const runs = { wmem: [], node: [], rssKb: [] };
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 let last;
 for (let r = 0; r < rounds; r++) {
   reset();
-  const [ms, out] = time(() => spawnSync('node', [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), BIN, 'consolidate', '--json'], { cwd: project, env, encoding: 'utf8' }));
+  const command = ['node', ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), BIN, 'consolidate', '--json'];
+  // GNU time reports the peak resident memory of wmem itself (where it is installed).
+  const measured = TIME ? [TIME, '-f', 'wmem-peak-rss-kb %M', ...command] : command;
+  const [ms, out] = time(() => spawnSync(measured[0], measured.slice(1), { cwd: project, env, encoding: 'utf8' }));
   if (out.status !== 0) throw new Error(out.stderr);
+  const rss = /wmem-peak-rss-kb (\d+)/.exec(out.stderr ?? '');
+  if (rss) runs.rssKb.push(Number(rss[1]));
   runs.wmem.push(ms);
   last = JSON.parse(out.stdout);
   runs.node.push(time(() => execFileSync('node', ['-e', '0']))[0]);
@@ -77,5 +83,7 @@ console.log(JSON.stringify({
   pointers: last.pointers.length,
   detailFiles: last.details.length,
   ms: { wmemConsolidateMedian: Math.round(median(runs.wmem)), nodeStartupMedian: Math.round(median(runs.node)) },
+  peakRssMb: runs.rssKb.length ? Math.round(Math.max(...runs.rssKb) / 1024) : 'unmeasured (no /usr/bin/time)',
+  overviewBytes: readFileSync(path.join(wm, 'overview.md')).length,
 }, null, 2));
 emit('consolidate', [{ what: `wmem consolidate, ${count} notes`, ms: median(runs.wmem), baseline: 'node -e 0', baselineMs: median(runs.node) }]);

@@ -111,8 +111,29 @@ export class DurableFile {
   }
 
   async flushDue(): Promise<void> {
+    // Plain text with nothing else pending goes to the file as a string: one encode, no copies.
+    if (this.textLength < CHUNK && this.bufferedBytes < CHUNK) return;
+    if (!this.hash && !this.bufferedBytes) return this.writeText();
     this.encodeText();
     if (this.bufferedBytes >= CHUNK) await this.flush();
+  }
+
+  private async writeText(): Promise<void> {
+    const text = this.text.join('');
+    this.text = [];
+    this.textLength = 0;
+    const size = Buffer.byteLength(text);
+    this.bytes += size;
+    try {
+      const { bytesWritten } = await this.handle!.write(text);
+      // A short write (rare) leaves the rest to the byte path.
+      if (bytesWritten < size) {
+        this.bytes -= size - bytesWritten;
+        await this.write(Buffer.from(text).subarray(bytesWritten));
+      }
+    } catch (err) {
+      throw fsError(err, 'write', this.temp);
+    }
   }
 
   async write(data: Buffer | string): Promise<void> {

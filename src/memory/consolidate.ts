@@ -36,6 +36,8 @@ export interface MergePlan {
   folded: number;
   /** Index lines added for detail files that were not indexed yet. */
   indexed: number;
+  /** `text` with index lines for more detail files (addIndexLines without parsing it again). */
+  withIndex(lines: string[]): string;
 }
 
 function stripListMarker(line: string): string {
@@ -60,14 +62,37 @@ export function routeNote(note: Pick<Note, 'tags' | 'importance'>, overview: Ove
 
 /** The line a note becomes: its text on one line, without the tag that routed it. */
 export function noteLine(note: Pick<Note, 'text' | 'tags'>, section: Section): string {
-  let text = note.text.replace(/\s*\r?\n\s*/g, ' ').trim();
+  let text = note.text.includes('\n') ? note.text.replace(/\s*\r?\n\s*/g, ' ').trim() : note.text.trim();
   for (const tag of note.tags) {
-    if (tag === section.id || slugify(tag) === section.id || slugify(tag) === slugify(section.title)) {
-      text = text.replace(new RegExp(`(^|\\s)#${tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=\\s|$)`, 'u'), '$1').replace(/\s+/g, ' ').trim();
-    }
+    if (tagNamesSection(tag, section)) text = withoutTag(text, tag).replace(/\s+/g, ' ').trim();
   }
   return `- ${text}`;
 }
+
+const slugs = new Map<string, string>();
+/** slugify, remembered: the same few tags and titles come back on every note. */
+function slugOf(text: string): string {
+  let slug = slugs.get(text);
+  if (slug === undefined) slugs.set(text, (slug = slugify(text)));
+  return slug;
+}
+
+function tagNamesSection(tag: string, section: Section): boolean {
+  return tag === section.id || slugOf(tag) === section.id || slugOf(tag) === slugOf(section.title);
+}
+
+const SPACE = /\s/u;
+
+/** `text` without its first `#tag` that stands as a word of its own (after a space or at the start). */
+function withoutTag(text: string, tag: string): string {
+  const mark = '#' + tag;
+  for (let at = text.indexOf(mark); at >= 0; at = text.indexOf(mark, at + 1)) {
+    const end = at + mark.length;
+    if ((at === 0 || SPACE.test(text[at - 1])) && (end === text.length || SPACE.test(text[end]))) return text.slice(0, at) + text.slice(end);
+  }
+  return text;
+}
+
 
 function topicOf(sectionTitle: string, firstLine: string, count: number): string {
   const first = stripListMarker(firstLine).replace(/[`*_]/g, '');
@@ -83,7 +108,7 @@ export function pointerLine(topic: string, keywords: string[]): string {
 }
 
 /** At most this many of a section's pushed-out lines feed its pointer's keywords (the first and last halves). */
-const KEYWORD_SAMPLE = 2000;
+const KEYWORD_SAMPLE = 600;
 
 /** The pushed-out lines that feed the keywords: all of them, or the oldest and newest when many. */
 class LineSample {
@@ -225,7 +250,7 @@ class SectionFill {
  */
 export class NoteMerger {
   private readonly overview: Overview;
-  private readonly known = new Set<number>();
+  private readonly known = new KeySet();
   private readonly fills = new Map<string, SectionFill>();
   private readonly routes = new Map<string, Section>();
   private readonly kept = new Map<string, string[]>();
@@ -237,25 +262,23 @@ export class NoteMerger {
     private readonly evict?: (sectionId: string, line: string) => void,
   ) {
     this.overview = parseOverview(input.overviewText, input.file ?? 'overview.md');
-    for (const s of this.overview.sections) for (const line of splitLines(s.content)) this.known.add(lineKey(line));
+    for (const s of this.overview.sections) for (const line of splitLines(s.content)) if (lineKey(line)) this.known.add(KEY.a, KEY.b);
   }
 
   add(note: Note): void {
     const section = this.route(note);
     const line = noteLine(note, section);
-    const key = lineKey(line);
-    if (key === EMPTY_KEY || this.known.has(key)) {
+    if (!lineKey(line) || !this.known.add(KEY.a, KEY.b)) {
       this.folded++;
       return;
     }
-    this.known.add(key);
     this.fill(section).add(line);
     this.placed[section.id] = (this.placed[section.id] ?? 0) + 1;
   }
 
   private route(note: Note): Section {
     if (note.tags.length > 3) return routeNote(note, this.overview);
-    const key = `${note.importance >= DECISION_IMPORTANCE ? 'd' : 'c'} ${note.tags.join(' ')}`;
+    const key = (note.importance >= DECISION_IMPORTANCE ? 'd' : 'c') + (note.tags.length ? ' ' + note.tags.join(' ') : '');
     let section = this.routes.get(key);
     if (!section) this.routes.set(key, (section = routeNote(note, this.overview)));
     return section;
@@ -297,8 +320,15 @@ export class NoteMerger {
     }
     const pointerLines = evictions.map((e) => e.pointer);
     if (pointerLines.length) this.placePointers(pointerLines, contents, evictions);
-    const text = contents.size ? replaceSections(this.overview, new Map([...contents].map(([id, lines]) => [id, lines.join('\n')]))) : this.input.overviewText;
-    return { text, evictions, placed: this.placed, folded: this.folded, indexed };
+    const render = (all: Map<string, string[]>) => (all.size ? replaceSections(this.overview, new Map([...all].map(([id, lines]) => [id, lines.join('\n')]))) : this.input.overviewText);
+    const text = render(contents);
+    const withIndex = (lines: string[]) => {
+      const missing = lines.filter((l) => !text.includes(/detail\/\S+/.exec(l)?.[0] ?? l));
+      if (!missing.length) return text;
+      const target = details ?? this.overview.sections[this.overview.sections.length - 1];
+      return render(new Map([...contents, [target.id, [...(contents.get(target.id) ?? splitLines(target.content)), ...missing]]]));
+    };
+    return { text, evictions, placed: this.placed, folded: this.folded, indexed, withIndex };
   }
 
   /** The new pointers go to the pointers section (else the last one); past 20, the oldest fold into one. */
@@ -324,23 +354,95 @@ export class NoteMerger {
   }
 }
 
-const EMPTY_KEY = lineKey('');
 
 /**
- * A 53-bit hash of a line's canonical form (two 32-bit FNV-1a passes): the duplicate check keeps
- * numbers, not a million strings. A collision would fold a note out of the overview, never out of
- * the scratch archive that keeps every note.
+ * A 64-bit hash of a line's canonical form (two 32-bit FNV-1a style passes), left in KEY: the
+ * duplicate check keeps numbers, not a million strings. A collision would fold a note out of the
+ * overview, never out of the scratch archive that keeps every note. ASCII lines are hashed as
+ * they are read (letters lowered, every other run one space, the ends trimmed: what canonical()
+ * gives for ASCII). Returns false for a line with no canonical text.
  */
-function lineKey(line: string): number {
-  const text = canonical(stripListMarker(line));
+export function lineKey(line: string): boolean {
+  // A note's line is "- text": the marker's length without a regex, for the common case.
+  const plain = line.charCodeAt(0) === 45 && line.charCodeAt(1) === 32 && line.charCodeAt(2) > 32 && line.charCodeAt(2) !== 91;
+  const start = plain ? 2 : (/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/.exec(line)?.[0].length ?? 0);
   let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
+  let b = 0x01000193;
+  let pendingSpace = false;
+  let any = false;
+  for (let i = start; i < line.length; i++) {
+    let c = line.charCodeAt(i);
+    if (c > 0x7e) return hashText(canonical(stripListMarker(line)));
+    if (c >= 65 && c <= 90) c += 32;
+    else if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+      pendingSpace = any;
+      continue;
+    }
+    if (pendingSpace) {
+      a = Math.imul(a ^ 32, 0x01000193);
+      b = Math.imul(b ^ 32, 0x5bd1e995);
+      pendingSpace = false;
+    }
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    any = true;
+  }
+  KEY.a = a >>> 0;
+  KEY.b = b >>> 0;
+  return any;
+}
+
+/** The key lineKey (or hashText) computed last. */
+export const KEY = { a: 0, b: 0 };
+
+/** lineKey's hash of a text already canonical. */
+export function hashText(text: string): boolean {
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
   }
-  return text ? (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff) : 0;
+  KEY.a = a >>> 0;
+  KEY.b = b >>> 0;
+  return text.length > 0;
+}
+
+/**
+ * A set of 64-bit keys (two 32-bit halves) in flat typed arrays with open addressing: no object
+ * per entry, so a million notes cost the collector nothing.
+ */
+class KeySet {
+  private hi = new Uint32Array(1 << 12);
+  private lo = new Uint32Array(1 << 12);
+  private used = new Uint8Array(1 << 12);
+  private size = 0;
+
+  /** Adds the key; false if it was there already. */
+  add(a: number, b: number): boolean {
+    if ((this.size + 1) * 2 > this.used.length) this.grow();
+    const mask = this.used.length - 1;
+    for (let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
+      if (!this.used[i]) {
+        this.used[i] = 1;
+        this.hi[i] = a;
+        this.lo[i] = b;
+        this.size++;
+        return true;
+      }
+      if (this.hi[i] === a >>> 0 && this.lo[i] === b >>> 0) return false;
+    }
+  }
+
+  private grow(): void {
+    const { hi, lo, used } = this;
+    this.hi = new Uint32Array(used.length * 2);
+    this.lo = new Uint32Array(used.length * 2);
+    this.used = new Uint8Array(used.length * 2);
+    this.size = 0;
+    for (let i = 0; i < used.length; i++) if (used[i]) this.add(hi[i], lo[i]);
+  }
 }
 
 export function mergeNotes(input: MergeInput): MergePlan {

@@ -62,15 +62,15 @@ export function parseNoteLine(raw: string, line: number): Note | undefined {
   return {
     time: match[1],
     importance,
-    text: unescapeNoteText(stored),
-    tags: [...stored.matchAll(TAG)].map((m) => m[1]),
+    text: stored.includes('\\') ? unescapeNoteText(stored) : stored,
+    tags: stored.includes('#') ? [...stored.matchAll(TAG)].map((m) => m[1]) : [],
     raw,
     line,
   };
 }
 
 export function isScratchHeader(raw: string): boolean {
-  return /^<!--\s*wmem scratch\b[\s\S]*-->\s*$/.test(raw);
+  return raw.startsWith('<!--') && /^<!--\s*wmem scratch\b[\s\S]*-->\s*$/.test(raw);
 }
 
 export function parseScratch(text: string): ScratchFile {

@@ -13,7 +13,8 @@ import { detailHeader, detailIndexLine, freeDetailName } from '../store/detail.j
 import { fileStamp } from '../store/paths.js';
 import type { Session } from '../store/session.js';
 import { ioError, fsError } from '../ui/errors.js';
-import { DurableFile, linkInto, readLineBatches, replaceKeepingAppends, tempFor } from '../history/scan.js';
+import { StringDecoder } from 'node:string_decoder';
+import { DurableFile, linkInto, readChunks, readLineBatches, replaceKeepingAppends, tempFor } from '../history/scan.js';
 import { isScratchHeader, parseNoteLine } from '../memory/scratch.js';
 import { NoteMerger, type Eviction, type MergePlan } from '../memory/consolidate.js';
 import type { Interruptible } from './interrupt.js';
@@ -67,30 +68,54 @@ export async function streamScratch(session: Session, input: StreamInput, option
   let notes = 0;
   let lineNo = 0;
   try {
-    if (scratch.size) {
-      for await (const batch of readLineBatches(file, { end: scratch.size, hash })) {
-        for (const line of batch) {
-          lineNo++;
-          const clean = line.bytes.toString('utf8').replace(/\r?\n$/, '').replace(/\r$/, '');
-          const note = clean.trim() === '' || isScratchHeader(clean) ? undefined : parseNoteLine(clean, lineNo);
-          if (note) {
-            notes++;
-            merger.add(note);
-            files?.archive.push(clean + '\n');
-          } else {
-            if (clean.trim() !== '' && !isScratchHeader(clean)) unparsed.push({ line: lineNo, raw: clean });
-            files?.rest.push(line.bytes.toString('utf8'));
-          }
+    for await (const lines of scratchLines(file, scratch.size, hash)) {
+      for (const text of lines) {
+        lineNo++;
+        const clean = text.endsWith('\r') ? text.slice(0, -1) : text;
+        const blank = BLANK.test(clean);
+        const note = blank || isScratchHeader(clean) ? undefined : parseNoteLine(clean, lineNo);
+        if (note) {
+          notes++;
+          merger.add(note);
+          files?.archive.push(clean);
+          files?.archive.push('\n');
+        } else {
+          if (!blank && !isScratchHeader(clean)) unparsed.push({ line: lineNo, raw: clean });
+          files?.rest.push(text);
+          files?.rest.push(lineNo === lines.lastNumber && !lines.endsWithNewline ? '' : '\n');
         }
-        if (files) await flushAll(files);
-        options.guard.check();
       }
+      if (files) await flushAll(files);
+      options.guard.check();
     }
     return { plan: merger.finish(), notes, unparsed, scratch: { ...scratch, sha256: hash.digest('hex') }, files };
   } catch (err) {
     if (files) await discardPass(files);
     throw err;
   }
+}
+
+const BLANK = /^\s*$/;
+
+type LineBatch = string[] & { lastNumber?: number; endsWithNewline?: boolean };
+
+/**
+ * The lines of bytes [0, size) of `file` (without their "\n"), a chunk's worth at a time: one
+ * decode and one split per chunk. The last batch says whether the file ended with a newline.
+ */
+async function* scratchLines(file: string, size: number, hash: ReturnType<typeof createHash>): AsyncGenerator<LineBatch> {
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  let seen = 0;
+  for await (const chunk of readChunks(file, 0, size)) {
+    hash.update(chunk);
+    const parts = (carry + decoder.write(chunk)).split('\n');
+    carry = parts.pop()!;
+    seen += parts.length;
+    if (parts.length) yield parts;
+  }
+  const last = carry + decoder.end();
+  if (last) yield Object.assign([last], { lastNumber: seen + 1, endsWithNewline: false });
 }
 
 async function openPassFiles(session: Session, now: Date): Promise<PassFiles> {

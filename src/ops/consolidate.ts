@@ -194,7 +194,7 @@ async function deterministic(session: Session, dryRun: boolean, env: Consolidate
     Object.assign(result, { placed: plan.placed, folded: plan.folded, pointers: plan.evictions.map((e) => e.pointer), consumed: pass.notes, appendedBelowSeed: snap.appendOnly });
     if (dryRun) return { ...result, overview: plan.text };
     guard.beginCommits();
-    const done = await commitPass(session, pass, now, (index) => atomicWrite(session.paths.overview, index.length ? addIndexLines(plan.text, index, session.paths.overview) : plan.text));
+    const done = await commitPass(session, pass, now, (index) => atomicWrite(session.paths.overview, plan.withIndex(index)));
     Object.assign(result, { archive: done.archive, details: done.details, leftInScratch: done.leftInScratch });
     await markConsolidated(session, now, snap.appendOnly);
     return result;

@@ -196,3 +196,23 @@ describe('sections without a max_chars', () => {
     expect(plan.text).toContain(moved.pointer);
   });
 });
+
+describe('the duplicate key', () => {
+  it('hashes a line as its canonical form: the ASCII fast path agrees with canonical() for any text', async () => {
+    const { KEY, hashText, lineKey } = await import('../../src/memory/consolidate.js');
+    const strip = (l: string) => l.replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '');
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('- ', '* [x] ', '1. ').chain((m) => fc.string().map((t) => m + t))), (line) => {
+        const some = lineKey(line);
+        const [a, b] = [KEY.a, KEY.b];
+        const text = canonical(strip(line));
+        expect(some).toBe(text.length > 0);
+        if (some) {
+          hashText(text);
+          expect([a, b]).toEqual([KEY.a, KEY.b]);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

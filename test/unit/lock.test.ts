@@ -77,4 +77,27 @@ describe('a lock holder held up past the stale time', () => {
     expect(await readFile(file, 'utf8')).toBe('mine');
     expect(existsSync(path.join(dir, '.lock.owner'))).toBe(false);
   });
+
+  it('with retryOnLostLock, runs the work again under a fresh lock and commits then', async () => {
+    const file = path.join(dir, 'state.json');
+    await writeFile(file, 'before');
+    const warnings: string[] = [];
+    let attempts = 0;
+    await withLock(dir, async () => {
+      attempts++;
+      if (attempts === 1) {
+        const child = execa(process.execPath, ['-e', taker, dir, file]);
+        const until = Date.now() + 3_500;
+        while (Date.now() < until) {
+          /* busy: the heartbeat cannot run */
+        }
+        await child;
+      }
+      // Read-modify-write: the second attempt sees what the new holder wrote.
+      await atomicWrite(file, `${await readFile(file, 'utf8')} + attempt ${attempts}`);
+    }, { staleMs: 2_000, retryOnLostLock: 1, warn: (m) => warnings.push(m) });
+    expect(attempts).toBe(2);
+    expect(await readFile(file, 'utf8')).toBe('written by the new holder + attempt 2');
+    expect(warnings.join('\n')).toMatch(/lost the lock .*trying again/);
+  }, 20_000);
 });
