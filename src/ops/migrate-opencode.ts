@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { appendDurably, exists, readTextIfExists, withLock } from '../store/fsx.js';
+import { appendDurably, exists, readTextIfExists, staysInside, withLock } from '../store/fsx.js';
+import { findSecret, redactSecrets } from '../memory/gate.js';
 import { appendToSection, detailIndexLine, writeDetail } from '../store/detail.js';
 import { assertSessionId, fileStamp, sessionPaths } from '../store/paths.js';
 import { locateProject, type ProjectRef } from '../store/project.js';
@@ -59,10 +60,9 @@ async function markImported(session: Session, file: string, hash: string, now: D
 
 async function appendNotes(session: Session, notes: NotePlan[], now: Date, warnings: string[]): Promise<number> {
   const { formatNote } = await import('../memory/scratch.js');
-  const { findSecret } = await import('../memory/gate.js');
   const lines: string[] = [];
   for (const note of notes) {
-    const secret = findSecret(note.text);
+    const secret = findSecret([note.text, ...(note.tags ?? [])].join(' '));
     if (secret) {
       warnings.push(`left out a note that looks like it holds ${secret.kind}`);
       continue;
@@ -79,7 +79,9 @@ async function fillSections(session: Session, sections: { id: string; text: stri
   const { atomicWrite } = await import('../store/fsx.js');
   const done: string[] = [];
   await withLock(session.paths.dir, async () => {
-    for (const block of sections) {
+    for (const found of sections) {
+      // The detail copy is the verbatim record; what goes into the injected overview is redacted.
+      const block = { ...found, text: redactSecrets(found.text) };
       const file = session.paths.overview;
       const overview = parseOverview((await readTextIfExists(file)) ?? '', file);
       const section = findSection(overview, block.id, file);
@@ -123,6 +125,47 @@ async function sharedWorkspaceFile(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/**
+ * Why a file is not JSON, by position only: JSON.parse's own message quotes the file's first
+ * bytes, and a file may hold anything (a link to /etc/shadow, a token).
+ */
+function notJson(text: string): string {
+  let depth = 0;
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    const at = /position (\d+)/.exec((err as Error).message)?.[1];
+    if (at !== undefined) depth = Number(at);
+    else return 'not valid JSON';
+  }
+  const before = text.slice(0, depth);
+  const line = before.split('\n').length;
+  return `not valid JSON (line ${line}, column ${depth - before.lastIndexOf('\n')})`;
+}
+
+/**
+ * A source file's text, or why it is refused: a link that leads out of the folder being
+ * migrated is never followed (its bytes could end up in memory or in a message).
+ */
+async function readSource(root: string, file: string): Promise<string | { refused: string }> {
+  if (!staysInside(root, file)) return { refused: `a symbolic link that leads outside ${root}; not read` };
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (err) {
+    return { refused: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+}
+
 export async function migrateOpenCode(home: string, cwd: string, dirArg: string, options: { dryRun: boolean; now: Date }): Promise<OpenCodeReport> {
   const dir = path.resolve(cwd, dirArg);
   const base = (await exists(path.join(dir, '.opencode'))) ? path.join(dir, '.opencode') : dir;
@@ -144,12 +187,14 @@ export async function migrateOpenCode(home: string, cwd: string, dirArg: string,
   const project = options.dryRun ? undefined : await locateProject(home, cwd, { create: true, now });
 
   const handle = async (file: string, kind: 'core' | 'working') => {
-    const text = await fs.readFile(file, 'utf8');
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (err) {
-      report.sessions.push({ id: '', file, kind, done: [], skipped: `not valid JSON (${(err as Error).message})` });
+    const text = await readSource(dir, file);
+    if (typeof text !== 'string') {
+      report.sessions.push({ id: '', file, kind, done: [], skipped: text.refused });
+      return;
+    }
+    const raw = parseJson(text);
+    if (raw === NOT_JSON) {
+      report.sessions.push({ id: '', file, kind, done: [], skipped: notJson(text) });
       return;
     }
     let plan;
@@ -164,7 +209,8 @@ export async function migrateOpenCode(home: string, cwd: string, dirArg: string,
     try {
       id = assertSessionId(idText, file);
     } catch (err) {
-      report.sessions.push({ id: idText, file, kind, done: [], skipped: (err as Error).message });
+      // An id shaped like a secret is never echoed, not even in the report.
+      report.sessions.push({ id: findSecret(idText) ? '[refused]' : idText, file, kind, done: [], skipped: (err as Error).message });
       return;
     }
     const entry = { id, file, kind, done: [] as string[] };
@@ -204,10 +250,19 @@ export async function migrateOpenCode(home: string, cwd: string, dirArg: string,
   for (const file of workingFiles) await handle(file, 'working');
 
   if (workspaceFile) {
-    const text = await fs.readFile(workspaceFile, 'utf8');
+    const text = await readSource(path.dirname(workspaceFile), workspaceFile);
+    if (typeof text !== 'string') {
+      report.workspace = { file: workspaceFile, added: 0, refused: [], skipped: text.refused };
+      return report;
+    }
+    const raw = parseJson(text);
+    if (raw === NOT_JSON) {
+      report.workspace = { file: workspaceFile, added: 0, refused: [], skipped: notJson(text) };
+      return report;
+    }
     let entries;
     try {
-      entries = planWorkspace(JSON.parse(text));
+      entries = planWorkspace(raw);
     } catch (err) {
       report.workspace = { file: workspaceFile, added: 0, refused: [], skipped: (err as Error).message };
       return report;

@@ -2,7 +2,7 @@
 // transcripts (including a SIGKILL in the middle, then a rerun), a hand-written MEMORY.md, and
 // the OpenCode plugin's files.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { BIN, FIXTURES, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
@@ -265,5 +265,36 @@ describe('migrate opencode', () => {
     const result = await box.run(['migrate', 'opencode', '.']);
     expect(result.exitCode).toBe(2);
     expect(String(result.stderr)).toMatch(/no OpenCode memory files/);
+  });
+
+  it('keeps secrets out of sections and notes, echoes no bytes of a bad or linked file, and never follows a link out', async () => {
+    const oc = path.join(box.project, '.opencode');
+    await mkdir(path.join(oc, 'memory-core'), { recursive: true });
+    await mkdir(path.join(oc, 'memory-working'), { recursive: true });
+    const key = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+    await writeFile(path.join(oc, 'memory-core', 'ses_7.json'), JSON.stringify({ sessionID: 'ses_7', blocks: { goal: { value: `Deploy with token ${key} to staging`, charLimit: 1000 } } }));
+    const item = (type: string, content: string) => ({ id: content, type, content, source: 'tool', timestamp: 1763884800000, relevanceScore: 0.8, mentions: 2 });
+    await writeFile(path.join(oc, 'memory-working', 'ses_7.json'), JSON.stringify({ sessionID: 'ses_7', slots: { decision: [item('decision', `use ${key} for CI`)] }, pool: [] }));
+    // A file that is not JSON (its first bytes must not be echoed) and a link to a file outside.
+    const outside = path.join(box.root, 'outside-secret.json');
+    await writeFile(outside, 'root:SECRET-SHADOW-LINE:19000:0:99999:7:::\n');
+    await writeFile(path.join(oc, 'memory-core', 'broken.json'), 'PRIVATE-BYTES-NOT-JSON {');
+    await symlink(outside, path.join(oc, 'memory-core', 'linked.json'));
+    // A session id that is a token is refused and never shown.
+    await writeFile(path.join(oc, 'memory-working', 'tok.json'), JSON.stringify({ sessionID: key, slots: {}, pool: [] }));
+    const result = await box.run(['migrate', 'opencode', '.', '--json']);
+    const printed = String(result.stdout) + String(result.stderr);
+    for (const leak of ['SECRET-SHADOW-LINE', 'PRIVATE-BYTES', key]) expect(printed).not.toContain(leak);
+    const report = JSON.parse(String(result.stdout));
+    const skipped = Object.fromEntries(report.sessions.filter((s: any) => s.skipped).map((s: any) => [path.basename(s.file), s.skipped]));
+    expect(skipped['linked.json']).toMatch(/symbolic link that leads outside/);
+    expect(skipped['broken.json']).toMatch(/^not valid JSON/);
+    expect(skipped['tok.json']).toMatch(/looks like .*refused \(it is not shown\)/);
+    const overview = String((await box.run(['show', 'overview', '--session', 'ses_7'])).stdout);
+    expect(overview).toContain('Deploy with token');
+    expect(overview).not.toContain(key);
+    const memory = String((await box.run(['context', '--session', 'ses_7'])).stdout);
+    expect(memory).not.toContain(key);
+    expect(String((await box.run(['show', 'scratch', '--session', 'ses_7'])).stdout)).not.toContain(key);
   });
 });
