@@ -110,10 +110,10 @@ export class DurableFile {
     return this.textLength >= CHUNK;
   }
 
-  async flushDue(): Promise<void> {
+  async flushDue(options: { all?: boolean } = {}): Promise<void> {
     // Plain text with nothing else pending goes to the file as a string: one encode, no copies.
-    if (this.textLength < CHUNK && this.bufferedBytes < CHUNK) return;
-    if (!this.hash && !this.bufferedBytes) return this.writeText();
+    if (!options.all && this.textLength < CHUNK && this.bufferedBytes < CHUNK) return;
+    if (!this.hash && !this.bufferedBytes) return this.textLength ? this.writeText() : undefined;
     this.encodeText();
     if (this.bufferedBytes >= CHUNK) await this.flush();
   }

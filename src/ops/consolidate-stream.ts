@@ -138,7 +138,9 @@ function bodyFor(files: PassFiles, session: Session, sectionId: string): Durable
 
 async function flushAll(files: PassFiles): Promise<void> {
   for (const f of files.unopened.splice(0)) await f.open();
-  for (const f of [files.archive, files.rest, ...files.bodies.values()]) await f.flushDue();
+  // Everything a chunk produced is written before the next: the strings die young, so the heap
+  // (and the process's memory) stays small whatever the size of scratch.md.
+  for (const f of [files.archive, files.rest, ...files.bodies.values()]) await f.flushDue({ all: true });
 }
 
 export async function discardPass(files: PassFiles): Promise<void> {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { atomicWrite, exists, readTextIfExists, withLock } from './fsx.js';
 import type { Session } from './session.js';
 import { usageError } from '../ui/errors.js';
+import { redactSecrets } from '../memory/gate.js';
 
 export interface DetailInput {
   /** File name stem, e.g. `20261123T083012345Z-conversation`; `.md` is added. Letters, digits, . _ - only. */
@@ -95,7 +96,10 @@ export async function appendToSections(session: Session, additions: Array<{ sect
   else await withLock(session.paths.dir, work);
 }
 
-/** The index line for a detail file: `- detail/NAME.md — title`. */
+/**
+ * The index line for a detail file: `- detail/NAME.md — title`. It is injected with the overview,
+ * so a title made from a file name or a heading passes the secret redaction like any other text.
+ */
 export function detailIndexLine(relativePath: string, title: string): string {
-  return `- ${relativePath} — ${title.replace(/\s+/g, ' ').trim()}`;
+  return `- ${relativePath} — ${redactSecrets(title.replace(/\s+/g, ' ').trim())}`;
 }
