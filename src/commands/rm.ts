@@ -38,6 +38,9 @@ export async function run(options: RmOptions, ctx: RunContext, args: unknown[]):
   if (!project || !paths || !present) {
     throw usageError(`no session ${id} for ${project?.cwd ?? ctx.cwd}`, "run 'wmem sessions' to list them");
   }
+  // A session folder that is a link (planted, or made by hand) goes as a link: wmem never
+  // lists, locks or deletes what it points to.
+  if ((await fs.lstat(paths.dir)).isSymbolicLink()) return removeLink(id, paths.dir, project.dir, options, ctx);
   const files = await countFiles(paths.dir);
   if (!options.yes) {
     if (!ctx.stdin.isTTY) throw usageError(`deleting session ${id} (${files} files in ${paths.dir}) needs --yes when not on a terminal`);
@@ -61,4 +64,16 @@ export async function run(options: RmOptions, ctx: RunContext, args: unknown[]):
   }
   ctx.warn(`deleted session ${id} (${files} files)`);
   return { data: { id, path: paths.dir, files, deleted: true }, text: '' };
+}
+
+async function removeLink(id: string, link: string, projectDir: string, options: RmOptions, ctx: RunContext): Promise<CommandResult> {
+  if (!options.yes) throw usageError(`session ${id} is a symbolic link (${link}); removing the link needs --yes`, 'the folder it points to is left alone');
+  try {
+    await fs.unlink(link);
+  } catch (err) {
+    throw fsError(err, 'delete', link);
+  }
+  if ((await readCurrent(projectDir)) === id) await fs.unlink(currentFile(projectDir)).catch(() => {});
+  ctx.warn(`removed the link ${link}; what it points to was left alone`);
+  return { data: { id, path: link, files: 0, deleted: true, link: true }, text: '' };
 }
