@@ -32,7 +32,7 @@ async function throughEveryDoor(box: Sandbox, value: string): Promise<{ printed:
   await run(['note', 'a plain note', '--tag', flat]);
   await run(['set', 'context', `Staging credential: ${value}`]);
   await run(['append', 'progress', `- rotated ${value}`]);
-  await run(['remember', `The staging deploy authenticates with ${value} from the vault`]);
+  await run(['remember', '--type', 'reference', `The staging deploy authenticates with ${value} from the vault`]);
   // A Claude Code session: its transcript and hooks.
   const transcript = path.join(box.root, 'claude', `${SID}.jsonl`);
   await mkdir(path.dirname(transcript), { recursive: true });

@@ -145,7 +145,7 @@ it('a session folder and workspace memory linked out are refused', async () => {
     { args: ['init', '--session', 'linked'] },
     { args: ['note', 'hello', '--session', 'linked'] },
     { args: ['context', '--session', 'linked'] },
-    { args: ['remember', 'The build needs Node 20 and pnpm 9 to run'] },
+    { args: ['remember', '--type', 'project', 'The build needs Node 20 and pnpm 9 to run'] },
     { args: ['memories'] },
     { args: ['context'] },
     { args: ['rm', 'linked', '--yes'] },
