@@ -193,10 +193,11 @@ export class DurableFile {
   }
 
   /** Flushes and fsyncs; the temp file is complete on disk. */
-  async close(): Promise<string | undefined> {
+  async close(options: { sync?: boolean } = {}): Promise<string | undefined> {
     await this.flush();
     try {
-      await this.handle?.sync();
+      // A scratch file that is only copied elsewhere (and never renamed into place) needs no fsync.
+      if (options.sync !== false) await this.handle?.sync();
     } catch (err) {
       throw fsError(err, 'sync', this.temp);
     } finally {

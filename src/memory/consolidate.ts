@@ -64,7 +64,7 @@ export function routeNote(note: Pick<Note, 'tags' | 'importance'>, overview: Ove
 export function noteLine(note: Pick<Note, 'text' | 'tags'>, section: Section): string {
   let text = note.text.includes('\n') ? note.text.replace(/\s*\r?\n\s*/g, ' ').trim() : note.text.trim();
   for (const tag of note.tags) {
-    if (tagNamesSection(tag, section)) text = withoutTag(text, tag).replace(/\s+/g, ' ').trim();
+    if (tagNamesSection(tag, section)) text = oneSpaced(withoutTag(text, tag));
   }
   return `- ${text}`;
 }
@@ -82,6 +82,13 @@ function tagNamesSection(tag: string, section: Section): boolean {
 }
 
 const SPACE = /\s/u;
+/** Whitespace other than single plain spaces: what `.replace(/\s+/g, ' ')` would change. */
+const UNEVEN_SPACE = /\s\s|[^\S ]/;
+
+/** Runs of whitespace made one space, and the ends trimmed (without a copy when already so). */
+function oneSpaced(text: string): string {
+  return (UNEVEN_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+}
 
 /** `text` without its first `#tag` that stands as a word of its own (after a space or at the start). */
 function withoutTag(text: string, tag: string): string {

@@ -42,6 +42,9 @@ interface PassFiles {
   bodies: Map<string, DurableFile>;
   /** Bodies made since the last flush (a section's first push happens inside a synchronous merge). */
   unopened: DurableFile[];
+  /** The writes of the last chunk, still running, and the first error any of them met. */
+  inflight?: Promise<void>;
+  failed?: unknown;
 }
 
 const ARCHIVE_HEADER = (now: Date) => `<!-- wmem scratch archive v1: notes consolidated into overview.md at ${now.toISOString()} -->\n`;
@@ -136,14 +139,31 @@ function bodyFor(files: PassFiles, session: Session, sectionId: string): Durable
   return body;
 }
 
-async function flushAll(files: PassFiles): Promise<void> {
+/**
+ * Writes out what a chunk produced while the next one is read and merged: the writes of one
+ * chunk run in the background and are awaited before the next chunk's (each file's writes stay
+ * in order). The strings die young, so the heap stays small whatever the size of scratch.md.
+ */
+async function flushAll(files: PassFiles, options: { wait?: boolean } = {}): Promise<void> {
+  await files.inflight;
+  if (files.failed) throw files.failed;
   for (const f of files.unopened.splice(0)) await f.open();
-  // Everything a chunk produced is written before the next: the strings die young, so the heap
-  // (and the process's memory) stays small whatever the size of scratch.md.
-  for (const f of [files.archive, files.rest, ...files.bodies.values()]) await f.flushDue({ all: true });
+  const writes = Promise.all([files.archive, files.rest, ...files.bodies.values()].map((f) => f.flushDue({ all: true })));
+  // A failure is kept (so it is never an unhandled rejection) and thrown at the next flush.
+  files.inflight = writes.then(
+    () => undefined,
+    (err: unknown) => {
+      files.failed = err;
+    },
+  );
+  if (options.wait) {
+    await files.inflight;
+    if (files.failed) throw files.failed;
+  }
 }
 
 export async function discardPass(files: PassFiles): Promise<void> {
+  await files.inflight;
   for (const f of [files.archive, files.rest, ...files.bodies.values()]) await f.discard();
 }
 
@@ -174,7 +194,7 @@ export interface Committed {
 export async function commitPass(session: Session, pass: StreamPass, now: Date, writeOverview: (index: string[]) => Promise<void>): Promise<Committed> {
   const files = pass.files!;
   try {
-    await flushAll(files);
+    await flushAll(files, { wait: true });
     await assertScratchUnchanged(session.paths.scratch, pass.scratch);
     assertLocksHeld();
     const archive = pass.notes ? await commitArchive(session, files.archive, now) : undefined;
@@ -228,7 +248,7 @@ async function commitEviction(session: Session, ev: Eviction, body: DurableFile 
   try {
     out.push(`${front}\n# ${title}\n\nPushed out of the "${ev.sectionTitle}" section of overview.md by a consolidation.\n\n`);
     if (body) {
-      await body.close();
+      await body.close({ sync: false });
       await out.copyRange(body.temp, 0, body.bytes);
     } else {
       out.push(ev.lines.map((l) => l + '\n').join(''));
