@@ -144,6 +144,18 @@ export function buildProgram(): Command {
     () => import('./commands/remember.js').then((m) => ({ run: m.runForget })),
   );
   declare(program.command('memories').description('list workspace memory'), () => import('./commands/remember.js').then((m) => ({ run: m.runList })));
+  declare(
+    program
+      .command('share')
+      .description('copy workspace memory into .wmem/memory.md, committed with the code, so the team\'s sessions see it')
+      .argument('[ids...]', 'workspace entry ids (see wmem memories)')
+      .option('--all', 'every workspace entry')
+      .addOption(new Option('--type <type>', 'every entry of this type').choices(['feedback', 'project', 'decision', 'reference']))
+      .option('--remove <id>', 'take an entry out of the team file')
+      .option('--init', 'create the team file and the .gitattributes union-merge line')
+      .option('--check', 'report duplicates, malformed lines, secrets and sizes over the limits (exit 1): for CI'),
+    () => import('./commands/share.js'),
+  );
   declare(program.command('track').description('read a tool event (JSON on stdin) into hot session state'), () => import('./commands/track.js'));
   declare(
     program

@@ -37,17 +37,27 @@ export async function runForget(_options: unknown, ctx: RunContext, args: unknow
   const id = String(args[0] ?? '').trim();
   if (!id) throw usageError('forget needs an id', "run 'wmem memories' to list them");
   const dir = await projectDir(ctx, false);
-  const { removeWorkspaceEntry, workspaceFilePath } = await import('../store/workspace.js');
+  const { readWorkspaceSync, removeWorkspaceEntry, workspaceFilePath } = await import('../store/workspace.js');
+  // A shared entry's line goes from the team file too (the teammates see that after they pull).
+  const { findRepoRootSync, removeShared, teamFilePath } = await import('../store/team.js');
+  const root = findRepoRootSync(ctx.cwd);
+  const isPrivate = dir ? readWorkspaceSync(dir).entries.some((e) => e.id === id) : false;
+  const unshared = root ? await removeShared(root, id) : 0;
+  if (!isPrivate && unshared) return { data: { file: teamFilePath(root!), removed: { id }, unshared }, text: ctx.quiet ? '' : `removed ${id} from ${teamFilePath(root!)} (a team entry): commit the file` };
   if (!dir) throw usageError(`no workspace memory entry ${JSON.stringify(id)}: the project ${ctx.cwd} has no memory yet`);
   const removed = await removeWorkspaceEntry(dir, id);
-  return { data: { file: workspaceFilePath(dir), removed }, text: ctx.quiet ? '' : `forgot ${removed.id}: ${removed.text}` };
+  const also = unshared ? `\nremoved it from ${teamFilePath(root!)} too: commit the file` : '';
+  return { data: { file: workspaceFilePath(dir), removed, unshared }, text: ctx.quiet ? '' : `forgot ${removed.id}: ${removed.text}${also}` };
 }
 
 export async function runList(_options: unknown, ctx: RunContext): Promise<CommandResult> {
   const dir = await projectDir(ctx, false);
   const { readWorkspaceSync, workspaceFilePath } = await import('../store/workspace.js');
   const { renderWorkspace, renderedSize, MAX_ENTRIES, MAX_RENDERED_CHARS } = await import('../memory/workspace.js');
-  const file = dir ? readWorkspaceSync(dir) : { version: 1 as const, entries: [] };
+  const { teamEntriesSync } = await import('../store/team.js');
+  const { withTeam } = await import('../memory/workspace.js');
+  const own = dir ? readWorkspaceSync(dir) : { version: 1 as const, entries: [] };
+  const file = dir ? withTeam(own, teamEntriesSync(ctx.cwd, dir)) : own;
   const path = dir ? workspaceFilePath(dir) : null;
   const data = { file: path, entries: file.entries, chars: renderedSize(file.entries), limits: { entries: MAX_ENTRIES, chars: MAX_RENDERED_CHARS } };
   if (!file.entries.length) return { data, text: 'no workspace memory yet (add with: wmem remember TEXT --type project)' };

@@ -6,13 +6,14 @@
 import type { Session } from '../store/session.js';
 import { readWorkspaceSync } from '../store/workspace.js';
 import { readHotStateSync } from '../store/hot-state.js';
-import { renderWorkspace } from './workspace.js';
+import { renderWorkspace, withTeam } from './workspace.js';
+import { teamEntriesSync } from '../store/team.js';
 import { renderHotState } from './hot-state.js';
 
 export async function loadInjectables(session: Session): Promise<{ workspace?: string; sessionState?: string }> {
   let workspace: string | undefined;
   try {
-    workspace = renderWorkspace(readWorkspaceSync(session.project.dir)) || undefined;
+    workspace = renderWorkspace(withTeam(readWorkspaceSync(session.project.dir), teamEntriesSync(session.project.cwd, session.project.dir))) || undefined;
   } catch {
     // A broken workspace file must not take the whole context down; `wmem memories` reports it.
     workspace = undefined;

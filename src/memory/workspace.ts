@@ -7,11 +7,11 @@ import { checkWorkspaceText, type GateRefusal } from './gate.js';
 
 export const WORKSPACE_TYPES = ['feedback', 'project', 'decision', 'reference'] as const;
 export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
-export const WORKSPACE_SOURCES = ['explicit', 'compaction', 'manual'] as const;
+export const WORKSPACE_SOURCES = ['explicit', 'compaction', 'manual', 'team'] as const;
 export type WorkspaceSource = (typeof WORKSPACE_SOURCES)[number];
 
-/** Confidence by source: said on purpose 1.0, found in a compaction summary 0.75, imported 0.9. */
-export const SOURCE_CONFIDENCE: Record<WorkspaceSource, number> = { explicit: 1, compaction: 0.75, manual: 0.9 };
+/** Confidence by source: said on purpose 1.0, found in a compaction summary 0.75, imported 0.9, from the team file 1.0. */
+export const SOURCE_CONFIDENCE: Record<WorkspaceSource, number> = { explicit: 1, compaction: 0.75, manual: 0.9, team: 1 };
 export const MAX_ENTRIES = 28;
 export const MAX_RENDERED_CHARS = 5200;
 export const MAX_ENTRY_CHARS = 1000;
@@ -111,7 +111,7 @@ export function migrateWorkspace(raw: unknown): { file: WorkspaceFile; dropped: 
 
 /** One entry as injected: `- [type] text (id)`, plus its age when it may be stale. */
 export function renderEntry(entry: WorkspaceEntry, reference?: Date): string {
-  let line = `- [${entry.type}] ${entry.text.replace(/\s*\n\s*/g, ' ')} (${entry.id})`;
+  let line = `- [${entry.type}] ${entry.text.replace(/\s*\n\s*/g, ' ')} (${entry.id}${entry.source === 'team' ? ', team' : ''})`;
   const limit = STALE_AFTER_DAYS[entry.type];
   if (limit !== undefined && reference) {
     const days = Math.floor((reference.getTime() - Date.parse(entry.updated)) / 86_400_000);
@@ -142,6 +142,17 @@ export function renderWorkspace(file: WorkspaceFile): string {
   return sortForRender(file.entries)
     .map((e) => renderEntry(e, reference))
     .join('\n');
+}
+
+/**
+ * The private entries and the team's (from the repository's `.wmem/memory.md`), a team entry
+ * left out when a private one has its id or the same canonical text.
+ */
+export function withTeam(file: WorkspaceFile, team: WorkspaceEntry[]): WorkspaceFile {
+  if (!team.length) return file;
+  const ids = new Set(file.entries.map((e) => e.id));
+  const texts = new Set(file.entries.map((e) => canonical(e.text)));
+  return { version: 1, entries: [...file.entries, ...team.filter((e) => !ids.has(e.id) && !texts.has(canonical(e.text)))] };
 }
 
 /** What counts against the 5200-character limit: the rendered lines without ages. */

@@ -26,7 +26,7 @@ export function projectFolderCandidate(encoded: string, attempt: number): string
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** Names the project folder uses for itself; a session of that name would collide with them. */
-export const RESERVED_SESSION_IDS = new Set(['cache', 'current', 'project.json', 'workspace-memory.json', 'logs', 'state']);
+export const RESERVED_SESSION_IDS = new Set(['cache', 'current', 'project.json', 'workspace-memory.json', 'team-cache.json', 'logs', 'state']);
 
 export function isValidSessionId(id: string): boolean {
   return SESSION_ID.test(id) && id !== '.' && id !== '..' && !RESERVED_SESSION_IDS.has(id) && !/\.(?:tmp|lock)$/.test(id);

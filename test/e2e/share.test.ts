@@ -1,0 +1,163 @@
+// `wmem share` end to end with real git: two clones of one repository, each with its own wmem
+// home. Each shares different entries and commits; one merges the other (union driver): every
+// entry is there once, and each machine's sessions see the other's as team memory. A conflicting
+// edit resolves the same way on both machines; --check catches a planted key and a broken line;
+// forget removes the line; a secret is never written; outside a repository, share says so.
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runWmem, sandbox, type Sandbox } from '../helpers/cli.js';
+
+let box: Sandbox;
+const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test', GIT_CONFIG_NOSYSTEM: '1' };
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const r = await execa('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', '-c', 'pull.rebase=false', ...args], { cwd, env: { ...GIT_ENV, HOME: box.root } });
+  return r.stdout;
+}
+
+interface Machine {
+  repo: string;
+  wmem(args: string[], input?: string): ReturnType<typeof runWmem>;
+}
+
+async function machine(name: string, origin: string): Promise<Machine> {
+  const repo = path.join(box.root, name);
+  await git(box.root, 'clone', '-q', origin, repo);
+  const home = path.join(box.root, `${name}-home`);
+  const m = { repo, wmem: (args: string[], input?: string) => runWmem(args, { home, cwd: repo, input, env: { ...GIT_ENV, HOME: box.root } }) };
+  expect((await m.wmem(['init'])).exitCode).toBe(0);
+  return m;
+}
+
+async function remember(m: Machine, type: string, text: string): Promise<string> {
+  const r = await m.wmem(['remember', '--type', type, text, '--json']);
+  expect(r.exitCode, String(r.stderr)).toBe(0);
+  return JSON.parse(String(r.stdout)).entry.id;
+}
+
+let origin: string;
+beforeEach(async () => {
+  box = await sandbox();
+  origin = path.join(box.root, 'origin.git');
+  await git(box.root, 'init', '-q', '--bare', origin);
+  const seed = path.join(box.root, 'seed');
+  await git(box.root, 'clone', '-q', origin, seed);
+  await writeFile(path.join(seed, 'README.md'), '# app\n');
+  await git(seed, 'add', '.');
+  await git(seed, 'commit', '-q', '-m', 'start');
+  await git(seed, 'push', '-q', 'origin', 'HEAD:main');
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const teamFile = (m: Machine) => path.join(m.repo, '.wmem', 'memory.md');
+
+it('two machines share, commit and merge: every entry once, each sees the other\'s as team memory', async () => {
+  const alice = await machine('alice', origin);
+  const bob = await machine('bob', origin);
+  const a1 = await remember(alice, 'project', 'The integration tests need the docker stack up first');
+  const a2 = await remember(alice, 'decision', 'Releases are cut from the main branch every Tuesday');
+  const b1 = await remember(bob, 'feedback', 'The user wants one commit per fix with its test');
+  const init = await alice.wmem(['share', '--init']);
+  expect(String(init.stdout)).toMatch(/created .*\.wmem\/memory\.md[\s\S]*merge=union/);
+  expect((await alice.wmem(['share', '--all'])).exitCode).toBe(0);
+  await git(alice.repo, 'add', '.');
+  await git(alice.repo, 'commit', '-q', '-m', 'alice shares');
+  await git(alice.repo, 'push', '-q', 'origin', 'HEAD:main');
+  expect((await bob.wmem(['share', b1])).exitCode).toBe(0);
+  await git(bob.repo, 'add', '.');
+  await git(bob.repo, 'commit', '-q', '-m', 'bob shares');
+  await git(bob.repo, 'pull', '-q', '--no-edit', 'origin', 'main');
+  const merged = await readFile(teamFile(bob), 'utf8');
+  for (const id of [a1, a2, b1]) expect(merged.split(`<!-- ${id},`).length - 1).toBe(1);
+  expect((await bob.wmem(['share', '--check'])).exitCode).toBe(0);
+  // Bob's session sees Alice's entries as team memory; his own once, as his.
+  const context = String((await bob.wmem(['context', '--part', 'memory'])).stdout);
+  expect(context).toContain(`The integration tests need the docker stack up first (${a1}, team)`);
+  expect(context).toContain(`The user wants one commit per fix with its test (${b1})`);
+  expect(context.split('one commit per fix').length - 1).toBe(1);
+  expect(String((await bob.wmem(['memories'])).stdout)).toContain(`(${a2}, team)`);
+  // Forget removes the line (a team entry Bob never had privately too).
+  const forgot = await bob.wmem(['forget', a2]);
+  expect(forgot.exitCode, String(forgot.stderr)).toBe(0);
+  expect(await readFile(teamFile(bob), 'utf8')).not.toContain(a2);
+  expect(String((await bob.wmem(['context', '--part', 'memory'])).stdout)).not.toContain('every Tuesday');
+});
+
+it('a conflicting edit of one entry resolves to the newest on both machines', async () => {
+  const alice = await machine('alice', origin);
+  const id = await remember(alice, 'project', 'The staging database is reset every night');
+  await alice.wmem(['share', id]);
+  await git(alice.repo, 'add', '.');
+  await git(alice.repo, 'commit', '-q', '-m', 'share');
+  await git(alice.repo, 'push', '-q', 'origin', 'HEAD:main');
+  const bob = await machine('bob', origin);
+  // Both edit the same line by hand, at different times, and commit.
+  const edit = async (m: Machine, text: string, updated: string) => {
+    const file = await readFile(teamFile(m), 'utf8');
+    await writeFile(teamFile(m), file.replace(/- \[project\] .* <!-- (\S+), (\S+), \S+ -->/, `- [project] ${text} <!-- $1, $2, ${updated} -->`));
+    await git(m.repo, 'commit', '-q', '-am', `edit ${text}`);
+  };
+  await edit(alice, 'The staging database is reset every night at 02:00 UTC', '2026-11-20T10:00:00.000Z');
+  await edit(bob, 'The staging database is reset on weekends', '2026-11-21T09:00:00.000Z');
+  await git(alice.repo, 'push', '-q', 'origin', 'HEAD:main');
+  await git(bob.repo, 'pull', '-q', '--no-edit', 'origin', 'main');
+  await git(bob.repo, 'push', '-q', 'origin', 'HEAD:main');
+  await git(alice.repo, 'pull', '-q', '--no-edit', 'origin', 'main');
+  for (const m of [alice, bob]) {
+    const check = await m.wmem(['share', '--check']);
+    expect(check.exitCode).toBe(1);
+    expect(String(check.stdout)).toMatch(/duplicate: id m-\w+ appears on lines/);
+  }
+  // Alice holds the entry privately (hers shows); Bob sees the team's newest, as would any teammate.
+  expect(String((await bob.wmem(['context', '--part', 'memory'])).stdout)).toContain('reset on weekends');
+  expect(String((await bob.wmem(['context', '--part', 'memory'])).stdout)).not.toContain('02:00 UTC');
+  // The next share rewrites the file with the winner only, the same bytes on both machines.
+  await bob.wmem(['share', '--init']);
+  await alice.wmem(['share', '--init']);
+  await remember(alice, 'reference', 'The runbook lives in docs/runbook.md in this repository');
+  expect(await readFile(teamFile(alice), 'utf8')).toBe(await readFile(teamFile(bob), 'utf8'));
+});
+
+it('--check catches a planted key and a broken line; share refuses a secret and writes nothing', async () => {
+  const alice = await machine('alice', origin);
+  await remember(alice, 'project', 'The API server listens on port 8080 in development');
+  expect((await alice.wmem(['share', '--all'])).exitCode).toBe(0);
+  const clean = await readFile(teamFile(alice), 'utf8');
+  await appendFile(teamFile(alice), '- [project] Deploy token is ghp_R4nD0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY <!-- m-deadbeef, 2026-11-01T00:00:00.000Z, 2026-11-01T00:00:00.000Z -->\nsomeone typed this by hand\n');
+  const check = await alice.wmem(['share', '--check', '--json']);
+  expect(check.exitCode).toBe(1);
+  const problems = JSON.parse(String(check.stdout)).problems.map((p: { kind: string; line: number }) => [p.kind, p.line]);
+  const lines = (await readFile(teamFile(alice), 'utf8')).split('\n');
+  expect(problems).toEqual([
+    ['secret', lines.findIndex((l) => l.includes('ghp_')) + 1],
+    ['malformed', lines.indexOf('someone typed this by hand') + 1],
+  ]);
+  // The planted key never reaches a session's memory.
+  expect(String((await alice.wmem(['context'])).stdout)).not.toContain('ghp_');
+  // A private entry that looks like a secret (it got past an older gate) is refused by share.
+  await writeFile(teamFile(alice), clean);
+  const ws = path.join(alice.repo, '..', 'alice-home');
+  const wsFile = String((await alice.wmem(['memories', '--json'])).stdout);
+  const file = JSON.parse(wsFile).file as string;
+  expect(file.startsWith(ws)).toBe(true);
+  const data = JSON.parse(await readFile(file, 'utf8'));
+  data.entries.push({ id: 'm-5ec2e7', type: 'reference', text: 'password=Tr0ub4dor&3horse for the admin', source: 'manual', confidence: 0.9, created: '2026-11-01T00:00:00.000Z', updated: '2026-11-01T00:00:00.000Z' });
+  await writeFile(file, JSON.stringify(data));
+  const refused = await alice.wmem(['share', '--all']);
+  expect(refused.exitCode).toBe(2);
+  expect(String(refused.stderr)).toMatch(/refused: entry m-5ec2e7 holds what looks like a password assignment/);
+  expect(String(refused.stderr)).not.toContain('Tr0ub4dor');
+  expect(await readFile(teamFile(alice), 'utf8')).toBe(clean);
+});
+
+it('outside a git repository, share says so (exit 2)', async () => {
+  const plain = path.join(box.root, 'plain');
+  await mkdir(plain);
+  const r = await runWmem(['share', '--all'], { home: path.join(box.root, 'h'), cwd: plain, env: { HOME: box.root, GIT_CEILING_DIRECTORIES: box.root } });
+  expect(r.exitCode).toBe(2);
+  expect(String(r.stderr)).toMatch(/not inside a git repository/);
+});
