@@ -146,6 +146,15 @@ export function buildProgram(): Command {
   declare(program.command('memories').description('list workspace memory'), () => import('./commands/remember.js').then((m) => ({ run: m.runList })));
   declare(
     program
+      .command('report')
+      .description('one HTML page of what happened to the context: tokens over time, compactions, notes, errors, the overview')
+      .option('--all', 'add a row per session of the project')
+      .option('--out <file>', 'where to write it (- for standard output; default: report.html in the session folder)')
+      .option('--open', 'open it in the default browser'),
+    () => import('./commands/report.js'),
+  );
+  declare(
+    program
       .command('share')
       .description('copy workspace memory into .wmem/memory.md, committed with the code, so the team\'s sessions see it')
       .argument('[ids...]', 'workspace entry ids (see wmem memories)')

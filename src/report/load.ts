@@ -1,0 +1,141 @@
+// Gathers a session's report: the context in use over time from its transcript (the agent's own,
+// as the hooks recorded it, else wmem's history: the archives in order, then messages.jsonl), its
+// compactions (linked to what they archived), notes and decisions (scratch.md and the scratch
+// archives), open errors (hot state), the overview, and folder sizes. Reads only; files are read
+// a line at a time and only lines that can carry usage are parsed, so a long session stays fast.
+import { promises as fs, lstatSync } from 'node:fs';
+import path from 'node:path';
+import type { Session } from '../store/session.js';
+import { readTextIfExists } from '../store/fsx.js';
+import { readLines } from '../history/scan.js';
+import { readHotStateSync } from '../store/hot-state.js';
+import { parseScratch } from '../memory/scratch.js';
+import { hookStateFile } from '../agents/hook-state.js';
+import { emptySeries, addLine, type Series } from './series.js';
+import type { ReportEvent } from './html.js';
+
+/** Bytes that every line carrying usage or a compaction holds (a cheap test before JSON.parse). */
+const MAY_CARRY = [Buffer.from('usage'), Buffer.from('compact'), Buffer.from('token_count')];
+
+async function addFile(series: Series, file: string, seen: Set<string>): Promise<void> {
+  for await (const line of readLines(file)) {
+    if (!MAY_CARRY.some((b) => line.bytes.includes(b))) continue;
+    try {
+      addLine(series, JSON.parse(line.bytes.toString('utf8')), seen);
+    } catch {
+      /* not JSON: no usage */
+    }
+  }
+}
+
+async function listNames(dir: string, pattern: RegExp): Promise<string[]> {
+  return (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => pattern.test(n)).sort();
+}
+
+/** The agent's transcript as the hooks last read it, if it is still there. */
+async function agentTranscript(session: Session): Promise<string | undefined> {
+  try {
+    const state = JSON.parse((await readTextIfExists(hookStateFile(session.paths.stateDir))) ?? '{}') as { transcript?: { path?: unknown } };
+    const file = typeof state.transcript?.path === 'string' ? state.transcript.path : undefined;
+    return file && lstatSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const stampTime = (name: string) => {
+  const m = /(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)(\d{3})Z/.exec(name);
+  return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z` : undefined;
+};
+
+/** The series of the session, with each compaction linked (relative to `base`) to what it archived. */
+export async function loadSeries(session: Session, base: string): Promise<{ series: Series; source: string }> {
+  const series = emptySeries();
+  const seen = new Set<string>();
+  const rel = (file: string) => path.relative(base, file).split(path.sep).join('/');
+  const archives = await listNames(session.paths.archiveDir, /^messages-.*\.jsonl$/);
+  const details = await listNames(session.paths.detailDir, /-conversation(?:-\d+)?\.md$/);
+  const detailFor = (name: string) => details.find((d) => d.startsWith(name.replace(/^messages-/, '').replace(/\.jsonl$/, '')));
+  const transcript = await agentTranscript(session);
+  if (transcript) {
+    await addFile(series, transcript, seen);
+    // The hooks archived the transcript before each compaction the agent made, in order.
+    const hooked = await listNames(session.paths.archiveDir, /^transcript-.*\.jsonl$/);
+    const transcriptDetails = await listNames(session.paths.detailDir, /-transcript(?:-\d+)?\.md$/);
+    series.compactions.forEach((c, i) => {
+      if (!hooked[i]) return;
+      c.archive = rel(path.join(session.paths.archiveDir, hooked[i]));
+      const detail = transcriptDetails.find((d) => d.startsWith(hooked[i].replace(/^transcript-/, '').replace(/\.jsonl$/, '')));
+      if (detail) c.detail = rel(path.join(session.paths.detailDir, detail));
+    });
+    return { series, source: transcript };
+  }
+  for (const name of archives) {
+    await addFile(series, path.join(session.paths.archiveDir, name), seen);
+    const detail = detailFor(name);
+    const last = series.points[series.points.length - 1];
+    series.compactions.push({
+      n: series.points.length,
+      time: stampTime(name),
+      ...(last ? { before: last.tokens } : {}),
+      archive: rel(path.join(session.paths.archiveDir, name)),
+      ...(detail ? { detail: rel(path.join(session.paths.detailDir, detail)) } : {}),
+    });
+  }
+  try {
+    await addFile(series, session.paths.messages, seen);
+  } catch {
+    /* no history yet */
+  }
+  return { series, source: session.paths.messages };
+}
+
+/** Notes and decisions (scratch.md and its archives), open errors, and the compactions, in time order. */
+export async function loadEvents(session: Session, series: Series, base: string): Promise<ReportEvent[]> {
+  const events: ReportEvent[] = [];
+  const rel = (file: string) => path.relative(base, file).split(path.sep).join('/');
+  const scratchFiles = [...(await listNames(session.paths.archiveDir, /^scratch-.*\.md$/)).map((n) => path.join(session.paths.archiveDir, n)), session.paths.scratch];
+  for (const file of scratchFiles) {
+    for (const note of parseScratch((await readTextIfExists(file)) ?? '').notes) {
+      const decision = note.importance >= 0.8 || note.tags.includes('decisions');
+      events.push({ time: note.time, kind: decision ? 'decision' : 'note', text: note.text, href: rel(file) });
+    }
+  }
+  for (const error of readHotStateSync(session.paths.stateDir).errors) {
+    events.push({ time: error.first, kind: 'error', text: `${error.category}: ${error.summary}${error.count > 1 ? ` (×${error.count}, last ${error.last})` : ''}` });
+  }
+  series.compactions.forEach((c, i) => {
+    const what = c.before ? `${c.before.toLocaleString('en-US')} tokens in use before` : 'compacted';
+    events.push({ time: c.time, kind: 'compaction', text: `Compaction ${i + 1}: ${what}${c.after ? `, ${c.after.toLocaleString('en-US')} after` : ''}${c.archive ? `; archived to ${c.archive}` : ''}`, href: c.detail ?? c.archive });
+  });
+  // Time order; events without a time keep their place at the end, in the order found.
+  return events.map((e, i) => ({ e, i })).sort((a, b) => (a.e.time ?? '\uffff').localeCompare(b.e.time ?? '\uffff') || a.i - b.i).map(({ e }) => e);
+}
+
+/** Files and bytes under each of the session's folders (links not followed). */
+export async function loadSizes(session: Session): Promise<{ name: string; bytes: number; files: number }[]> {
+  const measure = async (dir: string, recurse: boolean) => {
+    let bytes = 0;
+    let files = 0;
+    for (const entry of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const full = path.join(dir, entry.name);
+      if (entry.isFile()) {
+        bytes += lstatSync(full).size;
+        files++;
+      } else if (recurse && entry.isDirectory()) {
+        const inner = await measure(full, true);
+        bytes += inner.bytes;
+        files += inner.files;
+      }
+    }
+    return { bytes, files };
+  };
+  const rows = [
+    { name: 'session (messages.jsonl, meta.json)', ...(await measure(session.paths.dir, false)) },
+    { name: 'working-memory', ...(await measure(session.paths.workingMemory, false)) },
+    { name: 'working-memory/detail', ...(await measure(session.paths.detailDir, true)) },
+    { name: 'working-memory/archive', ...(await measure(session.paths.archiveDir, true)) },
+    { name: 'state', ...(await measure(session.paths.stateDir, true)) },
+  ];
+  return rows;
+}
