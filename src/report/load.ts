@@ -112,14 +112,15 @@ export async function loadEvents(session: Session, series: Series, base: string)
   return events.map((e, i) => ({ e, i })).sort((a, b) => (a.e.time ?? '\uffff').localeCompare(b.e.time ?? '\uffff') || a.i - b.i).map(({ e }) => e);
 }
 
-/** Files and bytes under each of the session's folders (links not followed). */
+/** Files and bytes under each of the session's folders (links not followed; report.html left out). */
 export async function loadSizes(session: Session): Promise<{ name: string; bytes: number; files: number }[]> {
   const measure = async (dir: string, recurse: boolean) => {
     let bytes = 0;
     let files = 0;
     for (const entry of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
       const full = path.join(dir, entry.name);
-      if (entry.isFile()) {
+      // The report itself is not part of what it measures (two runs give the same bytes).
+      if (entry.isFile() && !(dir === session.paths.dir && entry.name === 'report.html')) {
         bytes += lstatSync(full).size;
         files++;
       } else if (recurse && entry.isDirectory()) {
