@@ -22,6 +22,7 @@ const QUICK = {
   'search.mjs': ['3', '20'],
   'sweep.mjs': ['3', '20000'],
   'parse-floor.mjs': [fixture],
+  'report.mjs': ['3', '100000'],
 };
 const NOT_BENCHES = new Set(['run.mjs', 'emit.mjs']);
 const BENCHES = readdirSync(here)
