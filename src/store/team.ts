@@ -59,10 +59,14 @@ export async function changeTeam<T>(root: string, change: (file: TeamFile | unde
 /** Adds the union merge line to `.gitattributes` unless it is there; true when it was added. */
 export async function ensureAttributes(root: string): Promise<boolean> {
   const file = path.join(root, '.gitattributes');
-  const current = (await readTextIfExists(file)) ?? '';
-  if (current.split('\n').some((line) => line.trim().replace(/\s+/g, ' ') === TEAM_ATTRIBUTES)) return false;
-  await atomicWrite(file, `${current}${current && !current.endsWith('\n') ? '\n' : ''}${TEAM_ATTRIBUTES}\n`);
-  return true;
+  const lockDir = path.join(root, '.wmem');
+  await ensureDir(lockDir);
+  return withLock(lockDir, async () => {
+    const current = (await readTextIfExists(file)) ?? '';
+    if (current.split('\n').some((line) => line.trim().replace(/\s+/g, ' ') === TEAM_ATTRIBUTES)) return false;
+    await atomicWrite(file, `${current}${current && !current.endsWith('\n') ? '\n' : ''}${TEAM_ATTRIBUTES}\n`);
+    return true;
+  });
 }
 
 interface TeamCache {

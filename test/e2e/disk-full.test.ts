@@ -2,52 +2,41 @@
 // it was (no partial line that a later consolidation would take for a note) and says so. Needs
 // root for the mount; elsewhere the test says why it did not run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execa } from 'execa';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runWmem } from '../helpers/cli.js';
+import { smallDisk, type SmallDisk } from '../helpers/small-disk.js';
 
-let mountPoint: string;
-let mounted = false;
-let why = '';
+let disk: SmallDisk;
 
 beforeAll(async () => {
-  mountPoint = await mkdtemp(path.join(os.tmpdir(), 'wmem-full-'));
-  const result = await execa('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mountPoint], { reject: false });
-  mounted = result.exitCode === 0;
-  if (!mounted) why = `cannot mount a small tmpfs here (${String(result.stderr).trim() || `exit ${result.exitCode}`})`;
+  disk = await smallDisk('256k');
 });
 afterAll(async () => {
-  if (mounted) await execa('umount', [mountPoint], { reject: false });
-  await rm(mountPoint, { recursive: true, force: true });
+  await disk.unmount();
 });
 
 describe('a full disk', () => {
   it('a note that does not fit is not saved, and scratch.md is left whole', async (ctx) => {
-    if (!mounted) {
-      console.log(`skipped: ${why}`);
+    if (!disk.mounted) {
+      console.log(`skipped: ${disk.why}`);
       ctx.skip();
     }
-    const home = path.join(mountPoint, 'home');
-    const project = path.join(mountPoint, 'project');
+    const home = path.join(disk.mountPoint, 'home');
+    const project = path.join(disk.mountPoint, 'project');
     await mkdir(project, { recursive: true });
     const run = (args: string[]) => runWmem(args, { home, cwd: project });
     expect((await run(['init', '--session', 'disk'])).exitCode).toBe(0);
     expect((await run(['note', 'saved before the disk filled up'])).exitCode).toBe(0);
     const scratch = path.join(home, 'sessions', (await import('node:fs')).readdirSync(path.join(home, 'sessions'))[0], 'disk', 'working-memory', 'scratch.md');
     const before = await readFile(scratch, 'utf8');
-    // Fill the disk: one big file until it refuses.
-    const filler = path.join(mountPoint, 'filler');
-    for (let size = 512 * 1024; size >= 512; size = Math.floor(size / 2)) {
-      await writeFile(`${filler}-${size}`, Buffer.alloc(size)).catch(() => rm(`${filler}-${size}`, { force: true }));
-    }
+    await disk.fill();
     const big = await run(['note', `a long note ${'that will not fit '.repeat(600)}`]);
     expect(big.exitCode).toBe(1);
     expect(String(big.stderr)).toContain('disk full: note not saved');
     expect(await readFile(scratch, 'utf8')).toBe(before);
     // Room again: the next note is whole, and a consolidation finds exactly the two notes.
-    for (let size = 512 * 1024; size >= 512; size = Math.floor(size / 2)) await rm(`${filler}-${size}`, { force: true });
+    await disk.free();
     expect((await run(['note', 'saved after space was freed'])).exitCode).toBe(0);
     const consolidated = JSON.parse(String((await run(['consolidate', '--json'])).stdout));
     expect(consolidated.consumed).toBe(2);

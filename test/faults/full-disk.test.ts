@@ -2,46 +2,30 @@
 // not run): every command that writes fails with a clear "no space" message and leaves each file
 // whole, old or new, never torn; once space is freed, everything works again and nothing is lost.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { execa } from 'execa';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runWmem } from '../helpers/cli.js';
+import { smallDisk, type SmallDisk } from '../helpers/small-disk.js';
 import { listTree } from './helpers.js';
 
-let mountPoint: string;
-let mounted = false;
-let why = '';
+let disk: SmallDisk;
 const tally = { tried: 0, refusedCleanly: 0, tornFiles: 0 };
 
 beforeAll(async () => {
-  mountPoint = await mkdtemp(path.join(os.tmpdir(), 'wmem-faults-full-'));
-  const result = await execa('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mountPoint], { reject: false });
-  mounted = result.exitCode === 0;
-  if (!mounted) why = `cannot mount a small tmpfs here (${String(result.stderr).trim() || `exit ${result.exitCode}`})`;
+  disk = await smallDisk('2m');
 });
 afterAll(async () => {
   console.log(`full disk: ${tally.tried} writing commands run on a full disk, ${tally.refusedCleanly} failed cleanly, torn files ${tally.tornFiles}`);
-  if (mounted) await execa('umount', [mountPoint], { reject: false });
-  await rm(mountPoint, { recursive: true, force: true });
+  await disk.unmount();
 });
 
-async function fill(): Promise<void> {
-  for (let size = 4 * 1024 * 1024; size >= 256; size = Math.floor(size / 2)) {
-    await writeFile(path.join(mountPoint, `filler-${size}`), Buffer.alloc(size)).catch(() => rm(path.join(mountPoint, `filler-${size}`), { force: true }));
-  }
-}
-async function free(): Promise<void> {
-  for (const name of await readdir(mountPoint)) if (name.startsWith('filler-')) await rm(path.join(mountPoint, name), { force: true });
-}
-
 it('every writing command on a full disk fails cleanly, and nothing is torn or lost', async (ctx) => {
-  if (!mounted) {
-    console.log(`skipped: ${why}`);
+  if (!disk.mounted) {
+    console.log(`skipped: ${disk.why}`);
     ctx.skip();
   }
-  const home = path.join(mountPoint, 'home');
-  const project = path.join(mountPoint, 'project');
+  const home = path.join(disk.mountPoint, 'home');
+  const project = path.join(disk.mountPoint, 'project');
   await mkdir(project, { recursive: true });
   const run = (args: string[], input?: string) => runWmem(args, { home, cwd: project, input });
   expect((await run(['init', '--session', 'full'])).exitCode).toBe(0);
@@ -57,7 +41,7 @@ it('every writing command on a full disk fails cleanly, and nothing is torn or l
   const files = ['messages.jsonl', 'working-memory/overview.md', 'working-memory/scratch.md', 'meta.json'];
   const before = Object.fromEntries(await Promise.all(files.map(async (f) => [f, await readFile(path.join(session, f), 'utf8')])));
 
-  await fill();
+  await disk.fill();
   const commands: string[][] = [
     ['note', `a note that should not fit ${'z'.repeat(4000)}`],
     ['remember', '--type', 'project', `The deploy script needs the VPN up before it runs ${'w'.repeat(200)}`],
@@ -85,7 +69,7 @@ it('every writing command on a full disk fails cleanly, and nothing is torn or l
   }
   expect(await readFile(path.join(session, 'messages.jsonl'), 'utf8')).toBe(before['messages.jsonl']);
 
-  await free();
+  await disk.free();
   // Space again: the notes are all there, the compaction runs and restores byte for byte.
   const consolidated = JSON.parse(String((await run(['consolidate', '--json'])).stdout));
   expect(consolidated.consumed).toBe(30);
