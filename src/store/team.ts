@@ -4,7 +4,7 @@
 // modification time changed since the last render (a small cache in the project's memory folder).
 import { lstatSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, atomicWrite, ensureDir, readTextIfExists, staysInside, withLock } from './fsx.js';
+import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, withLock } from './fsx.js';
 import { usageError } from '../ui/errors.js';
 import { TEAM_ATTRIBUTES, TEAM_FILE, asWorkspaceEntry, parseTeam, resolveTeam, type TeamEntry, type TeamFile } from '../memory/team.js';
 import { findSecret } from '../memory/gate.js';
@@ -49,6 +49,8 @@ export async function readTeam(root: string): Promise<TeamFile | undefined> {
 export async function changeTeam<T>(root: string, change: (file: TeamFile | undefined) => { file: TeamFile; result: T; text: string }): Promise<T> {
   const dir = path.join(root, '.wmem');
   await ensureDir(dir);
+  // The lock folder and temp files that a killed wmem could leave here are never committed.
+  await createExclusive(path.join(dir, '.gitignore'), '# wmem: its lock and temp files, never the memory\n.lock\n.lock.owner\n*.tmp\n');
   return withLock(dir, async () => {
     const { result, text } = change(await readTeam(root));
     await atomicWrite(teamFilePath(root), text);
