@@ -13,6 +13,8 @@ export async function trackTool(session: Session, event: ToolEvent, now: Date): 
     outcome.files.length ? `active: ${outcome.files.join(', ')}` : '',
     outcome.opened ? `opened ${outcome.opened.category} error #${outcome.opened.fingerprint}` : '',
     outcome.cleared.length ? `cleared ${outcome.cleared.map((e) => `${e.category} #${e.fingerprint}`).join(', ')}` : '',
+    outcome.todosChanged ? `todo list: ${outcome.state.todos?.length ?? 0} items` : '',
+    event.todoSkipped ? `todo call skipped: ${event.todoSkipped}` : '',
   ].filter(Boolean);
   return parts.join('; ') || 'nothing to track';
 }

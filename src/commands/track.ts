@@ -24,7 +24,9 @@ export async function run(_options: unknown, ctx: RunContext): Promise<CommandRe
     ...(outcome.files.length ? [`active: ${outcome.files.join(', ')}`] : []),
     ...(outcome.opened ? [`open ${outcome.opened.category} error #${outcome.opened.fingerprint}: ${outcome.opened.summary}`] : []),
     ...outcome.cleared.map((e) => `cleared ${e.category} error #${e.fingerprint}`),
+    ...(outcome.todosChanged ? [`todo list: ${outcome.state.todos?.length ?? 0} items`] : []),
   ];
+  if (event.todoSkipped) ctx.warn(`todo call skipped: ${event.todoSkipped}`);
   const data = { session: session.id, files: outcome.files, opened: outcome.opened ?? null, cleared: outcome.cleared, state: outcome.state };
   return { data, text: ctx.quiet ? '' : lines.join('\n') || 'nothing to track' };
 }

@@ -4,6 +4,7 @@
 // Secrets in outputs are redacted before anything is kept.
 import { sha256Hex } from './hash.js';
 import { redactSecrets } from './gate.js';
+import { applyTodoChange, renderTodos, todoChangeFrom, type TodoChange, type TodoItem } from './todos.js';
 
 /** What a tool did, in the generic shape; hooks map an agent's events into it. */
 export interface ToolEvent {
@@ -14,6 +15,9 @@ export interface ToolEvent {
   output?: string;
   error?: string;
   is_interrupt?: boolean;
+  /** A change to the agent's todo list (its todo tool), or why a todo call changed nothing. */
+  todo?: TodoChange;
+  todoSkipped?: string;
 }
 
 export type ErrorCategory = 'typecheck' | 'test' | 'lint' | 'build' | 'runtime';
@@ -45,12 +49,22 @@ export interface HotState {
   seq: number;
   files: ActiveFile[];
   errors: OpenError[];
+  /** The agent's own todo list, as its todo tool last left it. */
+  todos?: TodoItem[];
   updated?: string;
 }
 
 export const ACTION_WEIGHT: Record<string, number> = { edit: 50, write: 45, grep: 30, read: 20 };
 export const TOUCH_BONUS = 3;
 export const TOP_FILES = 8;
+/**
+ * Each tool event multiplies every file's weight by this, so the file edited now outranks the one
+ * edited 200 tool calls ago; a file whose weight falls under FORGET_BELOW leaves the list. The
+ * decay is the same for all, so it never reorders files by itself: the block's bytes change only
+ * when a file is touched or forgotten (the prompt cache survives the calls in between).
+ */
+export const DECAY = 0.85;
+export const FORGET_BELOW = 1;
 export const TOP_ERRORS = 3;
 const KEEP_FILES = 32;
 const KEEP_ERRORS = 10;
@@ -66,6 +80,7 @@ export function migrateHotState(raw: unknown): HotState {
     seq: typeof r.seq === 'number' ? r.seq : 0,
     files: Array.isArray(r.files) ? r.files.filter((f) => f && typeof f.path === 'string') : [],
     errors: Array.isArray(r.errors) ? r.errors.filter((e) => e && typeof e.fingerprint === 'string') : [],
+    ...(Array.isArray(r.todos) ? { todos: r.todos.filter((t) => t && typeof t.text === 'string' && typeof t.status === 'string') } : {}),
     ...(typeof r.updated === 'string' ? { updated: r.updated } : {}),
   };
 }
@@ -187,22 +202,27 @@ export interface TrackOutcome {
   opened?: OpenError;
   cleared: OpenError[];
   files: string[];
+  todosChanged?: boolean;
 }
 
 /** Applies one tool event. The state holds no secret: commands and summaries are redacted. */
 export function applyToolEvent(previous: HotState, event: ToolEvent, now: Date): TrackOutcome {
-  const state: HotState = { version: 1, seq: previous.seq + 1, files: previous.files.map((f) => ({ ...f })), errors: previous.errors.map((e) => ({ ...e })) };
+  const decayed = previous.files.map((f) => ({ ...f, weight: Math.round(f.weight * DECAY * 1000) / 1000 })).filter((f) => f.weight >= FORGET_BELOW);
+  const state: HotState = { version: 1, seq: previous.seq + 1, files: decayed, errors: previous.errors.map((e) => ({ ...e })), ...(previous.todos ? { todos: previous.todos } : {}) };
   const seq = state.seq;
   const stamp = now.toISOString();
   const action = actionFor(event.tool);
   const touched: string[] = [];
+  const todosBefore = JSON.stringify(state.todos ?? []);
+  if (event.todo) state.todos = applyTodoChange(state.todos ?? [], event.todo);
+  const todosChanged = JSON.stringify(state.todos ?? []) !== todosBefore;
   if (action) {
     for (const file of event.files ?? []) {
       if (typeof file !== 'string' || !file.trim()) continue;
       const path = clip(redactSecrets(file.trim()), 300);
       const found = state.files.find((f) => f.path === path);
       if (found) {
-        found.weight = Math.max(found.weight, ACTION_WEIGHT[action]) + TOUCH_BONUS;
+        found.weight = Math.round((Math.max(found.weight, ACTION_WEIGHT[action]) + TOUCH_BONUS) * 1000) / 1000;
         found.touches++;
         found.action = action;
         found.seq = seq;
@@ -215,9 +235,9 @@ export function applyToolEvent(previous: HotState, event: ToolEvent, now: Date):
     state.files = state.files.slice(0, KEEP_FILES);
   }
 
-  const outcome: TrackOutcome = { state, cleared: [], files: touched };
+  const outcome: TrackOutcome = { state, cleared: [], files: touched, todosChanged };
   const exit = event.exit_code;
-  if (event.is_interrupt || exit === undefined || exit === null || !Number.isFinite(exit)) return finish(outcome, stamp, touched.length > 0);
+  if (event.is_interrupt || exit === undefined || exit === null || !Number.isFinite(exit)) return finish(outcome, stamp, touched.length > 0 || todosChanged);
   // Redacted whole, before any line is picked: a key's body lines carry no marker of their own.
   const output = redactSecrets([event.error, event.output].filter((s): s is string => typeof s === 'string' && s !== '').join('\n'));
   const command = event.command ? clip(redactSecrets(event.command.replace(/\s+/g, ' ').trim()), 200) : undefined;
@@ -228,10 +248,10 @@ export function applyToolEvent(previous: HotState, event: ToolEvent, now: Date):
     const clears = (e: OpenError) => (category !== undefined && e.category === category) || (command !== undefined && e.command === command);
     outcome.cleared = state.errors.filter(clears);
     state.errors = state.errors.filter((e) => !clears(e));
-    return finish(outcome, stamp, touched.length > 0 || outcome.cleared.length > 0);
+    return finish(outcome, stamp, touched.length > 0 || todosChanged || outcome.cleared.length > 0);
   }
   const category = categorize(event.command, output);
-  if (!category) return finish(outcome, stamp, touched.length > 0);
+  if (!category) return finish(outcome, stamp, touched.length > 0 || todosChanged);
   const summary = summarize(category, output, command);
   const fp = fingerprint(summary);
   const existing = state.errors.find((e) => e.fingerprint === fp);
@@ -264,6 +284,7 @@ export function renderHotState(state: HotState): string {
     lines.push('Active files:');
     for (const f of files) lines.push(`- ${f.path} (${f.action}${f.touches > 1 ? ` ×${f.touches}` : ''})`);
   }
+  lines.push(...renderTodos(state.todos ?? []));
   const errors = [...state.errors].sort((a, b) => b.seq - a.seq).slice(0, TOP_ERRORS);
   if (errors.length) {
     lines.push('Open errors:');
@@ -295,6 +316,7 @@ export function toolEventFromJson(raw: unknown): ToolEvent | undefined {
     const files = ['file_path', 'notebook_path', 'path'].map((k) => input[k]).filter((v): v is string => typeof v === 'string' && v !== '');
     const event: ToolEvent = { tool: r.tool_name };
     if (files.length) event.files = [...new Set(files)];
+    Object.assign(event, todoFields(r.tool_name, input, r.tool_response));
     if (typeof input.command === 'string') event.command = input.command;
     const failure = r.hook_event_name === 'PostToolUseFailure' || typeof r.error === 'string';
     if (failure) {
@@ -322,4 +344,10 @@ export function toolEventFromJson(raw: unknown): ToolEvent | undefined {
   if (typeof r.error === 'string') event.error = r.error;
   if (r.is_interrupt === true) event.is_interrupt = true;
   return event;
+}
+
+/** The todo change of a tool call, as ToolEvent fields (nothing for other tools). */
+export function todoFields(tool: string | undefined, input: unknown, response: unknown): Pick<ToolEvent, 'todo' | 'todoSkipped'> {
+  const { change, skipped } = todoChangeFrom(tool, input, response);
+  return { ...(change ? { todo: change } : {}), ...(skipped ? { todoSkipped: skipped } : {}) };
 }

@@ -9,6 +9,11 @@ import { readHotStateSync } from '../store/hot-state.js';
 import { renderWorkspace, withTeam } from './workspace.js';
 import { teamEntriesSync } from '../store/team.js';
 import { renderHotState } from './hot-state.js';
+import { recentDecisions } from './scratch.js';
+import { readTailSync } from '../store/fsx.js';
+
+/** How much of scratch.md's end is read for the recent decisions (notes are appended). */
+const SCRATCH_TAIL_BYTES = 16 * 1024;
 
 export async function loadInjectables(session: Session): Promise<{ workspace?: string; sessionState?: string }> {
   let workspace: string | undefined;
@@ -18,6 +23,8 @@ export async function loadInjectables(session: Session): Promise<{ workspace?: s
     // A broken workspace file must not take the whole context down; `wmem memories` reports it.
     workspace = undefined;
   }
-  const sessionState = renderHotState(readHotStateSync(session.paths.stateDir)) || undefined;
+  const decisions = recentDecisions(readTailSync(session.paths.scratch, SCRATCH_TAIL_BYTES));
+  const state = [renderHotState(readHotStateSync(session.paths.stateDir)), ...(decisions.length ? ['Recent decisions (not yet consolidated):', ...decisions.map((d) => `- ${d}`)] : [])];
+  const sessionState = state.filter(Boolean).join('\n') || undefined;
   return { workspace, sessionState };
 }

@@ -93,3 +93,14 @@ export function validateImportance(value: string | number | undefined): number {
   if (typeof value === 'string' && value.trim() === '') return NaN;
   return n;
 }
+
+/** A note that records a decision: importance 0.8 or more, or tagged #decisions. */
+export function isDecision(note: Pick<Note, 'importance' | 'tags'>): boolean {
+  return note.importance >= 0.8 || note.tags.includes('decisions');
+}
+
+/** The last `n` decisions among notes not yet consolidated (newest last), as one line each. */
+export function recentDecisions(scratchTail: string, n = 3): string[] {
+  const decisions = parseScratch(scratchTail).notes.filter(isDecision);
+  return decisions.slice(-n).map((d) => d.text.replace(/\s+/g, ' ').replace(/(^|\s)#decisions(?=\s|$)/, '$1').trim()).map((t) => (t.length > 200 ? t.slice(0, 199) + '…' : t));
+}

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { applyToolEvent, categorize, emptyHotState, fingerprint, renderHotState, summarize, toolEventFromJson, type HotState, type ToolEvent } from '../../src/memory/hot-state.js';
+import { DECAY, applyToolEvent, categorize, emptyHotState, fingerprint, renderHotState, summarize, toolEventFromJson, type HotState, type ToolEvent } from '../../src/memory/hot-state.js';
 
 const fixture = (name: string) => readFileSync(path.join(ROOT, 'test/fixtures/tool-outputs', name), 'utf8');
 const NOW = new Date('2026-03-12T14:30:00Z');
@@ -15,18 +15,34 @@ function apply(events: ToolEvent[], start: HotState = emptyHotState()): HotState
 }
 
 describe('active files', () => {
-  it('weighs edit 50, write 45, grep 30, read 20, +3 per touch', () => {
+  it('weighs edit 50, write 45, grep 30, read 20, +3 per touch; every event multiplies older weights by 0.85', () => {
     const state = apply([
       { tool: 'read', files: ['a.ts'] },
       { tool: 'grep', files: ['b.ts'] },
       { tool: 'write', files: ['c.ts'] },
       { tool: 'Edit', files: ['d.ts'] },
-      { tool: 'read', files: ['a.ts'] },
-      { tool: 'read', files: ['a.ts'] },
     ]);
     const weight = Object.fromEntries(state.files.map((f) => [f.path, f.weight]));
-    expect(weight).toEqual({ 'd.ts': 50, 'c.ts': 45, 'b.ts': 30, 'a.ts': 26 });
+    expect(weight['d.ts']).toBe(50);
+    expect(weight['c.ts']).toBeCloseTo(45 * DECAY, 3);
+    expect(weight['b.ts']).toBeCloseTo(30 * DECAY ** 2, 3);
+    expect(weight['a.ts']).toBeCloseTo(20 * DECAY ** 3, 2);
     expect(apply([{ tool: 'read', files: ['x.ts'] }, { tool: 'edit', files: ['x.ts'] }]).files[0].weight).toBe(53);
+    expect(apply([{ tool: 'edit', files: ['x.ts'] }, { tool: 'read', files: ['x.ts'] }]).files[0].weight).toBeCloseTo(50 * DECAY + 3, 3);
+  });
+
+  it('ranks the file edited now above the one edited many calls ago, and forgets a file left alone', () => {
+    const busy = Array.from({ length: 200 }, (_, i) => ({ tool: 'bash', command: `echo ${i}`, exit_code: 0 }));
+    const state = apply([{ tool: 'edit', files: ['old.ts'] }, { tool: 'edit', files: ['old.ts'] }, ...busy.slice(0, 5), { tool: 'read', files: ['new.ts'] }]);
+    expect(renderHotState(state).split('\n').slice(1, 3)).toEqual(['- new.ts (read)', '- old.ts (edit ×2)']);
+    expect(apply([{ tool: 'edit', files: ['old.ts'] }, ...busy]).files).toEqual([]);
+  });
+
+  it('keeps the rendered block byte-stable while no file is touched (a uniform decay never reorders)', () => {
+    const base = apply([{ tool: 'edit', files: ['a.ts'] }, { tool: 'read', files: ['b.ts'] }, { tool: 'grep', files: ['c.ts'] }]);
+    let state = base;
+    for (let i = 0; i < 10; i++) state = applyToolEvent(state, { tool: 'bash', command: 'ls', exit_code: 0 }, new Date()).state;
+    expect(renderHotState(state)).toBe(renderHotState(base));
   });
 
   it('shows the top 8', () => {
@@ -129,5 +145,46 @@ describe('event shapes', () => {
   it('reads the generic shape', () => {
     expect(toolEventFromJson({ tool: 'edit', files: ['src/a.ts'], exit_code: 1, output: 'x' })).toEqual({ tool: 'edit', files: ['src/a.ts'], exit_code: 1, output: 'x' });
     expect(toolEventFromJson([1, 2])).toBeUndefined();
+  });
+});
+
+describe("the agent's todo list", () => {
+  const claude = (tool_name: string, tool_input: unknown, tool_response: unknown = {}) => toolEventFromJson({ tool_name, tool_input, tool_response })!;
+
+  it("keeps Claude Code's TodoWrite list, shows the work in progress first", () => {
+    const state = apply([
+      claude('TodoWrite', { todos: [{ content: 'Write the parser', status: 'completed', activeForm: 'Writing' }, { content: 'Add the CLI flag', status: 'in_progress' }, { content: 'Document it', status: 'pending' }] }),
+    ]);
+    expect(renderHotState(state).split('\n')).toEqual(['Todo list:', '- [~] Add the CLI flag', '- [ ] Document it', '- [x] Write the parser']);
+  });
+
+  it("follows TaskCreate and TaskUpdate one task at a time (Claude Code 2.1), a deleted task leaves", () => {
+    const state = apply([
+      claude('TaskCreate', { subject: 'Research plan mode', description: 'long text' }, { task: { id: '1', subject: 'Research plan mode' } }),
+      claude('TaskCreate', { subject: 'Research teammates' }, { task: { id: '2' } }),
+      claude('TaskUpdate', { taskId: '1', status: 'in_progress' }, { success: true }),
+      claude('TaskUpdate', { taskId: '2', status: 'deleted' }),
+    ]);
+    expect(state.todos).toEqual([{ id: '1', text: 'Research plan mode', status: 'in_progress' }]);
+  });
+
+  it("reads Codex's update_plan and OpenCode's todowrite the same way", () => {
+    expect(apply([claude('update_plan', { plan: [{ step: 'Reproduce the bug', status: 'completed' }, { step: 'Fix it', status: 'in_progress' }] })]).todos).toEqual([
+      { text: 'Reproduce the bug', status: 'completed' },
+      { text: 'Fix it', status: 'in_progress' },
+    ]);
+    expect(apply([claude('todowrite', { todos: [{ id: 't1', content: 'Ship', status: 'pending', priority: 'high' }] })]).todos).toEqual([{ id: 't1', text: 'Ship', status: 'pending' }]);
+  });
+
+  it('skips a todo call of an unexpected shape, keeping the list, and says why', () => {
+    const before = apply([claude('TodoWrite', { todos: [{ content: 'Keep me', status: 'pending' }] })]);
+    const odd = claude('TodoWrite', { todos: 'not a list' });
+    expect(odd.todoSkipped).toMatch(/without a list/);
+    expect(applyToolEvent(before, odd, NOW).state.todos).toEqual(before.todos);
+  });
+
+  it('redacts a secret in a todo', () => {
+    const state = apply([claude('TodoWrite', { todos: [{ content: 'Rotate ghp_R4nD0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY', status: 'pending' }] })]);
+    expect(renderHotState(state)).not.toContain('ghp_R4nD0m');
   });
 });

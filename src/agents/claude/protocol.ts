@@ -2,6 +2,7 @@
 // transcript_path, cwd, hook_event_name and the event's own fields), how a tool event maps to
 // `wmem track`'s input, and the JSON a hook answers with (hookSpecificOutput.additionalContext).
 import { isAbsolute, relative } from 'node:path';
+import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
 
 export const CLAUDE_HOOK_EVENTS = [
   'SessionStart',
@@ -39,15 +40,7 @@ export interface HookInput {
 }
 
 /** A tool event in `wmem track`'s shape (SPEC §7). */
-export interface ToolEvent {
-  tool?: string;
-  files?: string[];
-  command?: string;
-  exit_code?: number;
-  output?: string;
-  error?: string;
-  is_interrupt?: boolean;
-}
+export type { ToolEvent };
 
 export class HookInputError extends Error {
   override name = 'HookInputError';
@@ -128,7 +121,7 @@ export function toolEventFrom(input: HookInput, root?: string): ToolEvent {
     .map((k) => toolInput[k])
     .filter((v): v is string => typeof v === 'string' && v !== '')
     .map(within);
-  const event: ToolEvent = { tool: input.toolName?.toLowerCase() };
+  const event: ToolEvent = { tool: input.toolName?.toLowerCase(), ...todoFields(input.toolName, toolInput, input.toolResponse) };
   if (files.length) event.files = [...new Set(files)];
   if (typeof toolInput.command === 'string') event.command = toolInput.command;
   if (input.event === 'PostToolUseFailure') {
