@@ -18,7 +18,7 @@ export interface WmemHookSpec {
 export const WMEM_HOOKS: WmemHookSpec[] = [
   { event: 'SessionStart', timeout: 10 },
   { event: 'UserPromptSubmit', timeout: 10 },
-  { event: 'PostToolUse', matcher: 'Edit|MultiEdit|Write|NotebookEdit|Read|Grep|Glob|Bash', timeout: 10 },
+  { event: 'PostToolUse', matcher: 'Edit|MultiEdit|Write|NotebookEdit|Read|Grep|Glob|Bash|TodoWrite|TaskCreate|TaskUpdate', timeout: 10 },
   { event: 'PostToolUseFailure', matcher: 'Edit|MultiEdit|Write|NotebookEdit|Read|Grep|Glob|Bash', timeout: 10 },
   { event: 'PreCompact', timeout: 60 },
   { event: 'PostCompact', timeout: 30 },
