@@ -23,8 +23,9 @@ const QUICK = {
   'sweep.mjs': ['3', '20000'],
   'parse-floor.mjs': [fixture],
   'report.mjs': ['3', '100000'],
+  'search-after-compact.mjs': ['2', '100000'],
 };
-const NOT_BENCHES = new Set(['run.mjs', 'emit.mjs']);
+const NOT_BENCHES = new Set(['run.mjs', 'emit.mjs', 'history-gen.mjs']);
 const BENCHES = readdirSync(here)
   .filter((f) => f.endsWith('.mjs') && !NOT_BENCHES.has(f))
   .sort()

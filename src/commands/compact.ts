@@ -57,6 +57,9 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
+/** Archives at least this large are indexed for search when the compaction finishes. */
+const INDEX_AHEAD_BYTES = 1_000_000;
+
 /** Starts `wmem compact --finish` for this session, detached; false when it could not be started. */
 function finishInBackground(session: Session, ctx: RunContext): boolean {
   const bin = process.argv[1];
@@ -80,10 +83,17 @@ async function finish(ctx: RunContext): Promise<CommandResult> {
   try {
     const session = await resolveSession(ctx);
     await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }));
+    await indexForSearch(session);
   } catch (err) {
     await logHook(ctx.home, ctx.now(), 'compact --finish', 'error', (err as Error).message).catch(() => {});
   }
   return { data: { finished: true }, text: '' };
+}
+
+/** The search index of the new archive, so the first `wmem search` after a compaction is quick. */
+async function indexForSearch(session: Session): Promise<void> {
+  const { indexSession } = await import('../store/search-corpus.js');
+  await indexSession(session.id, session.paths);
 }
 
 export async function run(options: CompactCommandOptions, ctx: RunContext): Promise<CommandResult> {
@@ -103,5 +113,12 @@ export async function run(options: CompactCommandOptions, ctx: RunContext): Prom
     },
     { now: ctx.now, warn: ctx.warn, progress: ctx.stderrIsTTY && !ctx.json && !ctx.quiet, finishLater: options.wait ? undefined : () => finishInBackground(session, ctx) },
   );
+  if (result.archive && !result.dryRun && result.finishing !== 'background' && result.counts.bytesArchived >= INDEX_AHEAD_BYTES) {
+    // The full way (or --wait) is done: the search index of a large archive is the last of it,
+    // in the background unless the caller asked to wait for everything. A small one is indexed
+    // by the first search in a few milliseconds.
+    if (options.wait) await indexForSearch(session).catch((err) => ctx.warn(`the search index was not updated: ${(err as Error).message}`));
+    else finishInBackground(session, ctx);
+  }
   return { data: result, text: ctx.quiet ? '' : renderCompact(result) };
 }

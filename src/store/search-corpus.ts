@@ -129,6 +129,34 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<string
 }
 
 /**
+ * Brings the text sidecars of a session's archived messages up to date (only those missing or
+ * stale are built): run when a compaction finishes, so the first search after it reads ready text
+ * instead of parsing a large archive. Returns how many were built.
+ */
+export async function indexSession(id: string, paths: SessionPaths): Promise<number> {
+  const archived = sessionSources(id, paths).filter((s) => s.kind === 'messages');
+  dropStaleSidecars(paths, new Set(archived.map((s) => path.basename(s.path))));
+  let built = 0;
+  for (const source of archived) {
+    if (sidecarFresh(paths, source)) continue;
+    await messagesText(paths, source);
+    built++;
+  }
+  return built;
+}
+
+function sidecarFresh(paths: SessionPaths, source: Source): boolean {
+  const meta = path.join(paths.stateDir, 'search', `${path.basename(source.path)}.json`);
+  try {
+    const recorded = JSON.parse(readFileSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number };
+    const stat = statSync(source.path);
+    return recorded.version === 2 && recorded.size === stat.size && recorded.mtimeMs === stat.mtimeMs;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * workspace-memory.json as searchable lines at their real line numbers: each entry's `"text"`
  * line holds its text (wmem writes the file indented, one field a line); a file written on one
  * line by someone else is searched entry by entry instead.

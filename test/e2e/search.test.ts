@@ -1,7 +1,7 @@
 // End-to-end: `wmem search` over overview, scratch, detail, archive (with real archived
 // transcripts from test/fixtures, copied first) and workspace memory.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFile, copyFile, readdir, mkdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, copyFile, readdir, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, sandbox, runJson, type Sandbox } from '../helpers/cli.js';
@@ -55,6 +55,21 @@ describe('search', () => {
     await rm(wm('archive/messages-20260101T000000000Z.jsonl'));
     expect((await search('launch the cached session page instead of regenerating')).some((h) => h.kind === 'messages')).toBe(false);
     expect(existsSync(path.join(dir, 'state/search/messages-20260101T000000000Z.jsonl.txt'))).toBe(false);
+  });
+
+  it('a compaction that archives more than a megabyte leaves its search text ready', async () => {
+    const turns = Array.from({ length: 3000 }, (_, t) => [
+      JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${t}: check module ${t % 50}` } }),
+      JSON.stringify({ type: 'assistant', message: { id: `m${t}`, role: 'assistant', content: [{ type: 'text', text: `${t === 7 ? 'The flamingo cache key was stale. ' : ''}${'module output line '.repeat(20)}` }] } }),
+    ]).flat();
+    await writeFile(path.join(dir, 'messages.jsonl'), turns.join('\n') + '\n');
+    const compacted = await runJson(box, ['compact', '--keep-recent', '2', '--wait']);
+    const name = path.basename(compacted.archive);
+    // Ready before any search ran: built by the compaction's finishing.
+    expect(existsSync(path.join(dir, `state/search/${name}.txt`))).toBe(true);
+    const hits = await search('flamingo cache key');
+    // Found in the archive (and in its readable copy in detail/).
+    expect(hits.some((h: { kind: string; file: string }) => h.kind === 'messages' && h.file === `working-memory/archive/${name}`)).toBe(true);
   });
 
   it('answers a question in other words (stemming and related words)', async () => {
