@@ -36,6 +36,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const times = { first: [], later: [], grep: [], node: [] };
 for (let r = 0; r < rounds; r++) {
   rmSync(path.join(sessionDir, 'working-memory', 'archive'), { recursive: true, force: true });
+  rmSync(path.join(sessionDir, 'working-memory', 'detail'), { recursive: true, force: true });
   rmSync(path.join(sessionDir, 'state', 'search'), { recursive: true, force: true });
   copyFileSync(source, path.join(sessionDir, 'messages.jsonl'));
   wmem('compact', '--keep-recent', '5', '--wait');

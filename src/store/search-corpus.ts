@@ -3,6 +3,7 @@
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
 import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { atomicWrite, staysInside } from './fsx.js';
@@ -100,6 +101,16 @@ function extractLine(line: string, history: History): string {
   return '';
 }
 
+/**
+ * A file's text. Archives and their readable copies run to tens of megabytes and are mostly
+ * ASCII: checked in one native pass, such a file is decoded as Latin-1 (the same characters,
+ * several times faster than UTF-8 decoding); any other byte means UTF-8.
+ */
+function readText(file: string): string {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /** The sidecar text of an archived messages file, built (streaming) when missing or stale. */
 async function messagesText(paths: SessionPaths, source: Source): Promise<string> {
   const dir = path.join(paths.stateDir, 'search');
@@ -109,7 +120,7 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<string
   const stat = statSync(source.path);
   try {
     const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { size: number; mtimeMs: number; version: number };
-    if (meta.version === 2 && meta.size === stat.size && meta.mtimeMs === stat.mtimeMs) return readFileSync(textFile, 'utf8');
+    if (meta.version === 2 && meta.size === stat.size && meta.mtimeMs === stat.mtimeMs) return readText(textFile);
   } catch {
     /* build it */
   }
@@ -270,7 +281,7 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
       } else if (source.kind === 'workspace') {
         text = workspaceLines(scope.projectDir);
       } else {
-        const raw = readFileSync(source.path, 'utf8');
+        const raw = readText(source.path);
         const { text: body, pointer } = blankFrontMatter(raw);
         text = body;
         if (pointer) {
