@@ -1,5 +1,6 @@
 // `wmem context`: renders what is injected. The memory part is stable (system prompt); the meta
 // part is volatile (end of the messages). Heavy work happens only when the inputs changed.
+import { statSync } from 'node:fs';
 import { resolveSession, readMeta, type Session } from '../store/session.js';
 import { readContextCache, writeContextCache, type ContextCache } from '../store/context-cache.js';
 import { cleanModelId, loadMeterSources, memoryWhere, type Observed } from '../store/meter-sources.js';
@@ -104,19 +105,37 @@ export async function assembleContext(session: Session, around: Surroundings, op
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;
 
-/** A tokenizer count of messages.jsonl and the memory part (cached: the tokenizer costs ~50 ms to load). */
+function historyBytes(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Memory parts up to this size are estimated from their length rather than tokenized. */
+const APPROXIMATE_UP_TO = 64 * 1024;
+
+/** A tokenizer count of messages.jsonl and an estimate of the memory part (cached). */
 async function estimateTokens(session: Session, cache: ContextCache, history: HistoryRead, memory: string): Promise<{ tokens: number; history: HistoryRead; dirty: boolean }> {
   const { loadTokenCounter } = await import('../memory/tokens.js');
   let counter: ((text: string) => number) | undefined;
   let dirty = false;
   if (history.view.tokens === null) {
-    counter = await loadTokenCounter();
+    // An empty history (an agent that keeps its own transcript) counts 0 without the tokenizer.
+    counter = historyBytes(session.paths.messages) > 0 ? await loadTokenCounter() : () => 0;
     history = await updateHistoryStats(session.paths.messages, cache.history, counter);
   }
   let memoryTokens = cache.memoryTokens?.text === memory ? cache.memoryTokens.count : undefined;
   if (memoryTokens === undefined) {
-    counter ??= await loadTokenCounter();
-    memoryTokens = counter(memory);
+    // The memory part is small and its share of the estimate modest: four bytes a token (within a
+    // few per cent of o200k on Markdown, prose and code) spares the first prompt of every new
+    // session the tokenizer's load (~0.4 s). A large one is counted for real.
+    if (Buffer.byteLength(memory) <= APPROXIMATE_UP_TO) memoryTokens = Math.ceil(Buffer.byteLength(memory) / 4);
+    else {
+      counter ??= await loadTokenCounter();
+      memoryTokens = counter(memory);
+    }
     cache.memoryTokens = { text: memory, count: memoryTokens };
     dirty = true;
   }
