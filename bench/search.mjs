@@ -1,6 +1,6 @@
 // `wmem search` over 60 MB of archived history and 2,000 detail files: speed beside `grep -rF`
-// over the same files, and ranking quality (recall@5 of natural-language questions against the
-// lines that answer them) beside a plain BM25 (exact words, no stemming, no boosts).
+// over the same files, and ranking quality (recall@1/5/10 and MRR of natural-language questions
+// against the lines that answer them) beside a plain BM25 (exact words, no stemming, no boosts).
 //
 //   node bench/search.mjs [rounds=7] [megabytes=60]
 //
@@ -229,7 +229,7 @@ function plainBm25(session, questions) {
       const idf = Math.log(1 + (N - list.length + 0.5) / (list.length + 0.5));
       for (const [id, f] of list) scores.set(id, (scores.get(id) ?? 0) + idf * ((f * 2.2) / (f + 1.2 * (0.25 + (0.75 * docs[id][2]) / avg))));
     }
-    return [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([id]) => docs[id]);
+    return [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([id]) => docs[id]);
   });
 }
 
@@ -254,10 +254,10 @@ const load = (name, options) => {
 const speed = load('speed', { detailFiles: 2000, megabytes, linesPerDetail: 25 });
 const realistic = load('ranking', { detailFiles: 150, megabytes: 0, linesPerDetail: 12 });
 
-// Recall@5: does the line holding the fact come up in the top five?
+// Recall@1/5/10 and MRR: where does the line holding the fact come up in the top ten?
 const isAnswer = (fact, hit) => hit.snippet?.includes(fact.slice(0, 40)) || (hit.resolved ?? []).some((r) => r.snippet.includes(fact.slice(0, 40)));
 function recallOn(meta) {
-  const top = ALL.map(([, question]) => JSON.parse(run(meta.home, ['search', question, '--limit', '5', '--json'], { cwd: meta.project }).stdout).hits);
+  const top = ALL.map(([, question]) => JSON.parse(run(meta.home, ['search', question, '--limit', '10', '--json'], { cwd: meta.project }).stdout).hits);
   const baseline = plainBm25(meta.session, ALL.map(([, q]) => q));
   const lineOf = new Map();
   const plainHit = (fact, [file, line]) => {
@@ -265,17 +265,24 @@ function recallOn(meta) {
     if (!lineOf.has(key)) lineOf.set(key, readFileSync(path.join(meta.session, file), 'utf8').split('\n')[line - 1] ?? '');
     return lineOf.get(key).includes(fact.slice(0, 40));
   };
+  // The 1-based rank of the first answer in a list, or 0 when none of the ten is one.
+  const rankOf = (list, isIt) => list.findIndex(isIt) + 1;
+  const score = (ranks) => {
+    const at = (k) => ranks.filter((r) => r > 0 && r <= k).length;
+    const mrr = ranks.reduce((n, r) => n + (r ? 1 / r : 0), 0) / ranks.length;
+    return { 'recall@1': `${at(1)}/${ranks.length}`, 'recall@5': `${at(5)}/${ranks.length}`, 'recall@10': `${at(10)}/${ranks.length}`, mrr: Math.round(mrr * 1000) / 1000 };
+  };
   const recall = (from, to) => {
-    let wmem = 0;
-    let plain = 0;
+    const wmem = [];
+    const plain = [];
     const misses = [];
     for (let i = from; i < to; i++) {
       const fact = ALL[i][0];
-      if (top[i].some((h) => isAnswer(fact, h))) wmem++;
-      else misses.push(ALL[i][1]);
-      if (baseline[i].some((d) => plainHit(fact, d))) plain++;
+      wmem.push(rankOf(top[i], (h) => isAnswer(fact, h)));
+      plain.push(rankOf(baseline[i], (d) => plainHit(fact, d)));
+      if (!wmem[wmem.length - 1] || wmem[wmem.length - 1] > 5) misses.push(ALL[i][1]);
     }
-    return { wmem: `${wmem}/${to - from}`, plainBm25: `${plain}/${to - from}`, wmemMisses: misses };
+    return { wmem: score(wmem), plainBm25: score(plain), wmemMissesAt5: misses };
   };
   return { tuned: recall(0, FACTS.length), heldOut: recall(FACTS.length, ALL.length) };
 }
@@ -302,7 +309,7 @@ const result = {
   data: { archivesMB: Math.round(meta.archivesMB * 10) / 10, archiveFiles: meta.archives, detailFiles: 2000, detailMB: Math.round(detailMB * 10) / 10 },
   ms: { wmemColdFirstSearch: Math.round(cold), wmemMedian: Math.round(median(times.wmem)), grepMedian: Math.round(median(times.grep)), nodeStartup: Math.round(node0) },
   ratio: Math.round((median(times.wmem) / median(times.grep)) * 10) / 10,
-  recallAt5: { realisticFolder: { archivesMB: Math.round(realistic.archivesMB * 10) / 10, detailFiles: realistic.detailFiles, ...recallOn(realistic) }, speedFolder: recallOn(speed) },
+  ranking: { realisticFolder: { archivesMB: Math.round(realistic.archivesMB * 10) / 10, detailFiles: realistic.detailFiles, ...recallOn(realistic) }, speedFolder: recallOn(speed) },
 };
 console.log(JSON.stringify(result, null, 2));
 emit('search', [
