@@ -2,6 +2,7 @@
 // to the agent's context: the tokens in use over the session against its window, each compaction
 // and what it archived, notes, decisions and errors in time order, the overview, folder sizes.
 // By default it is written into the session folder (0600) and its path printed.
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { resolveSession, listSessionIds, readMeta, type Session } from '../store/session.js';
 import { sessionPaths } from '../store/paths.js';
@@ -20,12 +21,21 @@ export async function run(options: ReportOptions, ctx: RunContext): Promise<Comm
   const toStdout = options.out === '-';
   if (toStdout && options.open) throw usageError('--open needs a file: it cannot open standard output', 'drop --open, or give --out FILE');
   const out = toStdout ? undefined : path.resolve(ctx.cwd, options.out ?? path.join(session.paths.dir, 'report.html'));
+  if (out && options.out !== undefined && !isFolder(path.dirname(out))) throw usageError(`cannot write ${out}: the folder ${path.dirname(out)} does not exist`, 'give --out a file in an existing folder, or - for standard output');
   const base = out ? path.dirname(out) : session.paths.dir;
   const html = await buildReport(session, base, Boolean(options.all), ctx);
   if (!out) return { data: { html }, text: html.replace(/\n$/, '') };
   await atomicWrite(out, html);
   if (options.open) await openInBrowser(out, ctx);
   return { data: { file: out, bytes: Buffer.byteLength(html) }, text: ctx.quiet ? '' : out };
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function windowOf(session: Session, ctx: RunContext): Promise<{ tokensMax: number; source: string }> {

@@ -56,3 +56,12 @@ it('keeps a 100,000-message session under 2 MB', async () => {
   expect(bytes).toBeLessThan(2 * 1024 * 1024);
   expect(await readFile(file, 'utf8')).toContain('100,000 requests');
 });
+
+it('refuses --out into a folder that does not exist, and --open with --out -', async () => {
+  await runJson(box, ['init']);
+  const missing = await box.run(['report', '--out', path.join(box.root, 'no', 'such', 'r.html')]);
+  expect(missing.exitCode).toBe(2);
+  expect(String(missing.stderr)).toMatch(/the folder .*no\/such does not exist/);
+  const both = await box.run(['report', '--out', '-', '--open']);
+  expect(both.exitCode).toBe(2);
+});
