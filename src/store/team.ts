@@ -97,7 +97,13 @@ export function teamEntriesSync(projectCwd: string, projectDir: string): Workspa
   const cacheFile = path.join(projectDir, 'team-cache.json');
   const cached = readCache(cacheFile);
   if (cached && cached.file === file && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.entries.map(asWorkspaceEntry);
-  const { entries } = resolveTeam(parseTeam(readFileSync(file, 'utf8')).entries);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return []; // unreadable: the private workspace memory still renders; `wmem share --check` says why
+  }
+  const { entries } = resolveTeam(parseTeam(text).entries);
   const shown = entries.filter((e) => !findSecret(e.text)).map(({ line: _line, ...e }) => e);
   writeCache(cacheFile, { file, size: stat.size, mtimeMs: stat.mtimeMs, entries: shown });
   return shown.map(asWorkspaceEntry);
