@@ -76,21 +76,19 @@ describe('migrate legacy', () => {
     const dir = await projectDir();
     const originals = await legacySessions(dir, 40);
     // Kill runs at growing delays until one finishes; every rerun must pick up where the last stopped.
-    let finished = false;
     let kills = 0;
     for (const delay of [60, 90, 120, 150, 200, 260, 330, 420, 600, 900, 1500, 3000]) {
       const child = spawn('node', [BIN, 'migrate', 'legacy'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home, NO_COLOR: '1' }, stdio: 'ignore' });
       const timer = setTimeout(() => child.kill('SIGKILL'), delay);
       const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
       clearTimeout(timer);
-      if (code === 0) {
-        finished = true;
-        break;
-      }
+      if (code === 0) break;
       kills++;
     }
-    expect(finished).toBe(true);
     expect(kills).toBeGreaterThan(0);
+    // On a loaded machine every run above may have been killed: an unkilled run finishes what is
+    // left, and the one after it finds nothing to do.
+    await runJson(box, ['migrate', 'legacy']);
     const rerun = await runJson(box, ['migrate', 'legacy']);
     expect(rerun.sessions).toEqual([]);
     await expectMigrated(dir, originals);
