@@ -97,11 +97,11 @@ export interface UsageView {
 
 /**
  * Where a transcript read stopped, kept in the session's hook state between hooks. Opaque to the
- * driver except `path`; it must survive JSON.stringify / JSON.parse.
+ * driver except `path`: a reader extends it with its own fields (offsets, hashes, the usage so
+ * far), which must survive JSON.stringify / JSON.parse.
  */
 export interface TranscriptCursor {
   path: string;
-  [key: string]: unknown;
 }
 
 export interface TranscriptRead {
@@ -141,6 +141,8 @@ export interface InstallRequest {
 /** A config file that cannot be changed safely (not JSON, wrong shape): exit 2, file untouched. */
 export class ConfigShapeError extends Error {
   override name = 'ConfigShapeError';
+  /** How to fix it, for the one-line error. */
+  hint?: string;
 }
 
 /** A change to one config file, computed from its text alone. */
@@ -157,6 +159,8 @@ export interface ConfigPlan {
   removed?: number;
   /** Things the user must know or do (Codex: trust the hooks in its TUI). */
   notes: string[];
+  /** The parsed form of `after`, for `--json --dry-run` (a settings object). */
+  preview?: unknown;
 }
 
 /** wmem's state in one config file, for `wmem doctor`. */
