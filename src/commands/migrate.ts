@@ -1,7 +1,7 @@
 // `wmem migrate …`: thin glue over src/app/migrate.ts. Exits 1 when some item could not be
 // migrated (the rest is done).
 import { migrate } from '../app/migrate.js';
-import { renderMigrate } from '../render/reports.js';
+import { renderMigrate } from '../views/reports.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export interface MigrateOptions {

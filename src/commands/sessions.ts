@@ -1,6 +1,6 @@
 // `wmem sessions`: thin glue over src/app/sessions.ts.
 import { sessions } from '../app/sessions.js';
-import { renderSessions } from '../render/reports.js';
+import { renderSessions } from '../views/reports.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export async function run(_options: unknown, ctx: RunContext): Promise<CommandResult> {

@@ -1,7 +1,7 @@
 // `wmem share [ID…] [--all] [--type T] [--remove ID] [--init] [--check]`: thin glue over
 // src/app/share.ts.
 import { share, type ShareOptions } from '../app/share.js';
-import { renderShare } from '../render/reports.js';
+import { renderShare } from '../views/reports.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export async function run(options: Omit<ShareOptions, 'ids'>, ctx: RunContext, args: unknown[]): Promise<CommandResult> {

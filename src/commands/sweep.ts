@@ -1,7 +1,7 @@
 // `wmem sweep`: thin glue over src/app/sweep.ts. Exit 0 even when there was nothing to do; 1 when
 // some deletion failed.
 import { sweep, type SweepOptions } from '../app/sweep.js';
-import { renderSweep } from '../render/reports.js';
+import { renderSweep } from '../views/reports.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export async function run(options: SweepOptions, ctx: RunContext): Promise<CommandResult> {

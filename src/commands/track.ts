@@ -1,6 +1,6 @@
 // `wmem track`: thin glue over src/app/track.ts (the event on stdin).
 import { track } from '../app/track.js';
-import { renderTrack } from '../render/reports.js';
+import { renderTrack } from '../views/reports.js';
 import { readStdin, type CommandResult, type RunContext } from '../ui/run.js';
 
 export async function run(_options: unknown, ctx: RunContext): Promise<CommandResult> {

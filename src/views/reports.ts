@@ -1,4 +1,4 @@
-// Pure: the text people read for the smaller verbs (sessions, track, sweep, migrate, share). The
+// Pure: the CLI's text for the smaller verbs (sessions, track, sweep, migrate, share). The
 // use cases return data; these turn it into lines; --json prints the data instead.
 import path from 'node:path';
 import type { SessionsResult } from '../app/sessions.js';
