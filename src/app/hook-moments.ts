@@ -10,7 +10,7 @@ import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject } from '../store/project.js';
 import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
 import type { AgentAdapter, HookInput, TranscriptRead, UsageView } from '../agents/adapter.js';
-import { updateHookState, type HookState } from '../agents/hook-state.js';
+import { updateHookState, type HookState } from '../store/hook-state.js';
 import type { MemoryWhere } from '../render/context.js';
 import type { Observed } from '../store/meter-sources.js';
 import { cleanModelId } from '../store/meter-sources.js';
