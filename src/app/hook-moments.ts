@@ -216,7 +216,7 @@ export async function toolUse(moment: Moment): Promise<HookResult> {
   const { input, env, adapter } = moment;
   const { session } = await locateSession(moment);
   const event = adapter.toolEvent(input, session.project.cwd);
-  const { trackTool } = await import('../agents/engines.js');
+  const { trackTool } = await import('./hook-work.js');
   const note = await trackTool(session, event, env.now());
   // The agent edited its overview with its own file tools: re-render now rather than on the next prompt.
   const edited = input.tool?.input?.file_path ?? input.tool?.input?.path;
@@ -238,7 +238,7 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   } catch {
     throw new HookFailure(`transcript ${input.transcriptPath} does not exist: nothing archived`);
   }
-  const { archiveTranscriptBeforeCompact } = await import('../agents/engines.js');
+  const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
   const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, env.now());
   // after-compact names it in Recent Actions, beside the summary.
   if (archive) await withState(session, moment, async (state) => void (state.lastArchive = archive));
@@ -273,7 +273,7 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
     { sectionId: 'details', lines: [detailIndexLine(relative, title)] },
     { sectionId: 'recent', lines: [recent] },
   ]);
-  const { promoteFromSummary } = await import('../agents/engines.js');
+  const { promoteFromSummary } = await import('./hook-work.js');
   const promoted = await promoteFromSummary(session.project, summary, now);
   return { session: session.id, note: `kept ${relative}${promoted ? `; ${promoted} workspace memory entries from the summary` : ''}` };
 }
@@ -282,7 +282,7 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
 export async function sessionEnd(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
-  const { consolidateAtEnd } = await import('../agents/engines.js');
+  const { consolidateAtEnd } = await import('./hook-work.js');
   const note = await consolidateAtEnd(session, env.now(), () => {});
   return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}` };
 }
