@@ -240,9 +240,11 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   }
   const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
   const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, env.now());
-  // after-compact names it in Recent Actions, beside the summary.
-  if (archive) await withState(session, moment, async (state) => void (state.lastArchive = archive));
-  return { session: session.id, note };
+  // after-compact names it in Recent Actions, beside the summary. An event that also fires with
+  // no compaction to follow (speculative) archives, but proves nothing and names nothing.
+  const speculative = moment.adapter.eventFor(input.event)?.speculative === true;
+  if (archive && !speculative) await withState(session, moment, async (state) => void (state.lastArchive = archive));
+  return { session: session.id, note: speculative ? `${note} (speculative: no compaction assumed)` : note };
 }
 
 /** after-compact: the agent's summary kept in detail/, named in Recent Actions with the archive. */

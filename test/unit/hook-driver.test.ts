@@ -3,7 +3,7 @@
 // temporary home). The adapter here is a test's own; the real ones are held to the contract in
 // adapters.test.ts and proven end to end with their clients.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eventByName, type AgentAdapter, type AgentEvent } from '../../src/agents/adapter.js';
@@ -96,6 +96,18 @@ describe('the hook driver with a second agent', () => {
     const hot = JSON.parse(await readFile(path.join(await sessionDir(), 'state', 'hot.json'), 'utf8'));
     expect(JSON.stringify(hot)).toContain('src/a.ts');
     expect(await fire('Noise')).toMatchObject({ ok: true, output: undefined, note: 'Noise: nothing to do' });
+  });
+
+  it('archives on a speculative before-compact, but takes it for no compaction', async () => {
+    await fire('Begin');
+    const transcript = path.join(root, 'chat.jsonl');
+    await writeFile(transcript, '{"type":"user","text":"one"}\n{"type":"model","text":"two"}\n');
+    const squash = await fire('Squash', { transcript_path: transcript, trigger: 'auto' });
+    expect(squash.ok).toBe(true);
+    expect(squash.note).toMatch(/archived 2 lines .*speculative: no compaction assumed/);
+    const state = JSON.parse(await readFile(path.join(await sessionDir(), 'state', 'probe-hooks.json'), 'utf8'));
+    expect(state.lastArchive).toBeUndefined();
+    expect((await fire('Squash', { transcript_path: transcript })).note).toMatch(/nothing new to archive/);
   });
 
   it('fails silently and logs: an unknown agent, an event it does not have, input that is not JSON', async () => {
