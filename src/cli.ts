@@ -6,6 +6,7 @@ import { WmemError, EXIT } from './ui/errors.js';
 import type { CommandResult, RunContext } from './ui/run.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './ui/runtime.js';
 import { COMPACT_OPTIONS, CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
+import { knownAgents } from './agents/registry.js';
 
 export { VERSION } from './options.js';
 
@@ -203,7 +204,8 @@ export function buildProgram(): Command {
     program
       .command('hook')
       .description('answer an agent hook (JSON on stdin); never fails the agent')
-      .argument('<event>', 'SessionStart, UserPromptSubmit, PostToolUse, …')
+      .argument('<event>', "the agent's event: SessionStart, UserPromptSubmit, PostToolUse, …")
+      .option('--agent <id>', 'the agent whose hook this is (default claude)')
       .option('--tokens-max <n>', "the window of the agent's model in tokens (else looked up from the model)", intOption('--tokens-max', 1)),
     () => import('./commands/hook.js'),
   );
@@ -211,7 +213,7 @@ export function buildProgram(): Command {
     program
       .command('install')
       .description('merge wmem\'s hooks into an agent\'s settings')
-      .argument('<agent>', 'claude')
+      .argument('<agent>', `the agent: ${knownAgents()}`)
       .addOption(new Option('--scope <scope>', 'which settings file').choices(['project', 'user', 'local']).default('project'))
       .option('--tokens-max <n>', "your model's context window in tokens, for every session the hooks serve (default: looked up from the session's model)", intOption('--tokens-max', 1))
       .option('--dry-run', 'print the result, change nothing'),
@@ -221,7 +223,7 @@ export function buildProgram(): Command {
     program
       .command('uninstall')
       .description('remove only wmem\'s hooks from an agent\'s settings')
-      .argument('<agent>', 'claude')
+      .argument('<agent>', `the agent: ${knownAgents()}`)
       .addOption(new Option('--scope <scope>', 'which settings file').choices(['project', 'user', 'local']).default('project'))
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),

@@ -1,9 +1,22 @@
-// Reads the agent's transcript for its token use without reading it whole on every prompt: the
-// first time backward from the end (stopping at the last compaction), then forward from where the
+// Reads a JSONL transcript for its token use without reading it whole on every prompt: the first
+// time backward from the end (stopping at the last compaction), then forward from where the
 // previous read stopped. A rewritten transcript (its bytes before that point changed) is read
-// again from the end.
+// again from the end. What a line means is the agent's: its adapter gives the LineRules (Claude
+// Code's are in claude/transcript.ts); any agent whose transcript is JSONL can use this reader.
 import { promises as fs } from 'node:fs';
-import { applyForward, BackwardScan, EMPTY_USAGE, type UsageState } from './claude/transcript.js';
+import type { UsageView } from '../memory/meter.js';
+import { CLAUDE_LINES, type UsageState } from './claude/transcript.js';
+
+/** How an agent's transcript lines change the usage, read forward or backward. */
+export interface LineRules<S extends UsageView> {
+  empty: S;
+  /** Applies one line (at byte `offset`) read in file order. */
+  forward(state: S, line: string, offset: number): S;
+  /** A scan newest line first: `step` returns true once nothing older can change the answer. */
+  backward(): { step(line: string, offset: number): boolean; result(): S };
+  /** The state kept in a cursor (a cursor is flat: its own fields and the state's). */
+  restore(cursor: S): S;
+}
 
 export interface TranscriptCursor extends UsageState {
   version: 1;
@@ -32,8 +45,8 @@ async function tailHash(handle: fs.FileHandle, end: number): Promise<string> {
 }
 
 /** Scans [0, end) newest line first; `end` is 0 or just after a newline. */
-async function scanBackward(handle: fs.FileHandle, end: number): Promise<UsageState> {
-  const scan = new BackwardScan();
+async function scanBackward<S extends UsageView>(handle: fs.FileHandle, end: number, rules: LineRules<S>): Promise<S> {
+  const scan = rules.backward();
   let pos = end;
   let head = Buffer.alloc(0);
   for (;;) {
@@ -55,7 +68,7 @@ async function scanBackward(handle: fs.FileHandle, end: number): Promise<UsageSt
 }
 
 /** Applies the complete lines of [from, size) in order; returns the state and where they end. */
-async function scanForward(handle: fs.FileHandle, from: number, size: number, state: UsageState): Promise<{ state: UsageState; consumed: number }> {
+async function scanForward<S extends UsageView>(handle: fs.FileHandle, from: number, size: number, state: S, rules: LineRules<S>): Promise<{ state: S; consumed: number }> {
   let pos = from;
   let carry = Buffer.alloc(0);
   let consumed = from;
@@ -66,7 +79,7 @@ async function scanForward(handle: fs.FileHandle, from: number, size: number, st
     pos = end;
     let start = 0;
     for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-      state = applyForward(state, buf.toString('utf8', start, nl), base + start);
+      state = rules.forward(state, buf.toString('utf8', start, nl), base + start);
       start = nl + 1;
     }
     consumed = base + start;
@@ -75,19 +88,27 @@ async function scanForward(handle: fs.FileHandle, from: number, size: number, st
   return { state, consumed };
 }
 
-export interface TranscriptRead {
-  cursor: TranscriptCursor;
+export interface TranscriptRead<S extends UsageView = UsageState> {
+  cursor: JsonlCursor<S>;
   /** Including a last line without its newline yet (not cached: it may still grow). */
-  view: UsageState;
+  view: S;
   changed: boolean;
 }
 
-/** Brings `previous` up to date with the transcript at `file`. Throws ENOENT when it does not exist. */
+/** The reader's place in the file, and the usage up to it. */
+export type JsonlCursor<S extends UsageView> = S & { version: 1; path: string; consumed: number; tailHash: string };
+
+/** Claude Code's transcript (the default rules). */
 export async function readTranscriptUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
+  return readJsonlUsage(file, previous, CLAUDE_LINES);
+}
+
+/** Brings `previous` up to date with the transcript at `file`. Throws ENOENT when it does not exist. */
+export async function readJsonlUsage<S extends UsageView>(file: string, previous: JsonlCursor<S> | undefined, rules: LineRules<S>): Promise<TranscriptRead<S>> {
   const handle = await fs.open(file, 'r');
   try {
     const size = (await handle.stat()).size;
-    let state: UsageState = EMPTY_USAGE;
+    let state: S = rules.empty;
     let reuse = false;
     if (previous && previous.version === 1 && previous.path === file && previous.consumed <= size) {
       reuse = (await tailHash(handle, previous.consumed)) === previous.tailHash;
@@ -95,9 +116,7 @@ export async function readTranscriptUsage(file: string, previous?: TranscriptCur
     let pending = '';
     let consumed: number;
     if (reuse) {
-      const { lastUsage, lastMessageId, boundary, model, window, afterCompaction } = previous!;
-      const base: UsageState = { lastUsage, lastMessageId, boundary, model, window, afterCompaction };
-      ({ state, consumed } = await scanForward(handle, previous!.consumed, size, base));
+      ({ state, consumed } = await scanForward(handle, previous!.consumed, size, rules.restore(previous!), rules));
       pending = (await readRange(handle, consumed, size)).toString('utf8');
     } else {
       // Complete lines end at the last newline; a final line without one is read separately.
@@ -121,11 +140,11 @@ export async function readTranscriptUsage(file: string, previous?: TranscriptCur
         }
         pending = (await readRange(handle, end, size)).toString('utf8');
       }
-      state = await scanBackward(handle, end);
+      state = await scanBackward(handle, end, rules);
       consumed = end;
     }
-    const cursor: TranscriptCursor = { version: 1, path: file, consumed, tailHash: await tailHash(handle, consumed), ...state };
-    const view = pending.trim() ? applyForward(state, pending, consumed) : state;
+    const cursor: JsonlCursor<S> = { version: 1, path: file, consumed, tailHash: await tailHash(handle, consumed), ...state };
+    const view = pending.trim() ? rules.forward(state, pending, consumed) : state;
     const changed =
       !previous || previous.path !== cursor.path || previous.consumed !== cursor.consumed || previous.tailHash !== cursor.tailHash;
     return { cursor, view, changed };

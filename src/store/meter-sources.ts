@@ -5,14 +5,12 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readTextIfExists } from './fsx.js';
 import type { Session, SessionMeta } from './session.js';
 import { DEFAULT_TOKENS_MAX } from './session.js';
-import { hookStateFile, type HookState } from '../agents/hook-state.js';
-import { readTranscriptUsage } from '../agents/transcript-file.js';
-import type { UsageState } from '../agents/claude/transcript.js';
+import { hookStateFile, readHookStateLoose, type HookState } from './hook-state.js';
 import { findSecret } from '../memory/gate.js';
-import { shellQuote } from '../agents/claude/settings.js';
+import type { UsageView } from '../memory/meter.js';
+import { shellQuote } from '../ui/shell.js';
 import type { MemoryWhere } from '../render/context.js';
 
 export interface MeterSources {
@@ -36,15 +34,23 @@ export interface MeterSources {
   warnings: string[];
 }
 
-// Claude Code 2.1.328 runs claude-opus-5-5 (1,000,000 tokens) unless told otherwise, and assumes
-// that window for a model it does not recognise; its hook input does not name the model headless.
-const AGENT_DEFAULT_WINDOW: Record<string, number> = { 'claude-code': 1_000_000 };
-
-/** What a hook has just read, so it need not be read twice. */
+/** What a hook has just read (or the load phase has read on from the hooks' cursor). */
 export interface Observed {
-  usage?: UsageState;
+  usage?: UsageView;
   model?: string;
   tokensMax?: number;
+}
+
+/** The agent whose hooks serve the session, as the caller found it (src/app/context.ts). */
+export interface SessionAgent {
+  /** The name in meta.json (`claude-code`). */
+  name: string;
+  /** The adapter id, whose hook state files the project's sessions keep, when wmem knows the agent. */
+  id?: string;
+  /** Its hook state in this session. */
+  state?: HookState;
+  /** The window the agent assumes while no model is known. */
+  defaultWindow?: number;
 }
 
 /** A model id as agents write them; anything else (or a secret-shaped id) is not shown. */
@@ -68,21 +74,10 @@ export function envTokensMax(env: NodeJS.ProcessEnv): number | undefined {
   return /^\s*\d+\s*$/.test(raw) && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-async function readHookStateLoose(stateDir: string): Promise<HookState | undefined> {
-  const text = await readTextIfExists(hookStateFile(stateDir)).catch(() => undefined);
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text) as HookState;
-    return parsed && typeof parsed === 'object' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const SIBLINGS_READ = 8;
 
 /** The smallest usage the hooks saw in the project's most recently active other sessions. */
-async function projectFloor(session: Session): Promise<number | undefined> {
+async function projectFloor(session: Session, agent: string): Promise<number | undefined> {
   let names: string[];
   try {
     names = (await fs.readdir(session.project.dir, { withFileTypes: true })).filter((d) => d.isDirectory() && d.name !== session.id).map((d) => d.name);
@@ -91,25 +86,13 @@ async function projectFloor(session: Session): Promise<number | undefined> {
   }
   const stamped = await Promise.all(
     names.map(async (name) => {
-      const file = hookStateFile(path.join(session.project.dir, name, 'state'));
+      const file = hookStateFile(path.join(session.project.dir, name, 'state'), agent);
       return { file, mtime: (await fs.stat(file).catch(() => undefined))?.mtimeMs ?? -1 };
     }),
   );
   const recent = stamped.filter((s) => s.mtime >= 0).sort((a, b) => b.mtime - a.mtime).slice(0, SIBLINGS_READ);
-  const floors = (await Promise.all(recent.map((s) => readHookStateLoose(path.dirname(s.file))))).map((st) => st?.floor).filter((f): f is number => typeof f === 'number' && f > 0);
+  const floors = (await Promise.all(recent.map((s) => readHookStateLoose(path.dirname(s.file), agent)))).map((st) => st?.floor).filter((f): f is number => typeof f === 'number' && f > 0);
   return floors.length ? Math.min(...floors) : undefined;
-}
-
-/** The transcript as of now: read on from where the hooks left off (never written back here). */
-async function currentTranscript(state: HookState | undefined): Promise<UsageState | undefined> {
-  const cursor = state?.transcript;
-  if (!cursor?.path) return undefined;
-  try {
-    return (await readTranscriptUsage(cursor.path, cursor)).view;
-  } catch {
-    // Moved or deleted since: what the hooks last saw is still the best figure there is.
-    return cursor;
-  }
 }
 
 /** Sessions created before windows were looked up wrote the default into meta.json: not a setting. */
@@ -118,10 +101,14 @@ function metaSetting(meta: SessionMeta | undefined): number | undefined {
   return typeof n === 'number' && n > 0 && n !== DEFAULT_TOKENS_MAX ? n : undefined;
 }
 
-export async function loadMeterSources(session: Session, meta: SessionMeta | undefined, env: NodeJS.ProcessEnv, observed?: Observed): Promise<MeterSources> {
-  const state = await readHookStateLoose(session.paths.stateDir);
-  const usage = observed?.usage ?? (await currentTranscript(state));
-  const agent = state || meta?.agent === 'claude-code' ? 'claude-code' : typeof meta?.agent === 'string' ? meta.agent : undefined;
+/**
+ * `agent`: the agent serving the session, its hook state and window; `observed.usage`: its
+ * transcript as of now. Both are read by the caller, which knows the agent's adapter.
+ */
+export async function loadMeterSources(session: Session, meta: SessionMeta | undefined, env: NodeJS.ProcessEnv, observed?: Observed, serving?: SessionAgent): Promise<MeterSources> {
+  const state = serving?.state;
+  const usage = observed?.usage;
+  const agent = serving?.name;
   const sources: MeterSources = {
     warnings: badEnvTokensMax(env),
     setting: envTokensMax(env) ?? observed?.tokensMax ?? state?.tokensMax ?? metaSetting(meta),
@@ -132,11 +119,11 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
   };
   // A session's first prompt comes before any usage: what the agent sent besides the conversation
   // in this project's other sessions is the best figure there is (its system prompt and tools).
-  if (agent && usage?.lastUsage == null && !state?.floor) sources.floor = await projectFloor(session);
+  if (agent && usage?.lastUsage == null && !state?.floor) sources.floor = await projectFloor(session, serving?.id ?? 'claude');
   if (state?.transcript?.path) sources.transcript = state.transcript.path;
   if (agent) {
     sources.agent = agent;
-    sources.agentDefault = AGENT_DEFAULT_WINDOW[agent];
+    sources.agentDefault = serving?.defaultWindow;
   }
   if (usage) sources.transcriptUsage = usage.lastUsage;
   if (usage?.lastUsage === null && usage.afterCompaction) sources.afterCompaction = usage.afterCompaction;
@@ -151,12 +138,12 @@ function wmemCommand(session: Session, home: string): string {
   return parts.join(' ');
 }
 
-/** The real paths and the way to compact for this session's agent (Claude Code compacts itself). */
-export function memoryWhere(session: Session, home: string, agent: string | undefined): MemoryWhere {
+/** The real paths and the way to compact: the agent's own command (Claude Code's /compact), else wmem's. */
+export function memoryWhere(session: Session, home: string, agentCompact: string | undefined): MemoryWhere {
   return {
     overview: session.paths.overview,
     scratch: session.paths.scratch,
     detailDir: session.paths.detailDir,
-    compact: agent === 'claude-code' ? '/compact' : `'${wmemCommand(session, home)} compact'`,
+    compact: agentCompact ?? `'${wmemCommand(session, home)} compact'`,
   };
 }
