@@ -43,6 +43,8 @@ export interface ToolCall {
   isInterrupt?: boolean;
   /** The agent's id for the call (Codex's `tool_use_id`), to find more about it in the transcript. */
   id?: string;
+  /** The command's exit code, when known (Codex: from its rollout, see `completeTool`). */
+  exitCode?: number;
 }
 
 /** A hook's input once the adapter has parsed it: the same fields for every agent. */
@@ -97,11 +99,11 @@ export interface UsageView {
 
 /**
  * Where a transcript read stopped, kept in the session's hook state between hooks. Opaque to the
- * driver except `path`; it must survive JSON.stringify / JSON.parse.
+ * driver except `path`: a reader extends it with its own fields (offsets, hashes, the usage so
+ * far), which must survive JSON.stringify / JSON.parse.
  */
 export interface TranscriptCursor {
   path: string;
-  [key: string]: unknown;
 }
 
 export interface TranscriptRead {
@@ -141,6 +143,8 @@ export interface InstallRequest {
 /** A config file that cannot be changed safely (not JSON, wrong shape): exit 2, file untouched. */
 export class ConfigShapeError extends Error {
   override name = 'ConfigShapeError';
+  /** How to fix it, for the one-line error. */
+  hint?: string;
 }
 
 /** A change to one config file, computed from its text alone. */
@@ -157,6 +161,8 @@ export interface ConfigPlan {
   removed?: number;
   /** Things the user must know or do (Codex: trust the hooks in its TUI). */
   notes: string[];
+  /** The parsed form of `after`, for `--json --dry-run` (a settings object). */
+  preview?: unknown;
 }
 
 /** wmem's state in one config file, for `wmem doctor`. */
@@ -218,6 +224,12 @@ export interface AgentAdapter {
   eventFor(name: string): AgentEvent | undefined;
   /** Parses the hook's stdin. Throws HookInputError on anything malformed. */
   parseInput(text: string, event: AgentEvent, env: NodeJS.ProcessEnv): HookInput;
+  /**
+   * Optional: completes a tool moment's input from the agent's transcript when the hook input
+   * leaves something out (Codex's PostToolUse has no exit code; its rollout has, by then). May
+   * turn tool-done into tool-failed. Reads only `input.transcriptPath`; never throws.
+   */
+  completeTool?(input: HookInput): Promise<HookInput>;
   /** tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. */
   toolEvent(input: HookInput, root: string): ToolEvent;
   answer: AnswerSpec;
