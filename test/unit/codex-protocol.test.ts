@@ -98,12 +98,12 @@ describe('a command outcome from the rollout', () => {
   it('reads the outcome the real rollout recorded', async () => {
     const input = post();
     const rollout = path.join(FIXTURES, 'rollout-failed-command.jsonl');
-    const completed = await codex.completeTool!({ ...input, transcriptPath: rollout });
+    const completed = await codex.completeInput!({ ...input, transcriptPath: rollout });
     expect(completed.moment).toBe('tool-failed');
     expect(completed.tool?.exitCode).toBe(2);
     // A missing rollout or an unknown call leaves the input as it was.
-    expect(await codex.completeTool!(input)).toEqual(input);
-    expect(await codex.completeTool!({ ...input, transcriptPath: rollout, tool: { ...input.tool, id: 'call_other' } })).toMatchObject({ moment: 'tool-done' });
+    expect(await codex.completeInput!(input)).toEqual(input);
+    expect(await codex.completeInput!({ ...input, transcriptPath: rollout, tool: { ...input.tool, id: 'call_other' } })).toMatchObject({ moment: 'tool-done' });
   });
 });
 

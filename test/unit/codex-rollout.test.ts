@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findCommandOutcome, readRolloutUsage } from '../../src/agents/codex/rollout-file.js';
+import { findCommandOutcome, findCompactionSummary, readRolloutUsage } from '../../src/agents/codex/rollout-file.js';
 import { rolloutUsageOfText } from '../../src/agents/codex/rollout.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/codex');
@@ -40,6 +40,12 @@ describe('a real rollout', () => {
     const id = JSON.parse(readFileSync(path.join(FIXTURES, 'hook-inputs-failed-command.jsonl'), 'utf8').split('\n')[3]).tool_use_id;
     expect(await findCommandOutcome(file, id)).toEqual({ exitCode: 2, status: 'failed', output: "ls: cannot access '/nonexistent-dir': No such file or directory\n" });
     expect(await findCommandOutcome(file, 'call_none')).toBeUndefined();
+  });
+
+  it("gives the last compaction's summary without Codex's preamble", async () => {
+    // The mock answered Codex's summary request with its plain reply.
+    expect(await findCompactionSummary(path.join(FIXTURES, 'rollout-auto-compacted.jsonl'))).toBe('Done.');
+    expect(await findCompactionSummary(path.join(FIXTURES, 'rollout-failed-command.jsonl'))).toBeUndefined();
   });
 
   it('looks for the command beyond the first chunk, up to its bound', async () => {

@@ -47,13 +47,19 @@ export const codex: AgentAdapter = {
   events: CODEX_EVENTS,
   eventFor: codexEvent,
   parseInput: (text, event) => parseCodexInput(text, event),
-  async completeTool(input: HookInput): Promise<HookInput> {
-    if (!input.transcriptPath || !input.tool?.id) return input;
+  async completeInput(input: HookInput): Promise<HookInput> {
+    const file = input.transcriptPath;
+    const wantOutcome = !!input.tool?.id;
+    const wantSummary = input.moment === 'after-compact' && !input.summary;
+    if (!file || (!wantOutcome && !wantSummary)) return input;
     try {
-      const { findCommandOutcome } = await import('./rollout-file.js');
-      return withOutcome(input, await findCommandOutcome(input.transcriptPath, input.tool.id));
+      const rollout = await import('./rollout-file.js');
+      if (wantOutcome) return withOutcome(input, await rollout.findCommandOutcome(file, input.tool!.id!));
+      const summary = await rollout.findCompactionSummary(file);
+      return summary ? { ...input, summary } : input;
     } catch {
-      // No rollout to read: the event is tracked without an exit code (it opens and clears nothing).
+      // No rollout to read: a command is tracked without an exit code (it opens and clears
+      // nothing), a compaction without its summary.
       return input;
     }
   },

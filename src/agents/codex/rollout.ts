@@ -145,3 +145,14 @@ export function commandOutcomeOf(line: string, callId: string): CommandOutcome |
   if (typeof item.aggregated_output === 'string') outcome.output = item.aggregated_output;
   return outcome;
 }
+
+/** Codex's preamble before the model's summary in a `compacted` line's message. */
+const SUMMARY_PREAMBLE = /^[\s\S]*?use the information in this summary to assist with your own analysis:\s*/;
+
+/** The summary a `compacted` line holds (Codex's preamble dropped), if this line is one. */
+export function compactionSummaryOf(line: string): string | undefined {
+  if (!line.includes('"compacted"')) return undefined;
+  const value = parseJsonLine(line);
+  if (!isObject(value) || value.type !== 'compacted' || !isObject(value.payload) || typeof value.payload.message !== 'string') return undefined;
+  return value.payload.message.replace(SUMMARY_PREAMBLE, '').trim() || undefined;
+}
