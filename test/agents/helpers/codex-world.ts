@@ -8,6 +8,7 @@
 // Reusable by any Codex suite: `probeHooks` installs a hook per event that records its stdin;
 // `appendConfig` adds TOML (an [mcp_servers.x] table, say); `mock.script` scripts the model.
 import { execa, type Result } from 'execa';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -46,6 +47,17 @@ export interface ProbeRecord {
   input: any;
   /** The environment variables whose names mention CODEX. */
   env: Record<string, string>;
+}
+
+/** What Codex's app-server says of one hook (the fields the tests read). */
+export interface HookMetadata {
+  key: string;
+  eventName: string;
+  command?: string;
+  sourcePath: string;
+  source: string;
+  currentHash: string;
+  trustStatus: 'managed' | 'untrusted' | 'trusted' | 'modified';
 }
 
 export const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'PostCompact', 'Stop', 'SessionEnd'] as const;
@@ -172,6 +184,62 @@ export class CodexWorld {
       .split('\n')
       .filter((line) => line.trim())
       .map((line) => JSON.parse(line));
+  }
+
+  /** `wmem install codex` (user scope unless told), run by the built wmem in the project. */
+  async installWmem(args: string[] = []): Promise<Result> {
+    const result = await this.wmem(['install', 'codex', ...args]);
+    if (result.exitCode !== 0) throw new Error(`wmem install codex exited ${result.exitCode}: ${result.stderr}`);
+    return result;
+  }
+
+  /**
+   * The hooks Codex sees for the project, as its app-server reports them (`hooks/list`): each
+   * with Codex's key, the hash of its current entry and its trust status.
+   */
+  async hooksList(): Promise<HookMetadata[]> {
+    const child = spawn(this.codexBin, ['app-server'], { cwd: this.project, env: this.codexEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    try {
+      const replies = new Map<number, (reply: any) => void>();
+      let buffer = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString('utf8');
+        for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          const message = JSON.parse(line);
+          if (typeof message.id === 'number') replies.get(message.id)?.(message);
+        }
+      });
+      let next = 0;
+      const call = (method: string, params: unknown) =>
+        new Promise<any>((resolve, reject) => {
+          const id = ++next;
+          const timer = setTimeout(() => reject(new Error(`codex app-server did not answer ${method}`)), 30_000);
+          replies.set(id, (reply) => {
+            clearTimeout(timer);
+            if (reply.error) reject(new Error(`${method}: ${JSON.stringify(reply.error)}`));
+            else resolve(reply.result);
+          });
+          child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+        });
+      await call('initialize', { clientInfo: { name: 'wmem-test', version: '0' } });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'initialized' }) + '\n');
+      const listed = await call('hooks/list', { cwds: [this.project] });
+      return (listed.data as { hooks: HookMetadata[] }[]).flatMap((entry) => entry.hooks);
+    } finally {
+      child.kill();
+    }
+  }
+
+  /**
+   * Trusts every hook Codex lists, the way its TUI's review stores it: `[hooks.state."<key>"]
+   * trusted_hash = "<current hash>"` in the user's config.toml. Returns the keys trusted.
+   */
+  async trustAllHooks(): Promise<string[]> {
+    const hooks = await this.hooksList();
+    await this.appendConfig(hooks.map((h) => `[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.currentHash)}\n`).join('\n'));
+    return hooks.map((h) => h.key);
   }
 
   /** A hook per event (user scope hooks.json) that appends its stdin and CODEX_* env to probe.jsonl. */
