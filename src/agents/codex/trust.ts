@@ -4,7 +4,8 @@
 // read from what Codex 0.169's app-server reports in hooks/list). The hash is Codex's own digest
 // of the entry, which wmem does not recompute: a recorded trust for every wmem key means trusted
 // (Codex asks again if the entry changed since); no record means "installed, not trusted".
-import { parse } from 'smol-toml';
+import { createRequire } from 'node:module';
+import type { parse as parseToml } from 'smol-toml';
 import { TRUST_NOTE, type InstalledCodexHook } from './hooks-config.js';
 
 export type TrustState = 'trusted' | 'untrusted' | 'partly' | 'unknown';
@@ -19,6 +20,14 @@ export interface TrustReport {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * smol-toml, loaded on first use: only doctor reads config.toml, and every hook loads the
+ * registry (so this module) on its lean path. A runtime require keeps it out of that bundle.
+ */
+function parse(text: string): ReturnType<typeof parseToml> {
+  return (createRequire(import.meta.url)('smol-toml') as { parse: typeof parseToml }).parse(text);
 }
 
 /** The keys config.toml records a trusted hash for. Throws when the text is not TOML. */
