@@ -213,6 +213,29 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(wmemDeveloperTexts(after).some((t) => t.includes('<working_memory>'))).toBe(true);
     }));
 
+  it('on a compaction before the next turn (a resume over the limit) archives, then gives the memory back in the request', () =>
+    withWorld(async (world) => {
+      await world.installWmem();
+      world.mock.usage = { input_tokens: 250_000, cached_tokens: 1000, output_tokens: 30 };
+      const config = ['model_auto_compact_token_limit=1500'];
+      const first = await world.codex('Hello.', { config });
+      expect(first.exitCode).toBe(0);
+      const second = await world.codex('Again.', { resume: first.threadId, config });
+      expect(second.exitCode).toBe(0);
+      const requests = second.requests.filter((r) => r.path.endsWith('/responses'));
+      const summary = requests.findIndex((r) => /CONTEXT CHECKPOINT COMPACTION/.test(allText(r)));
+      expect(summary).toBe(0);
+      const status = await sessionStatus(world);
+      const archives = readdirSync(path.join(status.path, 'working-memory', 'archive')).filter((n) => n.endsWith('.jsonl'));
+      expect(archives).toHaveLength(1);
+      const rollout = await readFile(world.rolloutPath(first.threadId), 'utf8');
+      expect(rollout.startsWith(await readFile(path.join(status.path, 'working-memory', 'archive', archives[0]), 'utf8'))).toBe(true);
+      // The prompt's request after the compaction carries the memory part again.
+      const texts = wmemDeveloperTexts(requests[1]);
+      observed.afterPreTurnCompaction = texts.map((t) => t.slice(0, 80));
+      expect(texts.some((t) => t.includes('<working_memory>'))).toBe(true);
+    }));
+
   it('runs no wmem hook until trusted; doctor says so; trusted as the TUI records it, they run without the bypass flag', () =>
     withWorld(async (world) => {
       await world.installWmem();
