@@ -130,8 +130,12 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(first.exitCode).toBe(0);
       const texts = wmemDeveloperTexts(firstRequest(first));
       expect(texts.some((t) => t.includes('<working_memory>'))).toBe(true);
-      observed.firstMeta = metaOf(firstRequest(first)).figures;
-      expect(metaOf(firstRequest(first)).figures.tokens_source).toBe('estimate');
+      const firstMeta = metaOf(firstRequest(first)).figures;
+      observed.firstMeta = firstMeta;
+      // Before any response: an estimate, but already in the window the turn started with.
+      expect(firstMeta.tokens_source).toBe('estimate');
+      const started = (await world.rollout(first.threadId)).find((l) => l.payload?.type === 'task_started');
+      expect(firstMeta.tokens_max).toBe(started.payload.model_context_window);
 
       world.mock.usage = NEXT;
       const second = await world.codex('Go on with the next step.', { resume: first.threadId });
