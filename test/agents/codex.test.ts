@@ -262,6 +262,19 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(String(after.stdout)).not.toMatch(/not trusted/);
     }));
 
+  it("reads project hooks only in a project Codex trusts; doctor says so until `codex exec --trust`", () =>
+    withWorld(async (world) => {
+      await world.installWmem(['--scope', 'project']);
+      const before = await world.codex('Hello.');
+      expect(wmemDeveloperTexts(firstRequest(before))).toEqual([]);
+      const doctor = String((await world.wmem(['doctor'])).stdout);
+      observed.doctorUntrustedProject = doctor.split('\n').filter((l) => /trusted project/.test(l));
+      expect(doctor).toContain(`${world.project} is not a trusted project in Codex`);
+      const trusted = await world.codex('Hello again.', { args: ['--trust'] });
+      expect(wmemDeveloperTexts(firstRequest(trusted)).some((t) => t.includes('<working_memory>'))).toBe(true);
+      expect(String((await world.wmem(['doctor'])).stdout)).not.toContain('is not a trusted project');
+    }));
+
   it('uninstall leaves hooks.json as it was', () =>
     withWorld(async (world) => {
       const mine = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true', timeout: 5 }] }] } }, null, 2) + '\n';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AgentAdapter, AgentConfig, ConfigStatus, HookInput } from '../adapter.js';
 import { CODEX_HOOKS, codexCommandPrefix, codexHome, codexHooksFile, installedCodexHooks, parseHooksFile, planCodexInstall, planCodexUninstall } from './hooks-config.js';
 import { CODEX_CONTEXT_CAP, CODEX_EVENTS, codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from './protocol.js';
-import { trustOf, trustProblem } from './trust.js';
+import { projectTrustProblem, trustOf, trustProblem } from './trust.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -31,8 +31,12 @@ const config: AgentConfig = {
     if (installed.length && missing.length) problems.push(`${file} lacks ${missing.join(', ')}: run 'wmem install codex --scope ${scope}'`);
     if (installed.length) {
       const [configFile] = Object.keys(related);
-      const problem = configFile ? trustProblem(trustOf(found, related[configFile], configFile), file) : undefined;
-      if (problem) problems.push(problem);
+      if (configFile) {
+        const config = related[configFile];
+        if (scope === 'project') problems.push(...[projectTrustProblem(config, file)].filter((p): p is string => !!p));
+        const problem = trustProblem(trustOf(found, config, configFile), file);
+        if (problem) problems.push(problem);
+      }
     }
     return { scope, file, exists: text !== undefined, installed, missing, command: found.find((f) => f.command)?.command, problems };
   },
