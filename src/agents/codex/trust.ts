@@ -85,3 +85,13 @@ export function projectTrustProblem(configToml: string | undefined, hooksFile: s
   const dir = path.dirname(path.dirname(hooksFile));
   return projectTrusted(configToml, dir) === false ? `${dir} is not a trusted project in Codex, so it does not read ${hooksFile}. ${PROJECT_TRUST_NOTE}` : undefined;
 }
+
+/** What doctor says about trust for wmem's entries in `file`, given the user's config.toml. */
+export function trustProblems(scope: string, file: string, installed: InstalledCodexHook[], configFile: string, configToml: string | undefined): string[] {
+  const problems: string[] = [];
+  const project = scope === 'project' ? projectTrustProblem(configToml, file) : undefined;
+  if (project) problems.push(project);
+  const hooks = trustProblem(trustOf(installed, configToml, configFile), file);
+  if (hooks) problems.push(hooks);
+  return problems;
+}
