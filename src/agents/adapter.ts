@@ -45,6 +45,8 @@ export interface ToolCall {
   isInterrupt?: boolean;
   /** The agent's id for the call (Codex's `tool_use_id`), to find more about it in the transcript. */
   id?: string;
+  /** The command's exit code, when known (Codex: from its rollout). */
+  exitCode?: number;
 }
 
 /** A hook's input once the adapter has parsed it: the same fields for every agent. */
@@ -222,6 +224,12 @@ export interface AgentAdapter {
   eventFor(name: string): AgentEvent | undefined;
   /** Parses the hook's stdin. Throws HookInputError on anything malformed. */
   parseInput(text: string, event: AgentEvent, env: NodeJS.ProcessEnv): HookInput;
+  /**
+   * Optional: completes a parsed input from the agent's transcript where its hook input leaves
+   * something out (Codex: PostCompact carries no summary; its rollout's compacted line has it).
+   * Reads only `input.transcriptPath`; never throws (gives the input back as it was).
+   */
+  completeInput?(input: HookInput): Promise<HookInput>;
   /**
    * tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. May
    * read the transcript (Codex's PostToolUse has no exit code; its rollout has).
