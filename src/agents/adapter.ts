@@ -207,6 +207,12 @@ export interface AnswerSpec {
    * none there (Gemini's AfterTool would append it to the tool result).
    */
   answer(input: HookInput, additionalContext: string): unknown | undefined;
+  /**
+   * Whether the conversation still holds SessionStart's text after a resume (default true: a
+   * resume with unchanged memory then gets a pointer, not a second copy). Gemini CLI drops it
+   * when it rebuilds the history (user messages starting with <hook_context>): false.
+   */
+  resumeKeepsStartContext?: boolean;
 }
 
 export interface AgentAdapter {

@@ -159,7 +159,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     const part = await memoryPart(session, env, { ...rememberSettings(state, moment), usage: read?.view });
     const delivery = deliveryOf(part.memory, boundary, input.transcriptPath);
     // A resumed conversation still holds the copy it was given, unless a compaction removed it since.
-    const same = input.source === 'resume' && JSON.stringify(state.delivered) === JSON.stringify(delivery);
+    const same = input.source === 'resume' && moment.adapter.answer.resumeKeepsStartContext !== false && JSON.stringify(state.delivered) === JSON.stringify(delivery);
     state.delivered = delivery;
     return { ...part, unchanged: same };
   });
@@ -224,9 +224,35 @@ export async function toolUse(moment: Moment): Promise<HookResult> {
   return { session: session.id, note };
 }
 
+/** Whether this moment's event also fires when no compaction follows (Gemini CLI's PreCompress). */
+function isSpeculative({ adapter, input }: Moment): boolean {
+  return !!adapter.eventFor(input.event)?.speculative && input.trigger !== 'manual';
+}
+
+/**
+ * A speculative before-compact (it fires before every model call) archives only once the
+ * transcript records a compaction not archived yet: the agent's transcript is append-only, so the
+ * lines before that compaction are all still there, byte for byte. It never re-injects memory:
+ * the next prompt sees the compaction in the transcript and answers it.
+ */
+async function archiveNewCompaction(moment: Moment, session: Session): Promise<HookResult> {
+  const { input, env } = moment;
+  const boundary = await withState(session, moment, async (state) => {
+    const read = await readUsage(moment, state, false);
+    if (read) state.transcript = read.cursor;
+    const found = read?.view.boundary;
+    return found !== undefined && found !== state.archivedBoundary ? found : undefined;
+  });
+  if (boundary === undefined) return { session: session.id, note: 'no compaction in the transcript since the last archive: nothing archived' };
+  const { archiveTranscriptBeforeCompact } = await import('../agents/engines.js');
+  const { note } = await archiveTranscriptBeforeCompact(session, input.transcriptPath!, env.now());
+  await withState(session, moment, async (state) => void (state.archivedBoundary = boundary));
+  return { session: session.id, note: `a compaction in the transcript: ${note}` };
+}
+
 /**
  * before-compact: the transcript's lines not archived yet, byte for byte, to archive/. Only what
- * is new is archived, so an agent that fires this without compacting (Gemini CLI) costs little.
+ * is new is archived; an event that fires without compacting archives only after a compaction.
  */
 export async function beforeCompact(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
@@ -238,6 +264,7 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   } catch {
     throw new HookFailure(`transcript ${input.transcriptPath} does not exist: nothing archived`);
   }
+  if (isSpeculative(moment)) return archiveNewCompaction(moment, session);
   const { archiveTranscriptBeforeCompact } = await import('../agents/engines.js');
   const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, env.now());
   // after-compact names it in Recent Actions, beside the summary.
@@ -282,7 +309,10 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
 export async function sessionEnd(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
+  // A compaction after the last speculative before-compact (in the session's last model call) is
+  // archived now: nothing else would.
+  const archived = moment.adapter.events.some((e) => e.speculative) && input.transcriptPath ? `; ${(await archiveNewCompaction(moment, session).catch((err: Error) => ({ note: `archive: ${err.message}` }))).note}` : '';
   const { consolidateAtEnd } = await import('../agents/engines.js');
   const note = await consolidateAtEnd(session, env.now(), () => {});
-  return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}` };
+  return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}${archived}` };
 }
