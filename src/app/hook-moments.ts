@@ -161,6 +161,9 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     // A resumed conversation still holds the copy it was given, unless a compaction removed it since.
     const same = input.source === 'resume' && moment.adapter.answer.resumeKeepsStartContext !== false && JSON.stringify(state.delivered) === JSON.stringify(delivery);
     state.delivered = delivery;
+    // A full copy given now answers every compaction before it, even one this hook could not see
+    // (Gemini CLI names a fresh chat file at SessionStart(resume), the resumed one afterwards).
+    if (!same) state.freshMemory = true;
     return { ...part, unchanged: same };
   });
   if (unchanged) {
@@ -181,9 +184,11 @@ export async function prompt(moment: Moment): Promise<HookResult> {
     const usage: UsageView | undefined = read?.view;
     let wantMemory = created || !state.started;
     let why = 'first hook of the session';
+    const fresh = state.freshMemory === true;
+    delete state.freshMemory;
     if (usage?.boundary !== undefined && usage.boundary !== state.answeredBoundary) {
       if (state.answerNextBoundary) state.answerNextBoundary = false;
-      else if (!wantMemory) {
+      else if (!wantMemory && !fresh) {
         wantMemory = true;
         why = 'a compaction no hook had answered';
       }
