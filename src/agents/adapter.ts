@@ -208,11 +208,12 @@ export interface AnswerSpec {
    */
   answer(input: HookInput, additionalContext: string): unknown | undefined;
   /**
-   * Whether the conversation still holds SessionStart's text after a resume (default true: a
-   * resume with unchanged memory then gets a pointer, not a second copy). Gemini CLI drops it
-   * when it rebuilds the history (user messages starting with <hook_context>): false.
+   * Whether the memory part goes with session-start (default true). False: the agent's
+   * session-start text does harm (Gemini CLI prepends it to the first prompt, and on a resume
+   * drops every user turn that starts with it, the prompt and its reply included), so session-start
+   * answers nothing and the first prompt carries the memory part.
    */
-  resumeKeepsStartContext?: boolean;
+  memoryAtStart?: boolean;
 }
 
 export interface AgentAdapter {

@@ -148,6 +148,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
+  if (moment.adapter.answer.memoryAtStart === false) return { session: session.id, note: `session ready (${input.source ?? 'no source'}); the memory part goes with the first prompt` };
   const { memory, where, unchanged } = await withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, false);
     if (read) state.transcript = read.cursor;
@@ -159,10 +160,9 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     const part = await memoryPart(session, env, { ...rememberSettings(state, moment), usage: read?.view });
     const delivery = deliveryOf(part.memory, boundary, input.transcriptPath);
     // A resumed conversation still holds the copy it was given, unless a compaction removed it since.
-    const same = input.source === 'resume' && moment.adapter.answer.resumeKeepsStartContext !== false && JSON.stringify(state.delivered) === JSON.stringify(delivery);
+    const same = input.source === 'resume' && JSON.stringify(state.delivered) === JSON.stringify(delivery);
     state.delivered = delivery;
-    // A full copy given now answers every compaction before it, even one this hook could not see
-    // (Gemini CLI names a fresh chat file at SessionStart(resume), the resumed one afterwards).
+    // A full copy given now answers every compaction before it, even one this hook could not see.
     if (!same) state.freshMemory = true;
     return { ...part, unchanged: same };
   });

@@ -67,8 +67,8 @@ describe('Gemini hook input', () => {
 });
 
 describe('Gemini answer', () => {
-  it('gives additional context at SessionStart and BeforeAgent, nothing at AfterTool or PreCompress', () => {
-    expect(geminiAnswer(parse('SessionStart'), 'x')).toEqual({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'x' } });
+  it('gives additional context at BeforeAgent only: nothing at SessionStart, AfterTool or PreCompress', () => {
+    expect(geminiAnswer(parse('SessionStart'), 'x')).toBeUndefined();
     expect(geminiAnswer(parse('BeforeAgent'), 'x')).toEqual({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'x' } });
     expect(geminiAnswer(parse('AfterTool'), 'x')).toBeUndefined();
     expect(geminiAnswer(parse('PreCompress'), 'x')).toBeUndefined();

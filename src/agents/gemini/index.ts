@@ -1,7 +1,8 @@
 // Gemini CLI (SPEC §10.3, checked on 0.61.0): hooks in ~/.gemini/settings.json or the project's
 // .gemini/settings.json (loaded only in a trusted folder), timeouts in milliseconds; the answer in
-// hookSpecificOutput.additionalContext (SessionStart's before the prompt, BeforeAgent's beside
-// it, nothing at AfterTool); token use and compressions from the chat JSONL; PreCompress fires
+// hookSpecificOutput.additionalContext at BeforeAgent only (a part beside the prompt: SessionStart's
+// text would be prepended to the prompt, and a resume drops such a turn whole; AfterTool's would
+// be appended to the tool's result); token use and compressions from the chat JSONL; PreCompress fires
 // before every model call, so the driver takes it as a chance to archive, never as a compaction.
 import path from 'node:path';
 import type { AgentAdapter, AgentConfig, ConfigStatus } from '../adapter.js';
@@ -66,7 +67,7 @@ export const gemini: AgentAdapter = {
   eventFor: geminiEvent,
   parseInput: parseGeminiInput,
   toolEvent: (input, root) => geminiToolEvent(input, root),
-  answer: { contextCap: GEMINI_CONTEXT_CAP, answer: geminiAnswer, resumeKeepsStartContext: false },
+  answer: { contextCap: GEMINI_CONTEXT_CAP, answer: geminiAnswer, memoryAtStart: false },
   transcript: {
     async read(file, previous) {
       const { readChatUsage } = await import('./chat-file.js');

@@ -133,11 +133,12 @@ function within(file: string, root: string | undefined): string {
 }
 
 /**
- * The answer: additional context where Gemini puts it into the conversation (SessionStart: before
- * the prompt; BeforeAgent: beside it). Nothing anywhere else: AfterTool's text would be appended
- * to the tool's result, and the other events take none.
+ * The answer: additional context at BeforeAgent, which Gemini adds as a part of the user's turn.
+ * Nothing anywhere else: SessionStart's text is prepended to the prompt, and Gemini drops a user
+ * turn that starts with <hook_context> when it rebuilds a resumed history (the prompt and its
+ * reply go with it); AfterTool's text would be appended to the tool's result.
  */
 export function geminiAnswer(input: HookInput, additionalContext: string): unknown | undefined {
-  if (input.moment !== 'session-start' && input.moment !== 'prompt') return undefined;
+  if (input.moment !== 'prompt') return undefined;
   return additionalContextAnswer(input.event, additionalContext, GEMINI_CONTEXT_CAP, 'Gemini CLI');
 }
