@@ -121,7 +121,7 @@ describe('Gemini CLI 0.61.0 with wmem hooks', () => {
       const [request] = turnsOf(first);
       expect(memoryCopies(request)).toBe(1);
       // BeforeAgent's text is a part of its own beside the prompt (SessionStart answers nothing).
-      const parts = contentsOf(request).map((c) => unescaped(c.text));
+      const parts: string[] = request.body.contents.flatMap((c: any) => c.parts.map((p: any) => unescaped(String(p.text ?? ''))));
       expect(parts.findIndex((t) => t.startsWith('<hook_context><working_memory>'))).toBe(parts.indexOf('Start on the task: make the parser accept empty input.') + 1);
       observed.firstMeta = metaOf(request).figures;
       expect(metaOf(request).figures.tokens_source).toBe('estimate');

@@ -38,6 +38,19 @@ describe('a real chat file', () => {
     expect((await readChatUsage(file)).view).toEqual({ lastUsage: 1234, boundary: summary.id, model: 'gemini-2.5-flash', window: 1_048_576 });
   });
 
+  it('after a resume: the history written again without token figures keeps the last usage', async () => {
+    const file = path.join(FIXTURES, 'chat-resumed.jsonl');
+    const text = readFileSync(file, 'utf8');
+    // The second run's history line lists the first reply without its tokens.
+    expect(text.split('\n').filter((l) => l.includes('"$set":{"messages"')).length).toBe(3);
+    const expected = { lastUsage: 150_000, model: 'gemini-2.5-flash', window: 1_048_576 };
+    expect(chatUsageOfText(text)).toEqual(expected);
+    const cut = text.split('\n').slice(0, 10).join('\n') + '\n';
+    expect(chatUsageOfText(cut)).toEqual(expected);
+    writeFileSync(path.join(tmp, 'resumed.jsonl'), cut);
+    expect((await readChatUsage(path.join(tmp, 'resumed.jsonl'))).view).toEqual(expected);
+  });
+
   it("knows Gemini CLI's windows, and says nothing of a model it does not know", () => {
     expect(geminiWindow('gemini-2.5-pro')).toBe(1_048_576);
     expect(geminiWindow('gemini-3-flash-preview')).toBe(1_048_576);
@@ -55,7 +68,7 @@ const reply = fc.record({ id, input: fc.nat(900_000), model: fc.option(model, { 
   JSON.stringify({ id, type: 'gemini', content: 'ok', ...(input ? { tokens: { input, output: 3, cached: 0, thoughts: 0, tool: 0, total: input + 3 } } : {}), ...(model ? { model } : {}) }),
 );
 const user = fc.record({ id, text: fc.string({ maxLength: 30 }) }).map(({ id, text }) => JSON.stringify({ id, type: 'user', content: [{ text }] }));
-const history = fc.record({ summary: fc.option(id, { nil: undefined }), kept: fc.option(fc.nat(50_000), { nil: undefined }), model: fc.option(model, { nil: undefined }) }).map(({ summary, kept, model }) => {
+const history = fc.record({ summary: fc.option(fc.constantFrom('s1', 's2', 's3'), { nil: undefined }), kept: fc.option(fc.nat(50_000), { nil: undefined }), model: fc.option(model, { nil: undefined }) }).map(({ summary, kept, model }) => {
   const messages: unknown[] = [{ id: 'ctx', type: 'user', content: [{ text: '<session_context>' }] }];
   if (summary) messages.push({ id: summary, type: 'user', content: [{ text: '<state_snapshot>s</state_snapshot>' }] }, { id: `${summary}-ack`, type: 'gemini', content: [{ text: COMPRESSION_ACK }] });
   if (kept) messages.push({ id: 'k', type: 'gemini', content: 'kept', tokens: { input: kept }, ...(model ? { model } : {}) });

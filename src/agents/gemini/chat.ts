@@ -11,7 +11,9 @@
 // cached tokens included): the figure Gemini itself compares with its compression threshold.
 // A compression leaves a history that starts over with the summary as a user message, answered
 // by Gemini's fixed "Got it. Thanks for the additional context!": that summary's id names the
-// compaction, and usage before it is stale. The same state is reached reading forward or backward.
+// compaction, and usage before it is stale. A resume writes the history again (the same summary
+// id, no token figures): only the first line with a summary is its compaction, and other history
+// lines change nothing. The same state is reached reading forward or backward.
 import { parseJsonLine } from '../../history/lines.js';
 import { geminiWindow } from './windows.js';
 
@@ -32,7 +34,7 @@ type Message = Record<string, unknown>;
 type LineEvent =
   | { kind: 'usage'; tokens: number; model?: string }
   | { kind: 'model'; model: string }
-  | { kind: 'history'; usage?: number; model?: string; boundary?: string }
+  | { kind: 'compaction'; id: string; usage?: number; model?: string }
   | undefined;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -56,7 +58,7 @@ export function contentText(content: unknown): string {
 
 /** Cheap test before parsing: only these lines can change the state. */
 function mayMatter(line: string): boolean {
-  return line.includes('"tokens"') || line.includes('"model"') || (line.includes('"$set"') && line.includes('"messages"'));
+  return line.includes('"tokens"') || line.includes('"model"') || line.includes(COMPRESSION_ACK);
 }
 
 /** The id of the compression summary a history holds (the last one), if any. */
@@ -70,20 +72,23 @@ export function compressionSummaryId(messages: unknown[]): string | undefined {
   return found;
 }
 
-/** What one parsed chat line says about the context. */
+/**
+ * What one parsed chat line says about the context. A history without a compression summary (the
+ * start of a run, a resume, a rolled back prompt) says nothing: a resumed history is written
+ * again without its token figures, and the context is the one the last reply reported.
+ */
 export function chatEvent(value: unknown): LineEvent {
   if (!isObject(value)) return undefined;
   if (isObject(value.$set)) {
     const messages = value.$set.messages;
-    if (!Array.isArray(messages)) return undefined;
-    const event: LineEvent = { kind: 'history' };
-    const boundary = compressionSummaryId(messages);
-    if (boundary) event.boundary = boundary;
-    // The history's own last usage, when it kept one after its summary (a resume or a rolled back
-    // prompt keeps the messages with their tokens; a compression keeps none).
-    const from = boundary ? messages.findIndex((m) => isObject(m) && m.id === boundary) : -1;
-    for (let i = messages.length - 1; i > from; i--) {
-      const m = messages[i];
+    const id = Array.isArray(messages) ? compressionSummaryId(messages) : undefined;
+    if (!id) return undefined;
+    const event: LineEvent = { kind: 'compaction', id };
+    // What the history kept after its summary, newest first (a compression keeps no figures).
+    const list = messages as unknown[];
+    const from = list.findIndex((m) => isObject(m) && m.id === id);
+    for (let i = list.length - 1; i > from; i--) {
+      const m = list[i];
       if (!isObject(m) || m.type !== 'gemini') continue;
       event.model ??= modelOf(m);
       const input = isObject(m.tokens) ? num(m.tokens.input) : 0;
@@ -107,6 +112,13 @@ function withWindow(state: ChatState): ChatState {
   return window ? { ...rest, window } : rest;
 }
 
+/** The state right after a compaction line that is the first with its summary. */
+function afterCompaction(event: { id: string; usage?: number; model?: string }): ChatState {
+  const next: ChatState = { lastUsage: event.usage ?? null, boundary: event.id };
+  if (event.model) next.model = event.model;
+  return next;
+}
+
 /** Applies one line read in file order. */
 export function applyChatLine(state: ChatState, line: string): ChatState {
   if (!mayMatter(line)) return state;
@@ -117,40 +129,65 @@ export function applyChatLine(state: ChatState, line: string): ChatState {
       return withWindow({ ...state, model: event.model });
     case 'usage':
       return withWindow({ ...state, lastUsage: event.tokens, model: event.model ?? state.model });
-    case 'history': {
-      // The whole history starts over: what it names is all there is (the model too, so that
-      // reading backward, which stops here, agrees).
-      const next: ChatState = { lastUsage: event.usage ?? null };
-      if (event.boundary) next.boundary = event.boundary;
-      if (event.model) next.model = event.model;
-      return withWindow(next);
-    }
+    case 'compaction':
+      // The same summary again (a resume writes the history again): the same compaction.
+      return event.id === state.boundary ? state : withWindow(afterCompaction(event));
   }
 }
 
-/** Reads lines newest first; `step` returns true once nothing older can change the answer. */
+/**
+ * Reads lines newest first; `step` returns true once nothing older can change the answer. Only
+ * the first line with a given summary is the compaction (later ones repeat it), which reading
+ * backward learns only when it meets an older line with another summary, or the file's start:
+ * what it finds between the newest and the oldest line with that summary is kept aside until then.
+ */
 export class ChatBackwardScan {
   private usage: number | undefined;
   private model: string | undefined;
   private boundary: string | undefined;
+  /** Found older than the last line met with the boundary's summary: counts if an older one comes. */
+  private pending: { usage?: number; model?: string } = {};
+  /** What that line itself kept after its summary. */
+  private own: { usage?: number; model?: string } = {};
+  private done = false;
 
   step(line: string): boolean {
     if (!mayMatter(line)) return false;
     const event = chatEvent(parseJsonLine(line));
     if (!event) return false;
-    if (event.kind === 'history') {
-      // The whole history starts over here: nothing older counts (as reading forward).
-      this.usage ??= event.usage;
-      this.model ??= event.model;
-      this.boundary = event.boundary;
-      return true;
+    if (event.kind === 'compaction') {
+      if (this.boundary === undefined) this.boundary = event.id;
+      else if (event.id !== this.boundary) return this.finish();
+      else this.confirmPending();
+      this.own = { usage: event.usage, model: event.model };
+      return false;
     }
-    if (event.kind === 'usage') this.usage ??= event.tokens;
-    this.model ??= event.model;
+    const usage = event.kind === 'usage' ? event.tokens : undefined;
+    const target = this.boundary === undefined ? this : this.pending;
+    target.usage ??= usage;
+    target.model ??= event.model;
     return false;
   }
 
+  /** The line met last with the boundary's summary was a repeat: what lies between counts. */
+  private confirmPending(): void {
+    this.usage ??= this.pending.usage;
+    this.model ??= this.pending.model;
+    this.pending = {};
+  }
+
+  /** The line met last with the boundary's summary is the compaction: nothing older counts. */
+  private finish(): boolean {
+    if (!this.done && this.boundary !== undefined) {
+      this.usage ??= this.own.usage;
+      this.model ??= this.own.model;
+      this.done = true;
+    }
+    return true;
+  }
+
   result(): ChatState {
+    this.finish();
     const state: ChatState = { lastUsage: this.usage ?? null };
     if (this.boundary) state.boundary = this.boundary;
     if (this.model) state.model = this.model;
