@@ -149,7 +149,7 @@ describe('Gemini CLI 0.61.0 with wmem hooks', () => {
       expect(status.tokens_max).toBe(1_048_576);
     }));
 
-  it('tracks a command; a failing one becomes an open error, cleared when it passes', () =>
+  it('tracks a command; a failing one becomes an open error the next prompt shows', () =>
     withWorld(async (world) => {
       await world.installWmem();
       const ok = await world.gemini('Check: [[shell: ls]]');
