@@ -163,9 +163,13 @@ export class ChatBackwardScan {
       return false;
     }
     const usage = event.kind === 'usage' ? event.tokens : undefined;
-    const target = this.boundary === undefined ? this : this.pending;
-    target.usage ??= usage;
-    target.model ??= event.model;
+    if (this.boundary === undefined) {
+      this.usage ??= usage;
+      this.model ??= event.model;
+    } else {
+      this.pending.usage ??= usage;
+      this.pending.model ??= event.model;
+    }
     return false;
   }
 
