@@ -242,15 +242,20 @@ export async function toolUse(moment: Moment): Promise<HookResult> {
 }
 
 /** Whether this moment's event also fires when no compaction follows (Gemini CLI's PreCompress). */
-function isSpeculative({ adapter, input }: Moment): boolean {
-  return !!adapter.eventFor(input.event)?.speculative && input.trigger !== 'manual';
+/**
+ * Whether this before-compact may fire with no compaction to follow (Gemini CLI's PreCompress)
+ * and the agent's transcript reader can see compactions, so that wmem waits for one.
+ */
+function waitsForCompaction({ adapter, input }: Moment): boolean {
+  return !!adapter.eventFor(input.event)?.speculative && input.trigger !== 'manual' && !!adapter.transcript;
 }
 
 /**
  * A speculative before-compact (it fires before every model call) archives only once the
  * transcript records a compaction not archived yet: the agent's transcript is append-only, so the
- * lines before that compaction are all still there, byte for byte. It never re-injects memory:
- * the next prompt sees the compaction in the transcript and answers it.
+ * lines before that compaction are all still there, byte for byte. Most calls then cost one
+ * incremental read. It never re-injects memory: the next prompt sees the compaction in the
+ * transcript and answers it.
  */
 async function archiveNewCompaction(moment: Moment, session: Session): Promise<HookResult> {
   const { input, env } = moment;
@@ -269,7 +274,8 @@ async function archiveNewCompaction(moment: Moment, session: Session): Promise<H
 
 /**
  * before-compact: the transcript's lines not archived yet, byte for byte, to archive/. Only what
- * is new is archived; an event that fires without compacting archives only after a compaction.
+ * is new is archived. An event that fires without compacting waits for a compaction where the
+ * transcript shows them, and otherwise archives what is new without taking it for a compaction.
  */
 export async function beforeCompact(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
@@ -281,7 +287,7 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   } catch {
     throw new HookFailure(`transcript ${input.transcriptPath} does not exist: nothing archived`);
   }
-  if (isSpeculative(moment)) return archiveNewCompaction(moment, session);
+  if (waitsForCompaction(moment)) return archiveNewCompaction(moment, session);
   const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
   const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, env.now());
   // after-compact names it in Recent Actions, beside the summary. An event that also fires with
@@ -330,7 +336,7 @@ export async function sessionEnd(moment: Moment): Promise<HookResult> {
   const { session } = await locateSession(moment);
   // A compaction after the last speculative before-compact (in the session's last model call) is
   // archived now: nothing else would.
-  const archived = moment.adapter.events.some((e) => e.speculative) && input.transcriptPath ? `; ${(await archiveNewCompaction(moment, session).catch((err: Error) => ({ note: `archive: ${err.message}` }))).note}` : '';
+  const archived = moment.adapter.events.some((e) => e.speculative) && moment.adapter.transcript && input.transcriptPath ? `; ${(await archiveNewCompaction(moment, session).catch((err: Error) => ({ note: `archive: ${err.message}` }))).note}` : '';
   const { consolidateAtEnd } = await import('./hook-work.js');
   const note = await consolidateAtEnd(session, env.now(), () => {});
   return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}${archived}` };
