@@ -174,8 +174,6 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     // A resumed conversation still holds the copy it was given, unless a compaction removed it since.
     const same = input.source === 'resume' && JSON.stringify(state.delivered) === JSON.stringify(delivery);
     state.delivered = delivery;
-    // A full copy given now answers every compaction before it, even one this hook could not see.
-    if (!same) state.freshMemory = true;
     return { ...part, unchanged: same };
   });
   if (unchanged) {
@@ -196,11 +194,9 @@ export async function prompt(moment: Moment): Promise<HookResult> {
     const usage: UsageView | undefined = read?.view;
     let wantMemory = created || !state.started;
     let why = 'first hook of the session';
-    const fresh = state.freshMemory === true;
-    delete state.freshMemory;
     if (usage?.boundary !== undefined && usage.boundary !== state.answeredBoundary) {
       if (state.answerNextBoundary) state.answerNextBoundary = false;
-      else if (!wantMemory && !fresh) {
+      else if (!wantMemory) {
         wantMemory = true;
         why = 'a compaction no hook had answered';
       }
@@ -241,7 +237,6 @@ export async function toolUse(moment: Moment): Promise<HookResult> {
   return { session: session.id, note };
 }
 
-/** Whether this moment's event also fires when no compaction follows (Gemini CLI's PreCompress). */
 /**
  * Whether this before-compact may fire with no compaction to follow (Gemini CLI's PreCompress)
  * and the agent's transcript reader can see compactions, so that wmem waits for one.
@@ -261,7 +256,7 @@ async function archiveNewCompaction(moment: Moment, session: Session): Promise<H
   const { input, env } = moment;
   const boundary = await withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, false);
-    if (read) state.transcript = read.cursor;
+    if (read?.cursor) state.transcript = read.cursor;
     const found = read?.view.boundary;
     return found !== undefined && found !== state.archivedBoundary ? found : undefined;
   });

@@ -30,8 +30,6 @@ export interface HookState {
   floor?: number;
   /** The memory part last given in full: its digest and the compaction it followed, for resumes. */
   delivered?: { digest: string; boundary?: string; transcript?: string };
-  /** SessionStart gave the memory part in full: the next prompt takes any compaction it sees as answered. */
-  freshMemory?: boolean;
   /** The archive PreCompact wrote, until PostCompact names it in Recent Actions. */
   lastArchive?: string;
   /** The last compaction whose transcript was archived (agents whose before-compact event is speculative). */
