@@ -207,6 +207,13 @@ export interface AnswerSpec {
    * none there (Gemini's AfterTool would append it to the tool result).
    */
   answer(input: HookInput, additionalContext: string): unknown | undefined;
+  /**
+   * Whether the memory part goes with session-start (default true). False: the agent's
+   * session-start text does harm (Gemini CLI prepends it to the first prompt, and on a resume
+   * drops every user turn that starts with it, the prompt and its reply included), so session-start
+   * answers nothing and the first prompt carries the memory part.
+   */
+  memoryAtStart?: boolean;
 }
 
 export interface AgentAdapter {
@@ -232,7 +239,7 @@ export interface AgentAdapter {
   completeInput?(input: HookInput): Promise<HookInput>;
   /**
    * tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. May
-   * read the transcript (Codex's PostToolUse has no exit code; its rollout has).
+   * read the transcript.
    */
   toolEvent(input: HookInput, root: string): ToolEvent | Promise<ToolEvent>;
   answer: AnswerSpec;

@@ -3,10 +3,12 @@
 import type { AgentAdapter } from './adapter.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
+import { gemini } from './gemini/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
   codex,
+  gemini,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

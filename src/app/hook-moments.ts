@@ -160,6 +160,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
+  if (moment.adapter.answer.memoryAtStart === false) return { session: session.id, note: `session ready (${input.source ?? 'no source'}); the memory part goes with the first prompt` };
   const { memory, where, unchanged } = await withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, false);
     if (read?.cursor) state.transcript = read.cursor;
@@ -237,8 +238,39 @@ export async function toolUse(moment: Moment): Promise<HookResult> {
 }
 
 /**
+ * Whether this before-compact may fire with no compaction to follow (Gemini CLI's PreCompress)
+ * and the agent's transcript reader can see compactions, so that wmem waits for one.
+ */
+function waitsForCompaction({ adapter, input }: Moment): boolean {
+  return !!adapter.eventFor(input.event)?.speculative && input.trigger !== 'manual' && !!adapter.transcript;
+}
+
+/**
+ * A speculative before-compact (it fires before every model call) archives only once the
+ * transcript records a compaction not archived yet: the agent's transcript is append-only, so the
+ * lines before that compaction are all still there, byte for byte. Most calls then cost one
+ * incremental read. It never re-injects memory: the next prompt sees the compaction in the
+ * transcript and answers it.
+ */
+async function archiveNewCompaction(moment: Moment, session: Session): Promise<HookResult> {
+  const { input, env } = moment;
+  const boundary = await withState(session, moment, async (state) => {
+    const read = await readUsage(moment, state, false);
+    if (read?.cursor) state.transcript = read.cursor;
+    const found = read?.view.boundary;
+    return found !== undefined && found !== state.archivedBoundary ? found : undefined;
+  });
+  if (boundary === undefined) return { session: session.id, note: 'no compaction in the transcript since the last archive: nothing archived' };
+  const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
+  const { note } = await archiveTranscriptBeforeCompact(session, input.transcriptPath!, env.now());
+  await withState(session, moment, async (state) => void (state.archivedBoundary = boundary));
+  return { session: session.id, note: `a compaction in the transcript: ${note}` };
+}
+
+/**
  * before-compact: the transcript's lines not archived yet, byte for byte, to archive/. Only what
- * is new is archived, so an agent that fires this without compacting (Gemini CLI) costs little.
+ * is new is archived. An event that fires without compacting waits for a compaction where the
+ * transcript shows them, and otherwise archives what is new without taking it for a compaction.
  */
 export async function beforeCompact(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
@@ -250,6 +282,7 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   } catch {
     throw new HookFailure(`transcript ${input.transcriptPath} does not exist: nothing archived`);
   }
+  if (waitsForCompaction(moment)) return archiveNewCompaction(moment, session);
   const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
   const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, env.now());
   // after-compact names it in Recent Actions, beside the summary. An event that also fires with
@@ -296,7 +329,10 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
 export async function sessionEnd(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
+  // A compaction after the last speculative before-compact (in the session's last model call) is
+  // archived now: nothing else would.
+  const archived = moment.adapter.events.some((e) => e.speculative) && moment.adapter.transcript && input.transcriptPath ? `; ${(await archiveNewCompaction(moment, session).catch((err: Error) => ({ note: `archive: ${err.message}` }))).note}` : '';
   const { consolidateAtEnd } = await import('./hook-work.js');
   const note = await consolidateAtEnd(session, env.now(), () => {});
-  return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}` };
+  return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}${archived}` };
 }

@@ -32,6 +32,8 @@ export interface HookState {
   delivered?: { digest: string; boundary?: string; transcript?: string };
   /** The archive PreCompact wrote, until PostCompact names it in Recent Actions. */
   lastArchive?: string;
+  /** The last compaction whose transcript was archived (agents whose before-compact event is speculative). */
+  archivedBoundary?: string;
 }
 
 /** One file per agent (a session is served by one agent; `agent` is the adapter id). */

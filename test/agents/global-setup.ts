@@ -3,11 +3,14 @@
 import type { TestProject } from 'vitest/node';
 import { ensureClaude } from './helpers/install-claude.js';
 import { ensureCodex } from './helpers/install-codex.js';
+import { ensureGemini } from './helpers/install-gemini.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     claudeBin: string;
     codexBin: string;
+    /** Gemini CLI's entry script (bundle/gemini.js), run with node. */
+    geminiEntry: string;
   }
 }
 
@@ -15,4 +18,5 @@ export default async function setup(project: TestProject): Promise<void> {
   const log = (line: string) => process.stderr.write(`[test:agents] ${line}\n`);
   project.provide('claudeBin', await ensureClaude(log));
   project.provide('codexBin', await ensureCodex(log));
+  project.provide('geminiEntry', await ensureGemini(log));
 }

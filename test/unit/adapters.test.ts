@@ -50,6 +50,11 @@ describe.each(AGENTS.map((a) => [a.id, a] as const))('adapter %s', (_id, adapter
     for (const moment of ['session-start', 'prompt'] as const) {
       const input = inputFor(adapter, moment);
       if (!input) continue;
+      // An agent whose session-start text does harm (Gemini CLI) takes the memory with the first prompt.
+      if (moment === 'session-start' && adapter.answer.memoryAtStart === false) {
+        expect(adapter.answer.answer(input, 'memory')).toBeUndefined();
+        continue;
+      }
       const answer = adapter.answer.answer(input, 'memory');
       expect(JSON.stringify(answer)).toContain('memory');
       expect(() => adapter.answer.answer(input, 'x'.repeat(adapter.answer.contextCap + 1))).toThrow();

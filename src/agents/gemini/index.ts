@@ -1,0 +1,80 @@
+// Gemini CLI (SPEC §10.3, checked on 0.61.0): hooks in ~/.gemini/settings.json or the project's
+// .gemini/settings.json (loaded only in a trusted folder), timeouts in milliseconds; the answer in
+// hookSpecificOutput.additionalContext at BeforeAgent only (a part beside the prompt: SessionStart's
+// text would be prepended to the prompt, and a resume drops such a turn whole; AfterTool's would
+// be appended to the tool's result); token use and compressions from the chat JSONL; PreCompress fires
+// before every model call, so the driver takes it as a chance to archive, never as a compaction.
+import path from 'node:path';
+import type { AgentAdapter, AgentConfig, ConfigStatus } from '../adapter.js';
+import { GEMINI_CONTEXT_CAP, GEMINI_EVENTS, geminiAnswer, geminiEvent, geminiToolEvent, parseGeminiInput } from './protocol.js';
+import { disabledHooks, GEMINI_HOOKS, geminiCommandPrefix, geminiDir, geminiSettingsFile, installedGeminiHooks, parseSettingsFile, planGeminiInstall, planGeminiUninstall, PROJECT_TRUST_NOTE } from './settings.js';
+import { folderTrust } from './trust.js';
+import { GEMINI_DEFAULT_WINDOW } from './windows.js';
+
+/** The user's settings file is the one in Gemini's home folder; any other is a project's. */
+function isUserSettings(file: string): boolean {
+  return path.resolve(file) === path.join(geminiDir(process.env), 'settings.json');
+}
+
+function problemsOf(scope: string, file: string, json: Record<string, unknown>, installed: string[], missing: string[], related: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if (!installed.length) return problems;
+  if (missing.length) problems.push(`${file} lacks ${missing.join(', ')}: run 'wmem install gemini --scope ${scope}'`);
+  const disabled = disabledHooks(json);
+  if (disabled.all) problems.push(`${file} turns hooks off (hooksConfig.enabled: false): Gemini CLI runs none of wmem's`);
+  const off = installedGeminiHooks(json).filter((h) => h.name && disabled.names.includes(h.name)).map((h) => h.name);
+  if (off.length) problems.push(`${file} disables ${off.join(', ')} (hooksConfig.disabled)`);
+  if (scope === 'project') {
+    const [trustFile] = Object.keys(related);
+    const project = path.dirname(path.dirname(file));
+    const trust = trustFile ? folderTrust(related[trustFile], project) : 'unknown';
+    if (trust !== 'trusted') problems.push(`installed, folder not trusted${trust === 'distrusted' ? ' (DO_NOT_TRUST)' : ''}: ${project} per ${trustFile}. ${PROJECT_TRUST_NOTE}`);
+  }
+  return problems;
+}
+
+const config: AgentConfig = {
+  scopes: ['user', 'project'],
+  // The user's settings work in every folder; a project's only once the folder is trusted.
+  defaultScope: 'user',
+  file: geminiSettingsFile,
+  related: (scope, place) => (scope === 'project' ? [path.join(geminiDir(place.env), 'trustedFolders.json')] : []),
+  planInstall: (file, text, request) => planGeminiInstall(file, text, request, isUserSettings(file) ? 'user' : 'project'),
+  planUninstall: planGeminiUninstall,
+  diagnose(scope, file, text, related): ConfigStatus {
+    const all = GEMINI_HOOKS.map((h) => h.event);
+    let json: Record<string, unknown>;
+    try {
+      json = parseSettingsFile(file, text).json;
+    } catch (err) {
+      return { scope, file, exists: true, error: (err as Error).message, installed: [], missing: all, problems: [] };
+    }
+    const found = installedGeminiHooks(json);
+    const installed = found.filter((f) => f.installed).map((f) => f.event);
+    const missing = found.filter((f) => !f.installed).map((f) => f.event);
+    const problems = problemsOf(scope, file, json, installed, missing, related);
+    return { scope, file, exists: text !== undefined, installed, missing, command: found.find((f) => f.command)?.command, problems };
+  },
+  commandPrefix: geminiCommandPrefix,
+};
+
+export const gemini: AgentAdapter = {
+  id: 'gemini',
+  aliases: ['gemini-cli'],
+  displayName: 'Gemini CLI',
+  metaName: 'gemini',
+  events: GEMINI_EVENTS,
+  eventFor: geminiEvent,
+  parseInput: parseGeminiInput,
+  toolEvent: (input, root) => geminiToolEvent(input, root),
+  answer: { contextCap: GEMINI_CONTEXT_CAP, answer: geminiAnswer, memoryAtStart: false },
+  transcript: {
+    async read(file, previous) {
+      const { readChatUsage } = await import('./chat-file.js');
+      return readChatUsage(file, previous);
+    },
+  },
+  defaultWindow: GEMINI_DEFAULT_WINDOW,
+  compactCommand: '/compress',
+  config,
+};
