@@ -226,6 +226,12 @@ export function buildProgram(): Command {
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),
   );
+  declare(
+    program
+      .command('mcp')
+      .description("serve the session's working memory to an MCP client on stdio (tools and resources); see docs/mcp.md"),
+    () => import('./commands/mcp.js'),
+  );
   declare(program.command('doctor').description('are the hooks installed, runnable, and firing?'), () => import('./commands/doctor.js'));
   return program;
 }
