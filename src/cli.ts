@@ -203,7 +203,8 @@ export function buildProgram(): Command {
     program
       .command('hook')
       .description('answer an agent hook (JSON on stdin); never fails the agent')
-      .argument('<event>', 'SessionStart, UserPromptSubmit, PostToolUse, …')
+      .argument('<event>', "the agent's event: SessionStart, UserPromptSubmit, PostToolUse, …")
+      .option('--agent <id>', 'the agent whose hook this is (default claude)')
       .option('--tokens-max <n>', "the window of the agent's model in tokens (else looked up from the model)", intOption('--tokens-max', 1)),
     () => import('./commands/hook.js'),
   );

@@ -37,6 +37,11 @@ export const CONTEXT_OPTIONS: OptionSpec[] = [
   { flags: '--event <name>', description: 'with --format claude: the hook event name (default SessionStart for --part memory, else UserPromptSubmit)', choices: ['SessionStart', 'UserPromptSubmit', 'PostToolUse'] },
 ];
 
+/** `wmem hook`'s own flag besides --tokens-max (from CONTEXT_OPTIONS). */
+export const HOOK_OPTIONS: OptionSpec[] = [
+  { flags: '--agent <id>', description: 'the agent whose hook this is (default claude)' },
+];
+
 export const COMPACT_OPTIONS: OptionSpec[] = [
   { flags: '--target <target>', description: 'what to compact', choices: ['conversation', 'tools', 'all'], default: 'conversation' },
   { flags: '--strategy <strategy>', description: 'archive only, or archive and summarize', choices: ['archive', 'summarize'], default: 'archive' },

@@ -1,9 +1,10 @@
-// A session's record of what the agent's hooks have answered (state/claude-hooks.json): where
-// the transcript was last read to, and which compaction the memory part was last delivered for.
+// A session's record of what the agent's hooks have answered (state/<agent>-hooks.json, e.g.
+// claude-hooks.json): where the transcript was last read to, and which compaction the memory part
+// was last delivered for.
 // Read and written under the state folder's own lock, so hooks never wait on a long compaction.
 import path from 'node:path';
 import { atomicWrite, ensureDir, readTextIfExists, withLock } from '../store/fsx.js';
-import type { TranscriptCursor } from './transcript-file.js';
+import type { TranscriptCursor } from './adapter.js';
 
 export interface HookState {
   version: 1;
@@ -26,12 +27,13 @@ export interface HookState {
   lastArchive?: string;
 }
 
-export function hookStateFile(stateDir: string): string {
-  return path.join(stateDir, 'claude-hooks.json');
+/** One file per agent (a session is served by one agent; `agent` is the adapter id). */
+export function hookStateFile(stateDir: string, agent = 'claude'): string {
+  return path.join(stateDir, `${agent.replace(/[^a-z0-9-]/g, '')}-hooks.json`);
 }
 
-async function readHookState(stateDir: string): Promise<HookState> {
-  const text = await readTextIfExists(hookStateFile(stateDir));
+async function readHookState(file: string): Promise<HookState> {
+  const text = await readTextIfExists(file);
   if (!text) return { version: 1 };
   try {
     const parsed = JSON.parse(text) as HookState;
@@ -43,15 +45,16 @@ async function readHookState(stateDir: string): Promise<HookState> {
 }
 
 /** Runs `fn` on the state under the lock and writes it back when `fn` changed it. */
-export async function updateHookState<T>(stateDir: string, fn: (state: HookState) => Promise<T>): Promise<T> {
+export async function updateHookState<T>(stateDir: string, fn: (state: HookState) => Promise<T>, agent = 'claude'): Promise<T> {
   await ensureDir(stateDir);
+  const file = hookStateFile(stateDir, agent);
   return withLock(
     stateDir,
     async () => {
-      const state = await readHookState(stateDir);
+      const state = await readHookState(file);
       const before = JSON.stringify(state);
       const result = await fn(state);
-      if (JSON.stringify(state) !== before) await atomicWrite(hookStateFile(stateDir), JSON.stringify(state) + '\n');
+      if (JSON.stringify(state) !== before) await atomicWrite(file, JSON.stringify(state) + '\n');
       return result;
     },
     { waitMs: 3_000, staleMs: 5_000 },

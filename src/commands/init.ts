@@ -7,6 +7,7 @@ import { newSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject, type ProjectRef } from '../store/project.js';
 import { readCurrent, readMeta, requestedSessionId, writeCurrent, writeMeta, type SessionMeta } from '../store/session.js';
 import { overviewTemplateName, readTemplate } from '../store/templates.js';
+import { ensureSessionTree } from '../store/session-tree.js';
 import { fsError, usageError } from '../ui/errors.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
@@ -40,46 +41,6 @@ async function loadOverviewTemplate(options: InitOptions, cwd: string): Promise<
   const { parseOverview } = await import('../memory/overview.js');
   parseOverview(text, file);
   return text;
-}
-
-/** Creates (never overwrites) a session's tree; returns the files it created. Shared with hooks and migrations. */
-export async function ensureSessionTree(
-  project: ProjectRef,
-  id: string,
-  input: { overviewTemplate: string; tokensMax?: number; lang?: string; now: Date; extraMeta?: Record<string, unknown> },
-): Promise<string[]> {
-  const paths = sessionPaths(project.dir, id);
-  // A session folder (or one inside it) that is a link to elsewhere would take memory out of the home.
-  for (const dir of [paths.dir, paths.workingMemory, paths.detailDir, paths.archiveDir, paths.stateDir]) assertStaysInside(project.dir, dir, 'the session folder');
-  for (const dir of [paths.dir, paths.workingMemory, paths.detailDir, paths.archiveDir, paths.stateDir]) await ensureDir(dir);
-  const created: string[] = [];
-  const create = async (file: string, text: string) => {
-    if (await createExclusive(file, text)) created.push(path.relative(project.dir, file));
-  };
-  await create(paths.overview, input.overviewTemplate);
-  await create(paths.scratch, readTemplate('scratch.md'));
-  await create(paths.messages, '');
-  await withLock(paths.dir, async () => {
-    const existing = await readMeta(paths);
-    const stamp = input.now.toISOString();
-    if (!existing) {
-      const meta: SessionMeta = {
-        version: 1,
-        id,
-        cwd: project.cwd,
-        createdAt: stamp,
-        updatedAt: stamp,
-        ...(input.tokensMax !== undefined ? { tokensMax: input.tokensMax } : {}),
-        lang: input.lang ?? 'en',
-        ...input.extraMeta,
-      };
-      await writeMeta(paths, meta);
-      created.push(path.relative(project.dir, paths.meta));
-    } else if (input.tokensMax !== undefined && existing.tokensMax !== input.tokensMax) {
-      await writeMeta(paths, { ...existing, tokensMax: input.tokensMax, updatedAt: stamp });
-    }
-  });
-  return created;
 }
 
 export async function run(options: InitOptions, ctx: RunContext): Promise<CommandResult> {

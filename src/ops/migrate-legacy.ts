@@ -143,7 +143,7 @@ async function migrateOne(project: ProjectRef, item: { id: string; messages: boo
     await writeMeta(paths, meta);
     act(`wrote ${paths.meta}`);
   }
-  const { ensureSessionTree } = await import('../commands/init.js');
+  const { ensureSessionTree } = await import('../store/session-tree.js');
   const created = await ensureSessionTree(project, item.id, { overviewTemplate: overviewTemplate(), now });
   if (created.length) act(`created ${created.join(', ')}`);
   // The old files go last, each only once its replacement is durable and identical.

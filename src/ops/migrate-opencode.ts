@@ -37,7 +37,7 @@ function hashOf(text: string): string {
 }
 
 async function sessionFor(project: ProjectRef, id: string, now: Date): Promise<Session> {
-  const { ensureSessionTree } = await import('../commands/init.js');
+  const { ensureSessionTree } = await import('../store/session-tree.js');
   const { readTemplate, overviewTemplateName } = await import('../store/templates.js');
   await ensureSessionTree(project, id, { overviewTemplate: readTemplate(overviewTemplateName('en')), now, extraMeta: { agent: 'opencode' } });
   return { id, project, paths: sessionPaths(project.dir, id), source: 'flag' };

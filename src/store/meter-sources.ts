@@ -9,7 +9,7 @@ import { readTextIfExists } from './fsx.js';
 import type { Session, SessionMeta } from './session.js';
 import { DEFAULT_TOKENS_MAX } from './session.js';
 import { hookStateFile, type HookState } from '../agents/hook-state.js';
-import { readTranscriptUsage } from '../agents/transcript-file.js';
+import { readTranscriptUsage, type TranscriptCursor } from '../agents/transcript-file.js';
 import type { UsageState } from '../agents/claude/transcript.js';
 import { findSecret } from '../memory/gate.js';
 import { shellQuote } from '../agents/claude/settings.js';
@@ -102,7 +102,8 @@ async function projectFloor(session: Session): Promise<number | undefined> {
 
 /** The transcript as of now: read on from where the hooks left off (never written back here). */
 async function currentTranscript(state: HookState | undefined): Promise<UsageState | undefined> {
-  const cursor = state?.transcript;
+  // Claude Code's hook state (claude-hooks.json) holds its reader's cursor, usage included.
+  const cursor = state?.transcript as TranscriptCursor | undefined;
   if (!cursor?.path) return undefined;
   try {
     return (await readTranscriptUsage(cursor.path, cursor)).view;

@@ -3,7 +3,7 @@
 // loading commander (~10 ms). Anything it does not recognise exactly (help, a typo, another
 // command) returns false, and bin/wmem.js hands the whole command line to the full CLI, which
 // gives the usual messages.
-import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, parseFlags } from '../options.js';
+import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, HOOK_OPTIONS, VERSION, parseFlags } from '../options.js';
 import { buildRunContext, printResult, reportError, writeStdout, type GlobalFlags } from './runtime.js';
 import type { CommandResult, RunContext } from './run.js';
 import { leanOptions, parseLean } from './lean-args.js';
@@ -17,13 +17,14 @@ export async function runFast(argv: string[]): Promise<boolean> {
     writeStdout(VERSION + '\n');
     return true;
   }
-  const specs = [...GLOBAL_OPTIONS, ...CONTEXT_OPTIONS];
+  const specs = [...GLOBAL_OPTIONS, ...CONTEXT_OPTIONS, ...HOOK_OPTIONS];
   const parsed = parseLean(args, specs);
   if (!parsed) return false;
   const [command, ...rest] = parsed.positionals;
-  const isContext = command === 'context' && rest.length === 0;
+  const given = (table: typeof specs, except?: string) => table.some((s) => parseFlags(s).long !== except && parsed.values[parseFlags(s).long] !== undefined);
+  const isContext = command === 'context' && rest.length === 0 && !given(HOOK_OPTIONS);
   // A hook takes one option of the context table: the user's window (`wmem install --tokens-max`).
-  const isHook = command === 'hook' && rest.length === 1 && !CONTEXT_OPTIONS.some((s) => parseFlags(s).long !== 'tokens-max' && parsed.values[parseFlags(s).long] !== undefined);
+  const isHook = command === 'hook' && rest.length === 1 && !given(CONTEXT_OPTIONS, 'tokens-max');
   if (!isContext && !isHook) return false;
   const options = leanOptions(specs, parsed.values, isContext);
   if (!options) return false;

@@ -3,7 +3,7 @@
 import { mkdtemp, mkdir, readFile, readdir, rm, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureSessionTree } from '../../src/commands/init.js';
+import { ensureSessionTree } from '../../src/store/session-tree.js';
 import { locateProject } from '../../src/store/project.js';
 import { sessionPaths } from '../../src/store/paths.js';
 import { readTemplate } from '../../src/store/templates.js';

@@ -11,10 +11,10 @@ describe('parseHookInput', () => {
     expect(start).toMatchObject({ event: 'SessionStart', sessionId: base.session_id, transcriptPath: base.transcript_path, cwd: base.cwd, source: 'compact' });
     expect(parseHookInput(JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'fix the build' }), 'UserPromptSubmit').event).toBe('UserPromptSubmit');
     expect(parseHookInput(JSON.stringify({ ...base, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' }), 'PreCompact').trigger).toBe('auto');
-    expect(parseHookInput(JSON.stringify({ ...base, hook_event_name: 'PostCompact', trigger: 'manual', compact_summary: 'We built X.' }), 'PostCompact').compactSummary).toBe('We built X.');
+    expect(parseHookInput(JSON.stringify({ ...base, hook_event_name: 'PostCompact', trigger: 'manual', compact_summary: 'We built X.' }), 'PostCompact').summary).toBe('We built X.');
     expect(parseHookInput(JSON.stringify({ ...base, hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' }), 'SessionEnd').reason).toBe('prompt_input_exit');
     const failure = parseHookInput(JSON.stringify({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 't1', error: 'Exit code 1\nFAIL', is_interrupt: false }), 'PostToolUseFailure');
-    expect(failure).toMatchObject({ toolName: 'Bash', error: 'Exit code 1\nFAIL', isInterrupt: false });
+    expect(failure.tool).toMatchObject({ name: 'Bash', error: 'Exit code 1\nFAIL', isInterrupt: false });
   });
 
   it.each([

@@ -1,0 +1,241 @@
+// The one interface every agent adapter implements (SPEC §10). What happens on each moment of a
+// session is the same for every agent and lives in the hook driver (src/app/hook.ts): start →
+// memory part; prompt → meta part (memory too after a compaction nobody answered); tool done or
+// failed → track; before compaction → archive the transcript; after compaction → keep its
+// summary; end → deterministic consolidation. An adapter only says how its agent spells those
+// moments, what its hook input looks like, how it wants an answer, how to read token use from its
+// transcript, and where its config lives. Adding an agent = one folder `src/agents/<id>/` whose
+// index.ts exports an `AgentAdapter`, plus one line in src/agents/registry.ts.
+//
+// Rules for implementations: everything here is pure or reads only the files it is given, except
+// `transcript.read` (which reads the agent's transcript). Nothing here writes: config changes are
+// planned as data (`ConfigPlan`) and written by the install use case, so install, uninstall,
+// doctor and --dry-run share one computation. Keep index.ts light: the per-prompt hook path loads
+// it, so heavy helpers go behind `await import(...)`.
+import type { ToolEvent } from '../memory/hot-state.js';
+
+/** wmem's moments of a session, whatever the agent calls them. */
+export const MOMENTS = ['session-start', 'prompt', 'tool-done', 'tool-failed', 'before-compact', 'after-compact', 'session-end', 'ignore'] as const;
+export type Moment = (typeof MOMENTS)[number];
+
+/** One of the agent's hook events. */
+export interface AgentEvent {
+  /** The agent's own name for it, as its config spells it (`UserPromptSubmit`, `BeforeAgent`). */
+  name: string;
+  moment: Moment;
+  /**
+   * before-compact only: the agent also fires it when no compaction follows (Gemini CLI's
+   * PreCompress fires before every model call, google-gemini/gemini-cli#18083). The driver then
+   * archives only what is new and never takes the event as proof that a compaction happened.
+   */
+  speculative?: boolean;
+}
+
+/** What a tool call looked like, in the agent's terms but neutral fields. */
+export interface ToolCall {
+  name?: string;
+  input?: Record<string, unknown>;
+  /** The tool's result as the agent reports it (a string or an object). */
+  response?: unknown;
+  /** tool-failed: the failure message. */
+  error?: string;
+  /** tool-failed: the user stopped it (no error is opened then). */
+  isInterrupt?: boolean;
+  /** The agent's id for the call (Codex's `tool_use_id`), to find more about it in the transcript. */
+  id?: string;
+}
+
+/** A hook's input once the adapter has parsed it: the same fields for every agent. */
+export interface HookInput {
+  /** The adapter's id (`claude`). */
+  agent: string;
+  /** The agent's event name, canonical spelling (one of the adapter's `events`). */
+  event: string;
+  moment: Moment;
+  /** The agent's session id: it is the wmem session id. */
+  sessionId?: string;
+  /** Absolute path of the agent's transcript, when it keeps one as a file. */
+  transcriptPath?: string;
+  /** The folder the agent runs in, from the input. */
+  cwd?: string;
+  /** The agent's project folder from its environment (`CLAUDE_PROJECT_DIR`), preferred over `cwd`. */
+  projectDir?: string;
+  /** session-start: startup, resume, clear, compact, fork. */
+  source?: string;
+  /** The model the agent runs on, as it names it. */
+  model?: string;
+  /** before/after-compact: manual or auto. */
+  trigger?: string;
+  /** after-compact: the agent's summary of what it compacted. */
+  summary?: string;
+  /** session-end: why it ended. */
+  reason?: string;
+  /** prompt: the user's prompt, when the agent passes it. */
+  prompt?: string;
+  /** tool-done / tool-failed. */
+  tool?: ToolCall;
+}
+
+/** A hook input that cannot be used (wrong event, not JSON): logged, never shown to the agent. */
+export class HookInputError extends Error {
+  override name = 'HookInputError';
+}
+
+/** The context in use as the agent's transcript shows it (SPEC §5 meter). */
+export interface UsageView {
+  /** Tokens of the last response since the last compaction, or null when none came since. */
+  lastUsage: number | null;
+  /** Identity of the last compaction the transcript records (stable across reads), if any. */
+  boundary?: string;
+  /** The model of the last response since the last compaction. */
+  model?: string;
+  /** The window the agent reported with its last usage, when it reports one. */
+  window?: number;
+  /** The agent's own count right after its last compaction, while no usage has come since. */
+  afterCompaction?: number;
+}
+
+/**
+ * Where a transcript read stopped, kept in the session's hook state between hooks. Opaque to the
+ * driver except `path`: a reader extends it with its own fields (offsets, hashes, the usage so
+ * far), which must survive JSON.stringify / JSON.parse.
+ */
+export interface TranscriptCursor {
+  path: string;
+}
+
+export interface TranscriptRead {
+  cursor: TranscriptCursor;
+  /** The usage including a last line still being written (not in the cursor). */
+  view: UsageView;
+  changed: boolean;
+}
+
+/** Reads token use, model, window and compactions from the agent's transcript, incrementally. */
+export interface TranscriptReader {
+  /**
+   * Brings `previous` (this reader's cursor from an earlier hook, or undefined) up to date with
+   * the transcript at `file`. A cursor from another file or a rewritten file is read afresh.
+   * Throws the fs error (ENOENT, EISDIR) when the file cannot be read.
+   */
+  read(file: string, previous?: TranscriptCursor): Promise<TranscriptRead>;
+}
+
+/** Where an agent's config can live. Not every agent has every scope. */
+export type Scope = 'project' | 'local' | 'user';
+
+/** Where the command runs, for config paths (`$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, the project). */
+export interface ConfigPlace {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** What `wmem install AGENT` asks for. */
+export interface InstallRequest {
+  /** The shell words that run this wmem (`wmem`, or `'/usr/bin/node' '/opt/wmem/bin/wmem.js'`). */
+  command: string;
+  /** The user's window, passed to every hook (`--tokens-max N`). */
+  tokensMax?: number;
+}
+
+/** A config file that cannot be changed safely (not JSON, wrong shape): exit 2, file untouched. */
+export class ConfigShapeError extends Error {
+  override name = 'ConfigShapeError';
+  /** How to fix it, for the one-line error. */
+  hint?: string;
+}
+
+/** A change to one config file, computed from its text alone. */
+export interface ConfigPlan {
+  file: string;
+  /** The file's text before (undefined: it does not exist). */
+  before: string | undefined;
+  /** The text to write; equal to `before` when nothing changes. */
+  after: string;
+  changed: boolean;
+  /** The events whose wmem entry is added, updated or removed. */
+  events: string[];
+  /** How many wmem entries an uninstall removes. */
+  removed?: number;
+  /** Things the user must know or do (Codex: trust the hooks in its TUI). */
+  notes: string[];
+  /** The parsed form of `after`, for `--json --dry-run` (a settings object). */
+  preview?: unknown;
+}
+
+/** wmem's state in one config file, for `wmem doctor`. */
+export interface ConfigStatus {
+  scope: Scope;
+  file: string;
+  exists: boolean;
+  /** Why the file cannot be read (it does not parse); the other fields are then empty. */
+  error?: string;
+  /** Events whose wmem entry is there, and those that are not. */
+  installed: string[];
+  missing: string[];
+  /** The command an installed entry runs (for doctor's "does it run" check). */
+  command?: string;
+  /** Problems this file shows (Codex: installed but not trusted). */
+  problems: string[];
+}
+
+/** Install, uninstall and diagnose of the agent's config, as pure plans over file texts. */
+export interface AgentConfig {
+  scopes: readonly Scope[];
+  defaultScope: Scope;
+  /** The config file a scope means. */
+  file(scope: Scope, place: ConfigPlace): string;
+  /** Files besides `file` that `diagnose` needs (Codex: config.toml for the trust state). */
+  related?(scope: Scope, place: ConfigPlace): string[];
+  /** Throws ConfigShapeError when `text` cannot be changed safely. */
+  planInstall(file: string, text: string | undefined, request: InstallRequest): ConfigPlan;
+  planUninstall(file: string, text: string | undefined): ConfigPlan;
+  /** `related` maps each related file to its text (undefined: missing). Never throws. */
+  diagnose(scope: Scope, file: string, text: string | undefined, related: Record<string, string | undefined>): ConfigStatus;
+  /** The command prefix of an installed entry (`… wmem --home H`), without `hook EVENT`. */
+  commandPrefix(command: string): string;
+}
+
+/** How an adapter answers a moment. */
+export interface AnswerSpec {
+  /** The agent's cap on additional context, in characters. */
+  contextCap: number;
+  /**
+   * The JSON to print for additional context on this event, or undefined when the agent takes
+   * none there (Gemini's AfterTool would append it to the tool result).
+   */
+  answer(input: HookInput, additionalContext: string): unknown | undefined;
+}
+
+export interface AgentAdapter {
+  /** Short id used on the command line and in state (`claude`). */
+  id: string;
+  /** Other names accepted on the command line (`claude-code`). */
+  aliases: readonly string[];
+  /** For people (`Claude Code`). */
+  displayName: string;
+  /** The name recorded in the session's meta.json `agent` (kept stable for existing sessions). */
+  metaName: string;
+  /** Every event wmem installs or answers, with its moment. */
+  events: readonly AgentEvent[];
+  /** The event named on the command line, in a forgiving spelling, or undefined. */
+  eventFor(name: string): AgentEvent | undefined;
+  /** Parses the hook's stdin. Throws HookInputError on anything malformed. */
+  parseInput(text: string, event: AgentEvent, env: NodeJS.ProcessEnv): HookInput;
+  /** tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. */
+  toolEvent(input: HookInput, root: string): ToolEvent;
+  answer: AnswerSpec;
+  /** Token use from the agent's transcript; absent when the agent keeps none wmem can read. */
+  transcript?: TranscriptReader;
+  /** The window wmem assumes for this agent when neither the model nor the user says. */
+  defaultWindow?: number;
+  /** The agent's own command that compacts, for hints (`/compact`). */
+  compactCommand?: string;
+  config: AgentConfig;
+}
+
+/** Accepts `session-start`, `sessionstart`, `SessionStart` alike. */
+export function eventByName(events: readonly AgentEvent[], name: string): AgentEvent | undefined {
+  const key = name.replace(/[-_\s]/g, '').toLowerCase();
+  return events.find((e) => e.name.toLowerCase() === key);
+}

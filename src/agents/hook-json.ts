@@ -1,0 +1,75 @@
+// Pure: the hook input most agents share (Claude Code, Codex, Gemini CLI all write one JSON
+// object on stdin with session_id, transcript_path, cwd, hook_event_name and the event's own
+// fields, in snake_case). An adapter whose agent speaks this shape parses with `parseHookJson`
+// and adds what is its own.
+import { HookInputError, type AgentEvent, type HookInput } from './adapter.js';
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** What `parseHookJson` needs to know of the agent. */
+export interface JsonHookAgent {
+  id: string;
+  displayName: string;
+  eventFor(name: string): AgentEvent | undefined;
+}
+
+/** The JSON object on stdin. Throws HookInputError on anything malformed. */
+export function readHookObject(text: string, event: AgentEvent, agent: JsonHookAgent): Record<string, unknown> {
+  if (!text.trim()) throw new HookInputError(`empty hook input on stdin (expected the JSON ${agent.displayName} sends)`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new HookInputError(`hook input is not JSON: ${(err as Error).message}`);
+  }
+  if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
+  const named = str(raw.hook_event_name);
+  if (named && agent.eventFor(named)?.name !== event.name) {
+    throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook ${event.name}'`);
+  }
+  for (const key of ['session_id', 'transcript_path', 'cwd'] as const) {
+    if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'string') throw new HookInputError(`hook input field ${key} is not a string`);
+  }
+  return raw;
+}
+
+/** The common fields as a neutral HookInput. */
+export function parseHookJson(text: string, event: AgentEvent, agent: JsonHookAgent): { input: HookInput; raw: Record<string, unknown> } {
+  const raw = readHookObject(text, event, agent);
+  const input: HookInput = {
+    agent: agent.id,
+    event: event.name,
+    moment: event.moment,
+    sessionId: str(raw.session_id),
+    transcriptPath: str(raw.transcript_path),
+    cwd: str(raw.cwd),
+    source: str(raw.source),
+    model: str(raw.model),
+    trigger: str(raw.trigger),
+    reason: str(raw.reason),
+    prompt: str(raw.prompt),
+  };
+  if (event.moment === 'tool-done' || event.moment === 'tool-failed') {
+    input.tool = {
+      name: str(raw.tool_name),
+      input: isObject(raw.tool_input) ? raw.tool_input : undefined,
+      response: raw.tool_response,
+      error: str(raw.error),
+      isInterrupt: raw.is_interrupt === true,
+      id: str(raw.tool_use_id),
+    };
+  }
+  return { input, raw };
+}
+
+/** The usual answer: `{"hookSpecificOutput":{"hookEventName", "additionalContext"}}`, checked against the cap. */
+export function additionalContextAnswer(event: string, additionalContext: string, cap: number, agentName: string): unknown {
+  if (additionalContext.length > cap) throw new Error(`additional context of ${additionalContext.length} characters is over ${agentName}'s cap`);
+  return { hookSpecificOutput: { hookEventName: event, additionalContext } };
+}

@@ -1,0 +1,151 @@
+// The context use case: the memory part (stable, for the system prompt) and the meta part
+// (volatile, the meter and hints) of a session, assembled for `wmem context`, the hooks and
+// `wmem status`. Heavy work happens only when the inputs changed (the render cache in state/).
+import { statSync } from 'node:fs';
+import { readMeta, resolveSession, type Session } from '../store/session.js';
+import { readContextCache, writeContextCache, type ContextCache } from '../store/context-cache.js';
+import { cleanModelId, loadMeterSources, memoryWhere, type Observed } from '../store/meter-sources.js';
+import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
+import { loadInjectables } from '../memory/injected.js';
+import { updateHistoryStats } from '../history/stats.js';
+import { renderMemory, renderMeta, type MemoryWhere } from '../render/context.js';
+import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
+import type { AppEnv } from './env.js';
+
+export interface ContextOptions {
+  part?: 'all' | 'memory' | 'meta';
+  tokensUsed?: number;
+  tokensMax?: number;
+  budget?: number;
+}
+
+export interface AssembledContext {
+  memory: string;
+  meta: MetaFigures;
+  metaText: string;
+  where: MemoryWhere;
+  /** The agent whose hooks serve the session, and its transcript, when there is one. */
+  agent?: string;
+  transcript?: string;
+  /** Settings that were ignored, and why. */
+  warnings: string[];
+}
+
+export interface AssembleOptions extends Omit<ContextOptions, 'part'> {
+  wantMeta: boolean;
+  /** What a hook has just read from the agent's transcript and input. */
+  observed?: Observed;
+}
+
+/** Where the command runs: the home (for the hints' command lines) and the environment (settings). */
+export interface Surroundings {
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function assembleContext(session: Session, around: Surroundings, options: AssembleOptions): Promise<AssembledContext> {
+  const cache = await readContextCache(session.paths.stateDir);
+  let dirty = false;
+  // A broken meta.json only loses its settings here; `wmem status` and `wmem init` report it.
+  const meta = await readMeta(session.paths).catch(() => undefined);
+  const sources = await loadMeterSources(session, meta, around.env, options.observed);
+  let history = await updateHistoryStats(session.paths.messages, cache.history);
+  const window = resolveWindow({
+    flag: options.tokensMax,
+    setting: sources.setting,
+    agentWindow: sources.agentWindow ?? history.view.window,
+    model: sources.model ?? cleanModelId(history.view.model),
+    agentDefault: sources.agentDefault,
+    reported: sources.transcriptUsage ?? history.view.lastUsage ?? undefined,
+  });
+  const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
+  const where = memoryWhere(session, around.home, sources.agent);
+
+  const overview = await loadOverviewDigest(session.paths.overview, cache);
+  dirty ||= overview.dirty;
+  const scratchLines = await loadScratchLines(session.paths.scratch);
+  const injectables = await loadInjectables(session);
+  const memory = renderMemory({ overview: overview.digest, scratchLines, ...injectables, where }, budget);
+
+  let figures: MetaFigures | undefined;
+  if (options.wantMeta) {
+    let tokensUsed: number;
+    let tokensSource: TokensSource = 'usage';
+    if (options.tokensUsed !== undefined) {
+      tokensUsed = options.tokensUsed;
+      tokensSource = 'flag';
+    } else if (typeof sources.transcriptUsage === 'number') {
+      tokensUsed = sources.transcriptUsage;
+    } else if (history.view.lastUsage !== null) {
+      tokensUsed = history.view.lastUsage;
+    } else {
+      const counted = await estimateTokens(session, cache, history, memory);
+      history = counted.history;
+      dirty ||= counted.dirty;
+      // What the agent counted right after its compaction, else what it sends besides the
+      // conversation (system prompt, tools) as last seen; plus what this count covers.
+      tokensUsed = counted.tokens + (sources.afterCompaction ?? sources.floor ?? 0);
+      tokensSource = 'estimate';
+    }
+    figures = metaFigures({ tokensUsed, tokensSource, window, messages: history.view.messages, memorySize: memory.length, maintained: overview.digest.maintained });
+  }
+  if (history.changed) {
+    cache.history = history.stats;
+    dirty = true;
+  }
+  if (dirty) await writeContextCache(session.paths.stateDir, cache);
+  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings };
+}
+
+type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;
+
+function historyBytes(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Memory parts up to this size are estimated from their length rather than tokenized. */
+const APPROXIMATE_UP_TO = 64 * 1024;
+
+/** A tokenizer count of messages.jsonl and an estimate of the memory part (cached). */
+async function estimateTokens(session: Session, cache: ContextCache, history: HistoryRead, memory: string): Promise<{ tokens: number; history: HistoryRead; dirty: boolean }> {
+  const { loadTokenCounter } = await import('../memory/tokens.js');
+  let counter: ((text: string) => number) | undefined;
+  let dirty = false;
+  if (history.view.tokens === null) {
+    // An empty history (an agent that keeps its own transcript) counts 0 without the tokenizer.
+    counter = historyBytes(session.paths.messages) > 0 ? await loadTokenCounter() : () => 0;
+    history = await updateHistoryStats(session.paths.messages, cache.history, counter);
+  }
+  let memoryTokens = cache.memoryTokens?.text === memory ? cache.memoryTokens.count : undefined;
+  if (memoryTokens === undefined) {
+    // The memory part is small and its share of the estimate modest: four bytes a token (within a
+    // few per cent of o200k on Markdown, prose and code) spares the first prompt of every new
+    // session the tokenizer's load (~0.4 s). A large one is counted for real.
+    if (Buffer.byteLength(memory) <= APPROXIMATE_UP_TO) memoryTokens = Math.ceil(Buffer.byteLength(memory) / 4);
+    else {
+      counter ??= await loadTokenCounter();
+      memoryTokens = counter(memory);
+    }
+    cache.memoryTokens = { text: memory, count: memoryTokens };
+    dirty = true;
+  }
+  return { tokens: (history.view.tokens ?? 0) + memoryTokens, history, dirty };
+}
+
+export interface ContextResult {
+  session: string;
+  part: 'all' | 'memory' | 'meta';
+  assembled: AssembledContext;
+}
+
+/** `wmem context`: the parts asked for, of the session the environment names. */
+export async function context(options: ContextOptions, env: AppEnv): Promise<ContextResult> {
+  const part = options.part ?? 'all';
+  const session = await resolveSession(env);
+  const assembled = await assembleContext(session, env, { ...options, wantMeta: part !== 'memory' });
+  return { session: session.id, part, assembled };
+}

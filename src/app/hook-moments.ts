@@ -1,0 +1,288 @@
+// What wmem does at each moment of an agent's session (SPEC §10), the same for every agent: the
+// adapter only supplies the protocol (its input, its answer, its transcript). session-start and
+// prompt answer with additional context; the others record (tool events, compaction, session end)
+// and answer nothing. Every handler may throw: the hook driver turns any failure into a log line
+// and silence.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { exists } from '../store/fsx.js';
+import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
+import { locateProject } from '../store/project.js';
+import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
+import type { AgentAdapter, HookInput, TranscriptRead, UsageView } from '../agents/adapter.js';
+import { updateHookState, type HookState } from '../agents/hook-state.js';
+import type { MemoryWhere } from '../render/context.js';
+import type { Observed } from '../store/meter-sources.js';
+import { cleanModelId } from '../store/meter-sources.js';
+import { sha256Hex } from '../memory/hash.js';
+import type { AppEnv } from './env.js';
+
+export interface HookOptions {
+  /** The project folder, overriding the agent's (`wmem hook --cwd`). */
+  cwd?: string;
+  /** The user's window for this agent's model (`wmem install AGENT --tokens-max N`). */
+  tokensMax?: number;
+}
+
+/** What a moment handler is given: the adapter, the parsed input, where things are, the options. */
+export interface Moment {
+  adapter: AgentAdapter;
+  input: HookInput;
+  env: AppEnv;
+  options: HookOptions;
+}
+
+export class HookFailure extends Error {
+  override name = 'HookFailure';
+}
+
+export interface HookResult {
+  /** The JSON the agent reads on stdout; none: the hook prints nothing. */
+  output?: unknown;
+  session?: string;
+  /** What happened, for the fired record. */
+  note: string;
+}
+
+interface Located {
+  session: Session;
+  created: boolean;
+}
+
+/** The project: --cwd, else the agent's project folder, else the hook input's cwd, else ours. */
+function projectCwd({ input, env, options }: Moment): string {
+  const cwd = options.cwd ?? input.projectDir ?? input.cwd ?? env.cwd;
+  if (!path.isAbsolute(cwd)) throw new HookFailure(`the hook's cwd ${JSON.stringify(cwd)} is not an absolute path`);
+  return cwd;
+}
+
+/** The session named by the agent's session_id (the wmem id), created when it does not exist. */
+async function locateSession(moment: Moment): Promise<Located> {
+  const { input, env, adapter } = moment;
+  const now = env.now();
+  const project = await locateProject(env.home, projectCwd(moment), { create: true, now });
+  if (!project) throw new HookFailure('no project folder');
+  let id: string | undefined;
+  if (input.sessionId) id = assertSessionId(input.sessionId, 'the hook input session_id');
+  else id = requestedSessionId(env)?.id ?? (await readCurrent(project.dir));
+  if (!id) throw new HookFailure('the hook input has no session_id and the project has no current session');
+  const paths = sessionPaths(project.dir, id);
+  let created = false;
+  const complete = (await Promise.all([paths.overview, paths.scratch, paths.meta].map(exists))).every(Boolean);
+  if (!complete) {
+    const [{ ensureSessionTree }, { readTemplate, overviewTemplateName }] = await Promise.all([import('../store/session-tree.js'), import('../store/templates.js')]);
+    const made = await ensureSessionTree(project, id, {
+      overviewTemplate: readTemplate(overviewTemplateName('en')),
+      now,
+      extraMeta: { agent: adapter.metaName },
+    });
+    created = made.length > 0;
+  }
+  return { session: { id, project, paths, source: 'flag' }, created };
+}
+
+/**
+ * The transcript's token use. `required`: a transcript that is missing although one was read
+ * before is a failure. One never read yet may simply not be written: Claude Code creates it
+ * lazily, after the first prompt's hooks in a new project (anthropics/claude-code#41310).
+ */
+async function readUsage({ input, adapter }: Moment, state: HookState, required: boolean): Promise<TranscriptRead | undefined> {
+  if (!input.transcriptPath || !adapter.transcript) return undefined;
+  if (!path.isAbsolute(input.transcriptPath)) throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not an absolute path`);
+  try {
+    return await adapter.transcript.read(input.transcriptPath, state.transcript);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && (!required || !state.transcript)) return undefined;
+    if (!required && code === 'EISDIR') return undefined;
+    if (code === 'ENOENT') throw new HookFailure(`transcript ${input.transcriptPath} does not exist (it was read before)`);
+    throw err;
+  }
+}
+
+/** What the agent told this hook that the meter needs: its model, and the user's window. */
+function rememberSettings(state: HookState, { input, options }: Moment): Observed {
+  const model = cleanModelId(input.model);
+  if (model) state.model = model;
+  if (options.tokensMax) state.tokensMax = options.tokensMax;
+  else delete state.tokensMax;
+  return { model: state.model, tokensMax: state.tokensMax };
+}
+
+async function memoryPart(session: Session, env: AppEnv, observed?: Observed): Promise<{ memory: string; where: MemoryWhere }> {
+  const { assembleContext } = await import('./context.js');
+  const { memory, where } = await assembleContext(session, env, { wantMeta: false, observed });
+  return { memory, where };
+}
+
+/** Identifies a memory part given in full, so a resume can tell that the transcript already holds it. */
+function deliveryOf(memory: string, boundary: string | undefined, transcript: string | undefined): NonNullable<HookState['delivered']> {
+  return { digest: sha256Hex(memory).slice(0, 16), ...(boundary ? { boundary } : {}), ...(transcript ? { transcript } : {}) };
+}
+
+/**
+ * Renders the memory part again so the next prompt finds the render cache up to date: called
+ * after the agent edited overview.md with its own file tools, mid-turn, so the Markdown parse is
+ * paid there rather than when the user submits the next prompt. Best effort.
+ */
+async function warmContext(session: Session, env: AppEnv): Promise<void> {
+  try {
+    await memoryPart(session, env);
+  } catch {
+    /* the next prompt renders it then */
+  }
+}
+
+/** The hook state file of this moment's agent, under the session's state lock. */
+function withState<T>(session: Session, { adapter }: Moment, fn: (state: HookState) => Promise<T>): Promise<T> {
+  return updateHookState(session.paths.stateDir, fn, adapter.id);
+}
+
+/** The agent's answer carrying `text`, or none where the agent takes no context. */
+function answer({ adapter, input }: Moment, text: string): unknown {
+  return adapter.answer.answer(input, text);
+}
+
+/** session-start: the session exists, is the project's current one, and gets the memory part. */
+export async function sessionStart(moment: Moment): Promise<HookResult> {
+  const { input, env } = moment;
+  const { session } = await locateSession(moment);
+  if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
+  const { memory, where, unchanged } = await withState(session, moment, async (state) => {
+    const read = await readUsage(moment, state, false);
+    if (read) state.transcript = read.cursor;
+    const boundary = read?.view.boundary;
+    // After a compaction the boundary may reach the transcript after this hook: answer it ahead.
+    state.answerNextBoundary = input.source === 'compact' && (boundary === undefined || boundary === state.answeredBoundary);
+    if (boundary !== undefined) state.answeredBoundary = boundary;
+    state.started = true;
+    const part = await memoryPart(session, env, { ...rememberSettings(state, moment), usage: read?.view });
+    const delivery = deliveryOf(part.memory, boundary, input.transcriptPath);
+    // A resumed conversation still holds the copy it was given, unless a compaction removed it since.
+    const same = input.source === 'resume' && JSON.stringify(state.delivered) === JSON.stringify(delivery);
+    state.delivered = delivery;
+    return { ...part, unchanged: same };
+  });
+  if (unchanged) {
+    const { renderUnchangedPointer } = await import('../render/context.js');
+    return { output: answer(moment, renderUnchangedPointer(where)), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
+  }
+  return { output: answer(moment, memory), session: session.id, note: `memory part delivered (${input.source ?? 'no source'})` };
+}
+
+/** prompt: the meta part; the memory part too on a first hook or after a compaction nobody answered. */
+export async function prompt(moment: Moment): Promise<HookResult> {
+  const { input, env, adapter } = moment;
+  const cap = adapter.answer.contextCap;
+  const { session, created } = await locateSession(moment);
+  return withState(session, moment, async (state) => {
+    const read = await readUsage(moment, state, true);
+    if (read) state.transcript = read.cursor;
+    const usage: UsageView | undefined = read?.view;
+    let wantMemory = created || !state.started;
+    let why = 'first hook of the session';
+    if (usage?.boundary !== undefined && usage.boundary !== state.answeredBoundary) {
+      if (state.answerNextBoundary) state.answerNextBoundary = false;
+      else if (!wantMemory) {
+        wantMemory = true;
+        why = 'a compaction no hook had answered';
+      }
+      state.answeredBoundary = usage.boundary;
+    }
+    const { assembleContext } = await import('./context.js');
+    if (usage?.lastUsage) state.floor = Math.min(state.floor ?? Infinity, usage.lastUsage);
+    const observed: Observed = { ...rememberSettings(state, moment), usage };
+    const assemble = async (budget?: number) => assembleContext(session, env, { wantMeta: true, observed, ...(budget ? { budget } : {}) });
+    let { memory, metaText, meta } = await assemble();
+    let text = wantMemory ? `${memory}\n${metaText}` : metaText;
+    if (text.length > cap && wantMemory) {
+      // The memory part gives way so both fit under the cap (SPEC §4 budget rules).
+      ({ memory, metaText, meta } = await assemble(Math.max(200, cap - metaText.length - 1)));
+      text = `${memory}\n${metaText}`;
+    }
+    if (text.length > cap) text = metaText;
+    else if (wantMemory) state.delivered = deliveryOf(memory, usage?.boundary, input.transcriptPath);
+    state.started = true;
+    return {
+      output: answer(moment, text),
+      session: session.id,
+      note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${wantMemory ? `, memory part too (${why})` : ''}`,
+    };
+  });
+}
+
+/** tool-done / tool-failed: the event into hot state, as `wmem track` would. */
+export async function toolUse(moment: Moment): Promise<HookResult> {
+  const { input, env, adapter } = moment;
+  const { session } = await locateSession(moment);
+  const event = adapter.toolEvent(input, session.project.cwd);
+  const { trackTool } = await import('../agents/engines.js');
+  const note = await trackTool(session, event, env.now());
+  // The agent edited its overview with its own file tools: re-render now rather than on the next prompt.
+  const edited = input.tool?.input?.file_path ?? input.tool?.input?.path;
+  if (input.moment === 'tool-done' && typeof edited === 'string' && path.resolve(session.project.cwd, edited) === session.paths.overview) await warmContext(session, env);
+  return { session: session.id, note };
+}
+
+/**
+ * before-compact: the transcript's lines not archived yet, byte for byte, to archive/. Only what
+ * is new is archived, so an agent that fires this without compacting (Gemini CLI) costs little.
+ */
+export async function beforeCompact(moment: Moment): Promise<HookResult> {
+  const { input, env } = moment;
+  const { session } = await locateSession(moment);
+  if (!input.transcriptPath) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
+  if (!path.isAbsolute(input.transcriptPath)) throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not an absolute path`);
+  try {
+    await fs.access(input.transcriptPath);
+  } catch {
+    throw new HookFailure(`transcript ${input.transcriptPath} does not exist: nothing archived`);
+  }
+  const { archiveTranscriptBeforeCompact } = await import('../agents/engines.js');
+  const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, env.now());
+  // after-compact names it in Recent Actions, beside the summary.
+  if (archive) await withState(session, moment, async (state) => void (state.lastArchive = archive));
+  return { session: session.id, note };
+}
+
+/** after-compact: the agent's summary kept in detail/, named in Recent Actions with the archive. */
+export async function afterCompact(moment: Moment): Promise<HookResult> {
+  const { input, env, adapter } = moment;
+  const { session } = await locateSession(moment);
+  const summary = input.summary;
+  if (!summary?.trim()) return { session: session.id, note: 'no compact_summary: nothing kept' };
+  const { writeDetail, appendToSections, detailIndexLine } = await import('../store/detail.js');
+  const now = env.now();
+  const title = `${adapter.displayName}'s compaction summary (${input.trigger ?? 'compaction'}, ${now.toISOString().slice(0, 16)}Z)`;
+  const relative = await writeDetail(session, {
+    stem: `${fileStamp(now)}-compact-summary`,
+    kind: 'compact-summary',
+    source: `${adapter.metaName} ${input.event}${input.trigger ? ` (${input.trigger})` : ''}`,
+    title,
+    body: summary,
+    created: now,
+    extra: input.trigger ? { trigger: input.trigger } : undefined,
+  });
+  const archive = await withState(session, moment, async (state) => {
+    const last = state.lastArchive;
+    delete state.lastArchive;
+    return last;
+  });
+  const recent = `${adapter.displayName} compacted the conversation (${input.trigger ?? 'compaction'}): its summary → ${relative}${archive ? `; the transcript before it → ${archive}` : ''}`;
+  await appendToSections(session, [
+    { sectionId: 'details', lines: [detailIndexLine(relative, title)] },
+    { sectionId: 'recent', lines: [recent] },
+  ]);
+  const { promoteFromSummary } = await import('../agents/engines.js');
+  const promoted = await promoteFromSummary(session.project, summary, now);
+  return { session: session.id, note: `kept ${relative}${promoted ? `; ${promoted} workspace memory entries from the summary` : ''}` };
+}
+
+/** session-end: a deterministic consolidation (no LLM: agents give end hooks little time). */
+export async function sessionEnd(moment: Moment): Promise<HookResult> {
+  const { input, env } = moment;
+  const { session } = await locateSession(moment);
+  const { consolidateAtEnd } = await import('../agents/engines.js');
+  const note = await consolidateAtEnd(session, env.now(), () => {});
+  return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}` };
+}

@@ -1,0 +1,84 @@
+// The hook driver: `wmem hook [--agent ID] EVENT` for any agent. The adapter parses the agent's
+// input and names the moment; one set of moment handlers (hook-moments.ts) does the work; the
+// adapter shapes the answer. A hook never breaks the agent: whatever goes wrong, the result is
+// silence (no output) and the error goes to <home>/logs/hooks.log.
+import { logHook, recordFired } from '../agents/hook-log.js';
+import { HookInputError, type AgentAdapter, type HookInput } from '../agents/adapter.js';
+import { DEFAULT_AGENT, findAgent, knownAgents } from '../agents/registry.js';
+import type { AppEnv } from './env.js';
+import type { HookOptions, HookResult, Moment } from './hook-moments.js';
+
+export type { HookOptions };
+
+export interface HookRequest extends HookOptions {
+  /** The adapter id or alias (`--agent`); default claude. */
+  agent?: string;
+  /** The event as named on the command line. */
+  event: string;
+  /** Reads the agent's input (stdin): called only once the event is known. */
+  readInput: () => Promise<string>;
+}
+
+export interface HookAnswer {
+  /** The JSON to print, or undefined: print nothing. */
+  output?: unknown;
+  /** What happened (for tests and logs). */
+  ok: boolean;
+  note: string;
+}
+
+/** Failures wmem reports itself (bad input, missing files); anything else also logs where it happened. */
+const EXPECTED = new Set(['HookInputError', 'HookFailure', 'WmemError']);
+
+async function handle(moment: Moment): Promise<HookResult> {
+  const moments = await import('./hook-moments.js');
+  switch (moment.input.moment) {
+    case 'session-start':
+      return moments.sessionStart(moment);
+    case 'prompt':
+      return moments.prompt(moment);
+    case 'tool-done':
+    case 'tool-failed':
+      return moments.toolUse(moment);
+    case 'before-compact':
+      return moments.beforeCompact(moment);
+    case 'after-compact':
+      return moments.afterCompact(moment);
+    case 'session-end':
+      return moments.sessionEnd(moment);
+    case 'ignore':
+      return { note: `${moment.input.event}: nothing to do` };
+  }
+}
+
+/**
+ * Where the last firing of an event is recorded: Claude Code's under the bare event name (as
+ * before adapters existed), other agents' as `<id>-<Event>`.
+ */
+export function firedKey(adapter: AgentAdapter | undefined, event: string): string {
+  return !adapter || adapter.id === DEFAULT_AGENT ? event : `${adapter.id}-${event}`;
+}
+
+export async function hook(request: HookRequest, env: AppEnv): Promise<HookAnswer> {
+  const started = Date.now();
+  const adapter = findAgent(request.agent ?? DEFAULT_AGENT);
+  const known = adapter?.eventFor(request.event);
+  const eventName = known?.name ?? (request.event.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'unknown');
+  const key = firedKey(adapter, eventName);
+  let session: string | undefined;
+  try {
+    if (!adapter) throw new HookInputError(`unknown agent ${JSON.stringify(request.agent)} (wmem knows ${knownAgents()})`);
+    if (!known) throw new HookInputError(`unsupported hook event ${JSON.stringify(request.event)} (wmem answers ${adapter.events.map((e) => e.name).join(', ')})`);
+    const input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
+    session = input.sessionId;
+    const result = await handle({ adapter, input, env, options: { cwd: request.cwd, tokensMax: request.tokensMax } });
+    await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
+    return { output: result.output, ok: true, note: result.note };
+  } catch (err) {
+    const message = (err as Error)?.message ?? String(err);
+    const unexpected = !EXPECTED.has((err as Error)?.name);
+    await logHook(env.home, env.now(), key, 'error', unexpected ? `${message} ${(err as Error)?.stack?.split('\n').slice(1, 3).join(' ') ?? ''}` : message, session);
+    if (known) await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: false, session, ms: Date.now() - started, note: message });
+    return { ok: false, note: message };
+  }
+}
