@@ -2,7 +2,7 @@
 // whether the overview is maintained.
 import { promises as fs } from 'node:fs';
 import { resolveSession, type Where } from '../store/session.js';
-import { assembleContext } from '../commands/context.js';
+import { assembleContext } from './context.js';
 import { journalPath } from '../history/journal.js';
 
 export interface StatusOptions {

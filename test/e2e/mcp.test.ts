@@ -236,7 +236,7 @@ describe('wmem mcp', () => {
       ...Array.from({ length: n }, (_, i) => call(a, 'note', { text: `from a ${i}` })),
       ...Array.from({ length: n }, (_, i) => call(b, 'note', { text: `from b ${i}` })),
       ...Array.from({ length: 5 }, (_, i) => box.run(['note', `from cli ${i}`])),
-    ]).then((results) => results.forEach((r) => expect('isError' in r ? r.isError : r.exitCode).toBeFalsy()));
+    ]).then((results) => results.forEach((r) => expect('isError' in r ? r.isError : (r as { exitCode?: number }).exitCode).toBeFalsy()));
     const lines = (await readFile(scratch, 'utf8')).split('\n');
     for (const who of ['a', 'b']) for (let i = 0; i < n; i++) expect(lines.filter((l) => l.endsWith(` from ${who} ${i}`))).toHaveLength(1);
     for (let i = 0; i < 5; i++) expect(lines.filter((l) => l.endsWith(` from cli ${i}`))).toHaveLength(1);
