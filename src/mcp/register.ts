@@ -234,9 +234,10 @@ export const MCP_TARGETS: readonly McpTarget[] = [
   {
     id: 'codex',
     displayName: 'Codex CLI',
-    scopes: ['user'],
+    scopes: ['user', 'project'],
     defaultScope: 'user',
-    file: (_scope, { env }) => path.join(env.CODEX_HOME || path.join(home(env), '.codex'), 'config.toml'),
+    // Codex reads a project's .codex/ layer too (once the project is trusted).
+    file: (scope, { cwd, env }) => path.join(scope === 'project' ? path.join(path.resolve(cwd), '.codex') : env.CODEX_HOME || path.join(home(env), '.codex'), 'config.toml'),
     planInstall: (file, text, server) => planToml(file, text, server),
     planUninstall: (file, text) => planToml(file, text, undefined),
     registered(file, text) {
