@@ -7,7 +7,8 @@
 // not parse is refused and left untouched. Installing twice changes nothing.
 import os from 'node:os';
 import path from 'node:path';
-import { parse as parseJsonc, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser';
+// The package's ESM build: its `main` is a UMD file whose lazy requires a bundle cannot follow.
+import { parse as parseJsonc, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { ConfigShapeError, type ConfigPlan } from '../agents/adapter.js';
 

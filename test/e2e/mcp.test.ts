@@ -242,3 +242,71 @@ describe('wmem mcp', () => {
     for (let i = 0; i < 5; i++) expect(lines.filter((l) => l.endsWith(` from cli ${i}`))).toHaveLength(1);
   });
 });
+
+describe('wmem install AGENT --mcp', () => {
+  it('registers the server in .mcp.json the way Claude Code starts it, idempotently; doctor checks it answers; uninstall takes it away', async () => {
+    const file = path.join(box.project, '.mcp.json');
+    const first = await box.run(['install', 'claude', '--mcp']);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    expect(String(first.stderr)).toMatch(/registered the wmem MCP server with Claude Code in .*\.mcp\.json/);
+    const written = await readFile(file, 'utf8');
+    const entry = JSON.parse(written).mcpServers.wmem;
+    expect(entry).toMatchObject({ type: 'stdio', args: [expect.stringMatching(/bin\/wmem\.js$/), 'mcp'] });
+
+    // Started exactly as registered, it serves the project's session.
+    const transport = new StdioClientTransport({ command: entry.command, args: entry.args, cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home }, stderr: 'ignore' });
+    const client = new Client({ name: 'as-claude', version: '1' });
+    await client.connect(transport);
+    expect((await client.listTools()).tools).toHaveLength(10);
+    expect((await client.callTool({ name: 'note', arguments: { text: 'via the registered command' } })).isError).toBeFalsy();
+    await client.close();
+    expect(await readFile(scratch, 'utf8')).toContain('via the registered command');
+
+    const again = await box.run(['install', 'claude', '--mcp']);
+    expect(String(again.stderr)).toMatch(/already registered/);
+    expect(await readFile(file, 'utf8')).toBe(written);
+
+    const doctor = await runJson(box, ['doctor']).catch(async () => JSON.parse(String((await box.run(['doctor', '--json'])).stdout)));
+    expect(doctor.mcp.registrations).toEqual([expect.objectContaining({ agent: 'claude', scope: 'project', file })]);
+    expect(doctor.mcp.checks).toEqual([expect.objectContaining({ ok: true, detail: expect.stringMatching(/^10 tools: /) })]);
+
+    const removed = await box.run(['uninstall', 'claude', '--mcp']);
+    expect(removed.exitCode).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({});
+    const doctorAfter = JSON.parse(String((await box.run(['doctor', '--json'])).stdout));
+    expect(doctorAfter.mcp.registrations).toEqual([]);
+  });
+
+  it('edits only [mcp_servers.wmem] of Codex config.toml, and gives the bytes back', async () => {
+    const codexHome = path.join(box.root, 'codex-home');
+    await mkdir(codexHome);
+    const config = path.join(codexHome, 'config.toml');
+    const before = '# mine\nmodel = "gpt-5.1"\n\n[mcp_servers.other]\ncommand = "other"\n';
+    await writeFile(config, before);
+    const env = { CODEX_HOME: codexHome };
+    expect((await box.run(['install', 'codex', '--mcp'], { env })).exitCode).toBe(0);
+    const after = await readFile(config, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length)).toMatch(/^\n\[mcp_servers\.wmem\]\ncommand = ".+"\nargs = \[ ".+bin\/wmem\.js", "mcp" \]\n$/);
+    const dry = await box.run(['uninstall', 'codex', '--mcp', '--dry-run'], { env });
+    expect(String(dry.stdout) + '\n').toBe(before); // execa drops the last newline
+    expect(await readFile(config, 'utf8')).toBe(after);
+    expect((await box.run(['uninstall', 'codex', '--mcp'], { env })).exitCode).toBe(0);
+    expect(await readFile(config, 'utf8')).toBe(before);
+  });
+
+  it('refuses a config it cannot parse, and an agent it does not know, changing nothing', async () => {
+    const settings = path.join(box.project, '.gemini', 'settings.json');
+    await mkdir(path.dirname(settings));
+    await writeFile(settings, '{"theme": "dark",');
+    const r = await box.run(['install', 'gemini', '--mcp']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain(`${settings} is not valid JSON`);
+    expect(await readFile(settings, 'utf8')).toBe('{"theme": "dark",');
+    const unknown = await box.run(['install', 'cursor', '--mcp']);
+    expect(unknown.exitCode).toBe(2);
+    expect(String(unknown.stderr)).toMatch(/known agents: claude, codex, gemini, opencode/);
+    const opencode = await box.run(['install', 'opencode', '--mcp', '--dry-run']);
+    expect(JSON.parse(String(opencode.stdout))).toMatchObject({ mcp: { wmem: { type: 'local', command: [expect.any(String), expect.stringMatching(/wmem\.js$/), 'mcp'], enabled: true } } });
+  });
+});
