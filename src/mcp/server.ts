@@ -5,6 +5,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 import { errorText, sessionHelp, type McpScope } from './scope.js';
 import { resolveSession } from '../store/session.js';
@@ -131,18 +132,26 @@ async function watchDetails(server: McpServer, scope: McpScope): Promise<FSWatch
   }
 }
 
+/** Connects a server to `transport` and tells the client when detail files come or go; returns how to stop it. */
+export async function startServer(scope: McpScope, transport: Transport): Promise<() => Promise<void>> {
+  const server = createServer(scope);
+  await server.connect(transport);
+  const watcher = await watchDetails(server, scope);
+  return async () => {
+    watcher?.close();
+    await server.close().catch(() => {});
+  };
+}
+
 /** Serves on stdin/stdout until the client closes stdin. */
 export async function serveStdio(scope: McpScope): Promise<void> {
-  const server = createServer(scope);
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
     process.stdin.once('end', () => resolve());
     process.stdin.once('close', () => resolve());
   });
-  await server.connect(transport);
-  const watcher = await watchDetails(server, scope);
+  const stop = await startServer(scope, transport);
   await closed;
-  watcher?.close();
-  await server.close().catch(() => {});
+  await stop();
 }

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { BIN, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
 import { generatedHistory, sessionWith } from '../helpers/history-e2e.js';
@@ -77,6 +78,43 @@ describe('wmem mcp', () => {
     expect(resources.map((r) => r.uri).sort()).toEqual(['wmem://overview', 'wmem://scratch', 'wmem://workspace']);
     const { resourceTemplates } = await c.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['wmem://detail/{name}']);
+  });
+
+  it('answers tools/list before the SDK has loaded with exactly what the SDK server answers after', async () => {
+    const c = await connect();
+    const early = await c.client.listTools();
+    await call(c, 'status'); // loads the SDK server
+    expect(await c.client.listTools()).toEqual(early);
+    expect(c.client.getServerVersion()).toMatchObject({ name: 'wmem', version: expect.any(String) });
+    expect(c.client.getInstructions()).toMatch(/working memory/);
+  });
+
+  it('takes a request that comes before tools/list, and shrugs off a line that is not JSON', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home } });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const line = (m: object) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+    line({ id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    line({ method: 'notifications/initialized' });
+    child.stdin.write('this is not json\n');
+    line({ id: 2, method: 'tools/call', params: { name: 'note', arguments: { text: 'straight after initialize' } } });
+    line({ id: 3, method: 'resources/list', params: {} });
+    const answers = await new Promise<any[]>((resolve) => {
+      child.stdout.on('data', () => {
+        const parsed = out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        if (parsed.length >= 3) resolve(parsed);
+      });
+    });
+    child.stdin.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    // Requests are served concurrently: answers come in any order.
+    answers.sort((a, b) => a.id - b.id);
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers[0].result.protocolVersion).toMatch(/^\d{4}-\d\d-\d\d$/);
+    expect(answers[0].result.protocolVersion).not.toBe('1999-01-01');
+    expect(answers[1].result.isError).toBeFalsy();
+    expect(answers[2].result.resources.length).toBe(3);
+    expect(await readFile(scratch, 'utf8')).toContain('straight after initialize');
   });
 
   it('calls each tool: results carry the CLI wording and structured content', async () => {
