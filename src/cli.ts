@@ -212,8 +212,8 @@ export function buildProgram(): Command {
     program
       .command('install')
       .description('merge wmem\'s hooks into an agent\'s settings')
-      .argument('<agent>', 'claude')
-      .addOption(new Option('--scope <scope>', "which settings file (default: the agent's own, project for most)").choices(['project', 'user', 'local']))
+      .argument('<agent>', 'claude, codex')
+      .addOption(new Option('--scope <scope>', "which config file (default: claude project, codex user)").choices(['project', 'user', 'local']))
       .option('--tokens-max <n>', "your model's context window in tokens, for every session the hooks serve (default: looked up from the session's model)", intOption('--tokens-max', 1))
       .option('--mcp', 'register the wmem MCP server (wmem mcp) in the agent\'s MCP config instead of the hooks')
       .option('--dry-run', 'print the result, change nothing'),
@@ -223,8 +223,8 @@ export function buildProgram(): Command {
     program
       .command('uninstall')
       .description('remove only wmem\'s hooks from an agent\'s settings')
-      .argument('<agent>', 'claude')
-      .addOption(new Option('--scope <scope>', "which settings file (default: the agent's own, project for most)").choices(['project', 'user', 'local']))
+      .argument('<agent>', 'claude, codex')
+      .addOption(new Option('--scope <scope>', "which config file (default: claude project, codex user)").choices(['project', 'user', 'local']))
       .option('--mcp', 'remove only the wmem MCP server from the agent\'s MCP config')
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),

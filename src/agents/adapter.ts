@@ -43,6 +43,8 @@ export interface ToolCall {
   isInterrupt?: boolean;
   /** The agent's id for the call (Codex's `tool_use_id`), to find more about it in the transcript. */
   id?: string;
+  /** The command's exit code, when known (Codex: from its rollout, see `completeInput`). */
+  exitCode?: number;
 }
 
 /** A hook's input once the adapter has parsed it: the same fields for every agent. */
@@ -222,6 +224,13 @@ export interface AgentAdapter {
   eventFor(name: string): AgentEvent | undefined;
   /** Parses the hook's stdin. Throws HookInputError on anything malformed. */
   parseInput(text: string, event: AgentEvent, env: NodeJS.ProcessEnv): HookInput;
+  /**
+   * Optional: completes a parsed input from the agent's transcript where its hook input leaves
+   * something out (Codex: PostToolUse has no exit code and PostCompact no summary; its rollout
+   * has both by then). May turn tool-done into tool-failed. Reads only `input.transcriptPath`;
+   * never throws (gives the input back as it was).
+   */
+  completeInput?(input: HookInput): Promise<HookInput>;
   /** tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. */
   toolEvent(input: HookInput, root: string): ToolEvent;
   answer: AnswerSpec;

@@ -2,9 +2,11 @@
 // index.ts exporting an AgentAdapter, see adapter.ts) and one line below.
 import type { AgentAdapter } from './adapter.js';
 import { claude } from './claude/index.js';
+import { codex } from './codex/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
+  codex,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

@@ -1,18 +1,32 @@
 // Reads the agent's transcript for its token use without reading it whole on every prompt: the
 // first time backward from the end (stopping at the last compaction), then forward from where the
 // previous read stopped. A rewritten transcript (its bytes before that point changed) is read
-// again from the end.
+// again from the end. What a line means is the agent's (its `LineGrammar`): Claude Code's
+// transcript by default, Codex's rollout through the same machinery.
 import { promises as fs } from 'node:fs';
 import { applyForward, BackwardScan, EMPTY_USAGE, type UsageState } from './claude/transcript.js';
 
-export interface TranscriptCursor extends UsageState {
+/** How one agent's JSONL transcript lines change the usage state. */
+export interface LineGrammar<S> {
+  empty: S;
+  /** Applies one line (at byte `offset`) read in file order. */
+  apply(state: S, line: string, offset: number): S;
+  /** A scan fed lines newest first; `step` says true once nothing older matters. */
+  backward(): { step(line: string, offset: number): boolean; result(): S };
+}
+
+const CLAUDE_GRAMMAR: LineGrammar<UsageState> = { empty: EMPTY_USAGE, apply: applyForward, backward: () => new BackwardScan() };
+
+type CursorOf<S> = S & {
   version: 1;
   path: string;
   /** Bytes up to and including the last newline read. */
   consumed: number;
   /** The 256 bytes before `consumed`, base64: tells an append from a rewrite. */
   tailHash: string;
-}
+};
+
+export type TranscriptCursor = CursorOf<UsageState>;
 
 const CHUNK = 256 * 1024;
 
@@ -32,8 +46,8 @@ async function tailHash(handle: fs.FileHandle, end: number): Promise<string> {
 }
 
 /** Scans [0, end) newest line first; `end` is 0 or just after a newline. */
-async function scanBackward(handle: fs.FileHandle, end: number): Promise<UsageState> {
-  const scan = new BackwardScan();
+async function scanBackward<S>(handle: fs.FileHandle, end: number, grammar: LineGrammar<S>): Promise<S> {
+  const scan = grammar.backward();
   let pos = end;
   let head = Buffer.alloc(0);
   for (;;) {
@@ -55,7 +69,7 @@ async function scanBackward(handle: fs.FileHandle, end: number): Promise<UsageSt
 }
 
 /** Applies the complete lines of [from, size) in order; returns the state and where they end. */
-async function scanForward(handle: fs.FileHandle, from: number, size: number, state: UsageState): Promise<{ state: UsageState; consumed: number }> {
+async function scanForward<S>(handle: fs.FileHandle, from: number, size: number, state: S, grammar: LineGrammar<S>): Promise<{ state: S; consumed: number }> {
   let pos = from;
   let carry = Buffer.alloc(0);
   let consumed = from;
@@ -66,7 +80,7 @@ async function scanForward(handle: fs.FileHandle, from: number, size: number, st
     pos = end;
     let start = 0;
     for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-      state = applyForward(state, buf.toString('utf8', start, nl), base + start);
+      state = grammar.apply(state, buf.toString('utf8', start, nl), base + start);
       start = nl + 1;
     }
     consumed = base + start;
@@ -75,19 +89,24 @@ async function scanForward(handle: fs.FileHandle, from: number, size: number, st
   return { state, consumed };
 }
 
-export interface TranscriptRead {
-  cursor: TranscriptCursor;
+export interface TranscriptRead<S = UsageState> {
+  cursor: CursorOf<S>;
   /** Including a last line without its newline yet (not cached: it may still grow). */
-  view: UsageState;
+  view: S;
   changed: boolean;
 }
 
-/** Brings `previous` up to date with the transcript at `file`. Throws ENOENT when it does not exist. */
-export async function readTranscriptUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
+/** Brings `previous` up to date with Claude Code's transcript at `file`. Throws ENOENT when it does not exist. */
+export function readTranscriptUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
+  return readJsonlUsage(file, previous, CLAUDE_GRAMMAR);
+}
+
+/** The same for any agent's JSONL transcript, lines read through `grammar`. */
+export async function readJsonlUsage<S extends object>(file: string, previous: CursorOf<S> | undefined, grammar: LineGrammar<S>): Promise<TranscriptRead<S>> {
   const handle = await fs.open(file, 'r');
   try {
     const size = (await handle.stat()).size;
-    let state: UsageState = EMPTY_USAGE;
+    let state: S = grammar.empty;
     let reuse = false;
     if (previous && previous.version === 1 && previous.path === file && previous.consumed <= size) {
       reuse = (await tailHash(handle, previous.consumed)) === previous.tailHash;
@@ -95,9 +114,8 @@ export async function readTranscriptUsage(file: string, previous?: TranscriptCur
     let pending = '';
     let consumed: number;
     if (reuse) {
-      const { lastUsage, lastMessageId, boundary, model, window, afterCompaction } = previous!;
-      const base: UsageState = { lastUsage, lastMessageId, boundary, model, window, afterCompaction };
-      ({ state, consumed } = await scanForward(handle, previous!.consumed, size, base));
+      const { version: _v, path: _p, consumed: from, tailHash: _t, ...base } = previous!;
+      ({ state, consumed } = await scanForward(handle, from, size, base as unknown as S, grammar));
       pending = (await readRange(handle, consumed, size)).toString('utf8');
     } else {
       // Complete lines end at the last newline; a final line without one is read separately.
@@ -121,11 +139,11 @@ export async function readTranscriptUsage(file: string, previous?: TranscriptCur
         }
         pending = (await readRange(handle, end, size)).toString('utf8');
       }
-      state = await scanBackward(handle, end);
+      state = await scanBackward(handle, end, grammar);
       consumed = end;
     }
-    const cursor: TranscriptCursor = { version: 1, path: file, consumed, tailHash: await tailHash(handle, consumed), ...state };
-    const view = pending.trim() ? applyForward(state, pending, consumed) : state;
+    const cursor = { version: 1, path: file, consumed, tailHash: await tailHash(handle, consumed), ...state } as CursorOf<S>;
+    const view = pending.trim() ? grammar.apply(state, pending, consumed) : state;
     const changed =
       !previous || previous.path !== cursor.path || previous.consumed !== cursor.consumed || previous.tailHash !== cursor.tailHash;
     return { cursor, view, changed };

@@ -69,7 +69,8 @@ export async function hook(request: HookRequest, env: AppEnv): Promise<HookAnswe
   try {
     if (!adapter) throw new HookInputError(`unknown agent ${JSON.stringify(request.agent)} (wmem knows ${knownAgents()})`);
     if (!known) throw new HookInputError(`unsupported hook event ${JSON.stringify(request.event)} (wmem answers ${adapter.events.map((e) => e.name).join(', ')})`);
-    const input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
+    let input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
+    if (adapter.completeInput) input = await adapter.completeInput(input);
     session = input.sessionId;
     const result = await handle({ adapter, input, env, options: { cwd: request.cwd, tokensMax: request.tokensMax } });
     await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });

@@ -9,8 +9,9 @@ import { readTextIfExists } from './fsx.js';
 import type { Session, SessionMeta } from './session.js';
 import { DEFAULT_TOKENS_MAX } from './session.js';
 import { hookStateFile, type HookState } from '../agents/hook-state.js';
-import { readTranscriptUsage, type TranscriptCursor } from '../agents/transcript-file.js';
 import type { UsageState } from '../agents/claude/transcript.js';
+import type { AgentAdapter } from '../agents/adapter.js';
+import { agentByMetaName, DEFAULT_AGENT, findAgent } from '../agents/registry.js';
 import { findSecret } from '../memory/gate.js';
 import { shellQuote } from '../agents/claude/settings.js';
 import type { MemoryWhere } from '../render/context.js';
@@ -35,10 +36,6 @@ export interface MeterSources {
   /** Settings that were ignored, and why (shown by commands; hooks log nothing for them). */
   warnings: string[];
 }
-
-// Claude Code 2.1.328 runs claude-opus-5-5 (1,000,000 tokens) unless told otherwise, and assumes
-// that window for a model it does not recognise; its hook input does not name the model headless.
-const AGENT_DEFAULT_WINDOW: Record<string, number> = { 'claude-code': 1_000_000 };
 
 /** What a hook has just read, so it need not be read twice. */
 export interface Observed {
@@ -68,8 +65,8 @@ export function envTokensMax(env: NodeJS.ProcessEnv): number | undefined {
   return /^\s*\d+\s*$/.test(raw) && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-async function readHookStateLoose(stateDir: string): Promise<HookState | undefined> {
-  const text = await readTextIfExists(hookStateFile(stateDir)).catch(() => undefined);
+async function readHookStateLoose(stateDir: string, agent?: string): Promise<HookState | undefined> {
+  const text = await readTextIfExists(hookStateFile(stateDir, agent)).catch(() => undefined);
   if (!text) return undefined;
   try {
     const parsed = JSON.parse(text) as HookState;
@@ -82,7 +79,7 @@ async function readHookStateLoose(stateDir: string): Promise<HookState | undefin
 const SIBLINGS_READ = 8;
 
 /** The smallest usage the hooks saw in the project's most recently active other sessions. */
-async function projectFloor(session: Session): Promise<number | undefined> {
+async function projectFloor(session: Session, agent: string): Promise<number | undefined> {
   let names: string[];
   try {
     names = (await fs.readdir(session.project.dir, { withFileTypes: true })).filter((d) => d.isDirectory() && d.name !== session.id).map((d) => d.name);
@@ -91,26 +88,31 @@ async function projectFloor(session: Session): Promise<number | undefined> {
   }
   const stamped = await Promise.all(
     names.map(async (name) => {
-      const file = hookStateFile(path.join(session.project.dir, name, 'state'));
+      const file = hookStateFile(path.join(session.project.dir, name, 'state'), agent);
       return { file, mtime: (await fs.stat(file).catch(() => undefined))?.mtimeMs ?? -1 };
     }),
   );
   const recent = stamped.filter((s) => s.mtime >= 0).sort((a, b) => b.mtime - a.mtime).slice(0, SIBLINGS_READ);
-  const floors = (await Promise.all(recent.map((s) => readHookStateLoose(path.dirname(s.file))))).map((st) => st?.floor).filter((f): f is number => typeof f === 'number' && f > 0);
+  const floors = (await Promise.all(recent.map((s) => readHookStateLoose(path.dirname(s.file), agent)))).map((st) => st?.floor).filter((f): f is number => typeof f === 'number' && f > 0);
   return floors.length ? Math.min(...floors) : undefined;
 }
 
 /** The transcript as of now: read on from where the hooks left off (never written back here). */
-async function currentTranscript(state: HookState | undefined): Promise<UsageState | undefined> {
-  // Claude Code's hook state (claude-hooks.json) holds its reader's cursor, usage included.
-  const cursor = state?.transcript as TranscriptCursor | undefined;
-  if (!cursor?.path) return undefined;
+async function currentTranscript(state: HookState | undefined, adapter: AgentAdapter): Promise<UsageState | undefined> {
+  // The agent's hook state (<agent>-hooks.json) holds its reader's cursor, usage included.
+  const cursor = state?.transcript;
+  if (!cursor?.path || !adapter.transcript) return undefined;
   try {
-    return (await readTranscriptUsage(cursor.path, cursor)).view;
+    return (await adapter.transcript.read(cursor.path, cursor)).view;
   } catch {
     // Moved or deleted since: what the hooks last saw is still the best figure there is.
-    return cursor;
+    return cursor as unknown as UsageState;
   }
+}
+
+/** The adapter serving the session: meta.json names it; older sessions are Claude Code's. */
+function sessionAdapter(meta: SessionMeta | undefined): AgentAdapter {
+  return agentByMetaName(typeof meta?.agent === 'string' ? meta.agent : undefined) ?? findAgent(DEFAULT_AGENT)!;
 }
 
 /** Sessions created before windows were looked up wrote the default into meta.json: not a setting. */
@@ -120,9 +122,10 @@ function metaSetting(meta: SessionMeta | undefined): number | undefined {
 }
 
 export async function loadMeterSources(session: Session, meta: SessionMeta | undefined, env: NodeJS.ProcessEnv, observed?: Observed): Promise<MeterSources> {
-  const state = await readHookStateLoose(session.paths.stateDir);
-  const usage = observed?.usage ?? (await currentTranscript(state));
-  const agent = state || meta?.agent === 'claude-code' ? 'claude-code' : typeof meta?.agent === 'string' ? meta.agent : undefined;
+  const adapter = sessionAdapter(meta);
+  const state = await readHookStateLoose(session.paths.stateDir, adapter.id);
+  const usage = observed?.usage ?? (await currentTranscript(state, adapter));
+  const agent = state || meta?.agent === adapter.metaName ? adapter.metaName : typeof meta?.agent === 'string' ? meta.agent : undefined;
   const sources: MeterSources = {
     warnings: badEnvTokensMax(env),
     setting: envTokensMax(env) ?? observed?.tokensMax ?? state?.tokensMax ?? metaSetting(meta),
@@ -133,11 +136,11 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
   };
   // A session's first prompt comes before any usage: what the agent sent besides the conversation
   // in this project's other sessions is the best figure there is (its system prompt and tools).
-  if (agent && usage?.lastUsage == null && !state?.floor) sources.floor = await projectFloor(session);
+  if (agent && usage?.lastUsage == null && !state?.floor) sources.floor = await projectFloor(session, adapter.id);
   if (state?.transcript?.path) sources.transcript = state.transcript.path;
   if (agent) {
     sources.agent = agent;
-    sources.agentDefault = AGENT_DEFAULT_WINDOW[agent];
+    sources.agentDefault = agentByMetaName(agent)?.defaultWindow;
   }
   if (usage) sources.transcriptUsage = usage.lastUsage;
   if (usage?.lastUsage === null && usage.afterCompaction) sources.afterCompaction = usage.afterCompaction;
@@ -152,12 +155,12 @@ function wmemCommand(session: Session, home: string): string {
   return parts.join(' ');
 }
 
-/** The real paths and the way to compact for this session's agent (Claude Code compacts itself). */
+/** The real paths and the way to compact for this session's agent (Claude Code and Codex compact themselves). */
 export function memoryWhere(session: Session, home: string, agent: string | undefined): MemoryWhere {
   return {
     overview: session.paths.overview,
     scratch: session.paths.scratch,
     detailDir: session.paths.detailDir,
-    compact: agent === 'claude-code' ? '/compact' : `'${wmemCommand(session, home)} compact'`,
+    compact: agentByMetaName(agent)?.compactCommand ?? `'${wmemCommand(session, home)} compact'`,
   };
 }

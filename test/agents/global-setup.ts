@@ -1,15 +1,18 @@
-// Runs once before the real-client suite: installs the pinned Claude Code (cached outside the
-// clone) and hands its binary's path to the tests.
+// Runs once before the real-client suite: installs the pinned clients (cached outside the clone)
+// and hands their binaries' paths to the tests.
 import type { TestProject } from 'vitest/node';
 import { ensureClaude } from './helpers/install-claude.js';
+import { ensureCodex } from './helpers/install-codex.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     claudeBin: string;
+    codexBin: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<void> {
-  const bin = await ensureClaude((line) => process.stderr.write(`[test:agents] ${line}\n`));
-  project.provide('claudeBin', bin);
+  const log = (line: string) => process.stderr.write(`[test:agents] ${line}\n`);
+  project.provide('claudeBin', await ensureClaude(log));
+  project.provide('codexBin', await ensureCodex(log));
 }

@@ -269,6 +269,19 @@ describe('a hook never breaks the agent', () => {
     }
   });
 
+  it('--agent names the adapter by id or alias; an unknown agent is logged with the known ones, silently', async () => {
+    for (const agent of ['claude', 'claude-code', 'CLAUDE']) {
+      const result = await box.run(['hook', '--agent', agent, 'SessionStart'], { input: JSON.stringify(payload('SessionStart', { source: 'startup' })) });
+      expect(result.exitCode, agent).toBe(0);
+      expect(JSON.parse(String(result.stdout)).hookSpecificOutput.additionalContext, agent).toContain('<working_memory');
+    }
+    const unknown = await box.run(['hook', '--agent', 'cursor', 'SessionStart'], { input: JSON.stringify(payload('SessionStart')) });
+    expect(unknown.exitCode).toBe(0);
+    expect(String(unknown.stdout)).toBe('');
+    expect(String(unknown.stderr)).toBe('');
+    expect(await readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8')).toMatch(/unknown agent "cursor" \(wmem knows claude \(claude-code\)/);
+  });
+
   it('the log is private', async () => {
     await hook('UserPromptSubmit', '');
     const { stat } = await import('node:fs/promises');

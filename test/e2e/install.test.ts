@@ -140,6 +140,10 @@ describe('install claude', () => {
     const result = await box.run(['install', 'cursor']);
     expect(result.exitCode).toBe(2);
     expect(String(result.stderr)).toMatch(/cannot install hooks for "cursor"/);
+    expect(String(result.stderr)).toMatch(/known agents: claude \(claude-code\)/);
+    const un = await box.run(['uninstall', 'cursor']);
+    expect(un.exitCode).toBe(2);
+    expect(String(un.stderr)).toMatch(/cannot uninstall hooks of "cursor"/);
   });
 });
 

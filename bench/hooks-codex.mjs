@@ -1,0 +1,85 @@
+// Each Codex CLI hook's latency (`wmem hook --agent codex EVENT`, the JSON Codex 0.169 sends on
+// stdin): the wall time of the hook process, as Codex waits for it, against bare `node -e 0`,
+// interleaved round by round so machine noise hits all alike. The session is a normal one: a
+// filled overview, 100 scratch notes, and a real Codex rollout (test fixture, copied) holding one
+// compaction, that grows by a few token_count lines and a finished command before each round, as
+// it would between prompts. PostToolUse looks its command's exit code up in the rollout.
+//   node bench/hooks-codex.mjs [rounds]
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { emit } from './emit.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = path.join(root, 'bin', 'wmem.js');
+const rounds = Number(process.argv[2] ?? 30);
+const work = path.join(root, 'bench', '.work', 'hooks-codex');
+rmSync(work, { recursive: true, force: true });
+const project = path.join(work, 'project');
+const home = path.join(work, 'home');
+mkdirSync(project, { recursive: true });
+const fixtures = path.join(root, 'test', 'fixtures', 'codex');
+const rollout = path.join(work, 'rollout.jsonl');
+copyFileSync(path.join(fixtures, 'rollout-auto-compacted.jsonl'), rollout);
+const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1' };
+const SID = '01a211be-0000-7000-8000-0123456789ab';
+const payload = (event, extra = {}) => JSON.stringify({ session_id: SID, transcript_path: rollout, cwd: project, hook_event_name: event, model: 'gpt-5.1', permission_mode: 'bypassPermissions', ...extra });
+const hook = (event, input) => {
+  const r = spawnSync(process.execPath, [bin, 'hook', '--agent', 'codex', event], { cwd: project, env, input, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
+  return r.stdout;
+};
+const wmem = (...args) => {
+  const r = spawnSync(process.execPath, [bin, ...args, '--session', SID], { cwd: project, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`wmem ${args.join(' ')} failed: ${r.stderr}`);
+};
+
+hook('SessionStart', payload('SessionStart', { source: 'startup' }));
+const filler = (topic, n) => Array.from({ length: n }, (_, i) => `- ${topic} item ${i}: decided after measuring, see detail/notes-${i}.md`).join('\n');
+wmem('set', 'task', 'Ship the compaction path: stream messages.jsonl, archive first, then rewrite; restore must round-trip.');
+wmem('set', 'progress', filler('progress', 15));
+wmem('set', 'decisions', filler('decision', 12));
+wmem('set', 'context', filler('context', 10));
+const notes = Array.from({ length: 100 }, (_, i) => `- [2026-11-23T08:00:00Z] (importance: 0.${i % 10}) note ${i}: the build uses esbuild and the tests use vitest #context`).join('\n');
+appendFileSync(path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]/g, '-')}--`, SID, 'working-memory', 'scratch.md'), notes + '\n');
+hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'warm' }));
+
+const usage = (i) => JSON.stringify({ timestamp: '2026-11-25T08:00:00.000Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 60000 + i, cached_input_tokens: 50000, output_tokens: 100, total_tokens: 60100 + i }, model_context_window: 258400 } } }) + '\n';
+const command = (id, code) => JSON.stringify({ timestamp: '2026-11-25T08:00:00.000Z', type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id, command: ['/bin/bash', '-lc', 'npm test'], status: code ? 'failed' : 'completed', aggregated_output: code ? 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n' : 'ok\n', exit_code: code } } }) + '\n';
+const post = (id, cmd) => hook('PostToolUse', payload('PostToolUse', { turn_id: 't', tool_name: 'Bash', tool_input: { command: cmd }, tool_response: 'output', tool_use_id: id }));
+
+const cases = {
+  'node -e 0': () => spawnSync(process.execPath, ['-e', '0']),
+  SessionStart: () => hook('SessionStart', payload('SessionStart', { source: 'resume' })),
+  UserPromptSubmit: () => hook('UserPromptSubmit', payload('UserPromptSubmit', { turn_id: 't', prompt: 'next step' })),
+  'PostToolUse ok': (r) => post(`call_ok_${r}`, 'ls'),
+  'PostToolUse failed': (r) => post(`call_fail_${r}`, 'npm test'),
+  PreCompact: () => hook('PreCompact', payload('PreCompact', { turn_id: 't', trigger: 'auto' })),
+  PostCompact: () => hook('PostCompact', payload('PostCompact', { turn_id: 't', trigger: 'auto' })),
+  SessionEnd: () => hook('SessionEnd', JSON.stringify({ session_id: SID, transcript_path: rollout, cwd: project, hook_event_name: 'SessionEnd', reason: 'other' })),
+};
+const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+for (let r = 0; r < rounds; r++) {
+  for (let i = 0; i < 3; i++) appendFileSync(rollout, usage(r * 3 + i));
+  appendFileSync(rollout, command(`call_ok_${r}`, 0) + command(`call_fail_${r}`, 1));
+  for (const [name, fn] of Object.entries(cases)) {
+    const start = process.hrtime.bigint();
+    fn(r);
+    times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+}
+const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const base = median(times['node -e 0']);
+const size = readFileSync(rollout).length;
+console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; rollout ${Math.round(size / 1024)} KB at the end (one compaction)`);
+for (const [name, xs] of Object.entries(times)) {
+  console.log(`${name.padEnd(20)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
+}
+rmSync(work, { recursive: true, force: true });
+emit('hooks-codex', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `codex hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

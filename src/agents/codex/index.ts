@@ -1,0 +1,78 @@
+// Codex CLI (SPEC §10.2, checked on 0.169.0): hooks in $CODEX_HOME/hooks.json or the project's
+// .codex/hooks.json, run only once the user trusts them; the answer in
+// hookSpecificOutput.additionalContext (a developer message); token use, window and compactions
+// from the rollout; a command's exit code from the rollout too (PostToolUse carries none).
+import path from 'node:path';
+import type { AgentAdapter, AgentConfig, ConfigStatus, HookInput } from '../adapter.js';
+import { CODEX_HOOKS, codexCommandPrefix, codexHome, codexHooksFile, installedCodexHooks, parseHooksFile, planCodexInstall, planCodexUninstall } from './hooks-config.js';
+import { CODEX_CONTEXT_CAP, CODEX_EVENTS, codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from './protocol.js';
+import { trustOf, trustProblem } from './trust.js';
+
+const config: AgentConfig = {
+  scopes: ['user', 'project'],
+  defaultScope: 'user',
+  file: codexHooksFile,
+  // Trust lives in the user's config.toml whichever hooks file the entries are in.
+  related: (_scope, place) => [path.join(codexHome(place.env), 'config.toml')],
+  planInstall: planCodexInstall,
+  planUninstall: planCodexUninstall,
+  diagnose(scope, file, text, related): ConfigStatus {
+    const all = CODEX_HOOKS.map((h) => h.event);
+    let json: Record<string, unknown>;
+    try {
+      json = parseHooksFile(file, text).json;
+    } catch (err) {
+      return { scope, file, exists: true, error: (err as Error).message, installed: [], missing: all, problems: [] };
+    }
+    const found = installedCodexHooks(file, json);
+    const installed = found.filter((f) => f.installed).map((f) => f.event);
+    const missing = found.filter((f) => !f.installed).map((f) => f.event);
+    const problems: string[] = [];
+    if (installed.length && missing.length) problems.push(`${file} lacks ${missing.join(', ')}: run 'wmem install codex --scope ${scope}'`);
+    if (installed.length) {
+      const [configFile] = Object.keys(related);
+      const problem = configFile ? trustProblem(trustOf(found, related[configFile], configFile), file) : undefined;
+      if (problem) problems.push(problem);
+    }
+    return { scope, file, exists: text !== undefined, installed, missing, command: found.find((f) => f.command)?.command, problems };
+  },
+  commandPrefix: codexCommandPrefix,
+};
+
+export const codex: AgentAdapter = {
+  id: 'codex',
+  aliases: ['codex-cli'],
+  displayName: 'Codex CLI',
+  metaName: 'codex',
+  events: CODEX_EVENTS,
+  eventFor: codexEvent,
+  parseInput: (text, event) => parseCodexInput(text, event),
+  async completeInput(input: HookInput): Promise<HookInput> {
+    const file = input.transcriptPath;
+    const wantOutcome = !!input.tool?.id;
+    const wantSummary = input.moment === 'after-compact' && !input.summary;
+    if (!file || (!wantOutcome && !wantSummary)) return input;
+    try {
+      const rollout = await import('./rollout-file.js');
+      if (wantOutcome) return withOutcome(input, await rollout.findCommandOutcome(file, input.tool!.id!));
+      const summary = await rollout.findCompactionSummary(file);
+      return summary ? { ...input, summary } : input;
+    } catch {
+      // No rollout to read: a command is tracked without an exit code (it opens and clears
+      // nothing), a compaction without its summary.
+      return input;
+    }
+  },
+  toolEvent: (input, root) => codexToolEvent(input, root),
+  answer: { contextCap: CODEX_CONTEXT_CAP, answer: codexAnswer },
+  transcript: {
+    async read(file, previous) {
+      const { readRolloutUsage } = await import('./rollout-file.js');
+      return readRolloutUsage(file, previous);
+    },
+  },
+  // Codex 0.169 reports 258,400 tokens for the gpt-5 models it knows (model_context_window).
+  defaultWindow: 258_400,
+  compactCommand: '/compact',
+  config,
+};

@@ -1,0 +1,137 @@
+// Pure: the Codex CLI's hook protocol (SPEC §10.2, checked on 0.169.0). Every event's stdin is
+// one JSON object with session_id, transcript_path (the rollout), cwd, hook_event_name and the
+// event's own fields; there is no session id in the environment. PostToolUse fires for a shell
+// command whether it succeeded or not, and its tool_response is the output only: the exit code is
+// in the rollout (see rollout.ts), so the adapter completes the input from there.
+import { isAbsolute, relative } from 'node:path';
+import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
+import type { ToolEvent } from '../../memory/hot-state.js';
+
+/**
+ * The events wmem answers. PreToolUse and Stop are named so that a stray install of them is
+ * understood, but wmem does nothing there. Codex 0.169 runs no PostToolUse for an apply_patch it
+ * intercepts from exec_command (only PreToolUse), so file edits made that way are not tracked.
+ */
+export const CODEX_EVENTS: readonly AgentEvent[] = [
+  { name: 'SessionStart', moment: 'session-start' },
+  { name: 'UserPromptSubmit', moment: 'prompt' },
+  { name: 'PreToolUse', moment: 'ignore' },
+  { name: 'PostToolUse', moment: 'tool-done' },
+  { name: 'PreCompact', moment: 'before-compact' },
+  { name: 'PostCompact', moment: 'after-compact' },
+  { name: 'Stop', moment: 'ignore' },
+  { name: 'SessionEnd', moment: 'session-end' },
+];
+
+/** Codex adds a hook's additional context as a developer message; wmem keeps Claude Code's cap. */
+export const CODEX_CONTEXT_CAP = 10_000;
+
+export function codexEvent(name: string): AgentEvent | undefined {
+  return eventByName(CODEX_EVENTS, name);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Parses what Codex writes on a hook's stdin. Throws HookInputError on anything malformed. */
+export function parseCodexInput(text: string, event: AgentEvent): HookInput {
+  if (!text.trim()) throw new HookInputError('empty hook input on stdin (expected the JSON Codex sends)');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new HookInputError(`hook input is not JSON: ${(err as Error).message}`);
+  }
+  if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
+  const named = str(raw.hook_event_name);
+  if (named && codexEvent(named)?.name !== event.name) throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent codex ${event.name}'`);
+  for (const key of ['session_id', 'transcript_path', 'cwd'] as const) {
+    if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'string') throw new HookInputError(`hook input field ${key} is not a string`);
+  }
+  const input: HookInput = {
+    agent: 'codex',
+    event: event.name,
+    moment: event.moment,
+    sessionId: str(raw.session_id),
+    transcriptPath: str(raw.transcript_path),
+    cwd: str(raw.cwd),
+    source: str(raw.source),
+    model: str(raw.model),
+    trigger: str(raw.trigger),
+    reason: str(raw.reason),
+    prompt: str(raw.prompt),
+  };
+  if (event.moment === 'tool-done' || event.moment === 'tool-failed') {
+    input.tool = {
+      name: str(raw.tool_name),
+      input: isObject(raw.tool_input) ? raw.tool_input : undefined,
+      response: raw.tool_response,
+      id: str(raw.tool_use_id),
+    };
+  }
+  return input;
+}
+
+/** What the rollout says about a finished command (CommandExecution item). */
+export interface CommandOutcome {
+  exitCode?: number;
+  /** completed, failed, declined, … */
+  status?: string;
+  output?: string;
+}
+
+/**
+ * A tool moment with its outcome from the rollout: a non-zero exit (or a failed status) makes it
+ * tool-failed with the output as the error. Without an outcome it stays as it was.
+ */
+export function withOutcome(input: HookInput, outcome: CommandOutcome | undefined): HookInput {
+  if (!outcome || !input.tool) return input;
+  const failed = (outcome.exitCode !== undefined && outcome.exitCode !== 0) || (outcome.exitCode === undefined && outcome.status === 'failed');
+  const tool = { ...input.tool, exitCode: outcome.exitCode };
+  if (!failed) return { ...input, tool };
+  const output = outcome.output ?? (typeof input.tool.response === 'string' ? input.tool.response : undefined);
+  return { ...input, moment: 'tool-failed', tool: { ...tool, error: output?.trim() || `the command failed with exit code ${outcome.exitCode ?? '?'}` } };
+}
+
+/** A tool moment as a `wmem track` event; paths inside `root` are kept relative to it. */
+export function codexToolEvent(input: HookInput, root?: string): ToolEvent {
+  const tool = input.tool ?? {};
+  const toolInput = tool.input ?? {};
+  const event: ToolEvent = { tool: tool.name?.toLowerCase() };
+  if (typeof toolInput.command === 'string') event.command = toolInput.command;
+  const file = ['file_path', 'path'].map((k) => toolInput[k]).find((v): v is string => typeof v === 'string' && v !== '');
+  if (file) event.files = [within(file, root)];
+  const output = typeof tool.response === 'string' ? tool.response : undefined;
+  if (output !== undefined) event.output = output;
+  const exitCode = tool.exitCode;
+  if (input.moment === 'tool-failed') {
+    event.error = tool.error ?? output ?? 'the command failed';
+    event.output = output ?? event.error;
+    event.exit_code = exitCode ?? 1;
+  } else if (exitCode !== undefined) {
+    event.exit_code = exitCode;
+  }
+  // No exit code known (the rollout could not be read): hot state then opens and clears nothing.
+  return event;
+}
+
+function within(file: string, root: string | undefined): string {
+  if (!root || !isAbsolute(file)) return file;
+  const rel = relative(root, file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
+/**
+ * The answer: additional context where Codex takes it into the conversation (SessionStart,
+ * UserPromptSubmit: a developer message); nothing elsewhere.
+ */
+export function codexAnswer(input: HookInput, additionalContext: string): unknown | undefined {
+  if (input.moment !== 'session-start' && input.moment !== 'prompt') return undefined;
+  if (additionalContext.length > CODEX_CONTEXT_CAP) throw new Error(`additional context of ${additionalContext.length} characters is over the Codex cap`);
+  return { hookSpecificOutput: { hookEventName: input.event, additionalContext } };
+}
