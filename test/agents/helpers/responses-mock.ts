@@ -25,7 +25,7 @@ export interface ResponsesUsage {
 
 export type Reply =
   | { kind: 'text'; text: string }
-  | { kind: 'call'; name: string; arguments: Record<string, unknown> | string; usage?: ResponsesUsage }
+  | { kind: 'call'; name: string; arguments: Record<string, unknown> | string; usage?: ResponsesUsage; /** A tool of a namespace the client offered (Codex offers an MCP server's tools as namespace `mcp__<server>`). */ namespace?: string }
   | { kind: 'status'; status: number; body: unknown };
 
 export interface RecordedRequest {
@@ -172,7 +172,7 @@ export class ResponsesMock {
       return { type: 'message', id: uniqueId('msg_mock_'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
     }
     const args = typeof reply.arguments === 'string' ? reply.arguments : JSON.stringify(reply.arguments);
-    return { type: 'function_call', id: uniqueId('fc_mock_'), call_id: uniqueId('call_mock_'), name: reply.name, arguments: args, status: 'completed' };
+    return { type: 'function_call', id: uniqueId('fc_mock_'), call_id: uniqueId('call_mock_'), name: reply.name, ...(reply.namespace ? { namespace: reply.namespace } : {}), arguments: args, status: 'completed' };
   }
 
   private stream(res: http.ServerResponse, id: string, model: string, item: Record<string, any>, usage: ResponsesUsage): void {
