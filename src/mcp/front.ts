@@ -127,3 +127,13 @@ export function runFront(options: FrontOptions): Promise<void> {
     options.input.once('error', end);
   });
 }
+
+/**
+ * Nothing a client sends may end the server: a failure that escapes a handler is logged on
+ * stderr and the session goes on (every write is atomic or appended under a lock, so there is no
+ * half-done state in memory to protect).
+ */
+export function guardProcess(log: (message: string) => void): void {
+  process.on('uncaughtException', (err) => log(`wmem mcp: uncaught: ${err?.stack ?? String(err)}`));
+  process.on('unhandledRejection', (err) => log(`wmem mcp: unhandled: ${(err as Error)?.stack ?? String(err)}`));
+}

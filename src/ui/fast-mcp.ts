@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { GLOBAL_OPTIONS } from '../options.js';
 import { buildRunContext, type GlobalFlags } from './runtime.js';
 import { leanOptions, parseLean } from './lean-args.js';
-import { runFront } from '../mcp/front.js';
+import { guardProcess, runFront } from '../mcp/front.js';
 import type { Manifest } from '../mcp/manifest.js';
 
 export async function runMcp(argv: string[]): Promise<boolean> {
@@ -29,6 +29,7 @@ export async function runMcp(argv: string[]): Promise<boolean> {
   // A stray console.log from any module would corrupt the protocol stream.
   console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
   const log = (message: string) => process.stderr.write(message.endsWith('\n') ? message : message + '\n');
+  guardProcess(log);
   const scope = { where: ctx, now: ctx.now, bin: process.argv[1], log };
   await runFront({
     manifest,

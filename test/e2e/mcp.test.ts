@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { BIN, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
@@ -252,6 +252,8 @@ describe('wmem mcp', () => {
     await expect(c.client.readResource({ uri: 'wmem://overview' })).rejects.toThrow(/no session for/);
     expect(c.stderr()).toContain(`no session for ${elsewhere}`);
     expect((await box.run(['status'], { cwd: elsewhere })).exitCode).toBe(2);
+    // No project folder, no session: only the project that ran `wmem init` has one.
+    expect(await readdir(path.join(box.home, 'sessions'))).toHaveLength(1);
 
     const named = await connect(['--session', 'not-a-session']);
     const r2 = await call(named, 'status');
