@@ -4,7 +4,7 @@
 // the background; that run only finishes what the journal says is left, quietly.
 import type { CompactStrategy, CompactTarget } from '../history/compact.js';
 import { compactMemory, finishCompaction, finishInBackground } from '../app/compact.js';
-import { renderCompact } from '../render/memory.js';
+import { renderCompact } from '../views/memory.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export interface CompactCommandOptions {

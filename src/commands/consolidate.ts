@@ -1,7 +1,7 @@
 // `wmem consolidate [--llm CMD] [--timeout S] [--dry-run]`: folds scratch notes into overview.md
 // (src/app/consolidate.ts); this reads options and words the result.
 import { consolidate } from '../app/consolidate.js';
-import { renderConsolidate } from '../render/memory.js';
+import { renderConsolidate } from '../views/memory.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export interface ConsolidateCommandOptions {

@@ -2,7 +2,7 @@
 // workspace memory (src/app/remember.ts and forget.ts do the work; refusals exit 2).
 import { forget } from '../app/forget.js';
 import { listMemories, remember } from '../app/remember.js';
-import { renderForget, renderRemember } from '../render/memory.js';
+import { renderForget, renderRemember } from '../views/memory.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 import { usageError } from '../ui/errors.js';
 import { textFromArgs } from './note.js';

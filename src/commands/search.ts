@@ -1,7 +1,7 @@
 // `wmem search QUERY [--limit N] [--all-sessions]`: src/app/search.ts ranks the hits; this prints
 // them one a line with file and line.
 import { searchSession } from '../app/search.js';
-import { renderSearch } from '../render/memory.js';
+import { renderSearch } from '../views/memory.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export interface SearchCommandOptions {

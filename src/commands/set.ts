@@ -2,7 +2,7 @@
 // the section.
 import { resolveSession } from '../store/session.js';
 import { appendSection, setSection, type SectionEdit } from '../app/set.js';
-import { renderSection } from '../render/memory.js';
+import { renderSection } from '../views/memory.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 import { textFromArgs } from './note.js';
 

@@ -1,7 +1,7 @@
 // `wmem status`: src/app/status.ts gathers the session's sizes, token use and pressure; this
 // prints them.
 import { sessionStatus } from '../app/status.js';
-import { renderStatus } from '../render/memory.js';
+import { renderStatus } from '../views/memory.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export async function run(options: { tokensUsed?: number; tokensMax?: number }, ctx: RunContext): Promise<CommandResult> {

@@ -56,7 +56,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: false,
     async run(args, scope) {
       const { setSection } = await import('../app/set.js');
-      const { renderSection } = await import('../render/memory.js');
+      const { renderSection } = await import('../views/memory.js');
       const result = await setSection({ where: scope.where, section: String(args.section), text: String(args.text) });
       return { text: renderSection('set', result), data: asData(result) };
     },
@@ -69,7 +69,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: false,
     async run(args, scope) {
       const { appendSection } = await import('../app/set.js');
-      const { renderSection } = await import('../render/memory.js');
+      const { renderSection } = await import('../views/memory.js');
       const result = await appendSection({ where: scope.where, section: String(args.section), text: String(args.text) });
       return { text: renderSection('append', result), data: asData(result) };
     },
@@ -87,7 +87,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: true,
     async run(args, scope) {
       const { searchSession } = await import('../app/search.js');
-      const { renderSearch } = await import('../render/memory.js');
+      const { renderSearch } = await import('../views/memory.js');
       const result = await searchSession({ where: scope.where, query: String(args.query), limit: args.limit as number | undefined, allSessions: args.all_sessions as boolean | undefined });
       return { text: renderSearch(result, PLAIN_STYLE), data: asData(result) };
     },
@@ -120,7 +120,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: false,
     async run(args, scope) {
       const { remember } = await import('../app/remember.js');
-      const { renderRemember } = await import('../render/memory.js');
+      const { renderRemember } = await import('../views/memory.js');
       const result = await remember({ where: scope.where, now: scope.now(), text: String(args.text), type: String(args.type), source: 'explicit' });
       return { text: renderRemember(result), data: asData(result) };
     },
@@ -133,7 +133,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: false,
     async run(args, scope) {
       const { forget } = await import('../app/forget.js');
-      const { renderForget } = await import('../render/memory.js');
+      const { renderForget } = await import('../views/memory.js');
       const result = await forget({ where: scope.where, id: String(args.id) });
       return { text: renderForget(result), data: asData(result) };
     },
@@ -150,7 +150,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: true,
     async run(args, scope) {
       const { sessionStatus } = await import('../app/status.js');
-      const { renderStatus } = await import('../render/memory.js');
+      const { renderStatus } = await import('../views/memory.js');
       const result = await sessionStatus({ where: scope.where, tokensUsed: args.tokens_used as number | undefined, tokensMax: args.tokens_max as number | undefined });
       for (const warning of result.warnings) scope.log(`note: ${warning}`);
       return { text: renderStatus(result, PLAIN_STYLE), data: asData(result.data) };
@@ -169,7 +169,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: false,
     async run(args, scope) {
       const { compactMemory, finishInBackground } = await import('../app/compact.js');
-      const { renderCompact } = await import('../render/memory.js');
+      const { renderCompact } = await import('../views/memory.js');
       const result = await compactMemory({
         where: scope.where,
         now: scope.now,
@@ -195,7 +195,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: false,
     async run(args, scope) {
       const { consolidate } = await import('../app/consolidate.js');
-      const { renderConsolidate } = await import('../render/memory.js');
+      const { renderConsolidate } = await import('../views/memory.js');
       const result = await consolidate({ where: scope.where, now: scope.now, warn: scope.log, dryRun: Boolean(args.dry_run), timeoutMs: 300_000 });
       return { text: renderConsolidate(result), data: asData(result) };
     },
