@@ -1,9 +1,9 @@
 // Every door a secret could come through, with each secret of the table: notes, tags, section
 // edits, workspace memory (each also through the MCP server), the hooks (prompt, tool input and
 // output, a failure), `track`, the compaction summary of a history that holds it, `migrate
-// opencode`, and a session id. After
-// all of them, no file wmem injects or keeps as state (overview.md, scratch.md, meta.json,
-// state/, workspace memory), no `wmem context` and no command output holds any part of it.
+// opencode`, and a session id. After all of them, no file wmem injects or keeps as state
+// (overview.md, scratch.md, meta.json, state/, workspace memory), no `wmem context` and no
+// command output holds any part of it.
 // The verbatim record (archive/, detail/, cache/, the history itself) is allowed to: it is the
 // lossless copy, 0600, never injected.
 import { afterAll, expect, it } from 'vitest';
