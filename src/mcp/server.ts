@@ -1,10 +1,10 @@
 // `wmem mcp`: the session's working memory over the Model Context Protocol (stdio), with the
 // official SDK. Tools are src/mcp/tools.ts; resources are the overview, the scratch notes, each
-// detail file and workspace memory. Nothing but the protocol is written to stdout.
+// detail file and workspace memory (list changes are announced; each can be subscribed to). Nothing but the protocol is written to stdout.
 import { watch, type FSWatcher } from 'node:fs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SubscribeRequestSchema, UnsubscribeRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOOLS, type ToolSpec } from './tools.js';
 import { errorText, sessionHelp, type McpScope } from './scope.js';
@@ -107,38 +107,90 @@ export function createServer(scope: McpScope): McpServer {
     );
   }
   registerResources(server, scope);
+  acceptSubscriptions(server);
   return server;
 }
 
-/**
- * Tells the client when the resource list changes (a detail file added or removed). The session
- * folder is watched only if it exists when the server starts; fs.watch failing is not an error.
- */
-async function watchDetails(server: McpServer, scope: McpScope): Promise<FSWatcher | undefined> {
+/** URIs a client subscribed to (resources/subscribe), per server. */
+const subscriptions = new WeakMap<McpServer, Set<string>>();
+
+/** Lets clients subscribe to a resource and be told (resources/updated) when it changes. */
+function acceptSubscriptions(server: McpServer): void {
+  const subscribed = new Set<string>();
+  subscriptions.set(server, subscribed);
+  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.add(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+}
+
+/** Calls `fn` once things settle (an atomic replace is a rename and more). */
+function debounced(fn: () => void, ms = 50): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(fn, ms);
+    timer.unref();
+  };
+}
+
+/** fs.watch that never throws and never keeps the process alive; undefined when it cannot watch. */
+function watchQuietly(dir: string, onChange: (file: string) => void): FSWatcher | undefined {
   try {
-    const session = await resolveSession(scope.where);
-    let timer: NodeJS.Timeout | undefined;
-    const watcher = watch(session.paths.detailDir, () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => server.isConnected() && server.sendResourceListChanged(), 50);
-      timer.unref();
-    });
+    const watcher = watch(dir, (_event, file) => onChange(String(file ?? '')));
     watcher.on('error', () => watcher.close());
     watcher.unref();
     return watcher;
-  } catch (err) {
-    if (err instanceof WmemError) scope.log(`wmem mcp: ${err.message}${sessionHelp(err, scope) ? `\n  ${sessionHelp(err, scope)}` : ''}`);
+  } catch {
     return undefined;
   }
+}
+
+/**
+ * Tells the client when the resource list changes (a detail file added or removed) and when a
+ * subscribed resource changes. The session's folders are watched if the session exists when the
+ * server starts.
+ */
+async function watchMemory(server: McpServer, scope: McpScope): Promise<FSWatcher[]> {
+  let session;
+  try {
+    session = await resolveSession(scope.where);
+  } catch (err) {
+    if (err instanceof WmemError) scope.log(`wmem mcp: ${err.message}${sessionHelp(err, scope) ? `\n  ${sessionHelp(err, scope)}` : ''}`);
+    return [];
+  }
+  const subscribed = subscriptions.get(server) ?? new Set<string>();
+  const pending = new Map<string, () => void>();
+  const updated = (uri: string) => {
+    if (!subscribed.has(uri) || !server.isConnected()) return;
+    if (!pending.has(uri)) pending.set(uri, debounced(() => void server.server.sendResourceUpdated({ uri }).catch(() => {})));
+    pending.get(uri)!();
+  };
+  const listChanged = debounced(() => server.isConnected() && server.sendResourceListChanged());
+  const byName: Record<string, string> = { 'overview.md': 'wmem://overview', 'scratch.md': 'wmem://scratch' };
+  const watchers = [
+    watchQuietly(session.paths.detailDir, (file) => {
+      listChanged();
+      if (file) updated(`wmem://detail/${encodeURIComponent(file)}`);
+    }),
+    watchQuietly(session.paths.workingMemory, (file) => byName[file] && updated(byName[file])),
+    watchQuietly(session.project.dir, (file) => file === 'workspace-memory.json' && updated('wmem://workspace')),
+  ];
+  return watchers.filter((w): w is FSWatcher => w !== undefined);
 }
 
 /** Connects a server to `transport` and tells the client when detail files come or go; returns how to stop it. */
 export async function startServer(scope: McpScope, transport: Transport): Promise<() => Promise<void>> {
   const server = createServer(scope);
   await server.connect(transport);
-  const watcher = await watchDetails(server, scope);
+  const watchers = await watchMemory(server, scope);
   return async () => {
-    watcher?.close();
+    for (const watcher of watchers) watcher.close();
     await server.close().catch(() => {});
   };
 }

@@ -1,10 +1,10 @@
 // End-to-end: `wmem mcp` spoken to by the MCP SDK's own client over stdio, against the built wmem
 // and a temporary home. Every tool is called, every resource read, each error path checked, and
 // concurrent writers (two MCP clients and the CLI) lose nothing.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -198,6 +198,23 @@ describe('wmem mcp', () => {
     const { resources } = await c.client.listResources();
     expect(resources.map((r) => r.uri)).toContain('wmem://detail/design%20notes.md');
     expect(await read('wmem://detail/design%20notes.md')).toBe('# Design\nstreams all the way\n');
+  });
+
+  it('tells a subscribed client when the overview, the scratch notes or workspace memory change', async () => {
+    const c = await connect();
+    expect(c.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
+    const updated = new Set<string>();
+    c.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.add(n.params.uri));
+    for (const uri of ['wmem://overview', 'wmem://scratch', 'wmem://workspace']) await c.client.subscribeResource({ uri });
+    await call(c, 'status'); // the server has loaded and watches the session
+    await call(c, 'note', { text: 'a note someone subscribed to' });
+    await vi.waitFor(() => expect(updated).toContain('wmem://scratch'));
+    expect(updated).not.toContain('wmem://overview');
+    await call(c, 'set_section', { section: 'task', text: 'Watch the overview' });
+    await vi.waitFor(() => expect(updated).toContain('wmem://overview'));
+    await box.run(['remember', 'Subscribers hear about workspace memory changes too', '--type', 'project']);
+    await vi.waitFor(() => expect(updated).toContain('wmem://workspace'));
+    await c.client.unsubscribeResource({ uri: 'wmem://scratch' });
   });
 
   it('refuses what the CLI refuses, with the message the CLI prints, and keeps serving', async () => {
