@@ -6,8 +6,8 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CodexWorld, type CodexRun } from './helpers/codex-world.js';
-import { allText, messagesOf, type RecordedRequest, type ResponsesUsage } from './helpers/responses-mock.js';
+import { CodexWorld, ROOT, type CodexRun } from './helpers/codex-world.js';
+import { allText, messagesOf, toolNames, type RecordedRequest, type ResponsesUsage } from './helpers/responses-mock.js';
 import { cacheRoot } from './helpers/install-claude.js';
 
 const codexBin = inject('codexBin');
@@ -108,6 +108,22 @@ describe('Codex CLI 0.169.0: the hooks as the client runs them', () => {
       expect(byEvent.get('SessionEnd')).toMatchObject({ reason: 'other' });
     }));
 
+  it('offers an MCP server\'s tools in a namespace; a call reaches the server and fires the tool hooks as mcp__<server>__<tool>', () =>
+    withWorld(async (world) => {
+      await world.probeHooks(['PostToolUse']);
+      const server = path.join(ROOT, 'test', 'agents', 'helpers', 'probe-mcp-server.mjs');
+      const log = path.join(world.root, 'mcp.jsonl');
+      await world.appendConfig(`[mcp_servers.probe]\ncommand = "node"\nargs = [${JSON.stringify(server)}, ${JSON.stringify(log)}]`);
+      const run = await world.codex('Keep it: [[call: mcp__probe/note {"text":"the build needs Node 20"}]]');
+      expect(run.exitCode).toBe(0);
+      expect(toolNames(firstRequest(run))).toContain('mcp__probe/note');
+      const calls = (await readFile(log, 'utf8')).split('\n').filter((l) => l.includes('"tools/call"')).map((l) => JSON.parse(l));
+      expect(calls.map((c) => c.params.arguments)).toEqual([{ text: 'the build needs Node 20' }]);
+      const [post] = (await world.probeRecords()).map((r) => r.input);
+      // An MCP tool's response is an object (the MCP result), not a string like a command's.
+      expect(post).toMatchObject({ tool_name: 'mcp__probe__note', tool_input: { text: 'the build needs Node 20' }, tool_response: { content: [{ type: 'text', text: 'noted: the build needs Node 20' }] } });
+    }));
+
   it('runs no hook without trust', () =>
     withWorld(async (world) => {
       await world.probeHooks();
@@ -130,8 +146,12 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(first.exitCode).toBe(0);
       const texts = wmemDeveloperTexts(firstRequest(first));
       expect(texts.some((t) => t.includes('<working_memory>'))).toBe(true);
-      observed.firstMeta = metaOf(firstRequest(first)).figures;
-      expect(metaOf(firstRequest(first)).figures.tokens_source).toBe('estimate');
+      const firstMeta = metaOf(firstRequest(first)).figures;
+      observed.firstMeta = firstMeta;
+      // Before any response: an estimate, but already in the window the turn started with.
+      expect(firstMeta.tokens_source).toBe('estimate');
+      const started = (await world.rollout(first.threadId)).find((l) => l.payload?.type === 'task_started');
+      expect(firstMeta.tokens_max).toBe(started.payload.model_context_window);
 
       world.mock.usage = NEXT;
       const second = await world.codex('Go on with the next step.', { resume: first.threadId });
@@ -213,6 +233,29 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(wmemDeveloperTexts(after).some((t) => t.includes('<working_memory>'))).toBe(true);
     }));
 
+  it('on a compaction before the next turn (a resume over the limit) archives, then gives the memory back in the request', () =>
+    withWorld(async (world) => {
+      await world.installWmem();
+      world.mock.usage = { input_tokens: 250_000, cached_tokens: 1000, output_tokens: 30 };
+      const config = ['model_auto_compact_token_limit=1500'];
+      const first = await world.codex('Hello.', { config });
+      expect(first.exitCode).toBe(0);
+      const second = await world.codex('Again.', { resume: first.threadId, config });
+      expect(second.exitCode).toBe(0);
+      const requests = second.requests.filter((r) => r.path.endsWith('/responses'));
+      const summary = requests.findIndex((r) => /CONTEXT CHECKPOINT COMPACTION/.test(allText(r)));
+      expect(summary).toBe(0);
+      const status = await sessionStatus(world);
+      const archives = readdirSync(path.join(status.path, 'working-memory', 'archive')).filter((n) => n.endsWith('.jsonl'));
+      expect(archives).toHaveLength(1);
+      const rollout = await readFile(world.rolloutPath(first.threadId), 'utf8');
+      expect(rollout.startsWith(await readFile(path.join(status.path, 'working-memory', 'archive', archives[0]), 'utf8'))).toBe(true);
+      // The prompt's request after the compaction carries the memory part again.
+      const texts = wmemDeveloperTexts(requests[1]);
+      observed.afterPreTurnCompaction = texts.map((t) => t.slice(0, 80));
+      expect(texts.some((t) => t.includes('<working_memory>'))).toBe(true);
+    }));
+
   it('runs no wmem hook until trusted; doctor says so; trusted as the TUI records it, they run without the bypass flag', () =>
     withWorld(async (world) => {
       await world.installWmem();
@@ -233,6 +276,19 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(wmemDeveloperTexts(firstRequest(trusted)).some((t) => t.includes('<working_memory>'))).toBe(true);
       const after = await world.wmem(['doctor']);
       expect(String(after.stdout)).not.toMatch(/not trusted/);
+    }));
+
+  it("reads project hooks only in a project Codex trusts; doctor says so until `codex exec --trust`", () =>
+    withWorld(async (world) => {
+      await world.installWmem(['--scope', 'project']);
+      const before = await world.codex('Hello.');
+      expect(wmemDeveloperTexts(firstRequest(before))).toEqual([]);
+      const doctor = String((await world.wmem(['doctor'])).stdout);
+      observed.doctorUntrustedProject = doctor.split('\n').filter((l) => /trusted project/.test(l));
+      expect(doctor).toContain(`${world.project} is not a trusted project in Codex`);
+      const trusted = await world.codex('Hello again.', { args: ['--trust'] });
+      expect(wmemDeveloperTexts(firstRequest(trusted)).some((t) => t.includes('<working_memory>'))).toBe(true);
+      expect(String((await world.wmem(['doctor'])).stdout)).not.toContain('is not a trusted project');
     }));
 
   it('uninstall leaves hooks.json as it was', () =>

@@ -5,7 +5,7 @@
 // in the rollout (see rollout.ts), so the adapter completes the input from there.
 import { isAbsolute, relative } from 'node:path';
 import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
-import type { ToolEvent } from '../../memory/hot-state.js';
+import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
 
 /**
  * The events wmem answers. PreToolUse and Stop are named so that a stray install of them is
@@ -102,11 +102,12 @@ export function withOutcome(input: HookInput, outcome: CommandOutcome | undefine
 export function codexToolEvent(input: HookInput, root?: string): ToolEvent {
   const tool = input.tool ?? {};
   const toolInput = tool.input ?? {};
-  const event: ToolEvent = { tool: tool.name?.toLowerCase() };
+  // update_plan, should Codex hook it, is its todo list.
+  const event: ToolEvent = { tool: tool.name?.toLowerCase(), ...todoFields(tool.name, toolInput, tool.response) };
   if (typeof toolInput.command === 'string') event.command = toolInput.command;
   const file = ['file_path', 'path'].map((k) => toolInput[k]).find((v): v is string => typeof v === 'string' && v !== '');
   if (file) event.files = [within(file, root)];
-  const output = typeof tool.response === 'string' ? tool.response : undefined;
+  const output = responseText(tool.response);
   if (output !== undefined) event.output = output;
   const exitCode = tool.exitCode;
   if (input.moment === 'tool-failed') {
@@ -118,6 +119,14 @@ export function codexToolEvent(input: HookInput, root?: string): ToolEvent {
   }
   // No exit code known (the rollout could not be read): hot state then opens and clears nothing.
   return event;
+}
+
+/** A command's response is its output; an MCP tool's is the MCP result: its text parts. */
+function responseText(response: unknown): string | undefined {
+  if (typeof response === 'string') return response;
+  if (!isObject(response) || !Array.isArray(response.content)) return undefined;
+  const texts = response.content.filter((c): c is { text: string } => isObject(c) && typeof c.text === 'string').map((c) => c.text);
+  return texts.length ? texts.join('\n') : undefined;
 }
 
 function within(file: string, root: string | undefined): string {
