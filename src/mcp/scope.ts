@@ -32,3 +32,9 @@ export function sessionHelp(err: WmemError, scope: McpScope): string | undefined
     "Start the server from the project's folder (or with --cwd DIR), pass --session ID, or run 'wmem init' in that folder; it never creates a session by itself."
   );
 }
+
+/** What a client is told of a refusal: the CLI's lines, and where the server looked for a session when that is the trouble. */
+export function refusalText(err: WmemError, scope: McpScope): string {
+  const help = sessionHelp(err, scope);
+  return errorText(err) + (help ? `\n  ${help}` : '');
+}

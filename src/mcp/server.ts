@@ -1,13 +1,14 @@
 // `wmem mcp`: the session's working memory over the Model Context Protocol (stdio), with the
 // official SDK. Tools are src/mcp/tools.ts; resources are the overview, the scratch notes, each
-// detail file and workspace memory (list changes are announced; each can be subscribed to). Nothing but the protocol is written to stdout.
+// detail file and workspace memory (list changes are announced; each can be subscribed to).
+// Nothing but the protocol is written to stdout.
 import { watch, type FSWatcher } from 'node:fs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOOLS, type ToolSpec } from './tools.js';
-import { errorText, sessionHelp, type McpScope } from './scope.js';
+import { refusalText, type McpScope } from './scope.js';
 import { resolveSession } from '../store/session.js';
 import { WmemError } from '../ui/errors.js';
 import { VERSION } from '../options.js';
@@ -21,10 +22,7 @@ async function callTool(tool: ToolSpec, args: Record<string, unknown>, scope: Mc
     const { text, data } = await tool.run(args, scope);
     return { content: [{ type: 'text', text }], structuredContent: JSON.parse(JSON.stringify(data)) as Record<string, unknown> };
   } catch (err) {
-    if (err instanceof WmemError) {
-      const help = sessionHelp(err, scope);
-      return { isError: true, content: [{ type: 'text', text: errorText(err) + (help ? `\n  ${help}` : '') }] };
-    }
+    if (err instanceof WmemError) return { isError: true, content: [{ type: 'text', text: refusalText(err, scope) }] };
     scope.log(`wmem mcp: ${tool.name} failed: ${(err as Error)?.stack ?? String(err)}`);
     return { isError: true, content: [{ type: 'text', text: `wmem: internal error in ${tool.name}: ${(err as Error)?.message ?? String(err)} (logged on the server's stderr; please report it)` }] };
   }
@@ -35,7 +33,7 @@ async function readText(uri: URL, scope: McpScope, read: () => Promise<string>, 
   try {
     return { contents: [{ uri: uri.href, mimeType, text: await read() }] };
   } catch (err) {
-    if (err instanceof WmemError) throw new Error(errorText(err) + (sessionHelp(err, scope) ? `\n  ${sessionHelp(err, scope)}` : ''));
+    if (err instanceof WmemError) throw new Error(refusalText(err, scope));
     throw err;
   }
 }
@@ -98,7 +96,7 @@ function registerResources(server: McpServer, scope: McpScope): void {
 }
 
 export function createServer(scope: McpScope): McpServer {
-  const server = new McpServer({ name: 'wmem', title: 'wmem working memory', version: VERSION }, { instructions: INSTRUCTIONS, capabilities: { resources: { listChanged: true }, tools: { listChanged: false } } });
+  const server = new McpServer({ name: 'wmem', title: 'wmem working memory', version: VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
@@ -161,7 +159,7 @@ async function watchMemory(server: McpServer, scope: McpScope): Promise<FSWatche
   try {
     session = await resolveSession(scope.where);
   } catch (err) {
-    if (err instanceof WmemError) scope.log(`wmem mcp: ${err.message}${sessionHelp(err, scope) ? `\n  ${sessionHelp(err, scope)}` : ''}`);
+    if (err instanceof WmemError) scope.log(refusalText(err, scope));
     return [];
   }
   const subscribed = subscriptions.get(server) ?? new Set<string>();
@@ -184,7 +182,7 @@ async function watchMemory(server: McpServer, scope: McpScope): Promise<FSWatche
   return watchers.filter((w): w is FSWatcher => w !== undefined);
 }
 
-/** Connects a server to `transport` and tells the client when detail files come or go; returns how to stop it. */
+/** Connects a server to `transport` and watches the session for the client; returns how to stop it. */
 export async function startServer(scope: McpScope, transport: Transport): Promise<() => Promise<void>> {
   const server = createServer(scope);
   await server.connect(transport);
