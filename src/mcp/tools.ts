@@ -24,7 +24,9 @@ export interface ToolSpec {
 /** The most of a file `show` returns in one result: an agent's context is the scarce thing. */
 export const SHOW_MAX_CHARS = 100_000;
 
-const SECTION = z.string().min(1).max(80).describe('section id or title of overview.md, e.g. task, progress, decisions, next_steps (see wmem://overview)');
+// Lengths are left to the use cases (a section's max_chars, the workspace gate), so that a text
+// the CLI takes is taken here too and one it refuses is refused with its message.
+const SECTION = z.string().min(1).describe('section id or title of overview.md, e.g. task, progress, decisions, next_steps (see wmem://overview)');
 const MEMORY_TYPES = ['feedback', 'project', 'decision', 'reference'] as const;
 
 const asData = (value: unknown) => value as Record<string, unknown>;
@@ -36,9 +38,9 @@ export const TOOLS: ToolSpec[] = [
     description:
       'Append one note to the session\'s scratch notes at once (durable, survives context compaction and crashes). Use it for decisions, findings, dead ends and next steps as they happen; importance 0.8 or more marks a decision. Notes are folded into the overview by consolidate. Secrets are refused.',
     input: {
-      text: z.string().min(1).max(20_000).describe('the note, one thought; plain text or Markdown'),
+      text: z.string().min(1).describe('the note, one thought; plain text or Markdown'),
       importance: z.number().min(0).max(1).optional().describe('how much it matters, 0 to 1 (default 0.5; 0.8 and up count as decisions)'),
-      tags: z.array(z.string().min(1).max(41)).max(10).optional().describe('tags such as decisions or progress: the overview section the note belongs under'),
+      tags: z.array(z.string().min(1)).optional().describe('tags such as decisions or progress: the overview section the note belongs under'),
     },
     readOnly: false,
     async run(args, scope) {
@@ -52,7 +54,7 @@ export const TOOLS: ToolSpec[] = [
     title: 'Replace an overview section',
     description:
       'Replace the whole content of one section of the session overview (overview.md, injected into every prompt), e.g. task or next_steps. The section\'s max_chars is enforced; an empty text empties it. Read wmem://overview first to see the sections.',
-    input: { section: SECTION, text: z.string().max(20_000).describe('the new content of the section (Markdown)') },
+    input: { section: SECTION, text: z.string().describe('the new content of the section (Markdown)') },
     readOnly: false,
     async run(args, scope) {
       const { setSection } = await import('../app/set.js');
@@ -65,7 +67,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'append_section',
     title: 'Append to an overview section',
     description: 'Add text at the end of one section of the session overview (overview.md), e.g. a line to progress or decisions. The section\'s max_chars is enforced.',
-    input: { section: SECTION, text: z.string().min(1).max(20_000).describe('the text to add (Markdown)') },
+    input: { section: SECTION, text: z.string().min(1).describe('the text to add (Markdown)') },
     readOnly: false,
     async run(args, scope) {
       const { appendSection } = await import('../app/set.js');
@@ -80,8 +82,8 @@ export const TOOLS: ToolSpec[] = [
     description:
       'Ranked search, in your own words, across the overview, scratch notes, detail files, the archives of compacted history and workspace memory. Each hit gives file:line and a snippet; open a file with show. Use it to recover what compaction moved out of your context.',
     input: {
-      query: z.string().min(1).max(2000).describe('what to look for'),
-      limit: z.number().int().min(1).max(100).optional().describe('how many hits (default 10)'),
+      query: z.string().min(1).describe('what to look for'),
+      limit: z.number().int().min(1).optional().describe('how many hits (default 10)'),
       all_sessions: z.boolean().optional().describe("search every session of the project, not only this one"),
     },
     readOnly: true,
@@ -96,7 +98,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'show',
     title: 'Show a memory file',
     description: `Read one file of the session's working memory: overview, scratch, meta, messages, detail (lists the detail files), detail/NAME, archive (lists the archives) or archive/NAME. At most ${SHOW_MAX_CHARS} characters are returned; search finds the lines in larger files.`,
-    input: { file: z.string().min(1).max(400).optional().describe('overview (default), scratch, meta, messages, detail, detail/NAME, archive, archive/NAME') },
+    input: { file: z.string().min(1).optional().describe('overview (default), scratch, meta, messages, detail, detail/NAME, archive, archive/NAME') },
     readOnly: true,
     async run(args, scope) {
       const { showFile } = await import('../app/show.js');
@@ -114,7 +116,7 @@ export const TOOLS: ToolSpec[] = [
     description:
       'Keep a durable fact in the project\'s workspace memory, shared by all its sessions and injected into them: a user preference (feedback), a project fact (project), a decision with its reason (decision) or where something is (reference). Passes a strict gate: no secrets, stack traces, raw errors or commit hashes; at least 20 characters.',
     input: {
-      text: z.string().min(1).max(2000).describe('the fact, one sentence that will still be true in a later session'),
+      text: z.string().min(1).describe('the fact, one sentence that will still be true in a later session'),
       type: z.enum(MEMORY_TYPES).describe('feedback, project, decision or reference'),
     },
     readOnly: false,
@@ -129,7 +131,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'forget',
     title: 'Forget a workspace memory entry',
     description: 'Remove one entry from workspace memory by its id (read wmem://workspace for the ids). A shared team entry is removed from the team file too.',
-    input: { id: z.string().min(1).max(100).describe('the entry id, e.g. w3f9a1c2') },
+    input: { id: z.string().min(1).describe('the entry id, e.g. w3f9a1c2') },
     readOnly: false,
     async run(args, scope) {
       const { forget } = await import('../app/forget.js');
@@ -164,7 +166,7 @@ export const TOOLS: ToolSpec[] = [
     input: {
       dry_run: z.boolean().optional().describe('true (default): only report what would move; false: compact'),
       target: z.enum(['conversation', 'tools', 'all']).optional().describe('conversation (default): old turns; tools: old tool outputs only; all: both'),
-      keep_recent: z.number().int().min(0).max(1000).optional().describe('how many recent turns to keep (default 5)'),
+      keep_recent: z.number().int().min(0).optional().describe('how many recent turns to keep (default 5)'),
     },
     readOnly: false,
     async run(args, scope) {
