@@ -229,7 +229,8 @@ export const MCP_TARGETS: readonly McpTarget[] = [
     displayName: 'Claude Code',
     scopes: ['project', 'user'],
     defaultScope: 'project',
-    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(home(env), '.claude.json') : path.join(path.resolve(cwd), '.mcp.json')),
+    // User scope: the `mcpServers` of ~/.claude.json (in CLAUDE_CONFIG_DIR when that is set).
+    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.CLAUDE_CONFIG_DIR || home(env), '.claude.json') : path.join(path.resolve(cwd), '.mcp.json')),
     ...claudeJson,
   },
   {
