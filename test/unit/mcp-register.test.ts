@@ -114,3 +114,20 @@ it('knows the four agents and their aliases', () => {
   expect(mcpTarget('claude-code')?.id).toBe('claude');
   expect(mcpTarget('cursor')).toBeUndefined();
 });
+
+it('finds each agent\'s config file for each scope', () => {
+  const place = { cwd: '/p', env: { HOME: '/h' } as NodeJS.ProcessEnv };
+  const files = MCP_TARGETS.flatMap((t) => t.scopes.map((scope) => `${t.id} ${scope} ${t.file(scope, place)}`));
+  expect(files).toEqual([
+    'claude project /p/.mcp.json',
+    'claude user /h/.claude.json',
+    'codex user /h/.codex/config.toml',
+    'codex project /p/.codex/config.toml',
+    'gemini project /p/.gemini/settings.json',
+    'gemini user /h/.gemini/settings.json',
+    'opencode project /p/opencode.json',
+    'opencode user /h/.config/opencode/opencode.json',
+  ]);
+  const moved = { cwd: '/p', env: { HOME: '/h', CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', XDG_CONFIG_HOME: '/xdg' } as NodeJS.ProcessEnv };
+  expect(['claude', 'codex', 'opencode'].map((id) => target(id).file('user', moved))).toEqual(['/c/.claude.json', '/x/config.toml', '/xdg/opencode/opencode.json']);
+});
