@@ -45,7 +45,7 @@ export interface ToolCall {
   isInterrupt?: boolean;
   /** The agent's id for the call (Codex's `tool_use_id`), to find more about it in the transcript. */
   id?: string;
-  /** The command's exit code, when known (Codex: from its rollout, see `completeInput`). */
+  /** The command's exit code, when known (Codex: from its rollout). */
   exitCode?: number;
 }
 
@@ -78,6 +78,11 @@ export interface HookInput {
   prompt?: string;
   /** tool-done / tool-failed. */
   tool?: ToolCall;
+  /**
+   * Token use the agent reports in the input itself, for agents with no transcript file to read
+   * (OpenCode's plugin passes what its client reports). A transcript read, when there is one, wins.
+   */
+  usage?: UsageView;
 }
 
 /** A hook input that cannot be used (wrong event, not JSON): logged, never shown to the agent. */
@@ -153,6 +158,11 @@ export interface ConfigPlan {
   notes: string[];
   /** The parsed form of `after`, for `--json --dry-run` (a settings object). */
   preview?: unknown;
+  /**
+   * The file is wmem's own and goes as a whole (OpenCode's plugin file on uninstall); `after` is
+   * then ''. Only ever set for a file the plan recognised as wmem's.
+   */
+  remove?: boolean;
 }
 
 /** wmem's state in one config file, for `wmem doctor`. */
@@ -216,13 +226,15 @@ export interface AgentAdapter {
   parseInput(text: string, event: AgentEvent, env: NodeJS.ProcessEnv): HookInput;
   /**
    * Optional: completes a parsed input from the agent's transcript where its hook input leaves
-   * something out (Codex: PostToolUse has no exit code and PostCompact no summary; its rollout
-   * has both by then). May turn tool-done into tool-failed. Reads only `input.transcriptPath`;
-   * never throws (gives the input back as it was).
+   * something out (Codex: PostCompact carries no summary; its rollout's compacted line has it).
+   * Reads only `input.transcriptPath`; never throws (gives the input back as it was).
    */
   completeInput?(input: HookInput): Promise<HookInput>;
-  /** tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. */
-  toolEvent(input: HookInput, root: string): ToolEvent;
+  /**
+   * tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. May
+   * read the transcript (Codex's PostToolUse has no exit code; its rollout has).
+   */
+  toolEvent(input: HookInput, root: string): ToolEvent | Promise<ToolEvent>;
   answer: AnswerSpec;
   /** Token use from the agent's transcript; absent when the agent keeps none wmem can read. */
   transcript?: TranscriptReader;

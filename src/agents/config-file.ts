@@ -20,6 +20,11 @@ export async function writeConfigText(file: string, text: string): Promise<void>
   if (mode !== undefined) await fs.chmod(file, mode & 0o7777).catch(() => {});
 }
 
+/** Removes a file that is wmem's own (a plan said so); one already gone is fine. */
+export async function removeConfigFile(file: string): Promise<void> {
+  await fs.rm(file, { force: true });
+}
+
 /** Runs `fn` holding a lock named after the config file, kept under <home>/locks/. */
 export async function withConfigLock<T>(home: string, file: string, fn: () => Promise<T>): Promise<T> {
   const dir = path.join(home, 'locks', `settings-${createHash('sha256').update(file).digest('hex').slice(0, 16)}`);

@@ -120,8 +120,13 @@ export class AppServer {
     });
   }
 
-  close(): void {
+  /** Ends the server and waits for it to exit (it writes under CODEX_HOME until then). */
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.stdin!.end();
     this.child.kill();
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
   }
 }
 
@@ -277,7 +282,7 @@ export class CodexWorld {
       const listed = await server.call('hooks/list', { cwds: [this.project] });
       return (listed.data as { hooks: HookMetadata[] }[]).flatMap((entry) => entry.hooks);
     } finally {
-      server.close();
+      await server.close();
     }
   }
 
@@ -298,7 +303,7 @@ export class CodexWorld {
       const hookRuns = server.notifications.filter((n) => n.method === 'hook/completed').map((n) => n.params.run as HookRun);
       return { threadId, hookRuns, requests: this.mock.requests.slice(before) };
     } finally {
-      server.close();
+      await server.close();
     }
   }
 
@@ -343,7 +348,8 @@ export class CodexWorld {
 
   async cleanup(): Promise<void> {
     await this.mock.stop();
-    await rm(this.root, { recursive: true, force: true });
+    // A hook Codex started may still be finishing a write: rm retries a folder that refills.
+    await rm(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }
 
