@@ -19,6 +19,7 @@ const QUICK = {
   'hooks.mjs': ['10'],
   'hooks-codex.mjs': ['10'],
   'hooks-gemini.mjs': ['10'],
+  'mcp.mjs': ['10', '100'],
   'compact.mjs': ['3', '50000'],
   'consolidate.mjs': ['3', '1000'],
   'search.mjs': ['3', '20'],

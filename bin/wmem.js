@@ -16,6 +16,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     const { run } = await import('../dist/cli.js');
     await run(process.argv);
   }
+} else if (args[0] === 'mcp') {
+  // Its own lean entry: a client times out on a slow server, and tools/list is answered before
+  // the MCP SDK has loaded (dist/mcp/manifest.json holds the SDK server's own answers).
+  const { runMcp } = await import('../dist/fast/fast-mcp.js');
+  if (!(await runMcp(process.argv))) {
+    const { run } = await import('../dist/cli.js');
+    await run(process.argv);
+  }
 } else {
   const { runFast } = await import('../dist/fast/fast.js');
   if (!(await runFast(process.argv))) {

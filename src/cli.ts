@@ -216,6 +216,7 @@ export function buildProgram(): Command {
       .argument('<agent>', `the agent: ${knownAgents()}`)
       .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex and gemini user)").choices(['project', 'user', 'local']))
       .option('--tokens-max <n>', "your model's context window in tokens, for every session the hooks serve (default: looked up from the session's model)", intOption('--tokens-max', 1))
+      .option('--mcp', 'register the wmem MCP server (wmem mcp) in the agent\'s MCP config instead of the hooks (claude, codex, gemini, opencode)')
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js'),
   );
@@ -225,8 +226,15 @@ export function buildProgram(): Command {
       .description('remove only wmem\'s hooks from an agent\'s settings')
       .argument('<agent>', `the agent: ${knownAgents()}`)
       .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex and gemini user)").choices(['project', 'user', 'local']))
+      .option('--mcp', 'remove only the wmem MCP server from the agent\'s MCP config')
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),
+  );
+  declare(
+    program
+      .command('mcp')
+      .description("serve the session's working memory to an MCP client on stdio (tools and resources); see docs/mcp.md"),
+    () => import('./commands/mcp.js'),
   );
   declare(program.command('doctor').description('are the hooks installed, runnable, and firing?'), () => import('./commands/doctor.js'));
   return program;

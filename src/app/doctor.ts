@@ -33,6 +33,8 @@ export interface DoctorResult {
   fired: Record<string, FiredRecord | null>;
   recentErrors: string[];
   log: string;
+  /** Where the wmem MCP server is registered and whether it answers. */
+  mcp: import('./mcp-doctor.js').McpDoctorReport;
   problems: string[];
 }
 
@@ -88,7 +90,9 @@ export async function doctor(env: AppEnv): Promise<DoctorResult> {
   const problems: string[] = [];
   if (!all.some((r) => r.scopes.some((s) => s.installed.length))) problems.push(`wmem's hooks are not installed: run 'wmem install ${DEFAULT_AGENT}'`);
   for (const r of agents) problems.push(...problemsOf(r));
+  const mcp = await (await import('./mcp-doctor.js')).mcpDoctor(env);
+  problems.push(...mcp.problems);
   const recentErrors = (await lastLogLines(env.home, 5)).filter((l) => / error: /.test(l));
   const main = agents.find((r) => r.agent === DEFAULT_AGENT)!;
-  return { ok: problems.length === 0, agents, scopes: main.scopes, command: main.command, fired: main.fired, recentErrors, log: hookLogFile(env.home), problems };
+  return { ok: problems.length === 0, agents, scopes: main.scopes, command: main.command, fired: main.fired, recentErrors, log: hookLogFile(env.home), mcp, problems };
 }

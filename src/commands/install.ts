@@ -5,7 +5,8 @@ import type { CommandResult, RunContext } from '../ui/run.js';
 
 type Flags = Omit<InstallOptions, 'agent'>;
 
-export async function run(options: Flags, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
+export async function run(options: Flags & { mcp?: boolean }, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
+  if (options.mcp) return (await import('./mcp-install.js')).run(options, ctx, args);
   const result = await install({ ...options, agent: args[0] as string }, ctx);
   const { plan } = result;
   const data = { agent: result.agent, scope: result.scope, file: result.file, command: result.command, ...(result.tokensMax ? { tokensMax: result.tokensMax } : {}), changed: result.changed, events: plan.events, notes: plan.notes, dryRun: result.dryRun };
@@ -17,7 +18,8 @@ export async function run(options: Flags, ctx: RunContext, args: unknown[]): Pro
   return { data, text: '' };
 }
 
-export async function runUninstall(options: Flags, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
+export async function runUninstall(options: Flags & { mcp?: boolean }, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
+  if (options.mcp) return (await import('./mcp-install.js')).runUninstall(options, ctx, args);
   const result = await uninstall({ ...options, agent: args[0] as string }, ctx);
   const { plan } = result;
   const removed = plan.removed ?? 0;

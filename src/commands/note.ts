@@ -1,13 +1,11 @@
-// `wmem note`: appends one note to scratch.md at once (a single durable write), so nothing is
-// lost between consolidations.
-import { appendDurably, withLock } from '../store/fsx.js';
+// `wmem note`: parses the note's flags and text, then src/app/note.ts appends it.
 import { resolveSession } from '../store/session.js';
-import { formatNote, validateImportance } from '../memory/scratch.js';
+import { validateImportance } from '../memory/scratch.js';
+import { addNote, checkNoteOptions } from '../app/note.js';
 import { usageError } from '../ui/errors.js';
 import { readStdin, type CommandResult, type RunContext } from '../ui/run.js';
 
 const DECIMAL = /^\s*(?:[01]|[01]?\.\d+|1\.0*)\s*$/;
-const TAG = /^#?\p{L}[\p{L}\p{N}_-]{0,39}$/u;
 
 export interface NoteOptions {
   importance?: string;
@@ -28,19 +26,9 @@ export async function run(options: NoteOptions, ctx: RunContext, args: unknown[]
   if ((options.importance !== undefined && !DECIMAL.test(options.importance)) || !Number.isFinite(importance) || importance < 0 || importance > 1) {
     throw usageError(`--importance must be a number from 0 to 1 such as 0.8, not ${JSON.stringify(options.importance)}`);
   }
-  const { findSecret, guardNoteText } = await import('../memory/gate.js');
-  for (const tag of options.tag ?? []) {
-    const secret = findSecret(tag);
-    // Tags are stored with the note and injected like it: the same gate, without echoing a secret.
-    if (secret) throw usageError(`a --tag looks like ${secret.kind}; refused (memory is injected into prompts)`, 'keep secrets out of memory');
-    if (!TAG.test(tag)) throw usageError(`invalid --tag ${JSON.stringify(tag)}`, 'a tag starts with a letter and has up to 40 letters, digits, _ and -, e.g. --tag decisions');
-  }
-  const session = await resolveSession(ctx);
+  await checkNoteOptions(importance, options.tag);
+  await resolveSession(ctx);
   const text = await textFromArgs(args[0] as string[], ctx, 'the note');
-  if (text.includes('\0')) throw usageError('the note holds a NUL byte', 'notes are text: pass text, or save binary output elsewhere and note its path');
-  guardNoteText(text);
-  const line = formatNote({ time: ctx.now(), importance, text, tags: options.tag });
-  // The lock keeps a note from landing in a scratch.md that a consolidation is replacing.
-  await withLock(session.paths.dir, () => appendDurably(session.paths.scratch, line + '\n', { onNewLine: true, what: 'note' }));
-  return { data: { session: session.id, file: session.paths.scratch, note: line }, text: ctx.quiet ? '' : line };
+  const result = await addNote({ where: ctx, now: ctx.now(), text, importance: options.importance === undefined ? undefined : importance, tags: options.tag });
+  return { data: result, text: ctx.quiet ? '' : result.note };
 }

@@ -30,8 +30,17 @@ function agentLines(report: AgentReport, now: Date): string[] {
   return lines;
 }
 
+function mcpLines({ mcp }: DoctorResult): string[] {
+  if (!mcp.registrations.length) return ["MCP server  not registered (wmem install AGENT --mcp)"];
+  const lines = ['MCP server'];
+  for (const r of mcp.registrations) lines.push(`  ${r.agent.padEnd(9)}${r.scope.padEnd(9)}${r.file}`);
+  for (const c of mcp.checks) lines.push(`  ${c.ok ? 'answers' : 'FAILS'}: ${[c.server.command, ...c.server.args].join(' ')}  (${c.detail})`);
+  return lines;
+}
+
 export function renderDoctor(result: DoctorResult, now: Date): string {
   const lines = result.agents.flatMap((r) => agentLines(r, now));
+  lines.push(...mcpLines(result));
   if (result.recentErrors.length) {
     lines.push(`recent hook errors (${result.log})`);
     for (const l of result.recentErrors) lines.push(`  ${l}`);

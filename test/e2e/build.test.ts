@@ -1,8 +1,9 @@
-// The lean bundles (dist/fast/fast.js for `context` and `hook`, which run on every prompt, and
-// dist/fast/fast-compact.js for `compact`) must each stay one file that loads nothing but Node
-// built-ins up front: every heavy or rarely used module is reached through a dynamic import that
-// points into the full build or a package. A wrong path there would only fail on the rare run
-// that needs it (a changed overview.md, a first token count, a hook), so each one is checked.
+// The lean bundles (dist/fast/fast.js for `context` and `hook`, which run on every prompt,
+// dist/fast/fast-compact.js for `compact`, and dist/fast/fast-mcp.js for `mcp`) must each stay one
+// file that loads nothing but Node built-ins up front: every heavy or rarely used module is
+// reached through a dynamic import that points into the full build or a package. A wrong path
+// there would only fail on the rare run that needs it (a changed overview.md, a first token
+// count, a hook, the MCP server), so each one is checked.
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ const leanDir = path.join(ROOT, 'dist', 'fast');
 const bundles: Record<string, string[]> = {
   'fast.js': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js', '../agents/registry.js'],
   'fast-compact.js': ['../memory/overview.js'],
+  'fast-mcp.js': ['../mcp/server.js'],
 };
 
 it('the lean entries are single files, one per entry', () => {

@@ -1,14 +1,17 @@
 // Every door a secret could come through, with each secret of the table: notes, tags, section
-// edits, workspace memory, the hooks (prompt, tool input and output, a failure), `track`, the
-// compaction summary of a history that holds it, `migrate opencode`, and a session id. After
-// all of them, no file wmem injects or keeps as state (overview.md, scratch.md, meta.json,
-// state/, workspace memory), no `wmem context` and no command output holds any part of it.
+// edits, workspace memory (each also through the MCP server), the hooks (prompt, tool input and
+// output, a failure), `track`, the compaction summary of a history that holds it, `migrate
+// opencode`, and a session id. After all of them, no file wmem injects or keeps as state
+// (overview.md, scratch.md, meta.json, state/, workspace memory), no `wmem context` and no
+// command output holds any part of it.
 // The verbatim record (archive/, detail/, cache/, the history itself) is allowed to: it is the
 // lossless copy, 0600, never injected.
 import { afterAll, expect, it } from 'vitest';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Sandbox } from '../helpers/cli.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, type Sandbox } from '../helpers/cli.js';
 import { SECRETS, listTree, withSession } from './helpers.js';
 
 const SID = '5e1f0a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -33,6 +36,8 @@ async function throughEveryDoor(box: Sandbox, value: string): Promise<{ printed:
   await run(['set', 'context', `Staging credential: ${value}`]);
   await run(['append', 'progress', `- rotated ${value}`]);
   await run(['remember', '--type', 'reference', `The staging deploy authenticates with ${value} from the vault`]);
+  // The same doors through the MCP server, as an agent's client calls them.
+  printed.push(...(await throughMcp(box, value, flat)));
   // A Claude Code session: its transcript and hooks.
   const transcript = path.join(box.root, 'claude', `${SID}.jsonl`);
   await mkdir(path.dirname(transcript), { recursive: true });
@@ -62,7 +67,28 @@ async function throughEveryDoor(box: Sandbox, value: string): Promise<{ printed:
   for (const session of [undefined, SID, 'ses_mig']) await run(['context', ...(session ? ['--session', session] : [])]);
   await run(['memories']);
   await run(['status']);
-  return { printed, doors: 16 };
+  return { printed, doors: 17 };
+}
+
+/** note, a tag, set_section, append_section and remember through `wmem mcp`; returns what the tools answered. */
+async function throughMcp(box: Sandbox, value: string, flat: string): Promise<string[]> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home }, stderr: 'ignore' });
+  const client = new Client({ name: 'secrets', version: '1' });
+  await client.connect(transport);
+  const calls: [string, Record<string, unknown>][] = [
+    ['note', { text: `the deploy uses ${value}` }],
+    ['note', { text: 'a plain note', tags: [flat] }],
+    ['set_section', { section: 'context', text: `Staging credential: ${value}` }],
+    ['append_section', { section: 'progress', text: `- rotated ${value}` }],
+    ['remember', { type: 'reference', text: `The staging deploy authenticates with ${value} from the vault` }],
+  ];
+  const out: string[] = [];
+  for (const [name, args] of calls) {
+    const result = (await client.callTool({ name, arguments: args })) as { content: { text?: string }[]; structuredContent?: unknown };
+    out.push(`mcp ${name}: ${result.content.map((c) => c.text ?? '').join('\n')}\n${JSON.stringify(result.structuredContent ?? null)}`);
+  }
+  await client.close();
+  return out;
 }
 
 for (const secret of SECRETS) {

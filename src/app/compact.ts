@@ -1,0 +1,77 @@
+// Use case `compact`: moves old history out of messages.jsonl, losslessly (src/history/compact.ts
+// does the work). A quick cut of a long history returns once the archive is safe and leaves its
+// readable transcript and overview lines to `wmem compact --finish`, which the caller's
+// `startFinish` starts in the background; that run only finishes what the journal says is left.
+import { spawn } from 'node:child_process';
+import { resolveSession, type Session, type Where } from '../store/session.js';
+import { withLock } from '../store/fsx.js';
+import { compactSession, recoverCompaction, type CompactOptions, type CompactResult } from '../history/compact.js';
+import { logHook } from '../agents/hook-log.js';
+
+export interface CompactUseOptions {
+  where: Where;
+  now: () => Date;
+  warn: (message: string) => void;
+  /** What to cut and how; every option of src/history/compact.ts passes through. */
+  compact: CompactOptions;
+  /** Show progress on stderr. */
+  progress?: boolean;
+  /** Starts `wmem compact --finish` for the session, detached; false when it could not. */
+  startFinish: (session: Session) => boolean;
+}
+
+/** Archives at least this large are indexed for search when the compaction finishes. */
+const INDEX_AHEAD_BYTES = 1_000_000;
+
+export async function compactMemory(options: CompactUseOptions): Promise<CompactResult> {
+  const session = await resolveSession(options.where);
+  const { wait } = options.compact;
+  const result = await compactSession(session, options.compact, {
+    now: options.now,
+    warn: options.warn,
+    progress: options.progress,
+    finishLater: wait ? undefined : () => options.startFinish(session),
+  });
+  if (result.archive && !result.dryRun && result.finishing !== 'background' && result.counts.bytesArchived >= INDEX_AHEAD_BYTES) {
+    // The full way (or --wait) is done: the search index of a large archive is the last of it,
+    // in the background unless the caller asked to wait for everything. A small one is indexed
+    // by the first search in a few milliseconds.
+    if (wait) await indexForSearch(session).catch((err) => options.warn(`the search index was not updated: ${(err as Error).message}`));
+    else options.startFinish(session);
+  }
+  return result;
+}
+
+/** `--finish`: what a quick cut left, under the lock; failures are logged, never shown (nobody waits on this run). */
+export async function finishCompaction(options: { where: Where; now: () => Date }): Promise<void> {
+  try {
+    const session = await resolveSession(options.where);
+    await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }));
+    await indexForSearch(session);
+  } catch (err) {
+    await logHook(options.where.home, options.now(), 'compact --finish', 'error', (err as Error).message).catch(() => {});
+  }
+}
+
+/** The search index of the new archive, so the first `wmem search` after a compaction is quick. */
+async function indexForSearch(session: Session): Promise<void> {
+  const { indexSession } = await import('../store/search-corpus.js');
+  await indexSession(session.id, session.paths);
+}
+
+/** Starts `wmem compact --finish` for a session, detached; false when it could not be started. */
+export function finishInBackground(bin: string | undefined, where: Where, sessionId: string): boolean {
+  if (!bin) return false;
+  try {
+    const child = spawn(process.execPath, [bin, 'compact', '--finish', '--quiet', '--home', where.home, '--cwd', where.cwd, '--session', sessionId], {
+      detached: true,
+      stdio: 'ignore',
+      env: where.env,
+    });
+    child.on('error', () => {});
+    child.unref();
+    return child.pid !== undefined;
+  } catch {
+    return false;
+  }
+}

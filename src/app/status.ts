@@ -1,0 +1,61 @@
+// Use case `status`: the session's sizes, token use (used, window, pressure, the hint), and
+// whether the overview is maintained.
+import { promises as fs } from 'node:fs';
+import { resolveSession, type Where } from '../store/session.js';
+import { assembleContext } from './context.js';
+import { journalPath } from '../history/journal.js';
+
+export interface StatusOptions {
+  where: Where;
+  tokensUsed?: number;
+  tokensMax?: number;
+}
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function countFiles(dir: string): Promise<number> {
+  try {
+    return (await fs.readdir(dir)).filter((n) => !n.startsWith('.')).length;
+  } catch {
+    return 0;
+  }
+}
+
+export async function sessionStatus(options: StatusOptions) {
+  const session = await resolveSession(options.where);
+  const { meta, memory, agent, transcript, warnings } = await assembleContext(session, options.where, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
+  const { parseScratch } = await import('../memory/scratch.js');
+  const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
+  const data = {
+    session: session.id,
+    cwd: session.project.cwd,
+    path: session.paths.dir,
+    files: {
+      overviewBytes: await sizeOf(session.paths.overview),
+      scratchBytes: await sizeOf(session.paths.scratch),
+      messagesBytes: await sizeOf(session.paths.messages),
+      detailFiles: await countFiles(session.paths.detailDir),
+      archiveFiles: await countFiles(session.paths.archiveDir),
+    },
+    notes: scratch.notes.length,
+    unparsedScratchLines: scratch.unparsed.length,
+    memoryChars: memory.length,
+    ...(agent ? { agent } : {}),
+    ...(transcript ? { transcript } : {}),
+    // A compaction's journal outlives it only while its finishing is pending (or it was killed).
+    compactionPending: await fs
+      .stat(journalPath(session))
+      .then(() => true)
+      .catch(() => false),
+    ...meta,
+  };
+  return { data, source: session.source, warnings };
+}
+
+export type StatusResult = Awaited<ReturnType<typeof sessionStatus>>;

@@ -1,0 +1,139 @@
+// The first moments of `wmem mcp`, in the lean entry: stdin is read as newline-delimited JSON-RPC
+// (MCP's stdio framing) from the start, and until the SDK server has loaded, `initialize`,
+// `tools/list` and `ping` are answered from the build-time manifest (the SDK server's own
+// answers). Any other request waits; the SDK loads right after tools/list is answered, or at once
+// when something else arrives. Then the SDK server is handed the session: it is replayed the
+// client's initialize (its answer, already given, is dropped), then every message that waited, in
+// order, and from then on it gets every message. Built from Node built-ins only.
+import type { Manifest } from './manifest.js';
+
+type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown>; [key: string]: unknown };
+
+/** The SDK Transport interface, as far as the server uses it. */
+export interface FrontTransport {
+  start(): Promise<void>;
+  send(message: Message): Promise<void>;
+  close(): Promise<void>;
+  onmessage?: (message: Message) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+}
+
+export interface FrontOptions {
+  manifest: Manifest;
+  input: NodeJS.ReadableStream;
+  write: (line: string) => void;
+  /** Loads the SDK and connects a server to the transport; returns how to stop it. */
+  load: (transport: FrontTransport) => Promise<() => Promise<void>>;
+  log: (message: string) => void;
+}
+
+const REPLAYED_INIT_ID = '__wmem_front_initialize__';
+
+export function runFront(options: FrontOptions): Promise<void> {
+  const { manifest, write } = options;
+  const send = (message: object) => write(JSON.stringify(message) + '\n');
+  let initialize: Message | undefined;
+  let initialized: Message | undefined;
+  const waiting: Message[] = [];
+  let transport: FrontTransport | undefined;
+  let loading: Promise<void> | undefined;
+  let stop: (() => Promise<void>) | undefined;
+
+  const handOver = () => {
+    loading ??= (async () => {
+      const t: FrontTransport = {
+        start: async () => {},
+        send: async (message) => {
+          if (message.id === REPLAYED_INIT_ID) return; // answered already, from the manifest
+          send(message);
+        },
+        close: async () => t.onclose?.(),
+      };
+      try {
+        stop = await options.load(t);
+      } catch (err) {
+        options.log(`wmem mcp: the server did not load: ${(err as Error)?.stack ?? String(err)}`);
+        process.exitCode = 1;
+        process.stdin.destroy();
+        return;
+      }
+      if (initialize) t.onmessage?.({ ...initialize, id: REPLAYED_INIT_ID });
+      if (initialized) t.onmessage?.(initialized);
+      transport = t;
+      for (const message of waiting.splice(0)) t.onmessage?.(message);
+    })();
+  };
+
+  const answerEarly = (message: Message): boolean => {
+    if (message.method === 'initialize' && message.id !== undefined && !initialize) {
+      initialize = message;
+      const asked = String(message.params?.protocolVersion ?? '');
+      const protocolVersion = manifest.supported.includes(asked) ? asked : manifest.latest;
+      send({ jsonrpc: '2.0', id: message.id, result: { ...manifest.initialize, protocolVersion } });
+      return true;
+    }
+    if (message.method === 'notifications/initialized' && initialize && !initialized) {
+      initialized = message;
+      return true;
+    }
+    if (message.method === 'tools/list' && message.id !== undefined && initialize && !message.params?.cursor) {
+      send({ jsonrpc: '2.0', id: message.id, result: manifest.toolsList });
+      // The SDK loads now: its compile would have delayed this answer.
+      setImmediate(handOver);
+      return true;
+    }
+    if (message.method === 'ping' && message.id !== undefined) {
+      send({ jsonrpc: '2.0', id: message.id, result: {} });
+      return true;
+    }
+    return false;
+  };
+
+  const onLine = (line: string) => {
+    if (!line.trim()) return;
+    let message: Message;
+    try {
+      message = JSON.parse(line) as Message;
+    } catch (err) {
+      // As the SDK's own stdio transport does: report, answer nothing, go on.
+      (transport?.onerror ?? ((e: Error) => options.log(`wmem mcp: ${e.message}`)))(new Error(`not JSON-RPC: ${(err as Error).message}`));
+      return;
+    }
+    if (transport) return transport.onmessage?.(message);
+    if (!loading && answerEarly(message)) return;
+    waiting.push(message);
+    handOver();
+  };
+
+  return new Promise<void>((resolve) => {
+    let buffer = '';
+    options.input.setEncoding?.('utf8');
+    options.input.on('data', (chunk: string) => {
+      buffer += chunk;
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, nl).replace(/\r$/, '');
+        buffer = buffer.slice(nl + 1);
+        onLine(line);
+      }
+    });
+    const end = async () => {
+      await loading?.catch(() => {});
+      transport?.onclose?.();
+      await stop?.().catch(() => {});
+      resolve();
+    };
+    options.input.once('end', end);
+    options.input.once('error', end);
+  });
+}
+
+/**
+ * Nothing a client sends may end the server: a failure that escapes a handler is logged on
+ * stderr and the session goes on (every write is atomic or appended under a lock, so there is no
+ * half-done state in memory to protect).
+ */
+export function guardProcess(log: (message: string) => void): void {
+  process.on('uncaughtException', (err) => log(`wmem mcp: uncaught: ${err?.stack ?? String(err)}`));
+  process.on('unhandledRejection', (err) => log(`wmem mcp: unhandled: ${(err as Error)?.stack ?? String(err)}`));
+}

@@ -1,0 +1,274 @@
+// Registering `wmem mcp` with each agent, as pure planners (a config file's text in, the new text
+// out): Claude Code's .mcp.json (or its user config) and Gemini CLI's settings.json `mcpServers`,
+// OpenCode's opencode.json `mcp`, and Codex's `[mcp_servers.wmem]` table in config.toml. Only
+// wmem's entry is touched: JSON files are edited in place (new text is spliced in next to the
+// last sibling, so every other byte stays, comments included), and the TOML table is cut or written as text, with the
+// file parsed before and after (smol-toml) to prove that nothing else changed. A file that does
+// not parse is refused and left untouched. Installing twice changes nothing.
+import os from 'node:os';
+import path from 'node:path';
+// The package's ESM build: its `main` is a UMD file whose lazy requires a bundle cannot follow.
+import { parse as parseJsonc, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
+import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { ConfigShapeError, type ConfigPlan } from '../agents/adapter.js';
+
+export type McpScope = 'project' | 'user';
+
+/** How an agent starts the server: a program and its arguments (never a shell line). */
+export interface ServerCommand {
+  command: string;
+  args: string[];
+}
+
+export interface McpTarget {
+  id: string;
+  displayName: string;
+  scopes: readonly McpScope[];
+  defaultScope: McpScope;
+  file(scope: McpScope, place: { cwd: string; env: NodeJS.ProcessEnv }): string;
+  planInstall(file: string, text: string | undefined, server: ServerCommand): ConfigPlan;
+  planUninstall(file: string, text: string | undefined): ConfigPlan;
+  /** wmem's entry as the file holds it (undefined: not registered). Throws ConfigShapeError. */
+  registered(file: string, text: string | undefined): ServerCommand | undefined;
+}
+
+export const SERVER_NAME = 'wmem';
+
+function shapeError(message: string, hint = 'fix that file (or move it away) and run the command again'): ConfigShapeError {
+  const err = new ConfigShapeError(message);
+  err.hint = hint;
+  return err;
+}
+
+function plan(file: string, before: string | undefined, after: string, removed?: number): ConfigPlan {
+  const changed = after !== (before ?? '');
+  return { file, before, after: changed ? after : (before ?? ''), changed, events: changed ? ['mcp'] : [], ...(removed !== undefined ? { removed } : {}), notes: [] };
+}
+
+// ---- JSON (Claude Code, Gemini CLI, OpenCode) -------------------------------------------------
+
+function parseJsonObject(file: string, text: string): Record<string, unknown> {
+  const errors: ParseError[] = [];
+  const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) throw shapeError(`${file} is not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}); left untouched`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw shapeError(`${file} does not hold a JSON object; left untouched`);
+  return value as Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The file's indentation unit (two spaces when it shows none). */
+function indentUnit(text: string): string {
+  return /^([ \t]+)["}/]/m.exec(text)?.[1]?.replace(/^(\t|( +)).*$/, '$1') ?? '  ';
+}
+
+/** The whitespace a node's line starts with. */
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start, offset))![0];
+}
+
+function pretty(value: unknown, unit: string, indent: string): string {
+  return JSON.stringify(value, null, unit).replace(/\n/g, '\n' + indent);
+}
+
+type Edit = { offset: number; length: number; content: string };
+const apply = (text: string, e: Edit) => text.slice(0, e.offset) + e.content + text.slice(e.offset + e.length);
+
+/** Sets `key` in the object node `obj` (at `depth`), touching no byte outside the new text. */
+function setProperty(text: string, obj: JsonNode, key: string, value: unknown, depth: number): string {
+  const unit = indentUnit(text);
+  const props = obj.children ?? [];
+  const existing = props.find((p) => p.children?.[0]?.value === key);
+  if (existing) {
+    const valueNode = existing.children![1]!;
+    return apply(text, { offset: valueNode.offset, length: valueNode.length, content: pretty(value, unit, lineIndent(text, existing.offset)) });
+  }
+  const last = props[props.length - 1];
+  if (last) {
+    const indent = lineIndent(text, last.offset);
+    return apply(text, { offset: last.offset + last.length, length: 0, content: `,\n${indent}${JSON.stringify(key)}: ${pretty(value, unit, indent)}` });
+  }
+  const outer = lineIndent(text, obj.offset);
+  const indent = depth === 1 ? unit : outer + unit;
+  return apply(text, { offset: obj.offset, length: obj.length, content: `{\n${indent}${JSON.stringify(key)}: ${pretty(value, unit, indent)}\n${depth === 1 ? '' : outer}}` });
+}
+
+/** Removes `key` from the object node `obj`: exactly the text setProperty would have added. */
+function removeProperty(text: string, obj: JsonNode, key: string): string {
+  const props = obj.children ?? [];
+  const i = props.findIndex((p) => p.children?.[0]?.value === key);
+  if (i < 0) return text;
+  const prop = props[i]!;
+  if (props.length === 1) return apply(text, { offset: obj.offset, length: obj.length, content: '{}' });
+  if (i > 0) {
+    const prev = props[i - 1]!;
+    return apply(text, { offset: prev.offset + prev.length, length: prop.offset + prop.length - (prev.offset + prev.length), content: '' });
+  }
+  return apply(text, { offset: prop.offset, length: props[1]!.offset - prop.offset, content: '' });
+}
+
+/** A JSON planner for `<container>.wmem = entry(server)`. */
+function jsonTarget(container: string, entry: (server: ServerCommand) => Record<string, unknown>, read: (value: Record<string, unknown>) => ServerCommand | undefined) {
+  const holder = (file: string, text: string | undefined) => {
+    const root = text?.trim() ? parseJsonObject(file, text) : {};
+    const box = root[container];
+    if (box !== undefined && !isObject(box)) throw shapeError(`${file}: "${container}" is not an object; left untouched`);
+    return box as Record<string, unknown> | undefined;
+  };
+  const tree = (text: string) => parseTree(text, [], { allowTrailingComma: true })!;
+  const boxNode = (root: JsonNode) => root.children?.find((p) => p.children?.[0]?.value === container)?.children?.[1];
+  return {
+    planInstall(file: string, text: string | undefined, server: ServerCommand): ConfigPlan {
+      const current = holder(file, text)?.[SERVER_NAME];
+      const wanted = entry(server);
+      if (JSON.stringify(current) === JSON.stringify(wanted)) return plan(file, text, text ?? '');
+      const base = text?.trim() ? text : '{}\n';
+      const root = tree(base);
+      const box = boxNode(root);
+      const after = box ? setProperty(base, box, SERVER_NAME, wanted, 2) : setProperty(base, root, container, { [SERVER_NAME]: wanted }, 1);
+      return plan(file, text, after.endsWith('\n') ? after : after + '\n');
+    },
+    planUninstall(file: string, text: string | undefined): ConfigPlan {
+      const held = holder(file, text);
+      if (!held || !(SERVER_NAME in held)) return plan(file, text, text ?? '', 0);
+      const root = tree(text!);
+      // The container goes too when wmem was all it held (it was most likely wmem's to begin with).
+      const after = Object.keys(held).length === 1 ? removeProperty(text!, root, container) : removeProperty(text!, boxNode(root)!, SERVER_NAME);
+      return plan(file, text, after, 1);
+    },
+    registered(file: string, text: string | undefined): ServerCommand | undefined {
+      const value = holder(file, text)?.[SERVER_NAME];
+      return isObject(value) ? read(value) : undefined;
+    },
+  };
+}
+
+const stdioEntry = (withType: boolean) => (server: ServerCommand) => ({ ...(withType ? { type: 'stdio' } : {}), command: server.command, args: server.args });
+const readStdio = (value: Record<string, unknown>) => (typeof value.command === 'string' ? { command: value.command, args: Array.isArray(value.args) ? value.args.map(String) : [] } : undefined);
+
+const home = (env: NodeJS.ProcessEnv) => env.HOME || os.homedir();
+
+// ---- TOML (Codex) ----------------------------------------------------------------------------
+
+const TABLE = `mcp_servers.${SERVER_NAME}`;
+
+function parseTomlFile(file: string, text: string): Record<string, unknown> {
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    throw shapeError(`${file} is not valid TOML (${String((err as Error).message).split('\n')[0]}); left untouched`);
+  }
+}
+
+/** The lines of `[mcp_servers.wmem]` and its sub-tables: [start, end) line indexes, or undefined. */
+function tableSpan(lines: string[]): [number, number] | undefined {
+  const header = (line: string) => /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line)?.[1]?.replace(/\s*\.\s*/g, '.').replace(/"([A-Za-z0-9_-]+)"/g, '$1');
+  const ours = (name: string | undefined) => name === TABLE || Boolean(name?.startsWith(TABLE + '.'));
+  const start = lines.findIndex((l) => ours(header(l)));
+  if (start < 0) return undefined;
+  let end = start + 1;
+  while (end < lines.length && (header(lines[end]!) === undefined || ours(header(lines[end]!)))) end++;
+  // Blank lines and comments just above the next table belong to it.
+  while (end > start + 1 && /^\s*(#.*)?$/.test(lines[end - 1]!)) end--;
+  return [start, end];
+}
+
+function withoutWmem(value: Record<string, unknown>): Record<string, unknown> {
+  const servers = value.mcp_servers;
+  if (!isObject(servers) || !(SERVER_NAME in servers)) return value;
+  const { [SERVER_NAME]: _ours, ...rest } = servers;
+  const { mcp_servers: _all, ...others } = value;
+  return Object.keys(rest).length ? { ...others, mcp_servers: rest } : others;
+}
+
+function tomlBlock(server: ServerCommand): string {
+  return stringifyToml({ mcp_servers: { [SERVER_NAME]: { command: server.command, args: server.args } } }).trim() + '\n';
+}
+
+function planToml(file: string, text: string | undefined, server: ServerCommand | undefined): ConfigPlan {
+  const before = text ?? '';
+  const parsed = parseTomlFile(file, before);
+  const lines = before.split('\n');
+  const span = tableSpan(lines);
+  const servers = parsed.mcp_servers;
+  const present = isObject(servers) && SERVER_NAME in servers;
+  if (present && !span) throw shapeError(`${file} defines mcp_servers.${SERVER_NAME} inline, which wmem does not edit; left untouched`, `replace it by a [${TABLE}] table, or edit it by hand`);
+  if (server && present && JSON.stringify((servers as Record<string, unknown>)[SERVER_NAME]) === JSON.stringify({ command: server.command, args: server.args })) return plan(file, text, before);
+  if (!server && !present) return plan(file, text, before, 0);
+  let after: string;
+  if (span) {
+    const block = server ? tomlBlock(server).trimEnd().split('\n') : [];
+    const kept = [...lines.slice(0, span[0]), ...block, ...lines.slice(span[1])];
+    // Removing the table also removes the blank line that separated it from what came before.
+    if (!server && span[0] > 0 && /^\s*$/.test(kept[span[0] - 1]!) && (span[0] === kept.length || /^\s*$/.test(kept[span[0]] ?? ''))) kept.splice(span[0] - 1, 1);
+    after = kept.join('\n');
+  } else {
+    const sep = !before ? '' : before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
+    after = before + sep + tomlBlock(server!);
+  }
+  // Proof that only wmem's table changed: everything else parses to the same values.
+  const check = parseTomlFile(file, after);
+  if (JSON.stringify(withoutWmem(check)) !== JSON.stringify(withoutWmem(parsed))) throw shapeError(`${file}: wmem could not change [${TABLE}] without touching the rest; left untouched`, 'edit that table by hand');
+  return plan(file, text, after, server ? undefined : 1);
+}
+
+// ---- The table of agents ---------------------------------------------------------------------
+
+const claudeJson = jsonTarget('mcpServers', stdioEntry(true), readStdio);
+const geminiJson = jsonTarget('mcpServers', stdioEntry(false), readStdio);
+const opencodeJson = jsonTarget(
+  'mcp',
+  (server) => ({ type: 'local', command: [server.command, ...server.args], enabled: true }),
+  (value) => (Array.isArray(value.command) && value.command.length ? { command: String(value.command[0]), args: value.command.slice(1).map(String) } : undefined),
+);
+
+export const MCP_TARGETS: readonly McpTarget[] = [
+  {
+    id: 'claude',
+    displayName: 'Claude Code',
+    scopes: ['project', 'user'],
+    defaultScope: 'project',
+    // User scope: the `mcpServers` of ~/.claude.json (in CLAUDE_CONFIG_DIR when that is set).
+    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.CLAUDE_CONFIG_DIR || home(env), '.claude.json') : path.join(path.resolve(cwd), '.mcp.json')),
+    ...claudeJson,
+  },
+  {
+    id: 'codex',
+    displayName: 'Codex CLI',
+    scopes: ['user', 'project'],
+    defaultScope: 'user',
+    // Codex reads a project's .codex/ layer too (once the project is trusted).
+    file: (scope, { cwd, env }) => path.join(scope === 'project' ? path.join(path.resolve(cwd), '.codex') : env.CODEX_HOME || path.join(home(env), '.codex'), 'config.toml'),
+    planInstall: (file, text, server) => planToml(file, text, server),
+    planUninstall: (file, text) => planToml(file, text, undefined),
+    registered(file, text) {
+      const servers = parseTomlFile(file, text ?? '').mcp_servers;
+      const value = isObject(servers) ? servers[SERVER_NAME] : undefined;
+      return isObject(value) ? readStdio(value) : undefined;
+    },
+  },
+  {
+    id: 'gemini',
+    displayName: 'Gemini CLI',
+    scopes: ['project', 'user'],
+    defaultScope: 'project',
+    file: (scope, { cwd, env }) => path.join(scope === 'user' ? home(env) : path.resolve(cwd), '.gemini', 'settings.json'),
+    ...geminiJson,
+  },
+  {
+    id: 'opencode',
+    displayName: 'OpenCode',
+    scopes: ['project', 'user'],
+    defaultScope: 'project',
+    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.XDG_CONFIG_HOME || path.join(home(env), '.config'), 'opencode', 'opencode.json') : path.join(path.resolve(cwd), 'opencode.json')),
+    ...opencodeJson,
+  },
+];
+
+const ALIASES: Record<string, string> = { 'claude-code': 'claude', 'gemini-cli': 'gemini' };
+
+export function mcpTarget(name: string): McpTarget | undefined {
+  const id = ALIASES[name] ?? name;
+  return MCP_TARGETS.find((t) => t.id === id);
+}
