@@ -7,7 +7,9 @@
 // --target tools/all). Steps:
 //   1. recover (journal.ts): a journal left in state/ by a killed run is resolved first, and temp
 //      files of dead wmem processes are removed.
-//   2. plan (plan.ts): read backwards from the end, parsing only the kept turns, to find the cut.
+//   2. plan (plan.ts): read backwards from the end, parsing only the kept part, to find the cut
+//      (at a turn, or inside one at a step: that turn's opening line is then repeated after the
+//      marker, as replacement bytes that restore drops).
 //   3. the journal (state/compaction.json) is written, naming every temp file this run may create.
 //   4. pass 2 streams [0, cut) once: the readable transcript, the summary's facts, the pruned
 //      replacement lines (tools/all), and a check that no line before the cut is linked to one
@@ -33,8 +35,8 @@ import type { Session } from '../store/session.js';
 import { detailFrontMatter, detailIndexLine } from '../store/detail.js';
 import { ioError, usageError, fsError } from '../ui/errors.js';
 import { SummaryCollector } from './summary.js';
-import { markerLine, type CompactionMarker } from './marker.js';
-import { planFromStart, planFromTail } from './plan.js';
+import { markerLine, openingNote, type CompactionMarker } from './marker.js';
+import { planFromStart, planFromTail, type NoCut } from './plan.js';
 import { fileIdentity, finishCommitted, journalPath, recoverCompaction, updateOverview, type FileIdentity, type Journal } from './journal.js';
 import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
 import { Progress, archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTranscript, transcriptTitle, type ScanState, type Sinks } from './pass.js';
@@ -50,6 +52,8 @@ export interface CompactOptions {
   target: CompactTarget;
   strategy: CompactStrategy;
   keepRecent: number;
+  /** At most this many steps kept (SPEC §5); no limit when absent. */
+  keepSteps?: number;
   /** Archive file, relative to working-memory/ (or absolute inside it). */
   archiveTo?: string;
   /** Shell command: the transcript on stdin, the summary on stdout. */
@@ -83,6 +87,8 @@ export interface CompactCounts {
   turnsBefore: number | null;
   turnsArchived: number | null;
   turnsKept: number;
+  /** Steps in the kept part (null where a quick cut's count is not known). */
+  stepsKept: number | null;
   bytesBefore: number;
   bytesArchived: number;
   toolOutputsPruned: number;
@@ -98,6 +104,9 @@ export interface CompactResult {
   target: CompactTarget;
   strategy: CompactStrategy;
   keepRecent: number;
+  keepSteps?: number;
+  /** The cut fell inside a turn: its opening message is repeated after the marker. */
+  cutInsideTurn?: boolean;
   /** Archive path relative to working-memory/, and absolute. */
   archive?: string;
   archivePath?: string;
@@ -138,8 +147,15 @@ export async function resolveArchiveTo(session: Session, archiveTo: string): Pro
 }
 
 
+/** Why nothing is cut: what the history holds against what is kept. */
+function nothingToCut(found: NoCut, keepRecent: number, keepSteps: number): string {
+  const turns = `${found.turns} turn${found.turns === 1 ? '' : 's'}`;
+  if (!Number.isFinite(keepSteps)) return `${turns}, keeping the last ${keepRecent}`;
+  return `${turns}, ${found.steps} step${found.steps === 1 ? '' : 's'}; keeping the last ${keepRecent} turn${keepRecent === 1 ? '' : 's'} and at most ${keepSteps} step${keepSteps === 1 ? '' : 's'}`;
+}
+
 function emptyCounts(): CompactCounts {
-  return { linesBefore: 0, linesArchived: 0, messagesArchived: 0, turnsBefore: 0, turnsArchived: 0, turnsKept: 0, bytesBefore: 0, bytesArchived: 0, toolOutputsPruned: 0, linesAfter: 0 };
+  return { linesBefore: 0, linesArchived: 0, messagesArchived: 0, turnsBefore: 0, turnsArchived: 0, turnsKept: 0, stepsKept: 0, bytesBefore: 0, bytesArchived: 0, toolOutputsPruned: 0, linesAfter: 0 };
 }
 
 
@@ -149,8 +165,9 @@ function emptyCounts(): CompactCounts {
  * (waits up to 60 s for another wmem process, then fails clearly); do not call it while holding it.
  */
 export async function compactSession(session: Session, options: CompactOptions, env: CompactEnv): Promise<CompactResult> {
-  const { target, strategy, keepRecent } = options;
+  const { target, strategy, keepRecent, keepSteps } = options;
   if (!Number.isInteger(keepRecent) || keepRecent < 0) throw usageError(`--keep-recent must be a whole number ≥ 0, not ${keepRecent}`);
+  if (keepSteps !== undefined && (!Number.isInteger(keepSteps) || keepSteps < 1)) throw usageError(`--keep-steps must be a whole number ≥ 1, not ${keepSteps}`);
   if (!['conversation', 'tools', 'all'].includes(target)) throw usageError(`--target must be conversation, tools or all, not ${JSON.stringify(target)}`);
   if (!['archive', 'summarize'].includes(strategy)) throw usageError(`--strategy must be archive or summarize, not ${JSON.stringify(strategy)}`);
   if (options.summarizer !== undefined && !options.summarizer.trim()) throw usageError('--summarizer is empty', 'give a shell command that reads the transcript on stdin and prints a summary');
@@ -171,8 +188,9 @@ export async function compactSession(session: Session, options: CompactOptions, 
 
 async function compactLocked(session: Session, options: CompactOptions, env: CompactEnv, archiveTo: string | undefined): Promise<CompactResult> {
   const { target, strategy, keepRecent } = options;
+  const keepSteps = options.keepSteps ?? Infinity;
   const file = session.paths.messages;
-  const base: CompactResult = { session: session.id, dryRun: Boolean(options.dryRun), compacted: false, target, strategy, keepRecent, details: [], counts: emptyCounts() };
+  const base: CompactResult = { session: session.id, dryRun: Boolean(options.dryRun), compacted: false, target, strategy, keepRecent, ...(options.keepSteps !== undefined ? { keepSteps: options.keepSteps } : {}), details: [], counts: emptyCounts() };
   let size: number;
   let identity: FileIdentity;
   try {
@@ -186,17 +204,17 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   if (size < 0) throw usageError(`${file} is not a file`, 'messages.jsonl must be a file of JSON lines; move whatever is there aside');
   if (size === 0) return { ...base, reason: 'messages.jsonl is empty: nothing to compact' };
   const progress = new Progress(Boolean(env.progress), size);
-  const nothing = (turns: number, lines: number, why?: string): CompactResult => {
+  const nothing = (found: NoCut, why?: string): CompactResult => {
     progress.end();
-    return { ...base, counts: { ...emptyCounts(), linesBefore: lines, linesAfter: lines, bytesBefore: size, turnsBefore: turns, turnsKept: turns }, reason: `nothing to compact (${why ?? `${turns} turn${turns === 1 ? '' : 's'}, keeping the last ${keepRecent}`})` };
+    return { ...base, counts: { ...emptyCounts(), linesBefore: found.lines, linesAfter: found.lines, bytesBefore: size, turnsBefore: found.turns, turnsKept: found.turns, stepsKept: found.steps }, reason: `nothing to compact (${why ?? nothingToCut(found, keepRecent, keepSteps)})` };
   };
 
-  let plan = await planFromTail(file, size, keepRecent);
-  if (!('cut' in plan)) return nothing(plan.turns, plan.lines);
+  let plan = await planFromTail(file, size, keepRecent, keepSteps);
+  if (!('cut' in plan)) return nothing(plan);
   if (target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES)) {
     const quick = await quickCut(session, plan, { now: env.now(), archiveTo, progress });
     if (quick) {
-      const counts: CompactCounts = { ...emptyCounts(), linesBefore: null, linesArchived: null, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, bytesBefore: size, bytesArchived: plan.cut, linesAfter: plan.tailLines + 1 };
+      const counts: CompactCounts = { ...emptyCounts(), linesBefore: null, linesArchived: null, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, stepsKept: plan.tailSteps, bytesBefore: size, bytesArchived: plan.cut, linesAfter: plan.tailLines + 1 + (plan.opening ? 1 : 0) };
       let finishing: CompactResult['finishing'] = 'background';
       if (options.wait || !env.finishLater?.()) {
         progress.stage('writing the readable transcript');
@@ -205,7 +223,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
         finishing = 'done';
       }
       progress.end();
-      return { ...base, compacted: true, archive: quick.archiveRel, archivePath: quick.archive, details: [quick.transcriptRel], counts, finishing, recentLine: quick.journal.recentLine || undefined };
+      return { ...base, compacted: true, ...(plan.opening ? { cutInsideTurn: true } : {}), archive: quick.archiveRel, archivePath: quick.archive, details: [quick.transcriptRel], counts, finishing, recentLine: quick.journal.recentLine || undefined };
     }
   }
   const removesTurns = target !== 'tools';
@@ -291,10 +309,10 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       await settleArchiveCopy().catch(() => {});
       await fs.unlink(archiveTemp).catch(() => {});
       for (const f of opened.splice(0)) await f.discard();
-      const exact = await planFromStart(file, size, keepRecent);
+      const exact = await planFromStart(file, size, keepRecent, keepSteps);
       if (!('cut' in exact)) {
         await cleanup();
-        return nothing(exact.turns, exact.lines, 'no cut point keeps tool calls with their results');
+        return nothing(exact, 'no cut point keeps tool calls with their results');
       }
       plan = exact;
     }
@@ -302,14 +320,18 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     const before = { lines: state.lineNo, messages: state.messages, turns: state.turns };
     if (before.turns === 0) {
       await cleanup();
-      return nothing(plan.tailTurns, before.lines + plan.tailLines);
+      return nothing({ turns: plan.tailTurns, lines: before.lines + plan.tailLines, steps: plan.tailSteps });
     }
+    // A cut inside a turn repeats its opening message after the marker (not for --target tools,
+    // which keeps every line).
+    const opening = removesTurns ? plan.opening : undefined;
     // --target all: the kept turns but the newest have their tool outputs cut too.
     const rewriteAll = target === 'all' && plan.lastTurn > X && plan.lastTurnClean;
     let A = X;
     let hashAtCut: Hash | undefined;
     if (rewriteAll) {
       hashAtCut = state.hash.copy();
+      if (opening) await sinks.replaced!.write(opening);
       await scanRegion(file, { start: X, end: plan.lastTurn }, { transcript: false, rewrite: true }, sinks, state, progress);
       if (state.pruned > 0) A = plan.lastTurn;
     }
@@ -322,6 +344,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       turnsBefore: before.turns + plan.tailTurns,
       turnsArchived: removesTurns ? before.turns : 0,
       turnsKept: removesTurns ? plan.tailTurns : before.turns + plan.tailTurns,
+      stepsKept: removesTurns ? plan.tailSteps : null,
       bytesBefore: size,
       bytesArchived: 0,
       toolOutputsPruned: pruned,
@@ -336,13 +359,13 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     const archivedLines = A === X ? before.lines : state.lineNo;
     counts.linesArchived = archivedLines;
     counts.bytesArchived = A;
-    counts.linesAfter = linesBefore - archivedLines + 1 + (useReplaced ? archivedLines - (target === 'tools' ? 0 : before.lines) : 0);
+    counts.linesAfter = linesBefore - archivedLines + 1 + (useReplaced ? archivedLines - (target === 'tools' ? 0 : before.lines) : 0) + (opening ? 1 : 0);
     const details = [transcriptFinal, summaryFinal, useReplaced ? toolsFinal : undefined].filter((f): f is string => Boolean(f)).map((f) => rel(session, f));
 
     if (dry) {
       await cleanup();
       progress.end();
-      return { ...base, reason: 'dry run: nothing was changed', archive: archiveRel, archivePath: archiveFinal, details, counts };
+      return { ...base, reason: 'dry run: nothing was changed', ...(opening ? { cutInsideTurn: true } : {}), archive: archiveRel, archivePath: archiveFinal, details, counts };
     }
 
     // Loaded while the disk syncs, rather than after: the overview edit at the end needs it.
@@ -356,7 +379,8 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       await sinks.transcript.close();
     }
     const replacedSha = sinks.replaced ? (await sinks.replaced.close())! : '';
-    const replacedBytes = useReplaced ? sinks.replaced!.bytes : 0;
+    // What stands after the marker for archived lines: the rewritten ones, or the repeated opening alone.
+    const replacedBytes = useReplaced ? sinks.replaced!.bytes : (opening?.length ?? 0);
     if (sinks.tools) await sinks.tools.close();
 
     // The summary: from the summarizer (a failure changes nothing), or the built-in one.
@@ -389,7 +413,8 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
       archivedLines,
       archiveSha256: archiveSha,
       replacedBytes,
-      replacedSha256: useReplaced ? replacedSha : '',
+      replacedSha256: useReplaced ? replacedSha : opening ? createHash('sha256').update(opening).digest('hex') : '',
+      ...(opening ? { openingBytes: opening.length } : {}),
       turns: removesTurns ? before.turns : 0,
       messages: removesTurns ? before.messages : 0,
       details,
@@ -401,14 +426,14 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
           ? archivedRecentLine(before, archiveRel, transcriptFinal && rel(session, transcriptFinal))
           : `Cut ${pruned} old tool output${pruned === 1 ? '' : 's'} → ${details[0] ?? archiveRel}; original lines in ${archiveRel}`;
     const indexLines = finals.filter((f) => f.title).map((f) => detailIndexLine(rel(session, f.final), f.title!));
-    const header = markerLine(state.format ?? plan.format ?? 'chat', marker, headerText(marker, { removesTurns, pruned, summary, transcript: transcriptFinal && rel(session, transcriptFinal), tools: useReplaced ? sinks.toolsRel : undefined }));
+    const header = markerLine(state.format ?? plan.format ?? 'chat', marker, headerText(marker, { removesTurns, pruned, summary, transcript: transcriptFinal && rel(session, transcriptFinal), tools: useReplaced ? sinks.toolsRel : undefined, stepsKept: opening ? plan.tailSteps : undefined }));
 
     journal.finals = finals.map((f) => f.final);
     journal.indexLines = indexLines;
     journal.recentLine = recentLine;
     await commitMessages(file, {
       temp: await openSink(messagesTemp),
-      head: [header, useReplaced ? { file: replacedTemp, bytes: replacedBytes } : undefined],
+      head: [header, useReplaced ? { file: replacedTemp, bytes: replacedBytes } : opening],
       from: A,
       beforeCommit: async () => {
         await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
@@ -422,7 +447,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     await updateOverview(session, indexLines, recentLine, env);
     await fs.unlink(journalPath(session)).catch(() => {});
     progress.end();
-    return { ...base, compacted: true, archive: archiveRel, archivePath: archiveFinal, details, counts, summary, recentLine };
+    return { ...base, compacted: true, ...(opening ? { cutInsideTurn: true } : {}), archive: archiveRel, archivePath: archiveFinal, details, counts, summary, recentLine };
   } catch (err) {
     progress.end();
     if (!committed) await cleanup();
@@ -455,11 +480,11 @@ async function copyArchive(file: string, temp: string, end: number): Promise<voi
  */
 async function commitMessages(
   file: string,
-  plan: { temp: DurableFile; head: Array<string | { file: string; bytes: number } | undefined>; from: number; beforeCommit: () => Promise<void>; onCommit: () => void },
+  plan: { temp: DurableFile; head: Array<string | Buffer | { file: string; bytes: number } | undefined>; from: number; beforeCommit: () => Promise<void>; onCommit: () => void },
 ): Promise<void> {
   const next = plan.temp;
   for (const piece of plan.head) {
-    if (typeof piece === 'string') await next.write(piece);
+    if (typeof piece === 'string' || Buffer.isBuffer(piece)) await next.write(piece);
     else if (piece) await next.copyRange(piece.file, 0, piece.bytes);
   }
   const old = await fs.open(file, 'r');
@@ -475,13 +500,15 @@ async function commitMessages(
 }
 
 
-function headerText(marker: CompactionMarker, info: { removesTurns: boolean; pruned: number; summary?: string; transcript?: string; tools?: string }): string {
+function headerText(marker: CompactionMarker, info: { removesTurns: boolean; pruned: number; summary?: string; transcript?: string; tools?: string; stepsKept?: number }): string {
   const parts: string[] = [];
   if (info.removesTurns) {
+    const turns = info.stepsKept !== undefined ? `${marker.turns} turn${marker.turns === 1 ? '' : 's'} (the last in part` : `${marker.turns} turns (`;
     parts.push(
-      `[wmem] Earlier history was compacted: ${marker.turns} turns (${marker.messages} messages, ${marker.archivedLines} lines) were moved byte for byte to working-memory/${marker.archive}` +
+      `[wmem] Earlier history was compacted: ${turns}${info.stepsKept !== undefined ? ', ' : ''}${marker.messages} messages, ${marker.archivedLines} lines) were moved byte for byte to working-memory/${marker.archive}` +
         (info.transcript ? `; a readable transcript is in working-memory/${info.transcript}` : '') +
-        '.',
+        '.' +
+        (info.stepsKept !== undefined ? openingNote(info.stepsKept) : ''),
     );
   }
   if (info.tools) parts.push(`[wmem] ${info.pruned} old tool output${info.pruned === 1 ? ' was' : 's were'} cut; each full text is in working-memory/${info.tools} and the original lines in working-memory/${marker.archive}.`);

@@ -71,8 +71,10 @@ export interface QuickPart {
   archive: string;
   /** The archive's length once cut: the bytes before the cut. */
   archivedBytes: number;
-  /** The new messages.jsonl holds the old file's bytes [archivedBytes, copiedTo) after its marker. */
+  /** The new messages.jsonl holds the old file's bytes [archivedBytes, copiedTo) after its marker (and its head bytes). */
   copiedTo: number;
+  /** Bytes between the marker and that copy: the repeated opening message of a cut inside a turn. */
+  headBytes?: number;
   /** The readable transcript to write (absolute). */
   transcript: string;
   created: string;
@@ -294,7 +296,7 @@ async function cutArchive(session: Session, id: string, quick: QuickPart, size: 
   const noted = note && note.carriedTo >= quick.copiedTo && note.carriedTo <= size ? await pastPending(messages, quick.archive, note) : undefined;
   let from: number;
   if (intact) {
-    const afterMarker = await firstLineEnd(messages);
+    const afterMarker = (await firstLineEnd(messages)) + (quick.headBytes ?? 0);
     const keptLength = quick.copiedTo - quick.archivedBytes;
     const kept = size >= quick.copiedTo ? await commonPrefix(messages, afterMarker, quick.archive, quick.archivedBytes, keptLength) : undefined;
     if (kept && kept.bytes === keptLength) {

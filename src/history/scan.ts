@@ -500,6 +500,17 @@ export async function hashRange(file: string, start: number, end: number): Promi
   return hash.digest('hex');
 }
 
+/** How many lines bytes [start, end) of a file hold (a last line without newline counts). */
+export async function countLines(file: string, start: number, end: number): Promise<number> {
+  let lines = 0;
+  let last = 10;
+  for await (const chunk of readChunks(file, start, end)) {
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+    last = chunk[chunk.length - 1]!;
+  }
+  return lines + (last === 10 ? 0 : 1);
+}
+
 /** Appends raw bytes in one write and fsyncs (bytes, not text: nothing is re-encoded). */
 export async function appendBytes(file: string, bytes: Buffer): Promise<void> {
   const handle = await fs.open(file, 'a', FILE_MODE).catch((err) => {
