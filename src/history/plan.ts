@@ -96,45 +96,70 @@ function mayStartTurn(bytes: Buffer): boolean {
 }
 
 /**
- * The quick plan: the start of the `keepRecent`-th turn from the end or, when that keeps more
- * than `keepSteps` steps, of the `keepSteps`-th step (the turn's start when the step opens it).
- * Shapes the backward reading cannot settle alone (a step before any turn, a turn whose opening
- * line carries links) get the exact plan.
+ * The quick plan: the start of the `keepRecent`-th turn from the end or, when the last
+ * keepRecent turns hold more than `keepSteps` steps, of the `keepSteps`-th step (the turn's start
+ * when the step opens it). Shapes the backward reading cannot settle alone (a step before any
+ * turn, a turn whose opening line carries links, exactly keepSteps steps in the last turns) get
+ * the exact plan.
  */
 export async function planFromTail(file: string, size: number, keepRecent: number, keepSteps = Infinity): Promise<CutPlan | NoCut> {
   if (keepRecent === 0) return { cut: size, tailIds: new Set(), tailTurns: 0, tailLines: 0, tailSteps: 0, lastTurn: size, lastTurnClean: false, exact: true, needles: [] };
   const tail = new Tail(size);
   const steps = new BackwardStepTracker();
   let plan: CutPlan | undefined;
+  // A plan at a step: inside a turn (its opening line still to find), and whether a step before
+  // it, within the last keepRecent turns, confirmed that they hold more than keepSteps.
+  let byStep = false;
   let inside = false;
+  let confirmed = false;
+  const past = { lines: 0, turns: 0 };
+  let opening: { bytes: Buffer; offset: number } | undefined;
+  let turnBefore = false;
   for await (const line of readLinesBackward(file, size)) {
     if (plan) {
-      // Past the cut: only whether a turn starts before it (else nothing would be archived but
-      // lines that are not turns), and for a cut inside a turn, that turn's opening line.
-      if (!mayStartTurn(line.bytes)) continue;
+      // Past the cut: whether a turn starts before it (else nothing would be archived but lines
+      // that are not turns), the opening line of a turn the cut falls inside, and whether one
+      // more step makes the cut at a step worth it. Other lines are not even parsed.
+      past.lines++;
+      const unsure = byStep && !confirmed;
+      if (!unsure && !mayStartTurn(line.bytes)) continue;
       const facts = lineFacts(line.bytes.toString('utf8'));
-      if (!facts.turnStart) continue;
-      if (!inside) return { ...plan, turnBefore: true };
-      if (facts.links.length) return planFromStart(file, size, keepRecent, keepSteps);
-      return { ...plan, turnBefore: true, opening: Buffer.from(line.bytes), lastTurn: tail.turns ? tail.lastTurn : line.offset };
+      if (unsure && steps.add(line.offset, plannerLine(facts))) confirmed = true;
+      if (facts.turnStart) {
+        past.turns++;
+        if (inside && !opening) {
+          if (facts.links.length) return planFromStart(file, size, keepRecent, keepSteps);
+          opening = { bytes: Buffer.from(line.bytes), offset: line.offset };
+        }
+        turnBefore = true;
+        // The last keepRecent turns hold exactly keepSteps steps: the cut is a turn's, if any.
+        if (byStep && !confirmed && tail.turns + past.turns >= keepRecent) return planFromStart(file, size, keepRecent, keepSteps);
+      }
+      if (!turnBefore || (byStep && !confirmed)) continue;
+      if (!opening) return { ...plan, turnBefore: true };
+      return { ...plan, turnBefore: true, opening: opening.bytes, lastTurn: tail.turns ? tail.lastTurn : opening.offset };
     }
     const facts = lineFacts(line.bytes.toString('utf8'));
     const step = steps.add(line.offset, plannerLine(facts));
     const lastStep = step !== undefined && ++tail.steps === keepSteps;
     if (lastStep && !step.opensTurn) {
-      // The cut falls inside a turn, just after this line.
+      // The cut falls inside a turn, just after this line (which is past it).
       plan = tail.plan(step.start);
-      inside = true;
+      byStep = inside = true;
+      past.lines++;
       continue;
     }
     tail.add(line.offset, facts);
-    if (facts.turnStart && (tail.turns === keepRecent || lastStep)) plan = tail.plan(line.offset);
+    if (facts.turnStart && (tail.turns === keepRecent || lastStep)) {
+      plan = tail.plan(line.offset);
+      byStep = tail.turns < keepRecent;
+    }
   }
-  if (plan && !inside) return plan;
-  // A cut inside a turn with no turn start before it: a later step may do (the exact plan says).
-  if (plan) return planFromStart(file, size, keepRecent, keepSteps);
-  if (steps.end()) tail.steps++;
-  return { turns: tail.turns, lines: tail.lines, steps: tail.steps };
+  if (byStep && !confirmed && !steps.end()) return { turns: tail.turns + past.turns, lines: tail.lines + past.lines, steps: tail.steps };
+  if (!plan) return { turns: tail.turns, lines: tail.lines, steps: tail.steps };
+  // A cut at a step with no turn before it: the exact plan may find a later step to cut at.
+  if (byStep) return planFromStart(file, size, keepRecent, keepSteps);
+  return plan;
 }
 
 /** The exact plan from a full forward scan (when the quick plan's cut would separate linked lines). */

@@ -204,7 +204,8 @@ export class CutPlanner {
     const candidates = this.stepStarts.map((start, i): PlannedCut | undefined => {
       const turn = this.stepTurn[i]!;
       if (turn < 0) return undefined;
-      if (this.stepOpensTurn[i]) return { cut: this.turnStarts[turn]!, turnsRemoved: turn };
+      // Cut before the first turn, nothing but lines that are not turns would go.
+      if (this.stepOpensTurn[i]) return turn > 0 ? { cut: this.turnStarts[turn]!, turnsRemoved: turn } : undefined;
       return this.turnLinked[turn] ? undefined : { cut: start, turnsRemoved: turn + 1, opening: this.turnStarts[turn]! };
     });
     const positions = candidates.map((c, i) => c?.cut ?? this.stepStarts[i]!);
