@@ -40,7 +40,9 @@ import { planFromStart, planFromTail, type NoCut } from './plan.js';
 import { fileIdentity, finishCommitted, journalPath, recoverCompaction, updateOverview, type FileIdentity, type Journal } from './journal.js';
 import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
 import { Progress, archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTranscript, transcriptTitle, type ScanState, type Sinks } from './pass.js';
-import { DurableFile, SETTLE_MS, freeName, linkInto, removeSessionLeftovers, replaceKeepingAppends, tempFor } from './scan.js';
+import { DurableFile, freeName, linkInto, tempFor } from './durable.js';
+import { SETTLE_MS, replaceKeepingAppends } from './swap.js';
+import { removeSessionLeftovers } from './leftovers.js';
 import { redactSecrets } from '../memory/gate.js';
 
 const MAX_HEADER_SUMMARY = 6000;

@@ -13,7 +13,9 @@ import { appendToSections, detailIndexLine } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
 import { parseMarker } from './marker.js';
 import { Progress, archivedRecentLine, fillSlots, rel, scanRegion, startTranscript, transcriptTitle, type ScanState } from './pass.js';
-import { DurableFile, SETTLE_MS, appendBytes, readLines, tempFor, untilStill } from './scan.js';
+import { readLines } from './read.js';
+import { DurableFile, appendBytes, tempFor } from './durable.js';
+import { SETTLE_MS, untilStill } from './swap.js';
 
 export interface Journal {
   version: 1;

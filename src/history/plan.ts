@@ -6,7 +6,7 @@ import { isObject } from './lines.js';
 import { lineFacts } from './messages.js';
 import { BackwardStepTracker, CutPlanner, plannerLine } from './turns.js';
 import type { HistoryFormat } from './marker.js';
-import { countLines, readLines, readLinesBackward } from './scan.js';
+import { countLines, readLines, readLinesBackward } from './read.js';
 
 export function detectFormat(value: unknown, current: HistoryFormat | undefined): HistoryFormat | undefined {
   if (current) return current;

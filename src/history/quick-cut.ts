@@ -39,7 +39,9 @@ import { markerLine, openingNote, type CompactionMarker } from './marker.js';
 import type { CutPlan } from './plan.js';
 import { fileIdentity, journalPath, noteCarried, writeJournal, type Journal } from './journal.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
-import { DurableFile, freeName, readChunks, replaceKeepingAppends, tempFor } from './scan.js';
+import { readChunks } from './read.js';
+import { DurableFile, freeName, tempFor } from './durable.js';
+import { replaceKeepingAppends } from './swap.js';
 
 /** From this many archived bytes a plain cut goes the quick way (below, the full way costs little). */
 export const QUICK_CUT_BYTES = 8 << 20;
