@@ -26,7 +26,7 @@
 //      carry-over, and only then cuts the archive to A and fsyncs it.
 // Recovery: not committed (messages.jsonl is still the file the run started from) → the temp, the
 // placeholder and the archive name are removed (the last only while it names that same file);
-// committed → finishQuickCut (journal.ts).
+// committed → finishQuickCut (quick-finish.ts).
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -37,7 +37,8 @@ import { fsError, ioError } from '../ui/errors.js';
 import { IdScanner } from './id-scan.js';
 import { markerLine, openingNote, type CompactionMarker } from './marker.js';
 import type { CutPlan } from './plan.js';
-import { fileIdentity, journalPath, noteCarried, writeJournal, type Journal } from './journal.js';
+import { fileIdentity, journalPath, writeJournal, type Journal } from './journal.js';
+import { noteCarried } from './quick-finish.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
 import { readChunks } from './read.js';
 import { DurableFile, freeName, tempFor } from './durable.js';
