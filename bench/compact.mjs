@@ -5,7 +5,9 @@
 // wmem: the default run (it returns once the archive is safe and finishes the transcript in the
 // background; the bench waits for that and reports when it was done) and `--wait` (everything
 // before returning). Data lives in bench/.work/.
-//   node bench/compact.mjs [rounds] [messages]
+// With `one-turn`, the history is a single request followed by steps only (the cut then falls
+// inside that turn, before the last 20 steps, --keep-steps' default).
+//   node bench/compact.mjs [rounds] [messages] [one-turn]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +20,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
 const rounds = Number(process.argv[2] ?? 5);
 const messages = Number(process.argv[3] ?? 100_000);
+const oneTurn = process.argv[4] === 'one-turn';
 const work = path.join(root, 'bench', '.work', 'compact');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(path.join(work, 'project'), { recursive: true });
@@ -29,7 +32,7 @@ const wmem = (...args) => {
 };
 
 const source = path.join(work, 'history.jsonl');
-generate(source, messages);
+generate(source, messages, { oneTurn });
 const bytes = statSync(source).size;
 wmem('init', '--session', 'bench');
 const sessionDir = path.dirname(JSON.parse(wmem('show', 'messages', '--json')).file);
@@ -86,7 +89,7 @@ const peak = Math.max(...results.wmem.map((x) => x.rssKb));
 const peakWait = Math.max(...results.wait.map((x) => x.rssKb));
 const row = (label, ms, extra = '') => console.log(`${label.padEnd(34)} median ${ms.toFixed(0).padStart(6)} ms${extra}`);
 const ratios = (ms) => `   ${(ms / med.cp).toFixed(2)}× cp, ${(ms / med.cpSync).toFixed(2)}× cp+fsync, ${(ms / med.parse).toFixed(2)}× the parse floor`;
-console.log(`history: ${messages} messages, ${(bytes / 1e6).toFixed(1)} MB; rounds: ${rounds}; node ${process.version}; ${os.cpus().length} cores`);
+console.log(`history: ${messages} messages${oneTurn ? ' in one turn' : ''}, ${(bytes / 1e6).toFixed(1)} MB; rounds: ${rounds}; node ${process.version}; ${os.cpus().length} cores`);
 row('cp', med.cp);
 row('cp + fsync', med.cpSync);
 row('node: parse lines', med.parse, `   ${(med.parse / med.cp).toFixed(2)}× cp (the floor for any reader of every message)`);
@@ -94,9 +97,9 @@ row('wmem compact (returns)', med.wmem, ratios(med.wmem));
 row('  … transcript and overview done', med.ready, ratios(med.ready));
 row('wmem compact --wait', med.wait, ratios(med.wait));
 console.log(`peak RSS: wmem compact ${(peak / 1024).toFixed(0)} MB, wmem compact --wait ${(peakWait / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
-emit('compact', [
+emit(oneTurn ? 'compact-one-turn' : 'compact', [
   { what: 'node: parse every line (bench/parse-floor.mjs)', ms: med.parse, baseline: 'cp', baselineMs: med.cp },
-  { what: `wmem compact, ${(bytes / 1e6).toFixed(0)} MB (returns)`, ms: med.wmem, baseline: 'cp', baselineMs: med.cp },
+  { what: `wmem compact, ${(bytes / 1e6).toFixed(0)} MB${oneTurn ? ' in one turn' : ''} (returns)`, ms: med.wmem, baseline: 'cp', baselineMs: med.cp },
   { what: 'wmem compact --wait', ms: med.wait, baseline: 'cp', baselineMs: med.cp },
 ]);
 writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, rounds, median: med, peakRssKb: peak, peakWaitRssKb: peakWait, runs: results }, null, 2));

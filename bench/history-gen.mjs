@@ -7,7 +7,9 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 const idOf = (prefix, seed) => prefix + '01' + createHash('sha256').update(`${prefix}${seed}`).digest('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 22);
 
 // A Claude Code-shaped history: turns of user prompt, assistant tool call, tool result, answer.
-export function generate(file, count) {
+// `oneTurn`: a single prompt, then steps only (an agent working on one request): each later
+// prompt is an assistant progress note instead.
+export function generate(file, count, { oneTurn = false } = {}) {
   const fd = openSync(file, 'w');
   const filler = (n, seed) => Array.from({ length: n }, (_, i) => `line ${seed}-${i}: src/module${(seed + i) % 97}/file${i}.ts ok`).join('\n');
   let batch = [];
@@ -18,6 +20,10 @@ export function generate(file, count) {
     let line;
     switch (i % 4) {
       case 0:
+        if (oneTurn && i > 0) {
+          line = { ...common, type: 'assistant', message: { id: idOf('msg_', `${turn}a`), role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: `Next: src/module${turn % 97}, where a test fails; I will keep the public API stable.` }], usage: { input_tokens: 1250, cache_read_input_tokens: 40500, output_tokens: 40 } } };
+          break;
+        }
         line = { ...common, type: 'user', message: { role: 'user', content: `Turn ${turn}: please look at src/module${turn % 97} and fix the failing test; keep the public API stable and explain the change briefly.` } };
         break;
       case 1:

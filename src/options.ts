@@ -46,6 +46,7 @@ export const COMPACT_OPTIONS: OptionSpec[] = [
   { flags: '--target <target>', description: 'what to compact', choices: ['conversation', 'tools', 'all'], default: 'conversation' },
   { flags: '--strategy <strategy>', description: 'archive only, or archive and summarize', choices: ['archive', 'summarize'], default: 'archive' },
   { flags: '--keep-recent <n>', description: 'turns to keep (a turn: a user message and all that follows it until the next)', intMin: 0, default: 5 },
+  { flags: '--keep-steps <n>', description: 'at most this many steps kept (a step: one assistant response with the tool results answering it); the cut may fall inside a turn, whose opening message is then repeated', intMin: 1, default: 20 },
   { flags: '--archive-to <path>', description: 'archive file, relative to working-memory/ (e.g. archive/before-refactor.jsonl); must stay inside it' },
   { flags: '--summarizer <cmd>', description: 'with --strategy summarize: a command that reads the transcript on stdin and prints the summary' },
   { flags: '--timeout <seconds>', description: 'how long the summarizer may take', intMin: 1, default: 120 },

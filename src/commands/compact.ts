@@ -11,6 +11,7 @@ export interface CompactCommandOptions {
   target?: CompactTarget;
   strategy?: CompactStrategy;
   keepRecent?: number;
+  keepSteps?: number;
   archiveTo?: string;
   summarizer?: string;
   /** Seconds. */
@@ -35,6 +36,7 @@ export async function run(options: CompactCommandOptions, ctx: RunContext): Prom
       target: options.target ?? 'conversation',
       strategy: options.strategy ?? 'archive',
       keepRecent: options.keepRecent ?? 5,
+      keepSteps: options.keepSteps ?? 20,
       archiveTo: options.archiveTo,
       summarizer: options.summarizer,
       timeoutMs: (options.timeout ?? 120) * 1000,

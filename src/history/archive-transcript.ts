@@ -11,7 +11,9 @@ import { fsError } from '../ui/errors.js';
 import { isObject, type MessageLine } from './lines.js';
 import { lineFacts } from './messages.js';
 import { renderMessage } from './transcript.js';
-import { DurableFile, freeName, hashRange, linkInto, readLines, removeSessionLeftovers, tempFor } from './scan.js';
+import { hashRange, readLines } from './read.js';
+import { DurableFile, freeName, linkInto, tempFor } from './durable.js';
+import { removeSessionLeftovers } from './leftovers.js';
 
 function rel(session: Session, file: string): string {
   return path.relative(session.paths.workingMemory, file).split(path.sep).join('/');

@@ -7,7 +7,11 @@
 // --target tools/all). Steps:
 //   1. recover (journal.ts): a journal left in state/ by a killed run is resolved first, and temp
 //      files of dead wmem processes are removed.
-//   2. plan (plan.ts): read backwards from the end, parsing only the kept turns, to find the cut.
+//   2. plan (plan.ts): read backwards from the end, parsing only the kept part, to find the cut
+//      (at a turn, or inside one at a step: that turn's opening line is then repeated after the
+//      marker, as replacement bytes that restore drops).
+// Steps 3-8 are the full way (full-cut.ts); a plain cut of a long history may go the quick way
+// instead (quick-cut.ts), with its own protocol.
 //   3. the journal (state/compaction.json) is written, naming every temp file this run may create.
 //   4. pass 2 streams [0, cut) once: the readable transcript, the summary's facts, the pruned
 //      replacement lines (tools/all), and a check that no line before the cut is linked to one
@@ -24,24 +28,17 @@
 // Recovery: if messages.jsonl starts with the journal's marker, the rename happened, so step 8 is
 // finished; otherwise the run never committed and its files are deleted (messages.jsonl still
 // holds every line). Either way a rerun then compacts normally.
-import { createHash, type Hash } from 'node:crypto';
-import { promises as fs, constants as fsConstants } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, atomicWrite, ensureDir, exists, resolveInside, withLock } from '../store/fsx.js';
-import { fileStamp } from '../store/paths.js';
+import { exists, resolveInside, withLock } from '../store/fsx.js';
 import type { Session } from '../store/session.js';
-import { detailFrontMatter, detailIndexLine } from '../store/detail.js';
-import { ioError, usageError, fsError } from '../ui/errors.js';
-import { SummaryCollector } from './summary.js';
-import { markerLine, type CompactionMarker } from './marker.js';
-import { planFromStart, planFromTail } from './plan.js';
-import { fileIdentity, finishCommitted, journalPath, recoverCompaction, updateOverview, type FileIdentity, type Journal } from './journal.js';
+import { usageError, fsError } from '../ui/errors.js';
+import { planFromTail, type CutPlan, type NoCut } from './plan.js';
+import { fileIdentity, finishCommitted, journalPath, recoverCompaction, type FileIdentity } from './journal.js';
 import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
-import { Progress, archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTranscript, transcriptTitle, type ScanState, type Sinks } from './pass.js';
-import { DurableFile, SETTLE_MS, freeName, linkInto, removeSessionLeftovers, replaceKeepingAppends, tempFor } from './scan.js';
-import { redactSecrets } from '../memory/gate.js';
-
-const MAX_HEADER_SUMMARY = 6000;
+import { Progress } from './pass.js';
+import { removeSessionLeftovers } from './leftovers.js';
+import { fullCut } from './full-cut.js';
 
 export type CompactTarget = 'conversation' | 'tools' | 'all';
 export type CompactStrategy = 'archive' | 'summarize';
@@ -50,6 +47,8 @@ export interface CompactOptions {
   target: CompactTarget;
   strategy: CompactStrategy;
   keepRecent: number;
+  /** At most this many steps kept (SPEC §5); no limit when absent. */
+  keepSteps?: number;
   /** Archive file, relative to working-memory/ (or absolute inside it). */
   archiveTo?: string;
   /** Shell command: the transcript on stdin, the summary on stdout. */
@@ -83,6 +82,8 @@ export interface CompactCounts {
   turnsBefore: number | null;
   turnsArchived: number | null;
   turnsKept: number;
+  /** Steps in the kept part (null where a quick cut's count is not known). */
+  stepsKept: number | null;
   bytesBefore: number;
   bytesArchived: number;
   toolOutputsPruned: number;
@@ -98,6 +99,9 @@ export interface CompactResult {
   target: CompactTarget;
   strategy: CompactStrategy;
   keepRecent: number;
+  keepSteps?: number;
+  /** The cut fell inside a turn: its opening message is repeated after the marker. */
+  cutInsideTurn?: boolean;
   /** Archive path relative to working-memory/, and absolute. */
   archive?: string;
   archivePath?: string;
@@ -137,20 +141,25 @@ export async function resolveArchiveTo(session: Session, archiveTo: string): Pro
   return target;
 }
 
-
-function emptyCounts(): CompactCounts {
-  return { linesBefore: 0, linesArchived: 0, messagesArchived: 0, turnsBefore: 0, turnsArchived: 0, turnsKept: 0, bytesBefore: 0, bytesArchived: 0, toolOutputsPruned: 0, linesAfter: 0 };
+/** Why nothing is cut: what the history holds against what is kept. */
+function nothingToCut(found: NoCut, keepRecent: number, keepSteps: number): string {
+  const turns = `${found.turns} turn${found.turns === 1 ? '' : 's'}`;
+  if (!Number.isFinite(keepSteps)) return `${turns}, keeping the last ${keepRecent}`;
+  return `${turns}, ${found.steps} step${found.steps === 1 ? '' : 's'}; keeping the last ${keepRecent} turn${keepRecent === 1 ? '' : 's'} and at most ${keepSteps} step${keepSteps === 1 ? '' : 's'}`;
 }
 
-
+function emptyCounts(): CompactCounts {
+  return { linesBefore: 0, linesArchived: 0, messagesArchived: 0, turnsBefore: 0, turnsArchived: 0, turnsKept: 0, stepsKept: 0, bytesBefore: 0, bytesArchived: 0, toolOutputsPruned: 0, linesAfter: 0 };
+}
 
 /**
  * Compacts the session's messages.jsonl (see the protocol above). Takes the session lock itself
  * (waits up to 60 s for another wmem process, then fails clearly); do not call it while holding it.
  */
 export async function compactSession(session: Session, options: CompactOptions, env: CompactEnv): Promise<CompactResult> {
-  const { target, strategy, keepRecent } = options;
+  const { target, strategy, keepRecent, keepSteps } = options;
   if (!Number.isInteger(keepRecent) || keepRecent < 0) throw usageError(`--keep-recent must be a whole number ≥ 0, not ${keepRecent}`);
+  if (keepSteps !== undefined && (!Number.isInteger(keepSteps) || keepSteps < 1)) throw usageError(`--keep-steps must be a whole number ≥ 1, not ${keepSteps}`);
   if (!['conversation', 'tools', 'all'].includes(target)) throw usageError(`--target must be conversation, tools or all, not ${JSON.stringify(target)}`);
   if (!['archive', 'summarize'].includes(strategy)) throw usageError(`--strategy must be archive or summarize, not ${JSON.stringify(strategy)}`);
   if (options.summarizer !== undefined && !options.summarizer.trim()) throw usageError('--summarizer is empty', 'give a shell command that reads the transcript on stdin and prints a summary');
@@ -171,8 +180,9 @@ export async function compactSession(session: Session, options: CompactOptions, 
 
 async function compactLocked(session: Session, options: CompactOptions, env: CompactEnv, archiveTo: string | undefined): Promise<CompactResult> {
   const { target, strategy, keepRecent } = options;
+  const keepSteps = options.keepSteps ?? Infinity;
   const file = session.paths.messages;
-  const base: CompactResult = { session: session.id, dryRun: Boolean(options.dryRun), compacted: false, target, strategy, keepRecent, details: [], counts: emptyCounts() };
+  const base: CompactResult = { session: session.id, dryRun: Boolean(options.dryRun), compacted: false, target, strategy, keepRecent, ...(options.keepSteps !== undefined ? { keepSteps: options.keepSteps } : {}), details: [], counts: emptyCounts() };
   let size: number;
   let identity: FileIdentity;
   try {
@@ -186,339 +196,36 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   if (size < 0) throw usageError(`${file} is not a file`, 'messages.jsonl must be a file of JSON lines; move whatever is there aside');
   if (size === 0) return { ...base, reason: 'messages.jsonl is empty: nothing to compact' };
   const progress = new Progress(Boolean(env.progress), size);
-  const nothing = (turns: number, lines: number, why?: string): CompactResult => {
+  const nothing = (found: NoCut, why?: string): CompactResult => {
     progress.end();
-    return { ...base, counts: { ...emptyCounts(), linesBefore: lines, linesAfter: lines, bytesBefore: size, turnsBefore: turns, turnsKept: turns }, reason: `nothing to compact (${why ?? `${turns} turn${turns === 1 ? '' : 's'}, keeping the last ${keepRecent}`})` };
+    return { ...base, counts: { ...emptyCounts(), linesBefore: found.lines, linesAfter: found.lines, bytesBefore: size, turnsBefore: found.turns, turnsKept: found.turns, stepsKept: found.steps }, reason: `nothing to compact (${why ?? nothingToCut(found, keepRecent, keepSteps)})` };
   };
 
-  let plan = await planFromTail(file, size, keepRecent);
-  if (!('cut' in plan)) return nothing(plan.turns, plan.lines);
-  if (target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES)) {
-    const quick = await quickCut(session, plan, { now: env.now(), archiveTo, progress });
-    if (quick) {
-      const counts: CompactCounts = { ...emptyCounts(), linesBefore: null, linesArchived: null, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, bytesBefore: size, bytesArchived: plan.cut, linesAfter: plan.tailLines + 1 };
-      let finishing: CompactResult['finishing'] = 'background';
-      if (options.wait || !env.finishLater?.()) {
-        progress.stage('writing the readable transcript');
-        const archived = await finishCommitted(session, quick.journal, env);
-        if (archived) Object.assign(counts, { linesArchived: archived.lines, linesBefore: archived.lines + plan.tailLines, messagesArchived: archived.messages, turnsArchived: archived.turns, turnsBefore: archived.turns + plan.tailTurns });
-        finishing = 'done';
-      }
-      progress.end();
-      return { ...base, compacted: true, archive: quick.archiveRel, archivePath: quick.archive, details: [quick.transcriptRel], counts, finishing, recentLine: quick.journal.recentLine || undefined };
-    }
-  }
-  const removesTurns = target !== 'tools';
-  const now = env.now();
-  const stamp = fileStamp(now);
-  const archiveFinal = archiveTo ?? (await freeName(session.paths.archiveDir, `messages-${stamp}`, '.jsonl'));
-  const archiveRel = rel(session, archiveFinal);
-  const id = `${stamp}-${path.basename(archiveFinal)}`;
-  const transcriptFinal = removesTurns ? await freeName(session.paths.detailDir, `${stamp}-conversation`, '.md') : undefined;
-  const summaryFinal = removesTurns && strategy === 'summarize' ? await freeName(session.paths.detailDir, `${stamp}-summary`, '.md') : undefined;
-  const toolsFinal = target !== 'conversation' ? await freeName(session.paths.detailDir, `${stamp}-tool-outputs`, '.md') : undefined;
-  const archiveTemp = tempFor(archiveFinal, stamp);
-  const replacedTemp = path.join(session.paths.stateDir, `.compact-${stamp}.${process.pid}.replaced.tmp`);
-  const messagesTemp = tempFor(file, stamp);
-  const summaryTemp = summaryFinal ? tempFor(summaryFinal, stamp) : undefined;
-  const dry = Boolean(options.dryRun);
-
-  const journal: Journal = {
-    version: 1,
-    id,
-    pid: process.pid,
-    startedAt: now.toISOString(),
-    temps: [archiveTemp, replacedTemp, messagesTemp, ...[transcriptFinal, summaryFinal, toolsFinal].filter((f): f is string => Boolean(f)).map((f) => tempFor(f, stamp))],
-    finals: [],
-    indexLines: [],
-    recentLine: '',
-    messagesFile: identity,
-  };
-  if (!dry) await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
-  const opened: DurableFile[] = [];
-  // The archive copy of a plain cut runs in the background (kernel copy, fsync) while pass 2
-  // parses; it settles to its error, if any, so a failure elsewhere never leaves it unawaited.
-  let archiveCopy: Promise<unknown> | undefined;
-  const settleArchiveCopy = async () => {
-    const pending = archiveCopy;
-    archiveCopy = undefined;
-    const err = await pending;
-    if (err) throw err;
-  };
-  const cleanup = async () => {
-    await settleArchiveCopy().catch(() => {});
-    for (const f of opened) await f.discard();
-    for (const t of journal.temps) await fs.unlink(t).catch(() => {});
-    for (const f of journal.finals) await fs.unlink(f).catch(() => {});
-    if (!dry) await fs.unlink(journalPath(session)).catch(() => {});
-  };
-  const openSink = async (temp: string, hash = false) => {
-    const f = new DurableFile(temp, hash);
-    opened.push(f);
-    return f.open();
-  };
-
-  let committed = false;
-  try {
-    // Pass 2, restarted once from an exact plan if the quick plan's cut separates linked lines.
-    let sinks: Sinks;
-    let state: ScanState;
-    let slots: Record<string, number> = {};
-    for (;;) {
-      const X = plan.cut;
-      const rewriteAll = target === 'all' && plan.lastTurn > X && plan.lastTurnClean;
-      sinks = { toolsRel: toolsFinal ? rel(session, toolsFinal) : '' };
-      state = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), format: plan.format, hash: createHash('sha256') };
-      // A plain cut archives exactly [0, X): start copying it now.
-      if (!dry && target === 'conversation') archiveCopy = copyArchive(file, archiveTemp, X).then(() => undefined, (err: unknown) => err);
-      if (!dry) {
-        if (transcriptFinal) {
-          sinks.transcript = await openSink(tempFor(transcriptFinal, stamp));
-          slots = await startTranscript(sinks.transcript, { session: session.id, created: now, archiveRel });
-        }
-        if (toolsFinal && (target === 'tools' || rewriteAll)) {
-          sinks.tools = await openSink(tempFor(toolsFinal, stamp));
-          await sinks.tools.write(
-            detailFrontMatter({ wmem: 'detail', version: 1, kind: 'tool-outputs', title: `full tool outputs cut by compaction ${now.toISOString()}`, created: now.toISOString(), session: session.id, source: 'messages.jsonl', archive: archiveRel }) +
-              `\n# Full tool outputs\n\nEach section is one output as it was before compaction cut it.\n\n`,
-          );
-        }
-        if (target === 'tools' || rewriteAll) sinks.replaced = await openSink(replacedTemp, true);
-      }
-      if (strategy === 'summarize' && removesTurns) sinks.collector = new SummaryCollector();
-      const clean = await scanRegion(file, { start: 0, end: X }, { transcript: removesTurns, rewrite: target === 'tools', straddleIds: plan.exact ? undefined : plan.tailIds }, sinks, state, progress);
-      if (clean) break;
-      await settleArchiveCopy().catch(() => {});
-      await fs.unlink(archiveTemp).catch(() => {});
-      for (const f of opened.splice(0)) await f.discard();
-      const exact = await planFromStart(file, size, keepRecent);
-      if (!('cut' in exact)) {
-        await cleanup();
-        return nothing(exact.turns, exact.lines, 'no cut point keeps tool calls with their results');
-      }
-      plan = exact;
-    }
-    const X = plan.cut;
-    const before = { lines: state.lineNo, messages: state.messages, turns: state.turns };
-    if (before.turns === 0) {
-      await cleanup();
-      return nothing(plan.tailTurns, before.lines + plan.tailLines);
-    }
-    // --target all: the kept turns but the newest have their tool outputs cut too.
-    const rewriteAll = target === 'all' && plan.lastTurn > X && plan.lastTurnClean;
-    let A = X;
-    let hashAtCut: Hash | undefined;
-    if (rewriteAll) {
-      hashAtCut = state.hash.copy();
-      await scanRegion(file, { start: X, end: plan.lastTurn }, { transcript: false, rewrite: true }, sinks, state, progress);
-      if (state.pruned > 0) A = plan.lastTurn;
-    }
-    const pruned = state.pruned;
-    const linesBefore = before.lines + plan.tailLines;
-    const counts: CompactCounts = {
-      linesBefore,
-      linesArchived: 0,
-      messagesArchived: removesTurns ? before.messages : 0,
-      turnsBefore: before.turns + plan.tailTurns,
-      turnsArchived: removesTurns ? before.turns : 0,
-      turnsKept: removesTurns ? plan.tailTurns : before.turns + plan.tailTurns,
-      bytesBefore: size,
-      bytesArchived: 0,
-      toolOutputsPruned: pruned,
-      linesAfter: 0,
-    };
-    if (target === 'tools' && pruned === 0) {
-      await cleanup();
-      progress.end();
-      return { ...base, counts: { ...counts, linesAfter: linesBefore }, reason: 'nothing to compact (no old tool output over the pruning threshold)' };
-    }
-    const useReplaced = target === 'tools' || (rewriteAll && pruned > 0);
-    const archivedLines = A === X ? before.lines : state.lineNo;
-    counts.linesArchived = archivedLines;
-    counts.bytesArchived = A;
-    counts.linesAfter = linesBefore - archivedLines + 1 + (useReplaced ? archivedLines - (target === 'tools' ? 0 : before.lines) : 0);
-    const details = [transcriptFinal, summaryFinal, useReplaced ? toolsFinal : undefined].filter((f): f is string => Boolean(f)).map((f) => rel(session, f));
-
-    if (dry) {
-      await cleanup();
-      progress.end();
-      return { ...base, reason: 'dry run: nothing was changed', archive: archiveRel, archivePath: archiveFinal, details, counts };
-    }
-
-    // Loaded while the disk syncs, rather than after: the overview edit at the end needs it.
-    import('../memory/overview.js').catch(() => {});
-    progress.stage('writing the archive');
-    if (archiveCopy) await settleArchiveCopy();
-    else await copyArchive(file, archiveTemp, A);
-    const archiveSha = (A === X && hashAtCut ? hashAtCut : state.hash).digest('hex');
-    if (sinks.transcript) {
-      await fillSlots(sinks.transcript, slots, { lines: `1-${before.lines}`, messages: before.messages, turns: before.turns });
-      await sinks.transcript.close();
-    }
-    const replacedSha = sinks.replaced ? (await sinks.replaced.close())! : '';
-    const replacedBytes = useReplaced ? sinks.replaced!.bytes : 0;
-    if (sinks.tools) await sinks.tools.close();
-
-    // The summary: from the summarizer (a failure changes nothing), or the built-in one.
-    let summary: string | undefined;
-    if (summaryFinal) {
-      if (options.summarizer) progress.stage('waiting for the summarizer');
-      if (options.summarizer) summary = await runSummarizer(options.summarizer, sinks.transcript!.temp, options.timeoutMs ?? 120_000);
-      else summary = sinks.collector!.build(X, { turns: before.turns, messages: before.messages, lines: before.lines, firstTime: state.firstTime, lastTime: state.lastTime });
-      // The archive is the verbatim record; the summary reaches overview.md, so it holds no secret.
-      summary = redactSecrets(summary);
-      const f = await openSink(summaryTemp!);
-      await f.write(
-        detailFrontMatter({ wmem: 'detail', version: 1, kind: 'summary', title: firstLineOf(summary), created: now.toISOString(), session: session.id, source: options.summarizer ? `summarizer: ${options.summarizer}` : 'wmem (extractive)', lines: `1-${before.lines}`, messages: before.messages, turns: before.turns, archive: archiveRel }) +
-          '\n' +
-          summary.replace(/\n*$/, '\n'),
-      );
-      await f.close();
-    }
-
-    const finals: Array<{ temp: string; final: string; title?: string }> = [{ temp: archiveTemp, final: archiveFinal }];
-    if (transcriptFinal) finals.push({ temp: tempFor(transcriptFinal, stamp), final: transcriptFinal, title: transcriptTitle(before, now) });
-    if (summaryFinal && summary !== undefined) finals.push({ temp: summaryTemp!, final: summaryFinal, title: `summary of turns 1-${before.turns}: ${firstLineOf(summary)}` });
-    if (toolsFinal && useReplaced) finals.push({ temp: tempFor(toolsFinal, stamp), final: toolsFinal, title: `${pruned} full tool output${pruned === 1 ? '' : 's'} cut by compaction ${now.toISOString()}` });
-
-    const marker: CompactionMarker = {
-      version: 1,
-      id,
-      archive: archiveRel,
-      archivedBytes: A,
-      archivedLines,
-      archiveSha256: archiveSha,
-      replacedBytes,
-      replacedSha256: useReplaced ? replacedSha : '',
-      turns: removesTurns ? before.turns : 0,
-      messages: removesTurns ? before.messages : 0,
-      details,
-    };
-    const recentLine =
-      summary !== undefined
-        ? firstLineOf(summary)
-        : removesTurns
-          ? archivedRecentLine(before, archiveRel, transcriptFinal && rel(session, transcriptFinal))
-          : `Cut ${pruned} old tool output${pruned === 1 ? '' : 's'} → ${details[0] ?? archiveRel}; original lines in ${archiveRel}`;
-    const indexLines = finals.filter((f) => f.title).map((f) => detailIndexLine(rel(session, f.final), f.title!));
-    const header = markerLine(state.format ?? plan.format ?? 'chat', marker, headerText(marker, { removesTurns, pruned, summary, transcript: transcriptFinal && rel(session, transcriptFinal), tools: useReplaced ? sinks.toolsRel : undefined }));
-
-    journal.finals = finals.map((f) => f.final);
-    journal.indexLines = indexLines;
-    journal.recentLine = recentLine;
-    await commitMessages(file, {
-      temp: await openSink(messagesTemp),
-      head: [header, useReplaced ? { file: replacedTemp, bytes: replacedBytes } : undefined],
-      from: A,
-      beforeCommit: async () => {
-        await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
-        for (const f of finals) await linkInto(f.temp, f.final);
-      },
-      onCommit: () => {
-        committed = true;
-      },
-    });
-    await fs.unlink(replacedTemp).catch(() => {});
-    await updateOverview(session, indexLines, recentLine, env);
-    await fs.unlink(journalPath(session)).catch(() => {});
-    progress.end();
-    return { ...base, compacted: true, archive: archiveRel, archivePath: archiveFinal, details, counts, summary, recentLine };
-  } catch (err) {
-    progress.end();
-    if (!committed) await cleanup();
-    throw err;
-  }
+  const plan = await planFromTail(file, size, keepRecent, keepSteps);
+  if (!('cut' in plan)) return nothing(plan);
+  const quickAllowed = target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES);
+  const quick = quickAllowed ? await quickWay(session, plan, { options, env, archiveTo, size, base, progress }) : undefined;
+  return quick ?? fullCut(session, plan, { options, env, archiveTo, size, identity, base, progress, nothing });
 }
 
 /**
- * The archive: a kernel copy of the file cut at `end`, fsynced. Its sha256 comes from pass 2,
- * which read the same bytes [0, end) under the same lock.
+ * A plain cut of a long history the quick way (quick-cut.ts), its finishing done now or left to
+ * the background; undefined (nothing changed) when it steps aside for the full way.
  */
-async function copyArchive(file: string, temp: string, end: number): Promise<void> {
-  try {
-    await ensureDir(path.dirname(temp));
-    await fs.copyFile(file, temp, fsConstants.COPYFILE_FICLONE);
-    await fs.truncate(temp, end);
-    await fs.chmod(temp, FILE_MODE);
-    const handle = await fs.open(temp, 'r+');
-    await handle.sync().finally(() => handle.close());
-  } catch (err) {
-    throw fsError(err, 'write', temp);
+async function quickWay(session: Session, plan: CutPlan, ctx: { options: CompactOptions; env: CompactEnv; archiveTo?: string; size: number; base: CompactResult; progress: Progress }): Promise<CompactResult | undefined> {
+  const { options, env, progress } = ctx;
+  const quick = await quickCut(session, plan, { now: env.now(), archiveTo: ctx.archiveTo, progress });
+  if (!quick) return undefined;
+  const counts: CompactCounts = { ...emptyCounts(), linesBefore: null, linesArchived: null, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, stepsKept: plan.tailSteps, bytesBefore: ctx.size, bytesArchived: plan.cut, linesAfter: plan.tailLines + 1 + (plan.opening ? 1 : 0) };
+  let finishing: CompactResult['finishing'] = 'background';
+  if (options.wait || !env.finishLater?.()) {
+    progress.stage('writing the readable transcript');
+    const archived = await finishCommitted(session, quick.journal, env);
+    if (archived) Object.assign(counts, { linesArchived: archived.lines, linesBefore: archived.lines + plan.tailLines, messagesArchived: archived.messages, turnsArchived: archived.turns, turnsBefore: archived.turns + plan.tailTurns });
+    finishing = 'done';
   }
-}
-
-/**
- * Builds the new messages.jsonl in `temp` (the head pieces, then the file from `from` to its
- * current end), runs `beforeCommit` (journal, final names), then renames it into place: the
- * commit. Lines appended to the old file through a descriptor opened before the rename are
- * carried over afterwards.
- */
-async function commitMessages(
-  file: string,
-  plan: { temp: DurableFile; head: Array<string | { file: string; bytes: number } | undefined>; from: number; beforeCommit: () => Promise<void>; onCommit: () => void },
-): Promise<void> {
-  const next = plan.temp;
-  for (const piece of plan.head) {
-    if (typeof piece === 'string') await next.write(piece);
-    else if (piece) await next.copyRange(piece.file, 0, piece.bytes);
-  }
-  const old = await fs.open(file, 'r');
-  try {
-    const copiedTo = (await old.stat()).size;
-    await next.copyRange(file, plan.from, copiedTo);
-    await next.close();
-    await plan.beforeCommit();
-    await replaceKeepingAppends(next.temp, file, old, copiedTo, plan.onCommit, { settleMs: SETTLE_MS });
-  } finally {
-    await old.close().catch(() => {});
-  }
-}
-
-
-function headerText(marker: CompactionMarker, info: { removesTurns: boolean; pruned: number; summary?: string; transcript?: string; tools?: string }): string {
-  const parts: string[] = [];
-  if (info.removesTurns) {
-    parts.push(
-      `[wmem] Earlier history was compacted: ${marker.turns} turns (${marker.messages} messages, ${marker.archivedLines} lines) were moved byte for byte to working-memory/${marker.archive}` +
-        (info.transcript ? `; a readable transcript is in working-memory/${info.transcript}` : '') +
-        '.',
-    );
-  }
-  if (info.tools) parts.push(`[wmem] ${info.pruned} old tool output${info.pruned === 1 ? ' was' : 's were'} cut; each full text is in working-memory/${info.tools} and the original lines in working-memory/${marker.archive}.`);
-  parts.push(`Undo with: wmem restore ${marker.archive}`);
-  let text = parts.join(' ');
-  if (info.summary) {
-    const summary = info.summary.length > MAX_HEADER_SUMMARY ? info.summary.slice(0, MAX_HEADER_SUMMARY) + '\n… (the full summary is in detail/)' : info.summary;
-    text += `\n\nSummary of the compacted turns:\n${summary.trim()}`;
-  }
-  return text;
-}
-
-/** Runs the summarizer with the transcript on stdin; any failure throws and changes nothing. */
-async function runSummarizer(command: string, transcriptFile: string, timeoutMs: number): Promise<string> {
-  const { execa } = await import('execa');
-  // Its own process group, so a timeout stops the whole command line (a shell's children too).
-  const child = execa(command, { shell: true, inputFile: transcriptFile, reject: false, detached: true, maxBuffer: 16 * 1024 * 1024, stripFinalNewline: false });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-  }, timeoutMs);
-  const result = await child.finally(() => clearTimeout(timer));
-  const hint = 'nothing was changed; fix the command or run without --summarizer for the built-in summary';
-  if (timedOut) throw ioError(`summarizer timed out after ${Math.round(timeoutMs / 1000)} s: ${command}`, undefined, hint);
-  if (result.exitCode !== 0 || result.failed) {
-    const why = result.exitCode !== undefined ? `exited with ${result.exitCode}` : result.signal ? `was killed by ${result.signal}` : 'failed';
-    const stderr = String(result.stderr ?? '').trim().split('\n').pop();
-    throw ioError(`summarizer ${why}: ${command}${stderr ? ` (${stderr.slice(0, 200)})` : ''}`, undefined, hint);
-  }
-  const summary = String(result.stdout ?? '').trim();
-  if (!summary) throw ioError(`summarizer printed nothing: ${command}`, undefined, hint);
-  return summary + '\n';
+  progress.end();
+  return { ...ctx.base, compacted: true, ...(plan.opening ? { cutInsideTurn: true } : {}), archive: quick.archiveRel, archivePath: quick.archive, details: [quick.transcriptRel], counts, finishing, recentLine: quick.journal.recentLine || undefined };
 }
 
 export { archiveTranscript } from './archive-transcript.js';

@@ -1,19 +1,18 @@
 // The compaction journal (state/compaction.json) and recovery from a run killed part way: the
 // journal names every file a run may create; whether messages.jsonl already starts with the run's
 // marker says whether it committed (see the protocols in compact.ts and quick-cut.ts). A quick
-// compaction leaves its journal in place on purpose: what it did not do before its commit (cut
-// the archive to length if it stopped first, the transcript, the overview lines) is finished
-// here, by `wmem compact --finish` in the background or by the next run that takes the lock.
-import { createHash } from 'node:crypto';
+// compaction leaves its journal in place on purpose: what it did not do before its commit is
+// finished (quick-finish.ts) by `wmem compact --finish` in the background or by the next run
+// that takes the lock.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir, readTextIfExists } from '../store/fsx.js';
+import { atomicWrite, readTextIfExists } from '../store/fsx.js';
 import type { Session } from '../store/session.js';
-import { appendToSections, detailIndexLine } from '../store/detail.js';
+import { appendToSections } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
 import { parseMarker } from './marker.js';
-import { Progress, archivedRecentLine, fillSlots, rel, scanRegion, startTranscript, transcriptTitle, type ScanState } from './pass.js';
-import { DurableFile, SETTLE_MS, appendBytes, readLines, tempFor, untilStill } from './scan.js';
+import { readLines } from './read.js';
+import { carriedNotePath, finishQuickCut, type ArchivedCounts } from './quick-finish.js';
 
 export interface Journal {
   version: 1;
@@ -71,8 +70,10 @@ export interface QuickPart {
   archive: string;
   /** The archive's length once cut: the bytes before the cut. */
   archivedBytes: number;
-  /** The new messages.jsonl holds the old file's bytes [archivedBytes, copiedTo) after its marker. */
+  /** The new messages.jsonl holds the old file's bytes [archivedBytes, copiedTo) after its marker (and its head bytes). */
   copiedTo: number;
+  /** Bytes between the marker and that copy: the repeated opening message of a cut inside a turn. */
+  headBytes?: number;
   /** The readable transcript to write (absolute). */
   transcript: string;
   created: string;
@@ -82,38 +83,6 @@ const JOURNAL = 'compaction.json';
 
 export function journalPath(session: Session): string {
   return path.join(session.paths.stateDir, JOURNAL);
-}
-
-/**
- * Up to where a committed quick cut carried the old file's late bytes into messages.jsonl, so
- * that its finishing carries the rest from there, and, while the finishing appends more, where
- * and how many (so that a finishing killed after appending does not append them twice). The
- * compacting run writes it without fsync, as a hint: after a crash the finishing works it out
- * from the files themselves (see cutArchive).
- */
-interface CarriedNote {
-  id: string;
-  carriedTo: number;
-  pending?: { at: number; length: number };
-}
-
-function carriedNotePath(session: Session): string {
-  return path.join(session.paths.stateDir, 'compaction-carried.json');
-}
-
-export async function noteCarried(session: Session, id: string, carriedTo: number): Promise<void> {
-  await fs.writeFile(carriedNotePath(session), JSON.stringify({ id, carriedTo } satisfies CarriedNote) + '\n', { mode: FILE_MODE }).catch(() => {});
-}
-
-async function readCarried(session: Session, id: string): Promise<CarriedNote | undefined> {
-  try {
-    const note = JSON.parse(await fs.readFile(carriedNotePath(session), 'utf8')) as Partial<CarriedNote>;
-    if (note.id !== id || !Number.isSafeInteger(note.carriedTo)) return undefined;
-    const pending = note.pending && Number.isSafeInteger(note.pending.at) && Number.isSafeInteger(note.pending.length) ? note.pending : undefined;
-    return { id, carriedTo: note.carriedTo!, ...(pending ? { pending } : {}) };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Reads the first line of a file (up to 1 MiB), or ''. */
@@ -187,12 +156,6 @@ export async function finishCommitted(session: Session, journal: Journal, env: {
   return counts;
 }
 
-export interface ArchivedCounts {
-  turns: number;
-  messages: number;
-  lines: number;
-}
-
 async function removeJournal(session: Session): Promise<void> {
   await fs.unlink(carriedNotePath(session)).catch(() => {});
   const file = journalPath(session);
@@ -224,246 +187,7 @@ export async function updateOverview(session: Session, indexLines: string[], rec
   }
 }
 
-/**
- * The rest of a committed quick compaction: the archive cut to length (see cutArchive), then its
- * readable transcript. Returns the overview lines to add. Safe to repeat.
- */
-export async function finishQuickCut(session: Session, id: string, quick: QuickPart, env: { warn(msg: string): void }, how: { messagesIntact: boolean }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts }> {
-  const archiveRel = rel(session, quick.archive);
-  let size: number;
-  try {
-    // A write in flight through the old file when the compaction swapped it lands in a moment.
-    size = await settledSize(quick.archive);
-  } catch (err) {
-    env.warn(`wmem: ${quick.archive} is gone (${(err as NodeJS.ErrnoException).code}); no transcript written for it`);
-    return { indexLines: [], recentLine: '' };
-  }
-  if (size > quick.archivedBytes) await cutArchive(session, id, quick, size, how.messagesIntact);
-  await fs.chmod(quick.archive, FILE_MODE).catch(() => {});
-
-  const created = new Date(quick.created);
-  const transcript = new DurableFile(tempFor(quick.transcript, 'finish'));
-  try {
-    await transcript.open();
-    const slots = await startTranscript(transcript, { session: session.id, created, archiveRel });
-    const state: ScanState = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), hash: createHash('sha256') };
-    await scanRegion(quick.archive, { start: 0, end: quick.archivedBytes }, { transcript: true, rewrite: false }, { transcript, toolsRel: '' }, state, new Progress(false, 0));
-    const counts = { turns: state.turns, messages: state.messages, lines: state.lineNo };
-    await recordArchiveDigest(session, archiveRel, { bytes: quick.archivedBytes, sha256: state.hash.digest('hex'), lines: counts.lines });
-    await fillSlots(transcript, slots, { lines: `1-${counts.lines}`, messages: counts.messages, turns: counts.turns });
-    await transcript.close();
-    // Over the placeholder the compaction left under this name (or an earlier attempt's result).
-    assertLocksHeld();
-    await fs.rename(transcript.temp, quick.transcript);
-    await fsyncDir(path.dirname(quick.transcript));
-    const transcriptRel = rel(session, quick.transcript);
-    return { indexLines: [detailIndexLine(transcriptRel, transcriptTitle(counts, created))], recentLine: archivedRecentLine(counts, archiveRel, transcriptRel), counts };
-  } catch (err) {
-    // The archive is whole and cut: only the derived transcript is missing, which must not
-    // hold every later run back.
-    await transcript.discard();
-    env.warn(`wmem: the readable transcript of ${archiveRel} was not written: ${(err as Error).message}`);
-    return { indexLines: [], recentLine: `Compacted history → ${archiveRel} (no readable transcript: ${(err as Error).message})`.slice(0, 300) };
-  }
-}
-
-/** A file's size once it has not grown for SETTLE_MS (a second at most). */
-async function settledSize(file: string): Promise<number> {
-  let size = -1;
-  await untilStill(SETTLE_MS, async () => {
-    const now = (await fs.stat(file)).size;
-    const grew = now !== size;
-    size = now;
-    return grew;
-  });
-  return size;
-}
-
-/**
- * Cuts a quick archive (size bytes now) to its length. Past the cut it holds either the old
- * file's tail, not cut yet (the kept part of it is in messages.jsonl after the marker, followed
- * by what the run carried over, up to the offset it noted), or bytes a program wrote through a
- * descriptor it held across the compaction, after an earlier cut. What messages.jsonl lacks of
- * either goes there before the cut. Without the run's note, what it carried is matched line by
- * line; when messages.jsonl was rewritten since the commit (`intact` false), only the note can
- * say, and without it the archive is left whole.
- */
-async function cutArchive(session: Session, id: string, quick: QuickPart, size: number, intact: boolean): Promise<void> {
-  const messages = session.paths.messages;
-  const note = await readCarried(session, id);
-  const noted = note && note.carriedTo >= quick.copiedTo && note.carriedTo <= size ? await pastPending(messages, quick.archive, note) : undefined;
-  let from: number;
-  if (intact) {
-    const afterMarker = await firstLineEnd(messages);
-    const keptLength = quick.copiedTo - quick.archivedBytes;
-    const kept = size >= quick.copiedTo ? await commonPrefix(messages, afterMarker, quick.archive, quick.archivedBytes, keptLength) : undefined;
-    if (kept && kept.bytes === keptLength) {
-      from = noted ?? quick.copiedTo + (await commonPrefix(messages, afterMarker + keptLength, quick.archive, quick.copiedTo, size - quick.copiedTo)).wholeLines;
-    } else {
-      // Cut already, and written after. A writer that was not appending leaves a hole of zeros first.
-      from = quick.archivedBytes + (await leadingZeros(quick.archive, quick.archivedBytes, size));
-    }
-  } else if (noted !== undefined) {
-    from = noted;
-  } else {
-    return;
-  }
-  await carryAndCut(quick.archive, quick.archivedBytes, messages, from, async (carriedTo, at, length) => {
-    await atomicWrite(carriedNotePath(session), JSON.stringify({ id, carriedTo, pending: { at, length } } satisfies CarriedNote) + '\n');
-  });
-}
-
-/** The note's offset, past its pending bytes if they are in messages.jsonl where they were put. */
-async function pastPending(messages: string, archive: string, note: CarriedNote): Promise<number> {
-  if (!note.pending) return note.carriedTo;
-  const { at, length } = note.pending;
-  const [there, carried] = await Promise.all([readRange(messages, at, length), readRange(archive, note.carriedTo, length)]);
-  return there.length === length && there.equals(carried) ? note.carriedTo + length : note.carriedTo;
-}
-
-async function readRange(file: string, start: number, length: number): Promise<Buffer> {
-  const handle = await fs.open(file, 'r').catch((err) => {
-    throw fsError(err, 'read', file);
-  });
-  try {
-    const buf = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buf, 0, length, start);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Appends the archive's bytes from `from` to messages.jsonl, again for whatever arrived while
- * doing so, then cuts the archive to `length` and fsyncs it. `beforeAppend` records each append
- * (where it carries from, where in messages.jsonl it puts them, how many) before it is made.
- * (A byte written between the last look and the cut is the one race left; only a program
- * holding the old file open that long after the compaction can lose it.)
- */
-async function carryAndCut(archive: string, length: number, messages: string, from: number, beforeAppend: (from: number, at: number, length: number) => Promise<void>): Promise<void> {
-  const handle = await fs.open(archive, 'r+').catch((err) => {
-    throw fsError(err, 'write', archive);
-  });
-  try {
-    for (let size = (await handle.stat()).size; size > from; size = (await handle.stat()).size) {
-      const extra = Buffer.alloc(size - from);
-      const { bytesRead } = await handle.read(extra, 0, extra.length, from);
-      if (!bytesRead) break;
-      const at = (await fs.stat(messages).catch(() => undefined))?.size ?? 0;
-      await beforeAppend(from, at, bytesRead);
-      await appendBytes(messages, extra.subarray(0, bytesRead));
-      from += bytesRead;
-    }
-    await handle.truncate(length);
-    await handle.chmod(FILE_MODE);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The offset just past the first line of a file (its marker). */
-async function firstLineEnd(file: string): Promise<number> {
-  for await (const line of readLines(file)) return line.offset + line.bytes.length;
-  return 0;
-}
-
-/**
- * How many bytes of `a` from `startA` equal those of `b` from `startB` (up to `length`), and up
- * to which newline of that common part whole lines match. Read 1 MiB at a time.
- */
-async function commonPrefix(a: string, startA: number, b: string, startB: number, length: number): Promise<{ bytes: number; wholeLines: number }> {
-  const left = await fs.open(a, 'r');
-  const right = await fs.open(b, 'r');
-  try {
-    const x = Buffer.alloc(Math.max(1, Math.min(length, 1 << 20)));
-    const y = Buffer.alloc(x.length);
-    let bytes = 0;
-    let wholeLines = 0;
-    while (bytes < length) {
-      const want = Math.min(x.length, length - bytes);
-      const [{ bytesRead: gotX }, { bytesRead: gotY }] = await Promise.all([left.read(x, 0, want, startA + bytes), right.read(y, 0, want, startB + bytes)]);
-      const got = Math.min(gotX, gotY);
-      let same = 0;
-      while (same < got && x[same] === y[same]) same++;
-      const nl = x.subarray(0, same).lastIndexOf(10);
-      if (nl !== -1) wholeLines = bytes + nl + 1;
-      bytes += same;
-      if (same < want) break;
-    }
-    return { bytes, wholeLines };
-  } finally {
-    await left.close();
-    await right.close();
-  }
-}
-
-/** How many zero bytes a file has from `start` (below `end`): a hole left by a positioned write. */
-async function leadingZeros(file: string, start: number, end: number): Promise<number> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const chunk = Buffer.alloc(Math.max(1, Math.min(end - start, 1 << 16)));
-    let zeros = 0;
-    while (start + zeros < end) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(chunk.length, end - start - zeros), start + zeros);
-      if (!bytesRead) break;
-      let i = 0;
-      while (i < bytesRead && chunk[i] === 0) i++;
-      zeros += i;
-      if (i < bytesRead) break;
-    }
-    return zeros;
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Writes the journal atomically (state/ is created with the session). */
 export async function writeJournal(session: Session, journal: Journal): Promise<void> {
   await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
-}
-
-/** Digests of archives whose marker has none (quick cuts), by path relative to working-memory/. */
-interface ArchiveDigests {
-  version: 1;
-  archives: Record<string, ArchiveDigest>;
-}
-
-export interface ArchiveDigest {
-  bytes: number;
-  sha256: string;
-  lines?: number;
-}
-
-function digestsPath(session: Session): string {
-  return path.join(session.paths.stateDir, 'archives.json');
-}
-
-/** The recorded sha256 of an archive whose marker has none, if any. */
-export async function archiveDigest(session: Session, archiveRel: string): Promise<ArchiveDigest | undefined> {
-  const text = await readTextIfExists(digestsPath(session));
-  if (!text) return undefined;
-  try {
-    return (JSON.parse(text) as ArchiveDigests).archives?.[archiveRel];
-  } catch {
-    return undefined;
-  }
-}
-
-/** Records an archive's digest (under the session lock). */
-async function recordArchiveDigest(session: Session, archiveRel: string, digest: ArchiveDigest): Promise<void> {
-  let digests: ArchiveDigests = { version: 1, archives: {} };
-  const text = await readTextIfExists(digestsPath(session));
-  if (text) {
-    try {
-      const parsed = JSON.parse(text) as ArchiveDigests;
-      if (parsed && typeof parsed.archives === 'object') digests = { version: 1, archives: parsed.archives };
-    } catch {
-      // Unreadable (it is written atomically, so not torn by wmem): kept aside, not overwritten.
-      await fs.rename(digestsPath(session), `${digestsPath(session)}.unreadable-${Date.now()}`).catch(() => {});
-    }
-  }
-  digests.archives[archiveRel] = digest;
-  await atomicWrite(digestsPath(session), JSON.stringify(digests, null, 2) + '\n');
 }

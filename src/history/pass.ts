@@ -13,7 +13,8 @@ import type { SummaryCollector } from './summary.js';
 import { pruneOutput, rewriteToolOutputs, pointerLine, type PruneMode } from './prune.js';
 import { detectFormat } from './plan.js';
 import type { HistoryFormat } from './marker.js';
-import { readLineBatches, type DurableFile } from './scan.js';
+import { readLineBatches } from './read.js';
+import type { DurableFile } from './durable.js';
 
 const COMPACT_PRUNE_MODE: PruneMode = 'aggressive';
 

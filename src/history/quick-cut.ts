@@ -13,7 +13,8 @@
 //   1. one read of [0, A): the id check. Meanwhile the old file is fsynced
 //      (it becomes the archive; normally long on disk already). The archive's sha256 is taken
 //      by the finishing, which reads it anyway, into state/archives.json (restore checks it).
-//   2. the new messages.jsonl in a temp: marker + the old file's [A, end); fsynced.
+//   2. the new messages.jsonl in a temp: marker (+ the repeated opening message of the turn the
+//      cut falls inside, if it does) + the old file's [A, end); fsynced.
 //   3. the journal (state/compaction.json) names the archive, the temp and what is left to do.
 //   4. link(messages.jsonl, archive name): one file, two names; the archive folder fsynced.
 //   5. COMMIT: rename(temp, messages.jsonl); lines appended to the old file meanwhile are carried
@@ -25,7 +26,8 @@
 //      carry-over, and only then cuts the archive to A and fsyncs it.
 // Recovery: not committed (messages.jsonl is still the file the run started from) → the temp, the
 // placeholder and the archive name are removed (the last only while it names that same file);
-// committed → finishQuickCut (journal.ts).
+// committed → finishQuickCut (quick-finish.ts).
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, fsyncDir } from '../store/fsx.js';
@@ -33,11 +35,14 @@ import { fileStamp } from '../store/paths.js';
 import type { Session } from '../store/session.js';
 import { fsError, ioError } from '../ui/errors.js';
 import { IdScanner } from './id-scan.js';
-import { markerLine, type CompactionMarker } from './marker.js';
+import { markerLine, openingNote, type CompactionMarker } from './marker.js';
 import type { CutPlan } from './plan.js';
-import { fileIdentity, journalPath, noteCarried, writeJournal, type Journal } from './journal.js';
+import { fileIdentity, journalPath, writeJournal, type Journal } from './journal.js';
+import { noteCarried } from './quick-finish.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
-import { DurableFile, freeName, readChunks, replaceKeepingAppends, tempFor } from './scan.js';
+import { readChunks } from './read.js';
+import { DurableFile, freeName, tempFor } from './durable.js';
+import { replaceKeepingAppends } from './swap.js';
 
 /** From this many archived bytes a plain cut goes the quick way (below, the full way costs little). */
 export const QUICK_CUT_BYTES = 8 << 20;
@@ -92,6 +97,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
     const archiveRel = rel(session, archive);
     const transcript = await freeName(session.paths.detailDir, `${stamp}-conversation`, '.md');
     const transcriptRel = rel(session, transcript);
+    const opening = plan.opening;
     const marker: CompactionMarker = {
       version: 1,
       id: `${stamp}-${path.basename(archive)}`,
@@ -99,8 +105,9 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       archivedBytes: cut,
       // Taken by the finishing (state/archives.json): the archive is the original file, not a copy.
       archiveSha256: '',
-      replacedBytes: 0,
-      replacedSha256: '',
+      replacedBytes: opening?.length ?? 0,
+      replacedSha256: opening ? createHash('sha256').update(opening).digest('hex') : '',
+      ...(opening ? { openingBytes: opening.length } : {}),
       details: [transcriptRel],
     };
     const next = await new DurableFile(messagesTemp).open();
@@ -115,13 +122,14 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
         finals: [archive, transcript],
         indexLines: [],
         recentLine: '',
-        quick: { archive, archivedBytes: cut, copiedTo, transcript, created: ctx.now.toISOString() },
+        quick: { archive, archivedBytes: cut, copiedTo, transcript, created: ctx.now.toISOString(), ...(opening ? { headBytes: opening.length } : {}) },
         messagesFile: fileIdentity(identity),
       };
       // The journal, the new file and the transcript's placeholder (which holds its name until
       // the finishing replaces it) are written and fsynced side by side; all before the link.
       const building = (async () => {
-        await next.write(markerLine(plan.format ?? 'chat', marker, headerText(marker, plan.tailTurns, transcriptRel)));
+        await next.write(markerLine(plan.format ?? 'chat', marker, headerText(marker, plan, transcriptRel)));
+        if (opening) await next.write(opening);
         await next.copyRange(file, cut, copiedTo);
         await next.close();
       })();
@@ -166,9 +174,10 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
   }
 }
 
-function headerText(marker: CompactionMarker, keptTurns: number, transcriptRel: string): string {
+function headerText(marker: CompactionMarker, plan: CutPlan, transcriptRel: string): string {
+  const kept = plan.opening ? `the last ${plan.tailSteps} step${plan.tailSteps === 1 ? '' : 's'}` : `the last ${plan.tailTurns} turn${plan.tailTurns === 1 ? '' : 's'}`;
   return (
-    `[wmem] Earlier history was compacted: everything before the last ${keptTurns} turn${keptTurns === 1 ? '' : 's'} (${(marker.archivedBytes / 1e6).toFixed(1)} MB) was moved byte for byte to working-memory/${marker.archive}; ` +
-    `a readable transcript is in working-memory/${transcriptRel}. Undo with: wmem restore ${marker.archive}`
+    `[wmem] Earlier history was compacted: everything before ${kept} (${(marker.archivedBytes / 1e6).toFixed(1)} MB) was moved byte for byte to working-memory/${marker.archive}; ` +
+    `a readable transcript is in working-memory/${transcriptRel}.${plan.opening ? openingNote(plan.tailSteps) : ''} Undo with: wmem restore ${marker.archive}`
   );
 }

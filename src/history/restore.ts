@@ -10,8 +10,12 @@ import type { Session } from '../store/session.js';
 import { appendToSection } from '../store/detail.js';
 import { fsError, refusedError, usageError } from '../ui/errors.js';
 import { MARKER_KEY, parseMarker, type CompactionMarker } from './marker.js';
-import { archiveDigest, recoverCompaction } from './journal.js';
-import { DurableFile, SETTLE_MS, hashRange, readLines, removeSessionLeftovers, replaceKeepingAppends } from './scan.js';
+import { recoverCompaction } from './journal.js';
+import { archiveDigest } from './archive-digests.js';
+import { hashRange, readLines } from './read.js';
+import { DurableFile } from './durable.js';
+import { SETTLE_MS, replaceKeepingAppends } from './swap.js';
+import { removeSessionLeftovers } from './leftovers.js';
 
 export interface RestoreResult {
   session: string;

@@ -167,6 +167,7 @@ export const TOOLS: ToolSpec[] = [
       dry_run: z.boolean().optional().describe('true (default): only report what would move; false: compact'),
       target: z.enum(['conversation', 'tools', 'all']).optional().describe('conversation (default): old turns; tools: old tool outputs only; all: both'),
       keep_recent: z.number().int().min(0).optional().describe('how many recent turns to keep (default 5)'),
+      keep_steps: z.number().int().min(1).optional().describe('at most this many recent steps (an assistant response with its tool results) are kept, so one long turn can be cut inside (default 20)'),
     },
     readOnly: false,
     async run(args, scope) {
@@ -180,6 +181,7 @@ export const TOOLS: ToolSpec[] = [
           target: (args.target as 'conversation' | 'tools' | 'all' | undefined) ?? 'conversation',
           strategy: 'archive',
           keepRecent: (args.keep_recent as number | undefined) ?? 5,
+          keepSteps: (args.keep_steps as number | undefined) ?? 20,
           dryRun: args.dry_run !== false,
           wait: false,
         },

@@ -88,7 +88,9 @@ export function renderCompact(result: CompactResult): string {
   const verb = result.dryRun ? 'would move' : 'moved';
   if (result.finishing) {
     const what = c.turnsArchived === null ? `everything (${megabytes(c.bytesArchived)})` : `${c.turnsArchived} turns (${c.messagesArchived} messages, ${c.linesArchived} lines, ${megabytes(c.bytesArchived)})`;
-    lines.push(`moved ${what} before the last ${c.turnsKept} turns to ${result.archive}; kept those turns.`);
+    const kept = result.cutInsideTurn ? `the last ${c.stepsKept} steps` : `the last ${c.turnsKept} turns`;
+    lines.push(`moved ${what} before ${kept} to ${result.archive}; kept those ${result.cutInsideTurn ? 'steps' : 'turns'}.`);
+    if (result.cutInsideTurn) lines.push('The cut fell inside a turn: its opening message is repeated after the marker (restore drops the copy).');
     for (const d of result.details) lines.push(`  ${d}`);
     if (result.finishing === 'background') lines.push('The readable transcript and the overview lines are being written in the background (--wait does it before returning).');
     else if (result.recentLine) lines.push(result.recentLine);
@@ -96,7 +98,11 @@ export function renderCompact(result: CompactResult): string {
     return lines.join('\n');
   }
   if (result.target !== 'tools') {
-    lines.push(`${result.dryRun ? 'Dry run: ' : ''}${verb} ${c.turnsArchived} of ${c.turnsBefore} turns (${c.messagesArchived} messages${result.target === 'conversation' ? `, ${c.linesArchived} lines` : ''}) to ${result.archive}; ${result.dryRun ? 'would keep' : 'kept'} the last ${c.turnsKept}.`);
+    const keep = result.dryRun ? 'would keep' : 'kept';
+    const tail = result.cutInsideTurn
+      ? `${keep} the last ${c.stepsKept} steps; the cut falls inside a turn, whose opening message ${result.dryRun ? 'would be' : 'is'} repeated after the marker`
+      : `${keep} the last ${c.turnsKept}`;
+    lines.push(`${result.dryRun ? 'Dry run: ' : ''}${verb} ${c.turnsArchived} of ${c.turnsBefore} turns${result.cutInsideTurn ? ' (the last in part)' : ''} (${c.messagesArchived} messages${result.target === 'conversation' ? `, ${c.linesArchived} lines` : ''}) to ${result.archive}; ${tail}.`);
   } else {
     lines.push(`${result.dryRun ? 'Dry run: ' : ''}${result.dryRun ? 'would cut' : 'cut'} ${c.toolOutputsPruned} old tool outputs; original lines ${result.dryRun ? 'would go' : 'went'} to ${result.archive}.`);
   }

@@ -4,7 +4,8 @@
 // the interrupted run is rolled back or finished). Restoring then gives back the original bytes.
 // Both ways are killed: the full one (--strategy summarize: parse, copy, summary) and the quick
 // cut of a long history (the archive is the old file under a second name; --wait makes the same
-// process write the transcript afterwards, so the kills also land in that finishing).
+// process write the transcript afterwards, so the kills also land in that finishing), and the
+// quick cut inside one long turn (--keep-steps: its opening message repeated after the marker).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { readFile, readdir } from 'node:fs/promises';
@@ -13,6 +14,16 @@ import { BIN, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
 import { generatedHistory, leadingMarker, sessionWith } from '../helpers/history-e2e.js';
 
 const original = generatedHistory(25_000, 3);
+/** One request and 24,000 steps (a tool call and its result each): over 8 MiB in a single turn. */
+function singleTurn(): string {
+  const J = (v: unknown) => JSON.stringify(v);
+  const lines = [J({ type: 'user', uuid: 'u0', message: { role: 'user', content: 'Fix every failing test under src/' } })];
+  for (let i = 0; i < 24_000; i++) {
+    lines.push(J({ type: 'assistant', uuid: `a${i}`, message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `npm test -- src/file${i}.test.ts` } }] } }));
+    lines.push(J({ type: 'user', uuid: `r${i}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `PASS src/file${i}.test.ts (12 tests)` }] }, toolUseResult: { stdout: 'PASS' } }));
+  }
+  return lines.join('\n') + '\n';
+}
 // Fractions of an uninterrupted run's duration (measured first, so the instants fit any machine).
 const fractions = [0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 0.97, 1.05];
 const boxes: Sandbox[] = [];
@@ -20,26 +31,33 @@ const boxes: Sandbox[] = [];
 beforeAll(() => {
   expect(original.length).toBeGreaterThan(10_000_000);
 });
+const long = singleTurn();
 afterAll(async () => {
   for (const box of boxes) await box.cleanup();
 });
 
-const ways: Record<string, string[]> = { full: ['--strategy', 'summarize'], quick: ['--wait'] };
+const ways: Record<string, { flags: string[]; history: () => string }> = {
+  full: { flags: ['--keep-recent', '5', '--strategy', 'summarize'], history: () => original },
+  quick: { flags: ['--keep-recent', '5', '--wait'], history: () => original },
+  'quick inside one turn': { flags: ['--keep-steps', '20', '--wait'], history: () => long },
+};
 
-for (const [way, flags] of Object.entries(ways)) it(`a ${way} compaction killed at any instant leaves old or new state, and a rerun completes`, async () => {
+for (const [way, { flags, history }] of Object.entries(ways)) it(`a ${way} compaction killed at any instant leaves old or new state, and a rerun completes`, async () => {
+  const original = history();
   const outcomes: string[] = [];
   const probe = await sandbox();
   boxes.push(probe);
   await sessionWith(probe, original);
   const started = Date.now();
-  const probed = await runJson(probe, ['compact', '--keep-recent', '5', ...flags], { timeout: 60_000 });
-  expect(probed.finishing).toBe(way === 'quick' ? 'done' : undefined);
+  const probed = await runJson(probe, ['compact', ...flags], { timeout: 60_000 });
+  expect(probed.finishing).toBe(way === 'full' ? undefined : 'done');
+  expect(Boolean(probed.cutInsideTurn)).toBe(way === 'quick inside one turn');
   const full = Date.now() - started;
   const killAt = async (delay: number): Promise<string> => {
     const box = await sandbox();
     boxes.push(box);
     const files = await sessionWith(box, original);
-    const child = execa('node', [BIN, 'compact', '--keep-recent', '5', ...flags], {
+    const child = execa('node', [BIN, 'compact', ...flags], {
       cwd: box.project,
       reject: false,
       extendEnv: false,
@@ -64,7 +82,7 @@ for (const [way, flags] of Object.entries(ways)) it(`a ${way} compaction killed 
     }
     // Rerun: waits out the stale lock, resolves the interrupted run, completes (--wait: with its
     // transcript, so that nothing is left to a background run when the checks below look).
-    const rerun = await runJson(box, ['compact', '--keep-recent', '5', '--wait'], { timeout: 60_000 });
+    const rerun = await runJson(box, ['compact', ...flags.filter((f) => !['--strategy', 'summarize', '--wait'].includes(f)), '--wait'], { timeout: 60_000 });
     expect(rerun.session).toBeTruthy();
     for (const dir of [files.dir, path.join(files.dir, 'state'), path.join(files.workingMemory, 'archive'), path.join(files.workingMemory, 'detail')]) {
       expect((await readdir(dir)).filter((n) => n.endsWith('.tmp')), dir).toEqual([]);

@@ -110,12 +110,13 @@ describe('wmem compact on a long history (the quick cut)', () => {
 
   it('takes the full way when a line before the cut may be linked to the kept turns', async () => {
     // The last turn's answer shares its message.id with a response of turn 10: one response
-    // split across the cut, as far as the lines say. Only the exact plan can cut here.
+    // split across the cut, as far as the lines say. Only the exact plan can cut here: inside
+    // turn 10, just before that response (every later step is held by it).
     const linked = original + JSON.stringify({ type: 'user', uuid: 'late', message: { role: 'user', content: 'one more thing' } }) + '\n' + JSON.stringify({ type: 'assistant', uuid: 'late-a', message: { id: 'msg_10b', role: 'assistant', content: [{ type: 'text', text: 'done' }] } }) + '\n';
     const { box, files } = await freshSession(linked);
     const result = await runJson(box, ['compact', '--keep-recent', '5']);
     expect(result.finishing).toBeUndefined();
-    expect(result.counts.turnsArchived).toBe(10);
+    expect(result).toMatchObject({ cutInsideTurn: true, counts: { turnsArchived: 11 } });
     const lead = (await leadingMarker(files))!;
     const archive = await readFile(path.join(files.workingMemory, result.archive));
     expect(Buffer.concat([archive, lead.rest]).toString('utf8')).toBe(linked);

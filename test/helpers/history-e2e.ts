@@ -23,11 +23,18 @@ export async function sessionWith(box: Sandbox, content: Buffer | string | { fix
   return { dir, messages, workingMemory: path.join(dir, 'working-memory') };
 }
 
-export async function leadingMarker(files: SessionFiles): Promise<{ marker: CompactionMarker; rest: Buffer } | undefined> {
+/**
+ * The marker leading messages.jsonl, the bytes that stand in for archived lines right after it
+ * (rewritten tool outputs, or the repeated opening message of a cut inside a turn), and the rest:
+ * the kept lines as they were.
+ */
+export async function leadingMarker(files: SessionFiles): Promise<{ marker: CompactionMarker; replaced: Buffer; rest: Buffer } | undefined> {
   const bytes = await readFile(files.messages);
   const first = splitLines(bytes)[0];
   const marker = first && parseMarker(first.toString('utf8'));
-  return marker ? { marker, rest: bytes.subarray(first.length) } : undefined;
+  if (!marker) return undefined;
+  const after = first.length + marker.replacedBytes;
+  return { marker, replaced: bytes.subarray(first.length, after), rest: bytes.subarray(after) };
 }
 
 /** Link ids (tool calls, message.id) of a chunk of history. */

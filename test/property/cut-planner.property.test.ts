@@ -18,7 +18,7 @@ it('plans the same cut as checking every candidate against every span', () => {
   fc.assert(
     fc.property(fc.array(line, { maxLength: 40 }), fc.nat(6), (lines, keepRecent) => {
       const planner = new CutPlanner();
-      lines.forEach((l, i) => planner.add(i * 10, l.turnStart, l.links));
+      lines.forEach((l, i) => planner.add(i * 10, { turnStart: l.turnStart, links: l.links, role: 'other' }));
       const turns = planner.turnStarts;
       let expected: { cut: number; turnsRemoved: number } | undefined;
       if (keepRecent === 0) expected = turns.length > 0 || lines.length * 10 > 0 ? { cut: lines.length * 10, turnsRemoved: turns.length } : undefined;

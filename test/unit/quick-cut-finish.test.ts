@@ -100,6 +100,29 @@ it('does not carry over twice what the run had carried before it stopped', async
   expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('carried'));
 });
 
+it('a cut inside a turn (its opening message repeated after the marker): matches what was carried past the repeat, carries the rest once', async () => {
+  const opening = J({ type: 'user', message: { role: 'user', content: 'one long request' } }) + '\n';
+  const steps = Array.from({ length: 12 }, (_, i) => [
+    J({ type: 'assistant', message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: {} }] } }),
+    J({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: 'ok' }] }, toolUseResult: { stdout: 'ok' } }),
+  ]);
+  const oneTurn = opening + steps.flat().join('\n') + '\n';
+  await setMessages(ts.session, oneTurn);
+  const result = await compactSession(ts.session, { target: 'conversation', strategy: 'archive', keepRecent: 2, keepSteps: 3, quickFrom: 0 }, { ...env, finishLater: () => true });
+  expect(result).toMatchObject({ finishing: 'background', cutInsideTurn: true });
+  const journal = JSON.parse(await readFile(journalPath(ts.session), 'utf8')) as Journal;
+  expect(journal.quick!.headBytes).toBe(Buffer.byteLength(opening));
+  // Stopped right after the commit, its note lost: one line it had carried, one it had not.
+  await forgetCarried();
+  await writeFile(result.archivePath!, oneTurn + late('carried') + late('uncarried'));
+  await appendFile(ts.session.paths.messages, late('carried'));
+  await finish();
+  expect((await readFile(result.archivePath!)).length).toBe(journal.quick!.archivedBytes);
+  expect(await readFile(journal.quick!.transcript, 'utf8')).toMatch(/turns: 1 *\n/);
+  await restoreArchive(ts.session, path.basename(result.archivePath!), env);
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(oneTurn + late('carried') + late('uncarried'));
+});
+
 it('keeps the archive when messages.jsonl was rewritten after the commit (never deletes the only copy)', async () => {
   for (const rewrite of ['truncated', 'removed'] as const) {
     for (const noted of [true, false]) {

@@ -1,0 +1,75 @@
+// Sweeping what killed wmem processes left in a session: their temp files (by the pid in the
+// name, once that process is gone) and write-file-atomic's leftovers (once stale).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { isAtomicWriteLeftover, ownTempPid } from '../ops/sweep-plan.js';
+import type { Session } from '../store/session.js';
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes temp files that a killed wmem process left in `dirs` (names `.<…>.<pid>[.replaced].tmp`
+ * whose process is gone). Call with the session lock held.
+ */
+export async function removeStaleTemps(dirs: string[]): Promise<number> {
+  let removed = 0;
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pid = ownTempPid(name);
+      if (pid === undefined || pid === process.pid || processAlive(pid)) continue;
+      await fs.unlink(path.join(dir, name)).then(
+        () => removed++,
+        () => {},
+      );
+    }
+  }
+  return removed;
+}
+
+/**
+ * Removes what write-file-atomic leaves when its process is killed mid-write (see
+ * isAtomicWriteLeftover: only beside the files wmem writes that way), `minAgeMs` old (a minute by
+ * default: a live write takes milliseconds). `stateDir`: the folder whose JSON files are all wmem's.
+ */
+export async function removeAtomicLeftovers(dirs: string[], stateDir: string, minAgeMs = 60_000): Promise<number> {
+  const now = Date.now();
+  let removed = 0;
+  for (const dir of dirs) {
+    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!isAtomicWriteLeftover(name, dir === stateDir)) continue;
+      const file = path.join(dir, name);
+      const st = await fs.lstat(file).catch(() => undefined);
+      if (!st?.isFile() || now - st.mtimeMs < minAgeMs) continue;
+      await fs.unlink(file).then(
+        () => removed++,
+        () => {},
+      );
+    }
+  }
+  return removed;
+}
+
+/** Both kinds of leftovers of killed wmem processes in a session. */
+export async function removeSessionLeftovers(session: Session): Promise<void> {
+  await removeStaleTemps(sessionTempDirs(session));
+  await removeAtomicLeftovers([session.paths.dir, session.paths.stateDir, session.paths.workingMemory], session.paths.stateDir);
+}
+
+/** Where compaction, restore and transcript archiving put their temp files. */
+export function sessionTempDirs(session: Session): string[] {
+  return [session.paths.dir, session.paths.stateDir, session.paths.archiveDir, session.paths.detailDir];
+}
