@@ -47,7 +47,6 @@ export interface IndexMeta {
 
 export class CorruptIndex extends Error {}
 
-const ASCII_RUN = /[A-Za-z0-9]+/g;
 const WORD_RUN = /[\p{L}\p{N}]+/gu;
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -96,17 +95,36 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
 // A run right after an underscore is never read by the search (no word boundary there), so it is
 // not indexed: an ASCII token's counts are then exactly the search's.
 function addLine(postings: Map<string, number[]>, line: string, lineNo: number, ascii: boolean): void {
-  if (ascii) {
-    const lower = line.toLowerCase();
-    ASCII_RUN.lastIndex = 0;
-    for (let m = ASCII_RUN.exec(lower); m; m = ASCII_RUN.exec(lower)) if (m.index === 0 || lower.charCodeAt(m.index - 1) !== 95) post(postings, m[0], lineNo);
-    return;
-  }
+  if (ascii) return addAsciiLine(postings, line, lineNo);
   WORD_RUN.lastIndex = 0;
   for (let m = WORD_RUN.exec(line); m; m = WORD_RUN.exec(line)) {
     const run = m[0];
     if (NON_ASCII.test(run)) post(postings, run, lineNo);
     else if (m.index === 0 || line.charCodeAt(m.index - 1) !== 95) post(postings, run.toLowerCase(), lineNo);
+  }
+}
+
+/** addLine for pure ASCII, a character at a time (runs of letters and digits): the index's hot loop. */
+function addAsciiLine(postings: Map<string, number[]>, line: string, lineNo: number): void {
+  let start = -1;
+  let upper = false;
+  for (let i = 0; i <= line.length; i++) {
+    const c = i < line.length ? line.charCodeAt(i) : 0;
+    const folded = c | 0x20;
+    if ((c >= 48 && c <= 57) || (folded >= 97 && folded <= 122)) {
+      if (start < 0) {
+        start = i;
+        upper = false;
+      }
+      if (c <= 90 && c >= 65) upper = true;
+      continue;
+    }
+    if (start < 0) continue;
+    if (start === 0 || line.charCodeAt(start - 1) !== 95) {
+      const token = line.slice(start, i);
+      post(postings, upper ? token.toLowerCase() : token, lineNo);
+    }
+    start = -1;
   }
 }
 
@@ -137,12 +155,23 @@ export function dropLastLine(data: IndexData, lastLineChars: number): number {
   return start;
 }
 
-function pushVarint(out: number[], n: number): void {
-  while (n >= 0x80) {
-    out.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
+/** A growing byte buffer for the postings. */
+class ByteSink {
+  bytes = new Uint8Array(1 << 16);
+  length = 0;
+
+  varint(n: number): void {
+    if (this.length + 8 > this.bytes.length) {
+      const grown = new Uint8Array(this.bytes.length * 2);
+      grown.set(this.bytes);
+      this.bytes = grown;
+    }
+    while (n >= 0x80) {
+      this.bytes[this.length++] = (n & 0x7f) | 0x80;
+      n = Math.floor(n / 128);
+    }
+    this.bytes[this.length++] = n;
   }
-  out.push(n);
 }
 
 function align4(n: number): number {
@@ -165,15 +194,15 @@ export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
   const tokenEnds = new Uint32Array(tokens.length);
   const postingEnds = new Uint32Array(tokens.length);
   let tokenAt = 0;
-  const varints: number[] = [];
+  const varints = new ByteSink();
   tokens.forEach((token, i) => {
     tokenAt += Buffer.byteLength(token, 'utf8');
     tokenEnds[i] = tokenAt;
     let prev = 0;
     const list = data.postings.get(token)!;
     for (let p = 0; p < list.length; p += 2) {
-      pushVarint(varints, list[p] - prev);
-      pushVarint(varints, list[p + 1]);
+      varints.varint(list[p] - prev);
+      varints.varint(list[p + 1]);
       prev = list[p];
     }
     postingEnds[i] = varints.length;
@@ -198,7 +227,7 @@ export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
   Buffer.from(tokenEnds.buffer).copy(out, tokenEndsAt);
   tokenBytes.copy(out, tokenBytesAt);
   Buffer.from(postingEnds.buffer).copy(out, postingEndsAt);
-  Buffer.from(varints).copy(out, postingsAt);
+  out.set(varints.bytes.subarray(0, varints.length), postingsAt);
   return out;
 }
 

@@ -155,7 +155,7 @@ async function indexOf(paths: SessionPaths, source: Source, textFile: string): P
   if (!staysInside(paths.dir, indexFile)) return undefined;
   try {
     if (statSync(textFile).size < INDEX_MIN_BYTES) return undefined;
-    return await ensureIndex(textFile, indexFile, source.kind === 'messages' ? undefined : blankFrontMatter, source.kind === 'messages' ? undefined : isComment);
+    return (await ensureIndex(textFile, indexFile, source.kind === 'messages' ? undefined : blankFrontMatter, source.kind === 'messages' ? undefined : isComment)).view;
   } catch {
     return undefined; // scanned instead
   }

@@ -39,16 +39,24 @@ function readIndex(indexFile: string): IndexView | undefined {
   }
 }
 
+export interface Ensured {
+  view: IndexView;
+  /** What it took: nothing, indexing the appended lines, or indexing the whole file. */
+  action: 'fresh' | 'extended' | 'built';
+}
+
 /**
  * The index of `textFile` as it is now: the stored one when fresh, else extended (an append to
- * the same file) or rebuilt, and stored. `prepare` must be the same for every version of a file.
+ * the same file) or rebuilt, and stored. `prepare` and `skipLine` must be the same for every
+ * version of a file.
  */
-export async function ensureIndex(textFile: string, indexFile: string, prepare?: Prepare, skipLine?: (line: string) => boolean): Promise<IndexView> {
+export async function ensureIndex(textFile: string, indexFile: string, prepare?: Prepare, skipLine?: (line: string) => boolean): Promise<Ensured> {
   const stat = statSync(textFile);
   const stored = readIndex(indexFile);
-  if (stored && fresh(stored, stat)) return stored;
+  if (stored && fresh(stored, stat)) return { view: stored, action: 'fresh' };
   const bytes = readFileSync(textFile);
-  const data = (stored && appendable(stored, stat, bytes) && extend(stored, bytes, skipLine)) || build(bytes, prepare, skipLine);
+  const extended = stored && appendable(stored, stat, bytes) ? extend(stored, bytes, skipLine) : undefined;
+  const data = extended ?? build(bytes, prepare, skipLine);
   const meta: IndexMeta = { size: bytes.length, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, hash: hashOf(bytes), ...data.extra };
   const encoded = encodeIndex(data.index, meta);
   try {
@@ -56,7 +64,7 @@ export async function ensureIndex(textFile: string, indexFile: string, prepare?:
   } catch {
     /* a cache: the next search builds it again */
   }
-  return decodeIndex(encoded);
+  return { view: decodeIndex(encoded), action: extended ? 'extended' : 'built' };
 }
 
 /** Same file, grown, its old bytes unchanged, no front matter (which a later line could close). */
