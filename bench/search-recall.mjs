@@ -129,8 +129,8 @@ for (const split of ['dev', 'test']) {
   result[split] = { wmem: score(idx.map(({ q, i }) => rankOf(wmemTop[i], q))), plainBm25: score(idx.map(({ q, i }) => rankOf(bm25Top[i], q))) };
   if (showMisses) {
     result[split].misses = idx
-      .filter(({ q, i }) => q.conversation === 0 && !(rankOf(wmemTop[i], q) > 0 && rankOf(wmemTop[i], q) <= 5))
-      .map(({ q, i }) => ({ question: q.question, answer: q.answer, top: wmemTop[i][0]?.snippet }));
+      .filter(({ q, i }) => q.conversation < 2 && rankOf(wmemTop[i], q) !== 1)
+      .map(({ q, i }) => ({ question: q.question, answer: q.answer, rank: rankOf(wmemTop[i], q), bm25: rankOf(bm25Top[i], q), top: wmemTop[i][0]?.snippet }));
   }
 }
 console.log(JSON.stringify(result, null, 2));

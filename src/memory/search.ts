@@ -259,7 +259,8 @@ interface Entry {
 
 /**
  * BM25 over the candidate lines with the cheap boosts (coverage, source, recency); then the
- * phrase boost on the best few hundred only (it needs the line's text); the best `limit` first.
+ * phrase and proximity boosts on the best few hundred only (they need the line's text); the best
+ * `limit` first.
  * The shortlist is the best by score (ties: source, then line) whatever order lines come in.
  */
 export function rank(candidates: Candidate[], query: Query, totals: { lines: number; chars: number }, sources: SourceInfo[], options: RankOptions, pools: CandidatePool[] = []): Scored[] {
@@ -297,10 +298,14 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   list.sort(byEntry);
   let scored: Scored[] = list.slice(0, shortlist).map((e) => ({ candidate: e.candidate ?? e.pool!.candidate(e.line), score: e.score, matched: e.matched }));
   if (!options.plain) {
+    const near = proximity(query);
+    const own = new Set(query.terms.map((t) => t.group)).size;
     for (const s of scored) {
       const lower = s.candidate.text.toLowerCase();
       if (query.phrase.includes(' ') && lower.includes(query.phrase)) s.score *= 1.6;
       else if (query.bigrams.some((bg) => lower.includes(bg))) s.score *= 1.25;
+      // The question's words close together (one sentence of a long message) rather than scattered.
+      if (own > 1) s.score *= 1 + (PROXIMITY_WEIGHT * (near(s.candidate.text) - 1)) / (own - 1);
     }
     scored = scored.sort(byScore);
   }
@@ -337,6 +342,35 @@ function scorer(query: Query, df: number[], N: number, avgdl: number, sources: S
       if (src) score *= src.boost * (1 + 0.2 * src.recency);
     }
     return score < floor ? undefined : { score, matched, source, line };
+  };
+}
+
+/** Words a window for the proximity boost spans, and how much holding every query word in one counts. */
+const PROXIMITY_WINDOW = 6;
+const PROXIMITY_WEIGHT = 0.6;
+
+/** How many of the query's words (each with its related words, counted once) the best window of a line holds. */
+function proximity(query: Query): (text: string) => number {
+  const match = wordMatcher(query, false);
+  return (text) => {
+    const groups: number[] = [];
+    for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const hits = match(m[0]);
+      groups.push(hits.length ? query.terms[hits[0]].group : -1);
+    }
+    const inWindow = new Map<number, number>();
+    let best = 1;
+    for (let i = 0; i < groups.length; i++) {
+      if (groups[i] >= 0) inWindow.set(groups[i], (inWindow.get(groups[i]) ?? 0) + 1);
+      const out = groups[i - PROXIMITY_WINDOW];
+      if (out !== undefined && out >= 0) {
+        const left = inWindow.get(out)! - 1;
+        if (left) inWindow.set(out, left);
+        else inWindow.delete(out);
+      }
+      best = Math.max(best, inWindow.size);
+    }
+    return best;
   };
 }
 
