@@ -2,7 +2,7 @@
 // project's workspace memory. Archived messages (JSON lines) are searched through a text sidecar
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
-import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync, type Dirent } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
@@ -25,6 +25,8 @@ interface Source {
   file: string;
   path: string;
   mtimeMs: number;
+  /** Bytes when listed (an archive's messages file: its own size, not its text's). */
+  size: number;
 }
 
 export interface SearchHit {
@@ -49,17 +51,25 @@ export interface SearchOptions {
   noIndex?: boolean;
 }
 
-function listMd(dir: string): string[] {
+/**
+ * The names in `dir`, sorted, each with whether it is a plain file in a folder that stays inside
+ * `root`: such a file needs no further check (no link to follow); anything else (a link, a folder
+ * that leads out) is checked on its own. One directory read instead of a path resolution per file.
+ */
+function listDir(root: string, dir: string): { name: string; plain: boolean }[] {
+  let entries: Dirent[];
   try {
-    return readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
+  const inside = staysInside(root, dir);
+  return entries.map((e) => ({ name: e.name, plain: inside && e.isFile() })).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
 }
 
-function mtime(file: string): number | undefined {
+function statOf(file: string): { mtimeMs: number; size: number } | undefined {
   try {
-    return statSync(file).mtimeMs;
+    return statSync(file);
   } catch {
     return undefined;
   }
@@ -67,24 +77,18 @@ function mtime(file: string): number | undefined {
 
 function sessionSources(id: string, paths: SessionPaths): Source[] {
   const out: Source[] = [];
-  const add = (kind: SourceKind, abs: string) => {
+  const add = (kind: SourceKind, abs: string, plain = false) => {
     // A link planted in detail/ or archive/ that leads out of the session is never read.
-    if (!staysInside(paths.dir, abs)) return;
-    const m = mtime(abs);
-    if (m !== undefined) out.push({ kind, session: id, file: path.relative(paths.dir, abs), path: abs, mtimeMs: m });
+    if (!plain && !staysInside(paths.dir, abs)) return;
+    const st = statOf(abs);
+    if (st) out.push({ kind, session: id, file: path.relative(paths.dir, abs), path: abs, mtimeMs: st.mtimeMs, size: st.size });
   };
   add('overview', paths.overview);
   add('scratch', paths.scratch);
-  for (const name of listMd(paths.detailDir)) add('detail', path.join(paths.detailDir, name));
-  let archived: string[] = [];
-  try {
-    archived = readdirSync(paths.archiveDir).sort();
-  } catch {
-    /* no archive yet */
-  }
-  for (const name of archived) {
-    if (name.endsWith('.jsonl')) add('messages', path.join(paths.archiveDir, name));
-    else if (name.endsWith('.md')) add('archive', path.join(paths.archiveDir, name));
+  for (const { name, plain } of listDir(paths.dir, paths.detailDir)) if (name.endsWith('.md')) add('detail', path.join(paths.detailDir, name), plain);
+  for (const { name, plain } of listDir(paths.dir, paths.archiveDir)) {
+    if (name.endsWith('.jsonl')) add('messages', path.join(paths.archiveDir, name), plain);
+    else if (name.endsWith('.md')) add('archive', path.join(paths.archiveDir, name), plain);
   }
   return out;
 }
@@ -151,6 +155,8 @@ function indexFileOf(paths: SessionPaths, source: Source): string {
 
 /** The index of a source's text when the text is large enough to be worth one (built or brought up to date). */
 async function indexOf(paths: SessionPaths, source: Source, textFile: string): Promise<IndexView | undefined> {
+  // A small file is scanned: no index, and no system call spent on finding one.
+  if (source.kind !== 'messages' && source.size < INDEX_MIN_BYTES) return undefined;
   const indexFile = indexFileOf(paths, source);
   if (!staysInside(paths.dir, indexFile)) return undefined;
   try {
@@ -319,8 +325,8 @@ function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<st
     dropStaleSidecars(paths, own);
   }
   const wsPath = workspaceFilePath(scope.projectDir);
-  const wsMtime = mtime(wsPath);
-  if (wsMtime !== undefined) sources.push({ kind: 'workspace', file: 'workspace-memory.json', path: wsPath, mtimeMs: wsMtime });
+  const ws = statOf(wsPath);
+  if (ws) sources.push({ kind: 'workspace', file: 'workspace-memory.json', path: wsPath, mtimeMs: ws.mtimeMs, size: ws.size });
   return { sources, sessionOf };
 }
 
