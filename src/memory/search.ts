@@ -273,26 +273,28 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   const shortlist = Math.max(options.limit * 20, 200);
   let list: Entry[] = [];
   let floor = -Infinity;
-  const offer = (entry: Entry | undefined) => {
-    if (!entry || entry.score < floor) return;
+  let last: Entry | undefined;
+  // Below the shortlist's last entry, or tied with it and after it in (source, line) order: out.
+  const admits = (value: number, source: number, line: number) =>
+    value > floor || (value === floor && last !== undefined && (source < last.source || (source === last.source && line < last.line)));
+  const keep = (entry: Entry) => {
     list.push(entry);
     // Keep the list short: every so often drop all but the best, raising the floor.
     if (list.length >= shortlist * 4) {
       list.sort(byEntry);
       list = list.slice(0, shortlist);
-      floor = list[list.length - 1].score;
+      last = list[list.length - 1];
+      floor = last.score;
     }
   };
   for (const c of candidates) {
-    const e = score(c.tf, 0, c.length, c.source, c.line, floor);
-    if (e) e.candidate = c;
-    offer(e);
+    const value = score.of(c.tf, 0, c.length, c.source);
+    if (admits(value, c.source, c.line)) keep({ score: value, matched: score.matched, source: c.source, line: c.line, candidate: c });
   }
   for (const pool of pools) {
     for (const line of pool.lines) {
-      const e = score(pool.tf, pool.row(line) * terms, pool.length(line), pool.source, line, floor);
-      if (e) e.pool = pool;
-      offer(e);
+      const value = score.of(pool.tf, pool.row(line) * terms, pool.length(line), pool.source);
+      if (admits(value, pool.source, line)) keep({ score: value, matched: score.matched, source: pool.source, line, pool });
     }
   }
   list.sort(byEntry);
@@ -312,7 +314,7 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   return scored.slice(0, options.limit);
 }
 
-/** The score of one line from its term counts (`tf[at + t]`), or undefined below `floor`. */
+/** The score of one line from its term counts (`tf[at + t]`); `matched` is how many query words it held. */
 function scorer(query: Query, df: number[], N: number, avgdl: number, sources: SourceInfo[], plain: boolean) {
   const idf = df.map((n) => Math.log(1 + (N - n + 0.5) / (n + 0.5)));
   const k1 = 1.2;
@@ -320,29 +322,34 @@ function scorer(query: Query, df: number[], N: number, avgdl: number, sources: S
   const terms = query.terms.length;
   const own = query.terms.filter((t) => t.weight === 1).length || 1;
   const groupBest = new Array<number>(terms).fill(0);
-  return (tf: ArrayLike<number>, at: number, length: number, source: number, line: number, floor: number): Entry | undefined => {
-    const norm = k1 * (1 - b + (b * Math.max(length, 1)) / avgdl);
-    groupBest.fill(0);
-    for (let t = 0; t < terms; t++) {
-      const n = tf[at + t];
-      if (!n) continue;
-      const qt = query.terms[t];
-      const part = qt.weight * idf[t] * ((n * (k1 + 1)) / (n + norm));
-      if (part > groupBest[qt.group]) groupBest[qt.group] = part;
-    }
-    let score = 0;
-    let matched = 0;
-    for (const g of groupBest) {
-      score += g;
-      if (g > 0) matched++;
-    }
-    if (!plain) {
-      if (own > 1) score *= 1 + (0.6 * Math.max(0, matched - 1)) / (own - 1);
-      const src = sources[source];
-      if (src) score *= src.boost * (1 + 0.2 * src.recency);
-    }
-    return score < floor ? undefined : { score, matched, source, line };
+  const out = {
+    matched: 0,
+    of(tf: ArrayLike<number>, at: number, length: number, source: number): number {
+      const norm = k1 * (1 - b + (b * Math.max(length, 1)) / avgdl);
+      groupBest.fill(0);
+      for (let t = 0; t < terms; t++) {
+        const n = tf[at + t];
+        if (!n) continue;
+        const qt = query.terms[t];
+        const part = qt.weight * idf[t] * ((n * (k1 + 1)) / (n + norm));
+        if (part > groupBest[qt.group]) groupBest[qt.group] = part;
+      }
+      let score = 0;
+      let matched = 0;
+      for (const g of groupBest) {
+        score += g;
+        if (g > 0) matched++;
+      }
+      out.matched = matched;
+      if (!plain) {
+        if (own > 1) score *= 1 + (0.6 * Math.max(0, matched - 1)) / (own - 1);
+        const src = sources[source];
+        if (src) score *= src.boost * (1 + 0.2 * src.recency);
+      }
+      return score;
+    },
   };
+  return out;
 }
 
 /** Words a window for the proximity boost spans, and how much holding every query word in one counts. */
