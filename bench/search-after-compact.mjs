@@ -1,11 +1,12 @@
 // The first `wmem search` right after a compaction of a ~60 MB history, and the searches after
-// it, beside `grep -rF` over the same archive folder and bare `node -e 0`. `wmem compact --wait`
+// it, beside `grep -rF` over the same working-memory folder and bare `node -e 0`. `wmem compact --wait`
 // brings the search index up to date as the last step of its finishing (a plain `wmem compact`
 // does it in its background finishing), so the first search reads ready text.
 //
 //   node bench/search-after-compact.mjs [rounds=3] [messages=100000]
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
@@ -19,11 +20,18 @@ const work = path.join(root, 'bench', '.work', 'search-after-compact');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(path.join(work, 'project'), { recursive: true });
 const env = { ...process.env, WMEM_HOME: path.join(work, 'home'), NO_COLOR: '1' };
-const run = (cmd, args) => {
+// Wall time, and CPU time (user + system, read by GNU time): on a machine shared with other work
+// the wall time says more about the neighbours than about wmem; the CPU time does not.
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const cpuFile = path.join(work, 'cpu.txt');
+const run = (cmd, args, extraEnv = {}) => {
+  const [file, argv] = TIME ? [TIME, ['-f', '%U %S', '-o', cpuFile, cmd, ...args]] : [cmd, args];
   const start = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: path.join(work, 'project'), env, encoding: 'utf8' });
+  const r = spawnSync(file, argv, { cwd: path.join(work, 'project'), env: { ...env, ...extraEnv }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0 && cmd !== 'grep') throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, out: r.stdout };
+  const cpuMs = TIME ? readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).reduce((n, x) => n + Number(x) * 1000, 0) : NaN;
+  return { ms, cpuMs, out: r.stdout };
 };
 const wmem = (...args) => run(process.execPath, [bin, ...args]);
 
@@ -33,23 +41,55 @@ wmem('init', '--session', 'bench');
 const sessionDir = path.dirname(JSON.parse(wmem('show', 'messages', '--json').out).file);
 const QUERY = 'off-by-one in the loop bound';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const times = { first: [], later: [], grep: [], node: [] };
+const times = { compact: [], first: [], later: [], otherQueries: [], scan: [], grep: [], node: [] };
+const cpu = { first: [], later: [], otherQueries: [], scan: [], grep: [], node: [] };
+const timed = (what, r) => {
+  times[what].push(r.ms);
+  cpu[what]?.push(r.cpuMs);
+  return r;
+};
+// Other questions (rare words, a common word, a question in other words), later searches all.
+const OTHER = ['flamingo', 'module output', 'how do we ship a release', 'please look at src/module42 and fix the failing test'];
 for (let r = 0; r < rounds; r++) {
   rmSync(path.join(sessionDir, 'working-memory', 'archive'), { recursive: true, force: true });
   rmSync(path.join(sessionDir, 'working-memory', 'detail'), { recursive: true, force: true });
   rmSync(path.join(sessionDir, 'state', 'search'), { recursive: true, force: true });
   copyFileSync(source, path.join(sessionDir, 'messages.jsonl'));
-  wmem('compact', '--keep-recent', '5', '--wait');
-  times.first.push(wmem('search', QUERY, '--json').ms);
-  for (let i = 0; i < 3; i++) times.later.push(wmem('search', QUERY, '--json').ms);
-  times.grep.push(run('grep', ['-rF', QUERY, path.join(sessionDir, 'working-memory', 'archive')]).ms);
-  times.node.push(run(process.execPath, ['-e', '0']).ms);
+  times.compact.push(wmem('compact', '--keep-recent', '5', '--wait').ms);
+  timed('first', wmem('search', QUERY, '--json'));
+  for (let i = 0; i < 3; i++) timed('later', wmem('search', QUERY, '--json'));
+  for (const q of OTHER) timed('otherQueries', wmem('search', q, '--json'));
+  // The same search scanning every file (no index), as before the index.
+  timed('scan', run(process.execPath, [bin, 'search', QUERY, '--json'], { WMEM_SEARCH_INDEX: 'off' }));
+  timed('grep', run('grep', ['-rF', QUERY, path.join(sessionDir, 'working-memory')]));
+  timed('node', run(process.execPath, ['-e', '0']));
 }
+// The indexes a search loads: their size, and the time to read them (decoding is views on the bytes).
+const searchDir = path.join(sessionDir, 'state', 'search');
+const indexes = readdirSync(searchDir).filter((f) => f.endsWith('.idx'));
+const indexBytes = indexes.reduce((n, f) => n + statSync(path.join(searchDir, f)).size, 0);
+const indexReadMs = median(Array.from({ length: 5 }, () => {
+  const t = process.hrtime.bigint();
+  for (const f of indexes) readFileSync(path.join(searchDir, f));
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}));
 const row = (what, ms, baseline, baselineMs) => ({ what, ms, baseline, baselineMs });
 const result = {
   messages,
+  loadAverage: Math.round(os.loadavg()[0] * 10) / 10,
   historyMb: Math.round(statSync(source).size / 1e5) / 10,
-  ms: { firstSearchAfterCompact: Math.round(median(times.first)), laterSearch: Math.round(median(times.later)), grepRF: Math.round(median(times.grep)), nodeStartup: Math.round(median(times.node)) },
+  indexes: { files: indexes.length, mb: Math.round(indexBytes / 1e5) / 10, readMs: Math.round(indexReadMs * 10) / 10 },
+  ms: {
+    compactWait: Math.round(median(times.compact)),
+    firstSearchAfterCompact: Math.round(median(times.first)),
+    laterSearch: Math.round(median(times.later)),
+    laterSearchOtherQueries: Math.round(median(times.otherQueries)),
+    laterSearchOtherQueriesMax: Math.round(Math.max(...times.otherQueries)),
+    laterSearchWithoutIndex: Math.round(median(times.scan)),
+    grepRF: Math.round(median(times.grep)),
+    nodeStartup: Math.round(median(times.node)),
+  },
+  cpuMs: Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, Math.round(median(xs))])),
 };
 console.log(JSON.stringify(result, null, 2));
 emit('search-after-compact', [

@@ -7,6 +7,7 @@
 // Data is generated (seeded, so every run sees the same folder) in bench/.work/search/.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
@@ -297,17 +298,25 @@ const meta = speed;
 // Speed: wmem search vs grep -rF over the same files, interleaved.
 const queries = ['payment webhook retries', 'websocket reconnect jitter', 'how often is data backed up', 'cache', 'Okta SSO'];
 const grepWord = (q) => q.split(' ').sort((a, b) => b.length - a.length)[0];
-const times = { wmem: [], grep: [] };
+const times = { wmem: [], grep: [], wmemCpu: [] };
+// CPU time (user + system, by GNU time) beside the wall time: this machine is shared.
+const cpuFile = path.join(WORK, 'cpu.txt');
+const cpuOf = (args) => {
+  spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, 'node', BIN, ...args], { cwd: project, env: { ...process.env, WMEM_HOME: speed.home, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 });
+  return readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).reduce((n, x) => n + Number(x) * 1000, 0);
+};
 for (let r = 0; r < rounds; r++) {
   for (const q of queries) {
     times.wmem.push(time(() => run(speed.home, ['search', q, '--limit', '10'], { cwd: project })));
+    if (existsSync('/usr/bin/time')) times.wmemCpu.push(cpuOf(['search', q, '--limit', '10']));
     times.grep.push(time(() => spawnSync('grep', ['-rF', grepWord(q), wm], { maxBuffer: 256 * 1024 * 1024 })));
   }
 }
 const node0 = median(Array.from({ length: rounds }, () => time(() => execFileSync('node', ['-e', '0']))));
 const result = {
   data: { archivesMB: Math.round(meta.archivesMB * 10) / 10, archiveFiles: meta.archives, detailFiles: 2000, detailMB: Math.round(detailMB * 10) / 10 },
-  ms: { wmemColdFirstSearch: Math.round(cold), wmemMedian: Math.round(median(times.wmem)), grepMedian: Math.round(median(times.grep)), nodeStartup: Math.round(node0) },
+  loadAverage: Math.round(os.loadavg()[0] * 10) / 10,
+  ms: { wmemColdFirstSearch: Math.round(cold), wmemMedian: Math.round(median(times.wmem)), wmemCpuMedian: Math.round(median(times.wmemCpu)), grepMedian: Math.round(median(times.grep)), nodeStartup: Math.round(node0) },
   ratio: Math.round((median(times.wmem) / median(times.grep)) * 10) / 10,
   ranking: { realisticFolder: { archivesMB: Math.round(realistic.archivesMB * 10) / 10, detailFiles: realistic.detailFiles, ...recallOn(realistic) }, speedFolder: recallOn(speed) },
 };

@@ -129,7 +129,7 @@ function termsForWord(word: string, query: Query, plain: boolean): number[] {
 }
 
 /** termsForWord, remembered per word: the same words come back on every line. */
-function wordMatcher(query: Query, plain: boolean): (word: string) => number[] {
+export function wordMatcher(query: Query, plain: boolean): (word: string) => number[] {
   const memo = new Map<string, number[]>();
   return (word) => {
     const key = word.toLowerCase();
@@ -142,6 +142,7 @@ function wordMatcher(query: Query, plain: boolean): (word: string) => number[] {
   };
 }
 
+
 /** A candidate line: where it is and how often each term occurs in it. */
 export interface Candidate {
   source: number;
@@ -151,7 +152,7 @@ export interface Candidate {
   /** The full line's length in characters (BM25's document length). */
   length: number;
   /** Occurrences per query term (index into query.terms). */
-  tf: number[];
+  tf: number[] | Int32Array;
 }
 
 const MAX_KEPT = 3000;
@@ -165,9 +166,9 @@ export interface ScanStats {
  * Finds the lines of `text` that hold a query term, in one pass of the query's regular
  * expression. `skip` says which lines are not content (front matter, template comments).
  */
-export function scanText(text: string, query: Query, source: number, out: Candidate[], options: { plain?: boolean; skipLine?: (line: string) => boolean; lineText?: (line: string) => string } = {}): ScanStats {
+export function scanText(text: string, query: Query, source: number, out: Candidate[], options: { plain?: boolean; skipLine?: (line: string) => boolean; lineText?: (line: string) => string; match?: (word: string) => number[] } = {}): ScanStats {
   const plain = Boolean(options.plain);
-  const match = wordMatcher(query, plain);
+  const match = options.match ?? wordMatcher(query, plain);
   const re = new RegExp(query.regex.source, query.regex.flags);
   let lineNo = 1;
   let lineStart = 0;
@@ -234,65 +235,154 @@ export interface RankOptions {
 }
 
 /**
- * BM25 over the candidate lines with the cheap boosts (coverage, source, recency); then the
- * phrase boost on the best few hundred only (it needs the line's text); the best `limit` first.
+ * Candidate lines known only by their term counts (from an index): scored like candidates, made
+ * into Candidate objects only if they reach the shortlist.
  */
-export function rank(candidates: Candidate[], query: Query, totals: { lines: number; chars: number }, sources: SourceInfo[], options: RankOptions): Scored[] {
+export interface CandidatePool {
+  source: number;
+  lines: number[];
+  /** Occurrences per query term, `query.terms.length` wide, row `row(line)`. */
+  tf: Int32Array;
+  row(line: number): number;
+  length(line: number): number;
+  candidate(line: number): Candidate;
+}
+
+interface Entry {
+  score: number;
+  matched: number;
+  source: number;
+  line: number;
+  candidate?: Candidate;
+  pool?: CandidatePool;
+}
+
+/**
+ * BM25 over the candidate lines with the cheap boosts (coverage, source, recency); then the
+ * phrase and proximity boosts on the best few hundred only (they need the line's text); the best
+ * `limit` first.
+ * The shortlist is the best by score (ties: source, then line) whatever order lines come in.
+ */
+export function rank(candidates: Candidate[], query: Query, totals: { lines: number; chars: number }, sources: SourceInfo[], options: RankOptions, pools: CandidatePool[] = []): Scored[] {
   const N = Math.max(totals.lines, 1);
-  const avgdl = Math.max(totals.chars / N, 1);
   const terms = query.terms.length;
   const df = new Array<number>(terms).fill(0);
   for (const c of candidates) for (let t = 0; t < terms; t++) if (c.tf[t]) df[t]++;
-  const idf = df.map((n) => Math.log(1 + (N - n + 0.5) / (n + 0.5)));
-  const k1 = 1.2;
-  const b = 0.75;
-  const own = query.terms.filter((t) => t.weight === 1).length || 1;
-  const groupBest = new Array<number>(terms).fill(0);
-  const plain = Boolean(options.plain);
+  for (const pool of pools) for (const line of pool.lines) for (let t = 0, at = pool.row(line) * terms; t < terms; t++) if (pool.tf[at + t]) df[t]++;
+  const score = scorer(query, df, N, Math.max(totals.chars / N, 1), sources, Boolean(options.plain));
   const shortlist = Math.max(options.limit * 20, 200);
-  let scored: Scored[] = [];
+  let list: Entry[] = [];
   let floor = -Infinity;
-  for (const c of candidates) {
-    const norm = k1 * (1 - b + (b * Math.max(c.length, 1)) / avgdl);
-    groupBest.fill(0);
-    for (let t = 0; t < terms; t++) {
-      const tf = c.tf[t];
-      if (!tf) continue;
-      const qt = query.terms[t];
-      const part = qt.weight * idf[t] * ((tf * (k1 + 1)) / (tf + norm));
-      if (part > groupBest[qt.group]) groupBest[qt.group] = part;
-    }
-    let score = 0;
-    let matched = 0;
-    for (const g of groupBest) {
-      score += g;
-      if (g > 0) matched++;
-    }
-    if (!plain) {
-      if (own > 1) score *= 1 + (0.6 * Math.max(0, matched - 1)) / (own - 1);
-      const src = sources[c.source];
-      if (src) score *= src.boost * (1 + 0.2 * src.recency);
-    }
-    if (score <= floor) continue;
-    scored.push({ candidate: c, score, matched });
+  let last: Entry | undefined;
+  // Below the shortlist's last entry, or tied with it and after it in (source, line) order: out.
+  const admits = (value: number, source: number, line: number) =>
+    value > floor || (value === floor && last !== undefined && (source < last.source || (source === last.source && line < last.line)));
+  const keep = (entry: Entry) => {
+    list.push(entry);
     // Keep the list short: every so often drop all but the best, raising the floor.
-    if (scored.length >= shortlist * 4) {
-      scored.sort(byScore);
-      scored = scored.slice(0, shortlist);
-      floor = scored[scored.length - 1].score;
+    if (list.length >= shortlist * 4) {
+      list.sort(byEntry);
+      list = list.slice(0, shortlist);
+      last = list[list.length - 1];
+      floor = last.score;
+    }
+  };
+  for (const c of candidates) {
+    const value = score.of(c.tf, 0, c.length, c.source);
+    if (admits(value, c.source, c.line)) keep({ score: value, matched: score.matched, source: c.source, line: c.line, candidate: c });
+  }
+  for (const pool of pools) {
+    for (const line of pool.lines) {
+      const value = score.of(pool.tf, pool.row(line) * terms, pool.length(line), pool.source);
+      if (admits(value, pool.source, line)) keep({ score: value, matched: score.matched, source: pool.source, line, pool });
     }
   }
-  scored.sort(byScore);
-  scored = scored.slice(0, shortlist);
-  if (!plain) {
+  list.sort(byEntry);
+  let scored: Scored[] = list.slice(0, shortlist).map((e) => ({ candidate: e.candidate ?? e.pool!.candidate(e.line), score: e.score, matched: e.matched }));
+  if (!options.plain) {
+    const near = proximity(query);
+    const own = new Set(query.terms.map((t) => t.group)).size;
     for (const s of scored) {
       const lower = s.candidate.text.toLowerCase();
       if (query.phrase.includes(' ') && lower.includes(query.phrase)) s.score *= 1.6;
       else if (query.bigrams.some((bg) => lower.includes(bg))) s.score *= 1.25;
+      // The question's words close together (one sentence of a long message) rather than scattered.
+      if (own > 1) s.score *= 1 + (PROXIMITY_WEIGHT * (near(s.candidate.text) - 1)) / (own - 1);
     }
-    scored.sort(byScore);
+    scored = scored.sort(byScore);
   }
   return scored.slice(0, options.limit);
+}
+
+/** The score of one line from its term counts (`tf[at + t]`); `matched` is how many query words it held. */
+function scorer(query: Query, df: number[], N: number, avgdl: number, sources: SourceInfo[], plain: boolean) {
+  const idf = df.map((n) => Math.log(1 + (N - n + 0.5) / (n + 0.5)));
+  const k1 = 1.2;
+  const b = 0.75;
+  const terms = query.terms.length;
+  const own = query.terms.filter((t) => t.weight === 1).length || 1;
+  const groupBest = new Array<number>(terms).fill(0);
+  const out = {
+    matched: 0,
+    of(tf: ArrayLike<number>, at: number, length: number, source: number): number {
+      const norm = k1 * (1 - b + (b * Math.max(length, 1)) / avgdl);
+      groupBest.fill(0);
+      for (let t = 0; t < terms; t++) {
+        const n = tf[at + t];
+        if (!n) continue;
+        const qt = query.terms[t];
+        const part = qt.weight * idf[t] * ((n * (k1 + 1)) / (n + norm));
+        if (part > groupBest[qt.group]) groupBest[qt.group] = part;
+      }
+      let score = 0;
+      let matched = 0;
+      for (const g of groupBest) {
+        score += g;
+        if (g > 0) matched++;
+      }
+      out.matched = matched;
+      if (!plain) {
+        if (own > 1) score *= 1 + (0.6 * Math.max(0, matched - 1)) / (own - 1);
+        const src = sources[source];
+        if (src) score *= src.boost * (1 + 0.2 * src.recency);
+      }
+      return score;
+    },
+  };
+  return out;
+}
+
+/** Words a window for the proximity boost spans, and how much holding every query word in one counts. */
+const PROXIMITY_WINDOW = 6;
+const PROXIMITY_WEIGHT = 0.6;
+
+/** How many of the query's words (each with its related words, counted once) the best window of a line holds. */
+function proximity(query: Query): (text: string) => number {
+  const match = wordMatcher(query, false);
+  return (text) => {
+    const groups: number[] = [];
+    for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const hits = match(m[0]);
+      groups.push(hits.length ? query.terms[hits[0]].group : -1);
+    }
+    const inWindow = new Map<number, number>();
+    let best = 1;
+    for (let i = 0; i < groups.length; i++) {
+      if (groups[i] >= 0) inWindow.set(groups[i], (inWindow.get(groups[i]) ?? 0) + 1);
+      const out = groups[i - PROXIMITY_WINDOW];
+      if (out !== undefined && out >= 0) {
+        const left = inWindow.get(out)! - 1;
+        if (left) inWindow.set(out, left);
+        else inWindow.delete(out);
+      }
+      best = Math.max(best, inWindow.size);
+    }
+    return best;
+  };
+}
+
+function byEntry(a: Entry, b: Entry): number {
+  return b.score - a.score || a.source - b.source || a.line - b.line;
 }
 
 function byScore(a: Scored, b: Scored): number {

@@ -2,14 +2,17 @@
 // project's workspace memory. Archived messages (JSON lines) are searched through a text sidecar
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
-import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync, type Dirent } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { atomicWrite, staysInside } from './fsx.js';
+import { ensureIndex, INDEX_MIN_BYTES, scanIndexed } from './search-index.js';
+import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
-import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type Query, type SourceInfo } from '../memory/search.js';
+import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace';
 
@@ -22,6 +25,8 @@ interface Source {
   file: string;
   path: string;
   mtimeMs: number;
+  /** Bytes when listed (an archive's messages file: its own size, not its text's). */
+  size: number;
 }
 
 export interface SearchHit {
@@ -42,19 +47,29 @@ export interface SearchOptions {
   limit: number;
   /** Plain BM25 (no stemming, expansions or boosts): the bench's baseline. */
   plain?: boolean;
+  /** Scan every file, never an index (the bench and the tests compare the two). */
+  noIndex?: boolean;
 }
 
-function listMd(dir: string): string[] {
+/**
+ * The names in `dir`, sorted, each with whether it is a plain file in a folder that stays inside
+ * `root`: such a file needs no further check (no link to follow); anything else (a link, a folder
+ * that leads out) is checked on its own. One directory read instead of a path resolution per file.
+ */
+function listDir(root: string, dir: string): { name: string; plain: boolean }[] {
+  let entries: Dirent[];
   try {
-    return readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
+  const inside = staysInside(root, dir);
+  return entries.map((e) => ({ name: e.name, plain: inside && e.isFile() })).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
 }
 
-function mtime(file: string): number | undefined {
+function statOf(file: string): { mtimeMs: number; size: number } | undefined {
   try {
-    return statSync(file).mtimeMs;
+    return statSync(file);
   } catch {
     return undefined;
   }
@@ -62,24 +77,18 @@ function mtime(file: string): number | undefined {
 
 function sessionSources(id: string, paths: SessionPaths): Source[] {
   const out: Source[] = [];
-  const add = (kind: SourceKind, abs: string) => {
+  const add = (kind: SourceKind, abs: string, plain = false) => {
     // A link planted in detail/ or archive/ that leads out of the session is never read.
-    if (!staysInside(paths.dir, abs)) return;
-    const m = mtime(abs);
-    if (m !== undefined) out.push({ kind, session: id, file: path.relative(paths.dir, abs), path: abs, mtimeMs: m });
+    if (!plain && !staysInside(paths.dir, abs)) return;
+    const st = statOf(abs);
+    if (st) out.push({ kind, session: id, file: path.relative(paths.dir, abs), path: abs, mtimeMs: st.mtimeMs, size: st.size });
   };
   add('overview', paths.overview);
   add('scratch', paths.scratch);
-  for (const name of listMd(paths.detailDir)) add('detail', path.join(paths.detailDir, name));
-  let archived: string[] = [];
-  try {
-    archived = readdirSync(paths.archiveDir).sort();
-  } catch {
-    /* no archive yet */
-  }
-  for (const name of archived) {
-    if (name.endsWith('.jsonl')) add('messages', path.join(paths.archiveDir, name));
-    else if (name.endsWith('.md')) add('archive', path.join(paths.archiveDir, name));
+  for (const { name, plain } of listDir(paths.dir, paths.detailDir)) if (name.endsWith('.md')) add('detail', path.join(paths.detailDir, name), plain);
+  for (const { name, plain } of listDir(paths.dir, paths.archiveDir)) {
+    if (name.endsWith('.jsonl')) add('messages', path.join(paths.archiveDir, name), plain);
+    else if (name.endsWith('.md')) add('archive', path.join(paths.archiveDir, name), plain);
   }
   return out;
 }
@@ -111,19 +120,17 @@ function readText(file: string): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
-/** The sidecar text of an archived messages file, built (streaming) when missing or stale. */
-async function messagesText(paths: SessionPaths, source: Source): Promise<string> {
+/**
+ * The sidecar text file of an archived messages file, built (streaming) when missing or stale;
+ * when it cannot be written, the text itself.
+ */
+async function messagesText(paths: SessionPaths, source: Source): Promise<{ file: string } | { text: string }> {
   const dir = path.join(paths.stateDir, 'search');
   const base = path.basename(source.path);
   const textFile = path.join(dir, `${base}.txt`);
   const metaFile = path.join(dir, `${base}.json`);
+  if (sidecarFresh(paths, source)) return { file: textFile };
   const stat = statSync(source.path);
-  try {
-    const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { size: number; mtimeMs: number; version: number };
-    if (meta.version === 2 && meta.size === stat.size && meta.mtimeMs === stat.mtimeMs) return readText(textFile);
-  } catch {
-    /* build it */
-  }
   const history: History = { ...(await import('../history/lines.js')), ...(await import('../history/messages.js')) };
   const lines: string[] = [];
   const reader = createInterface({ input: createReadStream(source.path, { encoding: 'utf8' }), crlfDelay: Infinity });
@@ -133,27 +140,47 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<string
   try {
     await atomicWrite(textFile, text);
     await atomicWrite(metaFile, JSON.stringify({ version: 2, size: stat.size, mtimeMs: stat.mtimeMs, lines: lines.length }));
+    return { file: textFile };
   } catch {
-    /* keep going */
+    return { text };
   }
-  return text;
+}
+
+/** Where the index of a searched file is kept: beside an archive's sidecar, or by the file's name. */
+function indexFileOf(paths: SessionPaths, source: Source): string {
+  const dir = path.join(paths.stateDir, 'search');
+  if (source.kind === 'messages') return path.join(dir, `${path.basename(source.path)}.idx`);
+  return path.join(dir, `md-${createHash('sha1').update(source.file).digest('hex').slice(0, 16)}.idx`);
+}
+
+/** The index of a source's text when the text is large enough to be worth one (built or brought up to date). */
+async function indexOf(paths: SessionPaths, source: Source, textFile: string): Promise<IndexView | undefined> {
+  // A small file is scanned: no index, and no system call spent on finding one.
+  if (source.kind !== 'messages' && source.size < INDEX_MIN_BYTES) return undefined;
+  const indexFile = indexFileOf(paths, source);
+  if (!staysInside(paths.dir, indexFile)) return undefined;
+  try {
+    if (statSync(textFile).size < INDEX_MIN_BYTES) return undefined;
+    return (await ensureIndex(textFile, indexFile, source.kind === 'messages' ? undefined : blankFrontMatter, source.kind === 'messages' ? undefined : isComment)).view;
+  } catch {
+    return undefined; // scanned instead
+  }
 }
 
 /**
- * Brings the text sidecars of a session's archived messages up to date (only those missing or
- * stale are built): run when a compaction finishes, so the first search after it reads ready text
- * instead of parsing a large archive. Returns how many were built.
+ * Brings the search text and indexes of a session up to date (only what is missing or stale is
+ * built): run when a compaction finishes, so the first search after it reads ready indexes
+ * instead of scanning a large archive. Returns how many files were indexed or checked.
  */
 export async function indexSession(id: string, paths: SessionPaths): Promise<number> {
-  const archived = sessionSources(id, paths).filter((s) => s.kind === 'messages');
-  dropStaleSidecars(paths, new Set(archived.map((s) => path.basename(s.path))));
-  let built = 0;
-  for (const source of archived) {
-    if (sidecarFresh(paths, source)) continue;
-    await messagesText(paths, source);
-    built++;
+  const sources = sessionSources(id, paths);
+  dropStaleSidecars(paths, sources);
+  let indexed = 0;
+  for (const source of sources) {
+    const text = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
+    if ('file' in text && (await indexOf(paths, source, text.file))) indexed++;
   }
-  return built;
+  return indexed;
 }
 
 function sidecarFresh(paths: SessionPaths, source: Source): boolean {
@@ -192,8 +219,8 @@ function workspaceLines(projectDir: string): string {
     .join('\n');
 }
 
-/** Removes the text cache of archives that are gone (restored, or removed by hand). Best effort. */
-function dropStaleSidecars(paths: SessionPaths, archives: Set<string>): void {
+/** Removes the search text and indexes of files that are gone (restored, removed by hand). Best effort. */
+function dropStaleSidecars(paths: SessionPaths, sources: Source[]): void {
   const dir = path.join(paths.stateDir, 'search');
   let names: string[];
   try {
@@ -201,14 +228,16 @@ function dropStaleSidecars(paths: SessionPaths, archives: Set<string>): void {
   } catch {
     return;
   }
+  const archives = new Set(sources.filter((s) => s.kind === 'messages').map((s) => path.basename(s.path)));
+  const indexes = new Set(sources.filter((s) => s.kind !== 'messages').map((s) => path.basename(indexFileOf(paths, s))));
   for (const name of names) {
-    const base = name.replace(/\.(?:txt|json)$/, '');
-    if (base.endsWith('.jsonl') && !archives.has(base)) {
-      try {
-        unlinkSync(path.join(dir, name));
-      } catch {
-        /* another search removed it */
-      }
+    const base = name.replace(/\.(?:txt|json|idx)$/, '');
+    const gone = base.endsWith('.jsonl') ? !archives.has(base) : /^md-[0-9a-f]{16}\.idx$/.test(name) && !indexes.has(name);
+    if (!gone) continue;
+    try {
+      unlinkSync(path.join(dir, name));
+    } catch {
+      /* another search removed it */
     }
   }
 }
@@ -249,10 +278,43 @@ export interface SearchScope {
   sessions: string[];
 }
 
+/** What the scan of every source found, and what resolving pointers needs afterwards. */
+interface Scanned {
+  candidates: Candidate[];
+  /** Indexed files' candidate lines, known by their counts. */
+  pools: CandidatePool[];
+  totals: { lines: number; chars: number };
+  /** Pointer line → the source (detail file) that holds what it replaced. */
+  pointerFiles: Map<string, number>;
+  /** A pointer target's text, read when a hit asks for it. */
+  texts: Map<number, () => string>;
+  /** Indexed files whose lines are read as the ranking asks. */
+  readers: { close(): void }[];
+}
+
 /** Searches the sessions' memory files and the project's workspace memory. */
 export async function searchMemory(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ hits: SearchHit[]; files: number; lines: number; query: Query }> {
   const plain = Boolean(options.plain);
+  // WMEM_SEARCH_INDEX=off scans every file (a diagnostic switch: the bench and the tests compare).
+  const noIndex = options.noIndex ?? process.env.WMEM_SEARCH_INDEX === 'off';
   const query = parseQuery(rawQuery, { plain });
+  const { sources, sessionOf } = listSources(scope);
+  const newest = sources.reduce((m, s) => Math.max(m, s.mtimeMs), 0);
+  const infos: SourceInfo[] = sources.map((s) => ({ boost: KIND_BOOST[s.kind], recency: Math.exp(-(newest - s.mtimeMs) / (30 * 86_400_000)) }));
+  const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [] };
+  try {
+    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex }, scanned);
+    // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
+    // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
+    const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * 4, plain }, scanned.pools);
+    const hits = toHits(ranked, sources, scanned, query, options);
+    return { hits, files: sources.length, lines: scanned.totals.lines, query };
+  } finally {
+    for (const r of scanned.readers) r.close();
+  }
+}
+
+function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<string, SessionPaths> } {
   const sources: Source[] = [];
   const sessionOf = new Map<string, SessionPaths>();
   for (const id of scope.sessions) {
@@ -260,47 +322,61 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
     sessionOf.set(id, paths);
     const own = sessionSources(id, paths);
     sources.push(...own);
-    dropStaleSidecars(paths, new Set(own.filter((s) => s.kind === 'messages').map((s) => path.basename(s.path))));
+    dropStaleSidecars(paths, own);
   }
   const wsPath = workspaceFilePath(scope.projectDir);
-  const wsMtime = mtime(wsPath);
-  if (wsMtime !== undefined) sources.push({ kind: 'workspace', file: 'workspace-memory.json', path: wsPath, mtimeMs: wsMtime });
+  const ws = statOf(wsPath);
+  if (ws) sources.push({ kind: 'workspace', file: 'workspace-memory.json', path: wsPath, mtimeMs: ws.mtimeMs, size: ws.size });
+  return { sources, sessionOf };
+}
 
-  const newest = sources.reduce((m, s) => Math.max(m, s.mtimeMs), 0);
-  const infos: SourceInfo[] = sources.map((s) => ({ boost: KIND_BOOST[s.kind], recency: Math.exp(-(newest - s.mtimeMs) / (30 * 86_400_000)) }));
-  const candidates: Candidate[] = [];
-  const totals = { lines: 0, chars: 0 };
-  const pointerFiles = new Map<string, number>();
-  const texts = new Map<number, string>();
-  for (const [i, source] of sources.entries()) {
-    let text: string;
-    let skipLine: ((line: string) => boolean) | undefined;
-    try {
-      if (source.kind === 'messages') {
-        text = await messagesText(sessionOf.get(source.session!)!, source);
-      } else if (source.kind === 'workspace') {
-        text = workspaceLines(scope.projectDir);
-      } else {
-        const raw = readText(source.path);
-        const { text: body, pointer } = blankFrontMatter(raw);
+/** Adds one source's candidates: through its index when it has one, else by scanning its text. */
+async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: { plain: boolean; noIndex: boolean }, out: Scanned): Promise<void> {
+  const { plain } = options;
+  const skipLine = source.kind === 'messages' || source.kind === 'workspace' ? undefined : isComment;
+  let text: string;
+  try {
+    if (source.kind === 'workspace') {
+      text = workspaceLines(scope.projectDir);
+    } else {
+      const paths = sessionOf.get(source.session!)!;
+      const sidecar = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
+      if ('text' in sidecar) text = sidecar.text;
+      else {
+        const view = options.noIndex ? undefined : await indexOf(paths, source, sidecar.file);
+        if (view) {
+          const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine });
+          out.readers.push(stats);
+          add(out.totals, stats);
+          if (view.meta.pointer) {
+            out.pointerFiles.set(view.meta.pointer, i);
+            out.texts.set(i, () => blankFrontMatter(readText(source.path)).text);
+          }
+          return;
+        }
+        const raw = readText(sidecar.file);
+        const { text: body, pointer } = source.kind === 'messages' ? { text: raw } : blankFrontMatter(raw);
         text = body;
         if (pointer) {
-          pointerFiles.set(pointer, i);
-          texts.set(i, body);
+          out.pointerFiles.set(pointer, i);
+          out.texts.set(i, () => body);
         }
-        skipLine = isComment;
       }
-    } catch {
-      continue; // removed or unreadable since it was listed
     }
-    const stats = scanText(text, query, i, candidates, { plain, skipLine });
-    totals.lines += stats.lines;
-    totals.chars += stats.chars;
+  } catch {
+    return; // removed or unreadable since it was listed
   }
+  add(out.totals, scanText(text, query, i, out.candidates, { plain, skipLine }));
+}
 
-  // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
-  // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
-  const ranked = rank(candidates, query, totals, infos, { limit: plain ? options.limit : options.limit * 4, plain });
+function add(totals: { lines: number; chars: number }, stats: { lines: number; chars: number }): void {
+  totals.lines += stats.lines;
+  totals.chars += stats.chars;
+}
+
+/** The ranked candidates as hits: one per distinct text, with where else it is and what a pointer replaced. */
+function toHits(ranked: Scored[], sources: Source[], scanned: Scanned, query: Query, options: SearchOptions): SearchHit[] {
+  const plain = Boolean(options.plain);
   const seen = new Map<string, { file: string; line: number }[]>();
   const best = ranked.filter(({ candidate }) => {
     const key = plain ? `${candidate.source}:${candidate.line}` : sameText(candidate.text);
@@ -312,7 +388,7 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
     seen.set(key, []);
     return true;
   }).slice(0, options.limit);
-  const hits: SearchHit[] = best.map(({ candidate, score }) => {
+  return best.map(({ candidate, score }) => {
     const source = sources[candidate.source];
     const hit: SearchHit = {
       ...(source.session ? { session: source.session } : {}),
@@ -326,18 +402,17 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
     const also = seen.get(sameText(candidate.text));
     if (also?.length) hit.alsoIn = also;
     // A pointer resolves to the lines it replaced, kept in the detail file that names it.
-    if (pointerKeywords(candidate.text)) {
-      const target = pointerFiles.get(candidate.text.trim());
-      if (target !== undefined) {
-        const lines = texts.get(target)!.split('\n');
-        hit.resolved = lines
-          .map((text, n) => ({ text, n }))
-          .filter(({ text }) => /^\s*[-*+]\s|\S/.test(text) && !/^#\s/.test(text) && text.trim() && !text.startsWith('Pushed out of'))
-          .slice(0, 20)
-          .map(({ text, n }) => ({ file: sources[target].file, line: n + 1, snippet: snippet(text, query) }));
-      }
-    }
+    const target = pointerKeywords(candidate.text) ? scanned.pointerFiles.get(candidate.text.trim()) : undefined;
+    if (target !== undefined) hit.resolved = resolvePointer(scanned.texts.get(target)!(), sources[target].file, query);
     return hit;
   });
-  return { hits, files: sources.length, lines: totals.lines, query };
+}
+
+function resolvePointer(text: string, file: string, query: Query): { file: string; line: number; snippet: string }[] {
+  return text
+    .split('\n')
+    .map((line, n) => ({ line, n }))
+    .filter(({ line }) => /^\s*[-*+]\s|\S/.test(line) && !/^#\s/.test(line) && line.trim() && !line.startsWith('Pushed out of'))
+    .slice(0, 20)
+    .map(({ line, n }) => ({ file, line: n + 1, snippet: snippet(line, query) }));
 }

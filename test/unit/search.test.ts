@@ -48,6 +48,17 @@ describe('ranking', () => {
     expect(search(l, 'redis cache key layout')[0]).toBe(2);
   });
 
+  it('prefers a line whose query words stand close together over one where they are scattered', () => {
+    const filler = 'the parser handles quoted commas and the renderer draws the rows of the grid again';
+    const scattered = `invoice totals are computed nightly; ${filler}; the engine behind billing retries`;
+    const close = `${filler}; for each invoice the billing uses the engine Postgres, as said twice before`;
+    // Same words once each, no phrase or word pair of the query in either; the close line is the
+    // longer one, so plain BM25 alone would put it second.
+    expect(close.length).toBeGreaterThan(scattered.length);
+    expect(search([scattered, close], 'invoice billing engine', true)[0]).toBe(1);
+    expect(search([scattered, close], 'invoice billing engine')[0]).toBe(2);
+  });
+
   it('matches CJK by bigrams', () => {
     expect(search(['我们使用数据库迁移工具', '今天天气很好'], '数据库')).toEqual([1]);
   });

@@ -1,0 +1,80 @@
+// End-to-end: the search index. A compaction leaves the archive indexed; searching through the
+// index gives exactly what scanning every file gives (WMEM_SEARCH_INDEX=off); an appended note in
+// a large scratch file is found; an index whose file is gone is removed.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FIXTURES, sandbox, runJson, type Sandbox } from '../helpers/cli.js';
+
+let box: Sandbox;
+let dir: string;
+
+beforeEach(async () => {
+  box = await sandbox();
+  dir = (await runJson(box, ['init'])).path;
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const search = (query: string, env?: Record<string, string>) => runJson(box, ['search', query, '--limit', '15'], env ? { env } : undefined);
+
+/** A history of real transcript lines followed by 3,000 turns about modules, with a few facts planted. */
+async function writeHistory(): Promise<void> {
+  const real = (await readFile(path.join(FIXTURES, 'claude-code-log/89488521-e2e7-4d97-bc02-38197efdddc8.jsonl'), 'utf8')).trimEnd().split('\n');
+  const turns = Array.from({ length: 3000 }, (_, t) => [
+    JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${t}: check module ${t % 50}${t === 11 ? ' — und prüfe die Übersetzung für 日本語' : ''}` } }),
+    JSON.stringify({ type: 'assistant', message: { id: `m${t}`, role: 'assistant', content: [{ type: 'text', text: `${t === 7 ? 'The flamingo cache key was stale. ' : ''}${t === 900 ? 'Deployed the staging build; releases go out from main only. ' : ''}${'module output line '.repeat(20)}` }] } }),
+  ]).flat();
+  await writeFile(path.join(dir, 'messages.jsonl'), [...real, ...turns].join('\n') + '\n');
+}
+
+describe('search index', () => {
+  it('a compaction leaves the archive indexed; the index finds what a scan finds, hit for hit', async () => {
+    await writeHistory();
+    const compacted = await runJson(box, ['compact', '--keep-recent', '2', '--wait']);
+    const name = path.basename(compacted.archive);
+    const state = await readdir(path.join(dir, 'state/search'));
+    expect(state).toContain(`${name}.idx`);
+    // The readable copy of the archive (in detail/) has its own index.
+    expect(state.some((f) => /^md-[0-9a-f]{16}\.idx$/.test(f))).toBe(true);
+    for (const f of state) expect((await stat(path.join(dir, 'state/search', f))).mode & 0o777).toBe(0o600);
+
+    const flamingo = await search('flamingo cache key');
+    expect(flamingo.hits.some((h: { kind: string; file: string }) => h.kind === 'messages' && h.file === `working-memory/archive/${name}`)).toBe(true);
+    for (const query of ['flamingo cache key', 'how do we ship a release', 'check module 12', 'prüfe die Übersetzung', '日本語', 'launch the cached session page instead of regenerating', 'module output line']) {
+      const indexed = await search(query);
+      const scanned = await search(query, { WMEM_SEARCH_INDEX: 'off' });
+      expect(indexed.hits.length, query).toBeGreaterThan(0);
+      expect(indexed).toEqual(scanned);
+    }
+  });
+
+  it('a note appended to a large scratch file is found through the updated index', async () => {
+    const scratch = path.join(dir, 'working-memory/scratch.md');
+    const filler = Array.from({ length: 6000 }, (_, i) => `- [2026-01-01T00:00:00Z] (importance: 0.3) step ${i}: ran the module checks again`).join('\n');
+    await writeFile(scratch, (await readFile(scratch, 'utf8')) + filler + '\n');
+    expect((await search('module checks')).hits.length).toBeGreaterThan(0);
+    const indexFile = (await readdir(path.join(dir, 'state/search'))).find((f) => f.endsWith('.idx'))!;
+    const before = await stat(path.join(dir, 'state/search', indexFile));
+    await box.run(['note', 'The pelican exporter needs a retry on 502']);
+    const lines = (await readFile(scratch, 'utf8')).trimEnd().split('\n');
+    const hits = (await search('pelican exporter retry')).hits;
+    expect(hits[0]).toMatchObject({ kind: 'scratch', file: 'working-memory/scratch.md', line: lines.length });
+    expect(lines[lines.length - 1]).toContain('pelican exporter');
+    // The same index file, replaced by one that covers the new line.
+    const after = await stat(path.join(dir, 'state/search', indexFile));
+    expect(after.size).toBeGreaterThan(before.size);
+    expect(await search('pelican exporter retry')).toEqual(await search('pelican exporter retry', { WMEM_SEARCH_INDEX: 'off' }));
+  });
+
+  it('an archive that is gone takes its index with it', async () => {
+    await writeHistory();
+    const compacted = await runJson(box, ['compact', '--keep-recent', '2', '--wait']);
+    const name = path.basename(compacted.archive);
+    await rm(path.join(dir, 'working-memory/archive', name));
+    await search('flamingo');
+    const left = await readdir(path.join(dir, 'state/search')).catch(() => []);
+    expect(left.filter((f) => f.startsWith(name))).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+// Property: the search index changes nothing but speed. For random texts (ASCII and not, words
+// after underscores, CRLF, comment lines, CJK, a last line without a newline) and random queries,
+// (1) an index extended by appends has the same bytes as one built from the whole file at once,
+// and (2) searching through the index ranks exactly what scanning the whole text ranks.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureIndex, scanIndexed } from '../../src/store/search-index.js';
+import { parseQuery, rank, scanText, type Candidate, type CandidatePool } from '../../src/memory/search.js';
+
+const WORDS = [
+  'deploy', 'deployed', 'Deploying', 'release', 'config', 'configuration', 'config_file', '_private', 'kept', 'keep',
+  'über', 'naïve', 'Straße', 'éconfig', '日本語', 'テスト', '部署', 'error', 'errors', 'ERROR', 'fix', 'fixed',
+  'tests', 'vitest', 'a', 'the', 'x_deploy', '42', 'v1.2', 'don’t', "it's", 'ﬁle', 'İstanbul', 'KELVIN', 'cache', 'db',
+];
+const SEPARATORS = [' ', ' ', ' ', ', ', '. ', '_', '-', '/', '—', '\t'];
+
+const line = fc.oneof(
+  { weight: 8, arbitrary: fc.array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...SEPARATORS)), { maxLength: 12 }).map((parts) => parts.map(([w, s]) => w + s).join('').trimEnd()) },
+  { weight: 1, arbitrary: fc.constantFrom('<!-- deploy config -->', '', '   ', 'deploy\r', 'error error error error') },
+);
+const text = fc.tuple(fc.array(line, { maxLength: 40 }), fc.boolean()).map(([lines, open]) => lines.join('\n') + (open || !lines.length ? '' : '\n'));
+const query = fc.array(fc.constantFrom(...WORDS, 'how do we ship', 'configure', 'failing', 'keeping'), { minLength: 1, maxLength: 4 }).map((ws) => ws.join(' '));
+const isComment = (l: string) => /^\s*<!--[\s\S]*-->\s*$/.test(l);
+
+let dir: string;
+let n = 0;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wmem-index-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const fresh = () => path.join(dir, `f${n++}`);
+
+describe('search index', () => {
+  it('indexing appends gives the same bytes as indexing the whole file', async () => {
+    await fc.assert(
+      fc.asyncProperty(text, fc.array(fc.nat(), { maxLength: 4 }), async (whole, cuts) => {
+        const bytes = Buffer.from(whole, 'utf8');
+        // Cut anywhere in the bytes, even inside a line (an append that continues it).
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const file = fresh();
+        const index = `${file}.idx`;
+        writeFileSync(file, bytes.subarray(0, points[0] ?? bytes.length));
+        let action = (await ensureIndex(file, index, undefined, isComment)).action;
+        expect(action).toBe('built');
+        for (let i = 0; i < points.length; i++) {
+          appendFileSync(file, bytes.subarray(points[i], points[i + 1] ?? bytes.length));
+          action = (await ensureIndex(file, index, undefined, isComment)).action;
+          // An append of nothing leaves a fresh index; anything else extends it.
+          expect(['extended', 'fresh']).toContain(action);
+        }
+        const full = `${file}.full.idx`;
+        expect((await ensureIndex(file, full, undefined, isComment)).action).toBe('built');
+        expect(readFileSync(index).equals(readFileSync(full))).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('searching through the index ranks exactly what a scan of the text ranks', async () => {
+    await fc.assert(
+      fc.asyncProperty(text, query, fc.boolean(), async (whole, q, plain) => {
+        const file = fresh();
+        writeFileSync(file, whole);
+        const { view } = await ensureIndex(file, `${file}.idx`, undefined, isComment);
+        const parsed = parseQuery(q, { plain });
+        const sources = [{ boost: 1, recency: 1 }];
+        const scanned: Candidate[] = [];
+        const stats = scanText(whole, parsed, 0, scanned, { plain, skipLine: isComment });
+        const indexed: Candidate[] = [];
+        const pools: CandidatePool[] = [];
+        const viaIndex = scanIndexed(file, view, parsed, 0, indexed, pools, { plain, skipLine: isComment });
+        expect({ lines: viaIndex.lines, chars: viaIndex.chars }).toEqual(stats);
+        const shape = (list: ReturnType<typeof rank>) => list.map((s) => ({ line: s.candidate.line, score: s.score, text: s.candidate.text, length: s.candidate.length, tf: Array.from(s.candidate.tf) }));
+        const expected = shape(rank(scanned, parsed, stats, sources, { limit: 50, plain }));
+        expect(shape(rank(indexed, parsed, viaIndex, sources, { limit: 50, plain }, pools))).toEqual(expected);
+        viaIndex.close();
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

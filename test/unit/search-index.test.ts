@@ -1,0 +1,103 @@
+// The search index's life: built once, fresh while the file is unchanged, extended by an append,
+// rebuilt after a rewrite or when its own file is torn or not an index at all.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureIndex, scanIndexed } from '../../src/store/search-index.js';
+import { decodeIndex, CorruptIndex } from '../../src/memory/search-index.js';
+import { parseQuery, type Candidate, type CandidatePool } from '../../src/memory/search.js';
+
+let dir: string;
+let file: string;
+let index: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wmem-index-'));
+  file = path.join(dir, 'text.md');
+  index = path.join(dir, 'text.idx');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The lines the index names for a query. */
+async function linesFor(q: string): Promise<number[]> {
+  const { view } = await ensureIndex(file, index);
+  const out: Candidate[] = [];
+  const pools: CandidatePool[] = [];
+  const scan = scanIndexed(file, view, parseQuery(q), 0, out, pools, {});
+  scan.close();
+  return [...out.map((c) => c.line), ...pools.flatMap((p) => p.lines)].sort((a, b) => a - b);
+}
+
+describe('search index', () => {
+  it('is built once and then read as it is while the file is unchanged', async () => {
+    writeFileSync(file, 'We deployed to fly.io\nnothing here\n');
+    expect((await ensureIndex(file, index)).action).toBe('built');
+    expect((await ensureIndex(file, index)).action).toBe('fresh');
+    expect(statSync(index).mode & 0o777).toBe(0o600);
+    expect(await linesFor('how do we deploy')).toEqual([1]);
+  });
+
+  it('indexes only the appended lines, and finds them', async () => {
+    writeFileSync(file, 'We deployed to fly.io\nhalf a li');
+    await ensureIndex(file, index);
+    appendFileSync(file, 'ne about the flamingo cache\nthe flamingo again\n');
+    expect((await ensureIndex(file, index)).action).toBe('extended');
+    expect(await linesFor('flamingo')).toEqual([2, 3]);
+    expect(await linesFor('line')).toEqual([2]);
+  });
+
+  it('re-indexes a file rewritten in place (same size or not), never trusting the old postings', async () => {
+    writeFileSync(file, 'alpha beta\ngamma\n');
+    await ensureIndex(file, index);
+    writeFileSync(file, 'gamma beta\nalpha\n');
+    // The same size and a forced old mtime still differ in content: the hash of the old bytes tells.
+    const { mtime } = statSync(file);
+    utimesSync(file, mtime, new Date(mtime.getTime() + 5000));
+    expect((await ensureIndex(file, index)).action).toBe('built');
+    expect(await linesFor('alpha')).toEqual([2]);
+    // Grown, but not by an append: the first bytes changed.
+    writeFileSync(file, 'delta beta\nalpha\nalpha again\n');
+    expect((await ensureIndex(file, index)).action).toBe('built');
+    expect(await linesFor('alpha')).toEqual([2, 3]);
+  });
+
+  it('rebuilds an index file that is torn, garbage or empty', async () => {
+    writeFileSync(file, 'the flamingo cache key was stale\n');
+    await ensureIndex(file, index);
+    const good = readFileSync(index);
+    for (const bad of [good.subarray(0, good.length - 3), Buffer.from('not an index at all'), Buffer.alloc(0), Buffer.concat([good, Buffer.from([1, 2, 3])])]) {
+      writeFileSync(index, bad);
+      expect(() => decodeIndex(readFileSync(index))).toThrow(CorruptIndex);
+      expect((await ensureIndex(file, index)).action).toBe('built');
+      expect(readFileSync(index).equals(good)).toBe(true);
+    }
+  });
+
+  it('rejects postings that point past the file', async () => {
+    writeFileSync(file, 'flamingo\n');
+    await ensureIndex(file, index);
+    const buf = readFileSync(index);
+    // The last byte is the one posting's count; the one before it its line: make the line 99.
+    buf[buf.length - 2] = 99;
+    expect(() => decodeIndex(buf).postings(0)).toThrow(CorruptIndex);
+  });
+
+  it('does not read an index file that is a symbolic link', async () => {
+    const elsewhere = path.join(dir, 'elsewhere.idx');
+    writeFileSync(file, 'flamingo\n');
+    await ensureIndex(file, elsewhere);
+    symlinkSync(elsewhere, index);
+    // Not read, and not written through: the search works from a fresh build in memory.
+    const { action, view } = await ensureIndex(file, index);
+    expect(action).toBe('built');
+    expect(view.meta.lines).toBe(1);
+  });
+
+  it('a truncated file is re-indexed, not extended', async () => {
+    writeFileSync(file, 'one flamingo\ntwo flamingo\n');
+    await ensureIndex(file, index);
+    truncateSync(file, 13);
+    expect((await ensureIndex(file, index)).action).toBe('built');
+    expect(await linesFor('flamingo')).toEqual([1]);
+  });
+});
