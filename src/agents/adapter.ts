@@ -76,6 +76,17 @@ export interface HookInput {
   prompt?: string;
   /** tool-done / tool-failed. */
   tool?: ToolCall;
+  /**
+   * Token use the agent passed in the input itself, where it keeps no transcript file wmem can
+   * read (OpenCode's plugin reads it through its SDK client). Taken as the transcript's view.
+   */
+  usage?: UsageView;
+  /**
+   * before-compact, where the agent keeps no transcript file: the conversation, one JSON line
+   * per message with its id (OpenCode's messages). wmem keeps them in a file of its own
+   * (state/<agent>-transcript.jsonl, each id once) and archives from there.
+   */
+  conversation?: { id: string; line: string }[];
 }
 
 /** A hook input that cannot be used (wrong event, not JSON): logged, never shown to the agent. */
@@ -138,6 +149,8 @@ export interface InstallRequest {
   command: string;
   /** The user's window, passed to every hook (`--tokens-max N`). */
   tokensMax?: number;
+  /** wmem's home, for what the agent's side writes itself (OpenCode's plugin log). */
+  home?: string;
 }
 
 /** A config file that cannot be changed safely (not JSON, wrong shape): exit 2, file untouched. */
@@ -154,6 +167,8 @@ export interface ConfigPlan {
   before: string | undefined;
   /** The text to write; equal to `before` when nothing changes. */
   after: string;
+  /** Uninstall of a file that is wmem's alone (OpenCode's plugin): the file goes. */
+  remove?: boolean;
   changed: boolean;
   /** The events whose wmem entry is added, updated or removed. */
   events: string[];

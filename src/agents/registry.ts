@@ -3,10 +3,12 @@
 import type { AgentAdapter } from './adapter.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
+import { opencode } from './opencode/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
   codex,
+  opencode,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

@@ -9,7 +9,7 @@ import { exists } from '../store/fsx.js';
 import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject } from '../store/project.js';
 import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
-import type { AgentAdapter, HookInput, TranscriptRead, UsageView } from '../agents/adapter.js';
+import type { AgentAdapter, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
 import { updateHookState, type HookState } from '../agents/hook-state.js';
 import type { MemoryWhere } from '../render/context.js';
 import type { Observed } from '../store/meter-sources.js';
@@ -86,7 +86,8 @@ async function locateSession(moment: Moment): Promise<Located> {
  * before is a failure. One never read yet may simply not be written: Claude Code creates it
  * lazily, after the first prompt's hooks in a new project (anthropics/claude-code#41310).
  */
-async function readUsage({ input, adapter }: Moment, state: HookState, required: boolean): Promise<TranscriptRead | undefined> {
+async function readUsage({ input, adapter }: Moment, state: HookState, required: boolean, session?: Session): Promise<TranscriptRead | undefined> {
+  if (input.usage) return passedUsage(input.usage, adapter, session);
   if (!input.transcriptPath || !adapter.transcript) return undefined;
   if (!path.isAbsolute(input.transcriptPath)) throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not an absolute path`);
   try {
@@ -98,6 +99,20 @@ async function readUsage({ input, adapter }: Moment, state: HookState, required:
     if (code === 'ENOENT') throw new HookFailure(`transcript ${input.transcriptPath} does not exist (it was read before)`);
     throw err;
   }
+}
+
+/**
+ * Token use the agent passed in the input (OpenCode): kept as the cursor, so `wmem status` finds
+ * it later through the adapter's reader; the cursor names the session's conversation file.
+ */
+function passedUsage(view: UsageView, adapter: AgentAdapter, session: Session | undefined): TranscriptRead {
+  const file = session ? conversationFile(session, adapter) : '';
+  return { cursor: { path: file, view } as TranscriptCursor, view, changed: true };
+}
+
+/** Where wmem keeps the conversation an agent passes in its input (no transcript file of its own). */
+function conversationFile(session: Session, adapter: AgentAdapter): string {
+  return path.join(session.paths.stateDir, `${adapter.id.replace(/[^a-z0-9-]/g, '')}-transcript.jsonl`);
 }
 
 /** What the agent told this hook that the meter needs: its model, and the user's window. */
@@ -149,7 +164,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
   const { session } = await locateSession(moment);
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
   const { memory, where, unchanged } = await withState(session, moment, async (state) => {
-    const read = await readUsage(moment, state, false);
+    const read = await readUsage(moment, state, false, session);
     if (read) state.transcript = read.cursor;
     const boundary = read?.view.boundary;
     // After a compaction the boundary may reach the transcript after this hook: answer it ahead.
@@ -176,7 +191,7 @@ export async function prompt(moment: Moment): Promise<HookResult> {
   const cap = adapter.answer.contextCap;
   const { session, created } = await locateSession(moment);
   return withState(session, moment, async (state) => {
-    const read = await readUsage(moment, state, true);
+    const read = await readUsage(moment, state, true, session);
     if (read) state.transcript = read.cursor;
     const usage: UsageView | undefined = read?.view;
     let wantMemory = created || !state.started;
@@ -231,15 +246,21 @@ export async function toolUse(moment: Moment): Promise<HookResult> {
 export async function beforeCompact(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
-  if (!input.transcriptPath) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
-  if (!path.isAbsolute(input.transcriptPath)) throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not an absolute path`);
+  let transcript = input.transcriptPath;
+  if (!transcript && input.conversation) {
+    transcript = conversationFile(session, moment.adapter);
+    const { mirrorConversation } = await import('../agents/conversation-file.js');
+    await mirrorConversation(session, transcript, input.conversation);
+  }
+  if (!transcript) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
+  if (!path.isAbsolute(transcript)) throw new HookFailure(`transcript_path ${JSON.stringify(transcript)} is not an absolute path`);
   try {
-    await fs.access(input.transcriptPath);
+    await fs.access(transcript);
   } catch {
-    throw new HookFailure(`transcript ${input.transcriptPath} does not exist: nothing archived`);
+    throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
   }
   const { archiveTranscriptBeforeCompact } = await import('../agents/engines.js');
-  const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, env.now());
+  const { note, archive } = await archiveTranscriptBeforeCompact(session, transcript, env.now());
   // after-compact names it in Recent Actions, beside the summary.
   if (archive) await withState(session, moment, async (state) => void (state.lastArchive = archive));
   return { session: session.id, note };
@@ -282,6 +303,8 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
 export async function sessionEnd(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
+  // The agent's last token use, when it passes it (OpenCode's idle): `wmem status` reads it later.
+  if (input.usage) await withState(session, moment, async (state) => void (state.transcript = passedUsage(input.usage!, moment.adapter, session).cursor));
   const { consolidateAtEnd } = await import('../agents/engines.js');
   const note = await consolidateAtEnd(session, env.now(), () => {});
   return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}` };

@@ -3,7 +3,7 @@
 // changes; a dry run computes the same plan and writes nothing. A file the adapter cannot parse
 // is refused (exit 2) and left untouched.
 import { ConfigShapeError, type AgentAdapter, type ConfigPlan, type Scope } from '../agents/adapter.js';
-import { readConfigText, withConfigLock, wmemCommandPrefix, writeConfigText } from '../agents/config-file.js';
+import { readConfigText, removeConfigFile, withConfigLock, wmemCommandPrefix, writeConfigText } from '../agents/config-file.js';
 import { findAgent, knownAgents } from '../agents/registry.js';
 import { usageError } from '../ui/errors.js';
 import type { AppEnv } from './env.js';
@@ -56,7 +56,7 @@ async function apply(env: AppEnv, file: string, dryRun: boolean, plan: (text: st
       if (err instanceof ConfigShapeError) throw usageError(err.message, err.hint);
       throw err;
     }
-    if (planned.changed && !dryRun) await writeConfigText(file, planned.after);
+    if (planned.changed && !dryRun) await (planned.remove ? removeConfigFile(file) : writeConfigText(file, planned.after));
     return planned;
   };
   return dryRun ? work() : withConfigLock(env.home, file, work);
@@ -68,7 +68,7 @@ export async function install(options: InstallOptions, env: AppEnv): Promise<Ins
   const file = adapter.config.file(scope, env);
   const command = wmemCommandPrefix(env.env, options.home);
   const dryRun = Boolean(options.dryRun);
-  const plan = await apply(env, file, dryRun, (text) => adapter.config.planInstall(file, text, { command, tokensMax: options.tokensMax }));
+  const plan = await apply(env, file, dryRun, (text) => adapter.config.planInstall(file, text, { command, tokensMax: options.tokensMax, home: env.home }));
   return { agent: adapter.id, displayName: adapter.displayName, scope, file, command, ...(options.tokensMax ? { tokensMax: options.tokensMax } : {}), changed: plan.changed, dryRun, plan };
 }
 
