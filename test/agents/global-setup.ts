@@ -3,11 +3,13 @@
 import type { TestProject } from 'vitest/node';
 import { ensureClaude } from './helpers/install-claude.js';
 import { ensureCodex } from './helpers/install-codex.js';
+import { ensureOpenCode } from './helpers/install-opencode.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     claudeBin: string;
     codexBin: string;
+    opencodeBin: string;
   }
 }
 
@@ -15,4 +17,5 @@ export default async function setup(project: TestProject): Promise<void> {
   const log = (line: string) => process.stderr.write(`[test:agents] ${line}\n`);
   project.provide('claudeBin', await ensureClaude(log));
   project.provide('codexBin', await ensureCodex(log));
+  project.provide('opencodeBin', await ensureOpenCode(log));
 }
