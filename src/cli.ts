@@ -212,8 +212,8 @@ export function buildProgram(): Command {
     program
       .command('install')
       .description('merge wmem\'s hooks into an agent\'s settings')
-      .argument('<agent>', 'claude, codex')
-      .addOption(new Option('--scope <scope>', "which config file (default: claude project, codex user)").choices(['project', 'user', 'local']))
+      .argument('<agent>', 'claude, codex, opencode')
+      .addOption(new Option('--scope <scope>', "which config file (default: claude project, codex user, opencode project)").choices(['project', 'user', 'local']))
       .option('--tokens-max <n>', "your model's context window in tokens, for every session the hooks serve (default: looked up from the session's model)", intOption('--tokens-max', 1))
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js'),
@@ -222,8 +222,8 @@ export function buildProgram(): Command {
     program
       .command('uninstall')
       .description('remove only wmem\'s hooks from an agent\'s settings')
-      .argument('<agent>', 'claude, codex')
-      .addOption(new Option('--scope <scope>', "which config file (default: claude project, codex user)").choices(['project', 'user', 'local']))
+      .argument('<agent>', 'claude, codex, opencode')
+      .addOption(new Option('--scope <scope>', "which config file (default: claude project, codex user, opencode project)").choices(['project', 'user', 'local']))
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),
   );
