@@ -129,6 +129,20 @@ export const WmemPlugin = async (ctx: Any) => {
     }
   }
 
+  /** The model's limit from OpenCode's provider list, when the plugin has not seen the model yet. */
+  async function withLimit(model: Any): Promise<Any> {
+    if (!model?.modelID || model.limit) return model;
+    try {
+      const result = await client.config.providers();
+      const provider = (result?.data?.providers ?? []).find((p: Any) => p?.id === model.providerID);
+      const limit = provider?.models?.[model.modelID]?.limit;
+      return limit ? { ...model, limit } : model;
+    } catch (err) {
+      log('providers', err);
+      return model;
+    }
+  }
+
   async function memory(sessionID: string, cache: SessionCache): Promise<string | undefined> {
     if (cache.stale || cache.memory === undefined) {
       const answer = await run('system.transform', { sessionID, directory, model: cache.model });
@@ -159,7 +173,8 @@ export const WmemPlugin = async (ctx: Any) => {
 
     'chat.message': guard('chat.message', async (input: Any) => {
       const cache = cacheOf(input.sessionID);
-      if (input.model) cache.model = { ...cache.model, ...modelOf(input.model) };
+      const named = modelOf(input.model);
+      if (named && (named.modelID !== cache.model?.modelID || named.providerID !== cache.model?.providerID)) cache.model = await withLimit(named);
       for (const m of await messages(input.sessionID)) if (m?.info?.id) cache.infos.set(m.info.id, m.info);
       await memory(input.sessionID, cache);
       const answer = await run('chat.message', { sessionID: input.sessionID, directory, model: cache.model, messages: infosOf(cache) });

@@ -81,7 +81,7 @@ describe('OpenCode 1.18.33 with wmem plugin', () => {
       observed.status = { tokens_used: status.tokens_used, tokens_source: status.tokens_source, tokens_max: status.tokens_max };
       expect(status.tokens_used).toBe(1530);
       expect(status.tokens_source).toBe('usage');
-      expect(status.tokens_max).toBe(200_000);
+      expect(status.tokens_max).toBe(150_000);
 
       world.mock.usage = { prompt_tokens: 2000, cached_tokens: 1500, completion_tokens: 10 };
       const second = await world.opencode('What is open?', { continue: true });
@@ -89,7 +89,8 @@ describe('OpenCode 1.18.33 with wmem plugin', () => {
       const meta = metaOf(second.requests[0]);
       observed.meta = meta;
       expect(meta.tokens_used).toBe(1530);
-      expect(meta.tokens_max).toBe(200_000);
+      expect(meta.tokens_max).toBe(150_000);
+      expect(meta.tokens_max_source).toBe('agent');
       // The memory part shows the open error to the model.
       expect(memoryIn(second.requests[0])).toContain('AssertionError: expected 1 to be 2');
     }));
@@ -101,15 +102,17 @@ describe('OpenCode 1.18.33 with wmem plugin', () => {
         world.mock.usage = { prompt_tokens: 1500, cached_tokens: 0, completion_tokens: 30 };
         const first = await world.opencode('Say hello [[bash: echo wmem-marker-one]]');
         expectRan(first);
-        world.mock.usage = { prompt_tokens: 3700, cached_tokens: 0, completion_tokens: 30 };
-        world.mock.replyText = 'Done: wmem-reply-two.';
+        // Only this answer crosses the limit: the summary and the automatic "Continue" stay under it.
+        world.mock.script.push({ kind: 'text', text: 'Done: wmem-reply-two.', usage: { prompt_tokens: 3700, cached_tokens: 0, completion_tokens: 30 } });
         const second = await world.opencode('Go on with wmem-prompt-two', { continue: true });
         expect(second.exitCode, second.stderr.slice(-1500)).toBe(0);
         const summaryAt = second.requests.findIndex((r) => /summar/i.test(systemTexts(r)[0] ?? ''));
         observed.requests = second.requests.map((r) => chatMessages(r).map((m) => `${m.role}: ${m.text.slice(0, 80)}`));
         expect(summaryAt).toBeGreaterThan(0);
-        // The memory part went into the summarizer's context, and comes back after the compaction.
-        expect(second.requests.slice(summaryAt).map((r) => r.body.messages.map((m: any) => JSON.stringify(m.content)).join('\n')).join('\n')).toContain('working_memory');
+        // The memory part went into the summarizer's context (its user message, not only the system
+        // prompt every request carries), and is in the request after the compaction.
+        const summarizer = chatMessages(second.requests[summaryAt]).filter((m) => m.role === 'user');
+        expect(summarizer.some((m) => m.text.includes('<working_memory>'))).toBe(true);
         const after = second.requests[summaryAt + 1];
         expect(after).toBeDefined();
         expect(memoryIn(after)).toBeDefined();
@@ -124,7 +127,8 @@ describe('OpenCode 1.18.33 with wmem plugin', () => {
         // Every message before the compaction, whole: prompts, the tool's output, the replies.
         const texts = JSON.stringify(lines);
         for (const needle of ['Say hello', 'wmem-marker-one\\n', 'Go on with wmem-prompt-two', 'Done: wmem-reply-two.']) expect(texts).toContain(needle);
-        expect(lines.map((l) => l.info.role)).toEqual(['user', 'assistant', 'assistant', 'user', 'assistant']);
+        expect(lines.map((l) => l.info.role).slice(0, 5)).toEqual(['user', 'assistant', 'assistant', 'user', 'assistant']);
+        expect(new Set(lines.map((l) => l.info.id)).size).toBe(lines.length);
         // The summary OpenCode wrote is kept in detail/ and named in Recent Actions.
         const overview = await readFile(path.join(status.path, 'working-memory', 'overview.md'), 'utf8');
         expect(overview).toMatch(/OpenCode compacted the conversation \(auto\)/);

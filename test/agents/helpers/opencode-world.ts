@@ -35,7 +35,7 @@ export class OpenCodeWorld {
     readonly bin: string,
   ) {}
 
-  static async create(bin: string, limit = { context: 200_000, output: 4_000 }): Promise<OpenCodeWorld> {
+  static async create(bin: string, limit = { context: 150_000, output: 4_000 }): Promise<OpenCodeWorld> {
     const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'wmem-opencode-')));
     const dirs = ['home', 'wmem-home', 'project', 'home/.config', 'home/.local/share'].map((d) => path.join(root, d));
     await Promise.all(dirs.map((d) => mkdir(d, { recursive: true })));
