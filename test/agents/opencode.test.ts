@@ -106,7 +106,7 @@ describe('OpenCode 1.18.33 with wmem plugin', () => {
         world.mock.script.push({ kind: 'text', text: 'Done: wmem-reply-two.', usage: { prompt_tokens: 3700, cached_tokens: 0, completion_tokens: 30 } });
         const second = await world.opencode('Go on with wmem-prompt-two', { continue: true });
         expect(second.exitCode, second.stderr.slice(-1500)).toBe(0);
-        const summaryAt = second.requests.findIndex((r) => /summar/i.test(systemTexts(r)[0] ?? ''));
+        const summaryAt = second.requests.findIndex((r) => /context summarization agent/.test(systemTexts(r)[0] ?? ''));
         observed.requests = second.requests.map((r) => chatMessages(r).map((m) => `${m.role}: ${m.text.slice(0, 80)}`));
         expect(summaryAt).toBeGreaterThan(0);
         // The memory part went into the summarizer's context (its user message, not only the system
