@@ -5,4 +5,9 @@ import type { Where } from '../store/session.js';
 
 export interface AppEnv extends Where {
   now: () => Date;
+  /**
+   * A diagnostic as it happens, in long operations where it must not wait for the result (the
+   * CLI prints it on stderr; other hosts may log or drop it). Results carry the rest.
+   */
+  warn?: (message: string) => void;
 }

@@ -1,6 +1,6 @@
 // `wmem doctor`: thin glue over src/app/doctor.ts. Exits 1 when something needs fixing.
 import { doctor } from '../app/doctor.js';
-import { renderDoctor } from '../render/doctor.js';
+import { renderDoctor } from '../views/doctor.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export async function run(_options: unknown, ctx: RunContext): Promise<CommandResult> {

@@ -1,69 +1,11 @@
-// `wmem init`: creates the project folder and a session tree from templates/. Idempotent: an
-// existing file is never overwritten; the session becomes the project's current one.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { assertStaysInside, createExclusive, ensureDir, withLock } from '../store/fsx.js';
-import { newSessionId, sessionPaths } from '../store/paths.js';
-import { locateProject, type ProjectRef } from '../store/project.js';
-import { readCurrent, readMeta, requestedSessionId, writeCurrent, writeMeta, type SessionMeta } from '../store/session.js';
-import { overviewTemplateName, readTemplate } from '../store/templates.js';
-import { ensureSessionTree } from '../store/session-tree.js';
-import { fsError, usageError } from '../ui/errors.js';
+// `wmem init`: thin glue over src/app/init.ts. Prints the session id and its folder.
+import { init, type InitOptions } from '../app/init.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
-export interface InitOptions {
-  lang?: string;
-  template?: string;
-  tokensMax?: number;
-  /** Start a new session even when the project has a current one. */
-  new?: boolean;
-}
-
-export interface InitResult {
-  id: string;
-  path: string;
-  project: string;
-  cwd: string;
-  created: string[];
-  current: true;
-}
-
-async function loadOverviewTemplate(options: InitOptions, cwd: string): Promise<string> {
-  if (!options.template) return readTemplate(overviewTemplateName(options.lang ?? 'en'));
-  const file = path.resolve(cwd, options.template);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    throw fsError(err, 'read the template', file);
-  }
-  // Refuse a template wmem could not work with, before anything is written.
-  const { parseOverview } = await import('../memory/overview.js');
-  parseOverview(text, file);
-  return text;
-}
+export type { InitOptions, InitResult } from '../app/init.js';
 
 export async function run(options: InitOptions, ctx: RunContext): Promise<CommandResult> {
-  const requested = requestedSessionId(ctx);
-  if (options.new && ctx.sessionFlag !== undefined) throw usageError('--new and --session ask for different things', 'use --session ID for a named session, or --new for a generated one');
-  const overviewTemplate = await loadOverviewTemplate(options, ctx.cwd);
-  const now = ctx.now();
-  const project = await locateProject(ctx.home, ctx.cwd, { create: true, now });
-  if (!project) throw usageError(`cannot create a project folder for ${ctx.cwd}`);
-  if (project.collidedWith) {
-    ctx.warn(`note: ${path.basename(project.dir.replace(/\d+$/, ''))} already belongs to ${project.collidedWith}; using ${project.dir} for ${project.cwd}`);
-  }
-  let id = requested?.id;
-  if (!id && !options.new) id = await readCurrent(project.dir);
-  id ??= newSessionId(now);
-  const created = await ensureSessionTree(project, id, { overviewTemplate, tokensMax: options.tokensMax, lang: options.lang, now });
-  const overviewCreated = created.some((f) => f.endsWith('overview.md'));
-  if (!overviewCreated && (options.template || (options.lang && options.lang !== 'en'))) {
-    ctx.warn(`note: session ${id} already has an overview.md; --${options.template ? 'template' : 'lang'} applies to new sessions only (wmem init --new)`);
-  }
-  await writeCurrent(project.dir, id);
-  const sessionDir = sessionPaths(project.dir, id).dir;
-  const result: InitResult = { id, path: sessionDir, project: project.dir, cwd: project.cwd, created, current: true };
-  ctx.warn(`${created.length ? 'created' : 'already set up'}; current session for ${project.cwd}`);
-  return { data: result, text: `${id}\n${sessionDir}` };
+  const { notices, ...data } = await init(options, ctx);
+  for (const notice of notices) ctx.warn(notice);
+  return { data, text: `${data.id}\n${data.path}` };
 }

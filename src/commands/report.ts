@@ -1,86 +1,15 @@
-// `wmem report [--all] [--out FILE|-] [--open]`: one self-contained HTML page showing what happened
-// to the agent's context: the tokens in use over the session against its window, each compaction
-// and what it archived, notes, decisions and errors in time order, the overview, folder sizes.
-// By default it is written into the session folder (0600) and its path printed.
-import { statSync } from 'node:fs';
-import path from 'node:path';
-import { resolveSession, listSessionIds, readMeta, type Session } from '../store/session.js';
-import { sessionPaths } from '../store/paths.js';
-import { atomicWrite } from '../store/fsx.js';
+// `wmem report [--all] [--out FILE|-] [--open]`: thin glue over src/app/report.ts; --open hands
+// the written page to the desktop's opener.
+import { report, type ReportOptions } from '../app/report.js';
 import { usageError } from '../ui/errors.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
-export interface ReportOptions {
-  all?: boolean;
-  out?: string;
-  open?: boolean;
-}
-
-export async function run(options: ReportOptions, ctx: RunContext): Promise<CommandResult> {
-  const session = await resolveSession(ctx);
-  const toStdout = options.out === '-';
-  if (toStdout && options.open) throw usageError('--open needs a file: it cannot open standard output', 'drop --open, or give --out FILE');
-  const out = toStdout ? undefined : path.resolve(ctx.cwd, options.out ?? path.join(session.paths.dir, 'report.html'));
-  if (out && options.out !== undefined && !isFolder(path.dirname(out))) throw usageError(`cannot write ${out}: the folder ${path.dirname(out)} does not exist`, 'give --out a file in an existing folder, or - for standard output');
-  const base = out ? path.dirname(out) : session.paths.dir;
-  const html = await buildReport(session, base, Boolean(options.all), ctx);
-  if (!out) return { data: { html }, text: html.replace(/\n$/, '') };
-  await atomicWrite(out, html);
-  if (options.open) await openInBrowser(out, ctx);
-  return { data: { file: out, bytes: Buffer.byteLength(html) }, text: ctx.quiet ? '' : out };
-}
-
-function isFolder(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-async function windowOf(session: Session, ctx: RunContext): Promise<{ tokensMax: number; source: string }> {
-  const { assembleContext } = await import('./context.js');
-  const { meta } = await assembleContext(session, ctx, { wantMeta: true });
-  return { tokensMax: meta.tokens_max, source: meta.tokens_max_source };
-}
-
-async function buildReport(session: Session, base: string, all: boolean, ctx: RunContext): Promise<string> {
-  const { loadSeries, loadEvents, loadSizes } = await import('../report/load.js');
-  const { renderReport } = await import('../report/html.js');
-  const { markdownToHtml } = await import('../report/markdown.js');
-  const { readTextIfExists } = await import('../store/fsx.js');
-  const window = await windowOf(session, ctx);
-  const { series } = await loadSeries(session, base);
-  const events = await loadEvents(session, series, base);
-  const overview = (await readTextIfExists(session.paths.overview)) ?? '';
-  return renderReport({
-    title: `wmem report: session ${session.id}`,
-    session: session.id,
-    project: session.project.cwd,
-    window: window.tokensMax,
-    windowSource: window.source,
-    series,
-    events,
-    overviewHtml: markdownToHtml(overview),
-    sizes: await loadSizes(session),
-    ...(all ? { sessions: await sessionRows(session, base, window.tokensMax) } : {}),
-  });
-}
-
-/** One row per session of the project: its peak, its compactions, its last activity (from its own data). */
-async function sessionRows(current: Session, base: string, window: number) {
-  const { loadSeries } = await import('../report/load.js');
-  const { peakOf } = await import('../report/series.js');
-  const rows = [];
-  for (const id of await listSessionIds(current.project.dir)) {
-    const session: Session = { ...current, id, paths: sessionPaths(current.project.dir, id) };
-    const { series } = await loadSeries(session, base);
-    const meta = await readMeta(session.paths).catch(() => undefined);
-    const last = series.points[series.points.length - 1]?.time ?? (meta?.updatedAt ? String(meta.updatedAt) : undefined);
-    const report = path.join(session.paths.dir, 'report.html');
-    rows.push({ id, peak: peakOf(series.points)?.tokens, window: meta?.tokensMax && meta.tokensMax !== 200_000 ? meta.tokensMax : window, compactions: series.compactions.length, last, href: path.relative(base, report).split(path.sep).join('/') });
-  }
-  return rows;
+export async function run(options: ReportOptions & { open?: boolean }, ctx: RunContext): Promise<CommandResult> {
+  if (options.out === '-' && options.open) throw usageError('--open needs a file: it cannot open standard output', 'drop --open, or give --out FILE');
+  const result = await report(options, ctx);
+  if (result.file === undefined) return { data: { html: result.html }, text: result.html.replace(/\n$/, '') };
+  if (options.open) await openInBrowser(result.file, ctx);
+  return { data: result, text: ctx.quiet ? '' : result.file };
 }
 
 async function openInBrowser(file: string, ctx: RunContext): Promise<void> {

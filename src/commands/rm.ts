@@ -1,13 +1,5 @@
-// `wmem rm SESSION`: deletes a session on purpose. Asks on a terminal; otherwise --yes is
-// required. The folder is first renamed away (atomic), so an interrupted delete never leaves a
-// half session behind: `wmem sweep` finishes what is left of a `.trash-*` folder.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import { withLock } from '../store/fsx.js';
-import { assertSessionId, fileStamp, sessionPaths } from '../store/paths.js';
-import { locateProject } from '../store/project.js';
-import { currentFile, readCurrent } from '../store/session.js';
-import { fsError, refusedError, usageError } from '../ui/errors.js';
+// `wmem rm SESSION`: thin glue over src/app/rm.ts; asks on a terminal, else needs --yes.
+import { removeSession } from '../app/rm.js';
 import type { CommandResult, RunContext } from '../ui/run.js';
 
 export interface RmOptions {
@@ -24,56 +16,9 @@ async function ask(question: string, ctx: RunContext): Promise<boolean> {
   }
 }
 
-async function countFiles(dir: string): Promise<number> {
-  let n = 0;
-  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) if (entry.isFile()) n++;
-  return n;
-}
-
 export async function run(options: RmOptions, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
-  const id = assertSessionId(String(args[0] ?? ''), 'the command line');
-  const project = await locateProject(ctx.home, ctx.cwd, { create: false });
-  const paths = project ? sessionPaths(project.dir, id) : undefined;
-  const present = paths ? await fs.stat(paths.dir).then((s) => s.isDirectory(), () => false) : false;
-  if (!project || !paths || !present) {
-    throw usageError(`no session ${id} for ${project?.cwd ?? ctx.cwd}`, "run 'wmem sessions' to list them");
-  }
-  // A session folder that is a link (planted, or made by hand) goes as a link: wmem never
-  // lists, locks or deletes what it points to.
-  if ((await fs.lstat(paths.dir)).isSymbolicLink()) return removeLink(id, paths.dir, project.dir, options, ctx);
-  const files = await countFiles(paths.dir);
-  if (!options.yes) {
-    if (!ctx.stdin.isTTY) throw usageError(`deleting session ${id} (${files} files in ${paths.dir}) needs --yes when not on a terminal`);
-    if (!(await ask(`delete session ${id} and its ${files} files in ${paths.dir}? [y/N] `, ctx))) {
-      throw refusedError(`kept session ${id}: nothing was deleted`);
-    }
-  }
-  const trash = path.join(project.dir, `.trash-${id}-${fileStamp(ctx.now())}`);
-  // Wait for any command working on the session, then move it away in one step.
-  await withLock(paths.dir, async () => {}, { waitMs: 30_000 });
-  try {
-    await fs.rename(paths.dir, trash);
-  } catch (err) {
-    throw fsError(err, 'move away', paths.dir);
-  }
-  if ((await readCurrent(project.dir)) === id) await fs.unlink(currentFile(project.dir)).catch(() => {});
-  try {
-    await fs.rm(trash, { recursive: true, force: true });
-  } catch (err) {
-    throw fsError(err, 'delete', trash);
-  }
-  ctx.warn(`deleted session ${id} (${files} files)`);
-  return { data: { id, path: paths.dir, files, deleted: true }, text: '' };
-}
-
-async function removeLink(id: string, link: string, projectDir: string, options: RmOptions, ctx: RunContext): Promise<CommandResult> {
-  if (!options.yes) throw usageError(`session ${id} is a symbolic link (${link}); removing the link needs --yes`, 'the folder it points to is left alone');
-  try {
-    await fs.unlink(link);
-  } catch (err) {
-    throw fsError(err, 'delete', link);
-  }
-  if ((await readCurrent(projectDir)) === id) await fs.unlink(currentFile(projectDir)).catch(() => {});
-  ctx.warn(`removed the link ${link}; what it points to was left alone`);
-  return { data: { id, path: link, files: 0, deleted: true, link: true }, text: '' };
+  const confirm = !options.yes && ctx.stdin.isTTY ? (question: string) => ask(question, ctx) : undefined;
+  const result = await removeSession({ id: String(args[0] ?? ''), yes: options.yes, confirm }, ctx);
+  ctx.warn(result.link ? `removed the link ${result.path}; what it points to was left alone` : `deleted session ${result.id} (${result.files} files)`);
+  return { data: result, text: '' };
 }

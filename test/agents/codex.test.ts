@@ -130,8 +130,12 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(first.exitCode).toBe(0);
       const texts = wmemDeveloperTexts(firstRequest(first));
       expect(texts.some((t) => t.includes('<working_memory>'))).toBe(true);
-      observed.firstMeta = metaOf(firstRequest(first)).figures;
-      expect(metaOf(firstRequest(first)).figures.tokens_source).toBe('estimate');
+      const firstMeta = metaOf(firstRequest(first)).figures;
+      observed.firstMeta = firstMeta;
+      // Before any response: an estimate, but already in the window the turn started with.
+      expect(firstMeta.tokens_source).toBe('estimate');
+      const started = (await world.rollout(first.threadId)).find((l) => l.payload?.type === 'task_started');
+      expect(firstMeta.tokens_max).toBe(started.payload.model_context_window);
 
       world.mock.usage = NEXT;
       const second = await world.codex('Go on with the next step.', { resume: first.threadId });
@@ -211,6 +215,29 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       const after = requests[summaryRequest + 1];
       expect(after).toBeDefined();
       expect(wmemDeveloperTexts(after).some((t) => t.includes('<working_memory>'))).toBe(true);
+    }));
+
+  it('on a compaction before the next turn (a resume over the limit) archives, then gives the memory back in the request', () =>
+    withWorld(async (world) => {
+      await world.installWmem();
+      world.mock.usage = { input_tokens: 250_000, cached_tokens: 1000, output_tokens: 30 };
+      const config = ['model_auto_compact_token_limit=1500'];
+      const first = await world.codex('Hello.', { config });
+      expect(first.exitCode).toBe(0);
+      const second = await world.codex('Again.', { resume: first.threadId, config });
+      expect(second.exitCode).toBe(0);
+      const requests = second.requests.filter((r) => r.path.endsWith('/responses'));
+      const summary = requests.findIndex((r) => /CONTEXT CHECKPOINT COMPACTION/.test(allText(r)));
+      expect(summary).toBe(0);
+      const status = await sessionStatus(world);
+      const archives = readdirSync(path.join(status.path, 'working-memory', 'archive')).filter((n) => n.endsWith('.jsonl'));
+      expect(archives).toHaveLength(1);
+      const rollout = await readFile(world.rolloutPath(first.threadId), 'utf8');
+      expect(rollout.startsWith(await readFile(path.join(status.path, 'working-memory', 'archive', archives[0]), 'utf8'))).toBe(true);
+      // The prompt's request after the compaction carries the memory part again.
+      const texts = wmemDeveloperTexts(requests[1]);
+      observed.afterPreTurnCompaction = texts.map((t) => t.slice(0, 80));
+      expect(texts.some((t) => t.includes('<working_memory>'))).toBe(true);
     }));
 
   it('runs no wmem hook until trusted; doctor says so; trusted as the TUI records it, they run without the bypass flag', () =>

@@ -31,8 +31,19 @@ describe('a real rollout', () => {
     const estimate = lines.findIndex((l, i) => i > compacted && l.includes('"total_tokens":6045'));
     const cut = path.join(tmp, 'cut.jsonl');
     writeFileSync(cut, lines.slice(0, estimate + 1).join('\n') + '\n');
-    expect((await readRolloutUsage(cut)).view).toEqual({ lastUsage: null, boundary: windowId, model: 'gpt-5.1', afterCompaction: 6045 });
-    expect(rolloutUsageOfText(lines.slice(0, estimate + 1).join('\n'))).toEqual({ lastUsage: null, boundary: windowId, model: 'gpt-5.1', afterCompaction: 6045 });
+    const after = { lastUsage: null, boundary: windowId, model: 'gpt-5.1', window: 258_400, afterCompaction: 6045 };
+    expect((await readRolloutUsage(cut)).view).toEqual(after);
+    expect(rolloutUsageOfText(lines.slice(0, estimate + 1).join('\n'))).toEqual(after);
+  });
+
+  it("knows the window from the turn's start, before any response", async () => {
+    const lines = readFileSync(path.join(FIXTURES, 'rollout-failed-command.jsonl'), 'utf8').split('\n');
+    const started = lines.findIndex((l) => l.includes('"task_started"'));
+    const firstUsage = lines.findIndex((l) => l.includes('"token_count"'));
+    expect(started).toBeLessThan(firstUsage);
+    const cut = path.join(tmp, 'started.jsonl');
+    writeFileSync(cut, lines.slice(0, firstUsage).join('\n') + '\n');
+    expect((await readRolloutUsage(cut)).view).toEqual({ lastUsage: null, model: 'gpt-5.1', window: 258_400 });
   });
 
   it('finds a finished command by its call id', async () => {
@@ -61,11 +72,14 @@ describe('a real rollout', () => {
 const usageLine = fc.record({ input: fc.nat(300_000), output: fc.nat(5000), window: fc.constantFrom(0, 258_400, 400_000) }).map(({ input, output, window }) =>
   JSON.stringify({ type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: output, total_tokens: input + output }, ...(window ? { model_context_window: window } : {}) } } }),
 );
-const estimateLine = fc.nat(20_000).map((total) => JSON.stringify({ type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 0, output_tokens: 0, total_tokens: total } } } }));
+const estimateLine = fc.record({ total: fc.nat(20_000), window: fc.constantFrom(0, 258_400) }).map(({ total, window }) =>
+  JSON.stringify({ type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 0, output_tokens: 0, total_tokens: total }, ...(window ? { model_context_window: window } : {}) } } }),
+);
+const startedLine = fc.constantFrom(0, 258_400, 400_000).map((window) => JSON.stringify({ type: 'event_msg', payload: { type: 'task_started', turn_id: 't', ...(window ? { model_context_window: window } : {}) } }));
 const compactedLine = fc.option(fc.uuid(), { nil: undefined }).map((id) => JSON.stringify({ type: 'compacted', payload: { message: 'summary', ...(id ? { window_id: id } : {}) } }));
 const modelLine = fc.constantFrom('gpt-5.1', 'gpt-5.1-codex', 'o3').map((model) => JSON.stringify({ type: 'turn_context', payload: { model } }));
 const otherLine = fc.string({ maxLength: 40 }).map((text) => JSON.stringify({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } }));
-const rollout = fc.array(fc.oneof(usageLine, estimateLine, compactedLine, modelLine, otherLine, otherLine), { maxLength: 40 });
+const rollout = fc.array(fc.oneof(usageLine, estimateLine, compactedLine, modelLine, startedLine, otherLine, otherLine), { maxLength: 40 });
 
 describe('reading a rollout', () => {
   it('forward, backward and incrementally give the same state', async () => {

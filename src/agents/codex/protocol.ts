@@ -5,7 +5,7 @@
 // in the rollout (see rollout.ts), so the adapter completes the input from there.
 import { isAbsolute, relative } from 'node:path';
 import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
-import type { ToolEvent } from '../../memory/hot-state.js';
+import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
 
 /**
  * The events wmem answers. PreToolUse and Stop are named so that a stray install of them is
@@ -102,7 +102,8 @@ export function withOutcome(input: HookInput, outcome: CommandOutcome | undefine
 export function codexToolEvent(input: HookInput, root?: string): ToolEvent {
   const tool = input.tool ?? {};
   const toolInput = tool.input ?? {};
-  const event: ToolEvent = { tool: tool.name?.toLowerCase() };
+  // update_plan, should Codex hook it, is its todo list.
+  const event: ToolEvent = { tool: tool.name?.toLowerCase(), ...todoFields(tool.name, toolInput, tool.response) };
   if (typeof toolInput.command === 'string') event.command = toolInput.command;
   const file = ['file_path', 'path'].map((k) => toolInput[k]).find((v): v is string => typeof v === 'string' && v !== '');
   if (file) event.files = [within(file, root)];

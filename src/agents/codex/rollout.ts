@@ -2,7 +2,8 @@
 // against Codex 0.169.0 and a mock that reports usage (test/agents/codex.test.ts):
 // - the context in use is `last_token_usage.total_tokens` of the last `event_msg` token_count
 //   (input, cached input counted inside it, plus output): the figure Codex itself compares with
-//   its auto-compact limit; `info.model_context_window` is the window;
+//   its auto-compact limit; `info.model_context_window` is the window (a turn's `task_started`
+//   names it already, before any response);
 // - a `compacted` line ends a window (its `window_id` names the compaction): usage before it is
 //   stale. Right after it Codex writes a token_count whose input and output are 0 and whose
 //   total is its own count of what the compaction left: kept as `afterCompaction`;
@@ -24,7 +25,8 @@ export const EMPTY_ROLLOUT: RolloutState = { lastUsage: null };
 
 type LineEvent =
   | { kind: 'usage'; tokens: number; window?: number }
-  | { kind: 'estimate'; tokens: number }
+  | { kind: 'estimate'; tokens: number; window?: number }
+  | { kind: 'window'; window: number }
   | { kind: 'boundary'; id?: string }
   | { kind: 'model'; model: string }
   | undefined;
@@ -39,7 +41,7 @@ function num(value: unknown): number {
 
 /** Cheap test before parsing: only these lines can change the state. */
 function mayMatter(line: string): boolean {
-  return line.includes('token_count') || line.includes('"compacted"') || line.includes('turn_context');
+  return line.includes('token_count') || line.includes('"compacted"') || line.includes('turn_context') || line.includes('task_started');
 }
 
 /** What one parsed rollout line says about the context. */
@@ -48,17 +50,18 @@ export function rolloutEvent(value: unknown): LineEvent {
   const payload = value.payload;
   if (value.type === 'compacted') return { kind: 'boundary', id: typeof payload.window_id === 'string' && payload.window_id ? payload.window_id : undefined };
   if (value.type === 'turn_context') return typeof payload.model === 'string' && payload.model ? { kind: 'model', model: payload.model } : undefined;
-  if (value.type !== 'event_msg' || payload.type !== 'token_count' || !isObject(payload.info)) return undefined;
+  if (value.type !== 'event_msg') return undefined;
+  // A turn starts with the window it runs in: known before the first response reports usage.
+  if (payload.type === 'task_started') return num(payload.model_context_window) ? { kind: 'window', window: num(payload.model_context_window) } : undefined;
+  if (payload.type !== 'token_count' || !isObject(payload.info)) return undefined;
   const last = payload.info.last_token_usage;
   if (!isObject(last)) return undefined;
   const input = num(last.input_tokens);
   const output = num(last.output_tokens);
   const total = num(last.total_tokens);
-  if (input || output) {
-    const window = num(payload.info.model_context_window);
-    return { kind: 'usage', tokens: total || input + output, ...(window ? { window } : {}) };
-  }
-  return total ? { kind: 'estimate', tokens: total } : undefined;
+  const window = num(payload.info.model_context_window);
+  if (input || output) return { kind: 'usage', tokens: total || input + output, ...(window ? { window } : {}) };
+  return total ? { kind: 'estimate', tokens: total, ...(window ? { window } : {}) } : window ? { kind: 'window', window } : undefined;
 }
 
 function boundaryId(id: string | undefined, offset: number): string {
@@ -76,8 +79,12 @@ export function applyRolloutLine(state: RolloutState, line: string, offset: numb
       return { lastUsage: null, boundary: boundaryId(event.id, offset) };
     case 'model':
       return { ...state, model: event.model };
-    case 'estimate':
-      return state.lastUsage === null && state.boundary ? { ...state, afterCompaction: event.tokens } : state;
+    case 'window':
+      return { ...state, window: event.window };
+    case 'estimate': {
+      const next = event.window ? { ...state, window: event.window } : state;
+      return state.lastUsage === null && state.boundary ? { ...next, afterCompaction: event.tokens } : next;
+    }
     case 'usage': {
       const { afterCompaction: _superseded, ...rest } = state;
       return { ...rest, lastUsage: event.tokens, ...(event.window ? { window: event.window } : {}) };
@@ -102,11 +109,11 @@ export class RolloutBackwardScan {
       return true;
     }
     if (event.kind === 'model') this.model ??= event.model;
-    else if (event.kind === 'usage') {
-      this.usage ??= event.tokens;
+    else {
       this.window ??= event.window;
+      if (event.kind === 'usage') this.usage ??= event.tokens;
+      else if (event.kind === 'estimate' && !this.usage) this.estimate ??= event.tokens;
     }
-    else if (!this.usage) this.estimate ??= event.tokens;
     return false;
   }
 

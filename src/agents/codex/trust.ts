@@ -26,7 +26,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * smol-toml, loaded on first use: only doctor reads config.toml, and every hook loads the
  * registry (so this module) on its lean path. A runtime require keeps it out of that bundle.
  */
-function parse(text: string): ReturnType<typeof parseToml> {
+function parse(text: string): unknown {
   return (createRequire(import.meta.url)('smol-toml') as { parse: typeof parseToml }).parse(text);
 }
 
