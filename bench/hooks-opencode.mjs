@@ -53,10 +53,13 @@ appendFileSync(path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]
 hook('chat.message', payload('chat.message', { messages: infos() }));
 
 const tool = (r, exit) => ({ tool: 'bash', callID: `call_${r}_${exit}`, args: { command: 'npm test', description: 'tests' }, title: 'npm test', output: exit ? 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n' : 'ok\n', metadata: { exit, truncated: false } });
+// In the order of a real turn: the prompt, the requests' system prompt, tool calls; then a
+// compaction and the idle that ends the turn (both change overview.md, so the next prompt renders
+// the memory part afresh, as it would after them).
 const cases = {
   'node -e 0': () => spawnSync(process.execPath, ['-e', '0']),
-  'system.transform': () => hook('system.transform', payload('system.transform')),
   'chat.message': () => hook('chat.message', payload('chat.message', { messages: infos() })),
+  'system.transform': () => hook('system.transform', payload('system.transform')),
   'tool.execute.after ok': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 0) })),
   'tool.execute.after failed': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 1) })),
   'session.compacting': () => hook('session.compacting', payload('session.compacting', { messages })),

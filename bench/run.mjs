@@ -18,6 +18,7 @@ const QUICK = {
   'context.mjs': ['20'],
   'hooks.mjs': ['10'],
   'hooks-codex.mjs': ['10'],
+  'hooks-opencode.mjs': ['10'],
   'compact.mjs': ['3', '50000'],
   'consolidate.mjs': ['3', '1000'],
   'search.mjs': ['3', '20'],
