@@ -51,8 +51,10 @@ function run(event: string, input: Any): Promise<Any> {
         log(event, err);
         resolve(undefined);
       });
-      child.on('close', () => {
+      child.on('close', (code) => {
         clearTimeout(timer);
+        // wmem's hook exits 0 whatever happens inside it: anything else means it did not run.
+        if (code !== 0) log(event, `the hook command exited ${code} (${WMEM})`);
         try {
           resolve(parsed(out));
         } catch (err) {
@@ -75,6 +77,7 @@ function runNow(event: string, input: Any): void {
     const [cmd, ...args] = commandFor(event);
     const result = spawnSync(cmd, args, { input: JSON.stringify({ event, ...input }), stdio: ['pipe', 'ignore', 'ignore'], timeout: TIMEOUT_MS });
     if (result.error) log(event, result.error);
+    else if (result.status !== 0) log(event, `the hook command exited ${result.status} (${WMEM})`);
   } catch (err) {
     log(event, err);
   }

@@ -12,7 +12,7 @@ import { cacheRoot } from './helpers/install-claude.js';
 const opencodeBin = inject('opencodeBin');
 const observed: Record<string, unknown> = {};
 
-async function withWorld<T>(fn: (world: OpenCodeWorld) => Promise<T>, limit?: { context: number; output: number }): Promise<T> {
+async function withWorld<T>(fn: (world: OpenCodeWorld) => Promise<T>, limit?: { context: number; output: number }, quietLogs = true): Promise<T> {
   const world = await OpenCodeWorld.create(opencodeBin, limit);
   let failed = true;
   try {
@@ -25,7 +25,7 @@ async function withWorld<T>(fn: (world: OpenCodeWorld) => Promise<T>, limit?: { 
     const pluginLog = await world.pluginLog();
     if (log.trim() || pluginLog.trim()) ((observed.logs ??= []) as string[]).push(...log.trim().split('\n'), ...pluginLog.trim().split('\n'));
     const errors = log.split('\n').filter((l) => / error: /.test(l));
-    if (!failed) expect([...errors, ...pluginLog.split('\n').filter(Boolean)]).toEqual([]);
+    if (!failed && quietLogs) expect([...errors, ...pluginLog.split('\n').filter(Boolean)]).toEqual([]);
     await world.cleanup();
   }
 }
@@ -164,4 +164,22 @@ describe('OpenCode 1.18.33 with wmem plugin', () => {
       expectRan(again);
       expect(again.requests.map(memoryIn).filter(Boolean)).toEqual([]);
     }));
+
+  it('a plugin whose wmem does not run never breaks OpenCode: the turn completes, the failure is in the plugin log', () =>
+    withWorld(
+      async (world) => {
+        const installed = await world.wmem(['install', 'opencode'], { WMEM_HOOK_COMMAND: '/nonexistent/wmem' });
+        expect(installed.exitCode).toBe(0);
+        const run = await world.opencode('Hello [[bash: echo still-works]]');
+        expectRan(run);
+        expect(run.stdout + run.stderr).toContain('still-works');
+        expect(run.requests.map(memoryIn).filter(Boolean)).toEqual([]);
+        const log = await world.pluginLog();
+        observed.brokenPluginLog = log.split('\n').slice(0, 4);
+        expect(log).toMatch(/system\.transform: the hook command exited 127 \(\/nonexistent\/wmem\)/);
+        expect(log).toMatch(/tool\.execute\.after: the hook command exited 127/);
+      },
+      undefined,
+      false,
+    ));
 });

@@ -74,8 +74,8 @@ export class OpenCodeWorld {
     return env;
   }
 
-  wmem(args: string[]): Promise<Result> {
-    return execa('node', [WMEM_BIN, '--home', this.wmemHome, ...args], { cwd: this.project, reject: false, extendEnv: false, timeout: 30_000, input: '', env: this.env() });
+  wmem(args: string[], env: Record<string, string> = {}): Promise<Result> {
+    return execa('node', [WMEM_BIN, '--home', this.wmemHome, ...args], { cwd: this.project, reject: false, extendEnv: false, timeout: 30_000, input: '', env: { ...this.env(), ...env } });
   }
 
   async wmemJson<T = any>(args: string[]): Promise<T> {
