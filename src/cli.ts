@@ -6,6 +6,7 @@ import { WmemError, EXIT } from './ui/errors.js';
 import type { CommandResult, RunContext } from './ui/run.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './ui/runtime.js';
 import { COMPACT_OPTIONS, CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
+import { knownAgents } from './agents/registry.js';
 
 export { VERSION } from './options.js';
 
@@ -212,8 +213,8 @@ export function buildProgram(): Command {
     program
       .command('install')
       .description('merge wmem\'s hooks into an agent\'s settings')
-      .argument('<agent>', 'claude, codex, opencode')
-      .addOption(new Option('--scope <scope>', "which config file (default: claude project, codex user, opencode project)").choices(['project', 'user', 'local']))
+      .argument('<agent>', `the agent: ${knownAgents()}`)
+      .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex user, opencode project)").choices(['project', 'user', 'local']))
       .option('--tokens-max <n>', "your model's context window in tokens, for every session the hooks serve (default: looked up from the session's model)", intOption('--tokens-max', 1))
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js'),
@@ -222,8 +223,8 @@ export function buildProgram(): Command {
     program
       .command('uninstall')
       .description('remove only wmem\'s hooks from an agent\'s settings')
-      .argument('<agent>', 'claude, codex, opencode')
-      .addOption(new Option('--scope <scope>', "which config file (default: claude project, codex user, opencode project)").choices(['project', 'user', 'local']))
+      .argument('<agent>', `the agent: ${knownAgents()}`)
+      .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex user, opencode project)").choices(['project', 'user', 'local']))
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),
   );

@@ -13,6 +13,8 @@
 // doctor and --dry-run share one computation. Keep index.ts light: the per-prompt hook path loads
 // it, so heavy helpers go behind `await import(...)`.
 import type { ToolEvent } from '../memory/hot-state.js';
+import type { UsageView } from '../memory/meter.js';
+import type { TranscriptCursor } from '../store/hook-state.js';
 
 /** wmem's moments of a session, whatever the agent calls them. */
 export const MOMENTS = ['session-start', 'prompt', 'tool-done', 'tool-failed', 'before-compact', 'after-compact', 'session-end', 'ignore'] as const;
@@ -94,28 +96,16 @@ export class HookInputError extends Error {
   override name = 'HookInputError';
 }
 
-/** The context in use as the agent's transcript shows it (SPEC §5 meter). */
-export interface UsageView {
-  /** Tokens of the last response since the last compaction, or null when none came since. */
-  lastUsage: number | null;
-  /** Identity of the last compaction the transcript records (stable across reads), if any. */
-  boundary?: string;
-  /** The model of the last response since the last compaction. */
-  model?: string;
-  /** The window the agent reported with its last usage, when it reports one. */
-  window?: number;
-  /** The agent's own count right after its last compaction, while no usage has come since. */
-  afterCompaction?: number;
-}
+/** The context in use as the agent's transcript shows it (defined with the meter). */
+export type { UsageView } from '../memory/meter.js';
 
 /**
  * Where a transcript read stopped, kept in the session's hook state between hooks. Opaque to the
  * driver except `path`: a reader extends it with its own fields (offsets, hashes, the usage so
- * far), which must survive JSON.stringify / JSON.parse.
+ * far), which must survive JSON.stringify / JSON.parse. A cursor that also carries the UsageView
+ * fields is taken as the last figure when the transcript has gone since.
  */
-export interface TranscriptCursor {
-  path: string;
-}
+export type { TranscriptCursor } from '../store/hook-state.js';
 
 export interface TranscriptRead {
   cursor: TranscriptCursor;

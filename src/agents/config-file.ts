@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite, ensureDir, fsyncDir, readTextIfExists, withLock } from '../store/fsx.js';
-import { shellQuote } from './claude/settings.js';
+import { shellQuote } from '../ui/shell.js';
 
 /** The file's text, or undefined when it does not exist. */
 export async function readConfigText(file: string): Promise<string | undefined> {

@@ -1,32 +1,31 @@
-// Reads the agent's transcript for its token use without reading it whole on every prompt: the
-// first time backward from the end (stopping at the last compaction), then forward from where the
+// Reads a JSONL transcript for its token use without reading it whole on every prompt: the first
+// time backward from the end (stopping at the last compaction), then forward from where the
 // previous read stopped. A rewritten transcript (its bytes before that point changed) is read
-// again from the end. What a line means is the agent's (its `LineGrammar`): Claude Code's
-// transcript by default, Codex's rollout through the same machinery.
+// again from the end. What a line means is the agent's: its adapter gives the LineRules (Claude
+// Code's are in claude/transcript.ts); any agent whose transcript is JSONL can use this reader.
 import { promises as fs } from 'node:fs';
-import { applyForward, BackwardScan, EMPTY_USAGE, type UsageState } from './claude/transcript.js';
+import type { UsageView } from '../memory/meter.js';
+import { CLAUDE_LINES, type UsageState } from './claude/transcript.js';
 
-/** How one agent's JSONL transcript lines change the usage state. */
-export interface LineGrammar<S> {
+/** How an agent's transcript lines change the usage, read forward or backward. */
+export interface LineRules<S extends UsageView> {
   empty: S;
   /** Applies one line (at byte `offset`) read in file order. */
-  apply(state: S, line: string, offset: number): S;
-  /** A scan fed lines newest first; `step` says true once nothing older matters. */
+  forward(state: S, line: string, offset: number): S;
+  /** A scan newest line first: `step` returns true once nothing older can change the answer. */
   backward(): { step(line: string, offset: number): boolean; result(): S };
+  /** The state kept in a cursor (a cursor is flat: its own fields and the state's). */
+  restore(cursor: S): S;
 }
 
-const CLAUDE_GRAMMAR: LineGrammar<UsageState> = { empty: EMPTY_USAGE, apply: applyForward, backward: () => new BackwardScan() };
-
-type CursorOf<S> = S & {
+export interface TranscriptCursor extends UsageState {
   version: 1;
   path: string;
   /** Bytes up to and including the last newline read. */
   consumed: number;
   /** The 256 bytes before `consumed`, base64: tells an append from a rewrite. */
   tailHash: string;
-};
-
-export type TranscriptCursor = CursorOf<UsageState>;
+}
 
 const CHUNK = 256 * 1024;
 
@@ -46,8 +45,8 @@ async function tailHash(handle: fs.FileHandle, end: number): Promise<string> {
 }
 
 /** Scans [0, end) newest line first; `end` is 0 or just after a newline. */
-async function scanBackward<S>(handle: fs.FileHandle, end: number, grammar: LineGrammar<S>): Promise<S> {
-  const scan = grammar.backward();
+async function scanBackward<S extends UsageView>(handle: fs.FileHandle, end: number, rules: LineRules<S>): Promise<S> {
+  const scan = rules.backward();
   let pos = end;
   let head = Buffer.alloc(0);
   for (;;) {
@@ -69,7 +68,7 @@ async function scanBackward<S>(handle: fs.FileHandle, end: number, grammar: Line
 }
 
 /** Applies the complete lines of [from, size) in order; returns the state and where they end. */
-async function scanForward<S>(handle: fs.FileHandle, from: number, size: number, state: S, grammar: LineGrammar<S>): Promise<{ state: S; consumed: number }> {
+async function scanForward<S extends UsageView>(handle: fs.FileHandle, from: number, size: number, state: S, rules: LineRules<S>): Promise<{ state: S; consumed: number }> {
   let pos = from;
   let carry = Buffer.alloc(0);
   let consumed = from;
@@ -80,7 +79,7 @@ async function scanForward<S>(handle: fs.FileHandle, from: number, size: number,
     pos = end;
     let start = 0;
     for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-      state = grammar.apply(state, buf.toString('utf8', start, nl), base + start);
+      state = rules.forward(state, buf.toString('utf8', start, nl), base + start);
       start = nl + 1;
     }
     consumed = base + start;
@@ -89,24 +88,27 @@ async function scanForward<S>(handle: fs.FileHandle, from: number, size: number,
   return { state, consumed };
 }
 
-export interface TranscriptRead<S = UsageState> {
-  cursor: CursorOf<S>;
+export interface TranscriptRead<S extends UsageView = UsageState> {
+  cursor: JsonlCursor<S>;
   /** Including a last line without its newline yet (not cached: it may still grow). */
   view: S;
   changed: boolean;
 }
 
-/** Brings `previous` up to date with Claude Code's transcript at `file`. Throws ENOENT when it does not exist. */
-export function readTranscriptUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
-  return readJsonlUsage(file, previous, CLAUDE_GRAMMAR);
+/** The reader's place in the file, and the usage up to it. */
+export type JsonlCursor<S extends UsageView> = S & { version: 1; path: string; consumed: number; tailHash: string };
+
+/** Claude Code's transcript (the default rules). */
+export async function readTranscriptUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
+  return readJsonlUsage(file, previous, CLAUDE_LINES);
 }
 
-/** The same for any agent's JSONL transcript, lines read through `grammar`. */
-export async function readJsonlUsage<S extends object>(file: string, previous: CursorOf<S> | undefined, grammar: LineGrammar<S>): Promise<TranscriptRead<S>> {
+/** Brings `previous` up to date with the transcript at `file`. Throws ENOENT when it does not exist. */
+export async function readJsonlUsage<S extends UsageView>(file: string, previous: JsonlCursor<S> | undefined, rules: LineRules<S>): Promise<TranscriptRead<S>> {
   const handle = await fs.open(file, 'r');
   try {
     const size = (await handle.stat()).size;
-    let state: S = grammar.empty;
+    let state: S = rules.empty;
     let reuse = false;
     if (previous && previous.version === 1 && previous.path === file && previous.consumed <= size) {
       reuse = (await tailHash(handle, previous.consumed)) === previous.tailHash;
@@ -114,8 +116,7 @@ export async function readJsonlUsage<S extends object>(file: string, previous: C
     let pending = '';
     let consumed: number;
     if (reuse) {
-      const { version: _v, path: _p, consumed: from, tailHash: _t, ...base } = previous!;
-      ({ state, consumed } = await scanForward(handle, from, size, base as unknown as S, grammar));
+      ({ state, consumed } = await scanForward(handle, previous!.consumed, size, rules.restore(previous!), rules));
       pending = (await readRange(handle, consumed, size)).toString('utf8');
     } else {
       // Complete lines end at the last newline; a final line without one is read separately.
@@ -139,11 +140,11 @@ export async function readJsonlUsage<S extends object>(file: string, previous: C
         }
         pending = (await readRange(handle, end, size)).toString('utf8');
       }
-      state = await scanBackward(handle, end, grammar);
+      state = await scanBackward(handle, end, rules);
       consumed = end;
     }
-    const cursor = { version: 1, path: file, consumed, tailHash: await tailHash(handle, consumed), ...state } as CursorOf<S>;
-    const view = pending.trim() ? grammar.apply(state, pending, consumed) : state;
+    const cursor: JsonlCursor<S> = { version: 1, path: file, consumed, tailHash: await tailHash(handle, consumed), ...state };
+    const view = pending.trim() ? rules.forward(state, pending, consumed) : state;
     const changed =
       !previous || previous.path !== cursor.path || previous.consumed !== cursor.consumed || previous.tailHash !== cursor.tailHash;
     return { cursor, view, changed };

@@ -4,9 +4,13 @@
 import { statSync } from 'node:fs';
 import { readMeta, resolveSession, type Session } from '../store/session.js';
 import { readContextCache, writeContextCache, type ContextCache } from '../store/context-cache.js';
-import { cleanModelId, loadMeterSources, memoryWhere, type Observed } from '../store/meter-sources.js';
+import { cleanModelId, loadMeterSources, memoryWhere, type MeterSources, type Observed, type SessionAgent } from '../store/meter-sources.js';
 import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
-import { loadInjectables } from '../memory/injected.js';
+import { readHookStateLoose } from '../store/hook-state.js';
+import { readInjectables } from '../store/injectables.js';
+import { renderInjectables, type InjectableInputs } from '../memory/injected.js';
+import type { SessionMeta } from '../store/session.js';
+import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stats.js';
 import { renderMemory, renderMeta, type MemoryWhere } from '../render/context.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
@@ -43,13 +47,62 @@ export interface Surroundings {
   env: NodeJS.ProcessEnv;
 }
 
-export async function assembleContext(session: Session, around: Surroundings, options: AssembleOptions): Promise<AssembledContext> {
+/** The agent serving the session: Claude Code's sessions say so by their hook state (older ones have no meta.json agent). */
+interface ServingAgent extends SessionAgent {
+  /** Its transcript as of now, read on from where the hooks left off (never written back here). */
+  usage?: UsageView;
+  compactCommand?: string;
+}
+
+async function loadAgent(session: Session, meta: SessionMeta | undefined, observed: Observed | undefined): Promise<ServingAgent | undefined> {
+  const claudeState = await readHookStateLoose(session.paths.stateDir, 'claude');
+  const name = claudeState ? 'claude-code' : typeof meta?.agent === 'string' ? meta.agent : undefined;
+  if (!name) return undefined;
+  const { agentByMetaName } = await import('../agents/registry.js');
+  const adapter = agentByMetaName(name);
+  if (!adapter) return { name, state: claudeState, usage: observed?.usage };
+  const state = adapter.id === 'claude' ? claudeState : await readHookStateLoose(session.paths.stateDir, adapter.id);
+  let usage = observed?.usage;
+  const cursor = state?.transcript;
+  if (!usage && cursor?.path && adapter.transcript) {
+    try {
+      usage = (await adapter.transcript.read(cursor.path, cursor)).view;
+    } catch {
+      // Moved or deleted since: what the hooks last saw (a cursor that carries it) is the best figure there is.
+      usage = 'lastUsage' in cursor ? (cursor as unknown as UsageView) : undefined;
+    }
+  }
+  return { name, id: adapter.id, state, usage, defaultWindow: adapter.defaultWindow, compactCommand: adapter.compactCommand };
+}
+
+/** Everything the parts are computed from, read first (the render cache says what is unchanged). */
+interface Inputs {
+  cache: ContextCache;
+  sources: MeterSources;
+  compactCommand?: string;
+  history: HistoryRead;
+  overview: Awaited<ReturnType<typeof loadOverviewDigest>>;
+  scratchLines: Awaited<ReturnType<typeof loadScratchLines>>;
+  injectables: InjectableInputs;
+}
+
+async function loadInputs(session: Session, around: Surroundings, observed: Observed | undefined): Promise<Inputs> {
   const cache = await readContextCache(session.paths.stateDir);
-  let dirty = false;
   // A broken meta.json only loses its settings here; `wmem status` and `wmem init` report it.
   const meta = await readMeta(session.paths).catch(() => undefined);
-  const sources = await loadMeterSources(session, meta, around.env, options.observed);
-  let history = await updateHistoryStats(session.paths.messages, cache.history);
+  const agent = await loadAgent(session, meta, observed);
+  const sources = await loadMeterSources(session, meta, around.env, { ...observed, usage: agent?.usage }, agent);
+  const history = await updateHistoryStats(session.paths.messages, cache.history);
+  const overview = await loadOverviewDigest(session.paths.overview, cache);
+  const scratchLines = await loadScratchLines(session.paths.scratch);
+  return { cache, sources, compactCommand: agent?.compactCommand, history, overview, scratchLines, injectables: readInjectables(session) };
+}
+
+export async function assembleContext(session: Session, around: Surroundings, options: AssembleOptions): Promise<AssembledContext> {
+  const inputs = await loadInputs(session, around, options.observed);
+  const { cache, sources, overview } = inputs;
+  let { history } = inputs;
+  let dirty = overview.dirty;
   const window = resolveWindow({
     flag: options.tokensMax,
     setting: sources.setting,
@@ -59,13 +112,8 @@ export async function assembleContext(session: Session, around: Surroundings, op
     reported: sources.transcriptUsage ?? history.view.lastUsage ?? undefined,
   });
   const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
-  const where = memoryWhere(session, around.home, sources.agent);
-
-  const overview = await loadOverviewDigest(session.paths.overview, cache);
-  dirty ||= overview.dirty;
-  const scratchLines = await loadScratchLines(session.paths.scratch);
-  const injectables = await loadInjectables(session);
-  const memory = renderMemory({ overview: overview.digest, scratchLines, ...injectables, where }, budget);
+  const where = memoryWhere(session, around.home, inputs.compactCommand);
+  const memory = renderMemory({ overview: overview.digest, scratchLines: inputs.scratchLines, ...renderInjectables(inputs.injectables), where }, budget);
 
   let figures: MetaFigures | undefined;
   if (options.wantMeta) {

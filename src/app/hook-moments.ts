@@ -10,7 +10,7 @@ import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject } from '../store/project.js';
 import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
 import type { AgentAdapter, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
-import { updateHookState, type HookState } from '../agents/hook-state.js';
+import { updateHookState, type HookState } from '../store/hook-state.js';
 import type { MemoryWhere } from '../render/context.js';
 import type { Observed } from '../store/meter-sources.js';
 import { cleanModelId } from '../store/meter-sources.js';
@@ -231,7 +231,7 @@ export async function toolUse(moment: Moment): Promise<HookResult> {
   const { input, env, adapter } = moment;
   const { session } = await locateSession(moment);
   const event = adapter.toolEvent(input, session.project.cwd);
-  const { trackTool } = await import('../agents/engines.js');
+  const { trackTool } = await import('./hook-work.js');
   const note = await trackTool(session, event, env.now());
   // The agent edited its overview with its own file tools: re-render now rather than on the next prompt.
   const edited = input.tool?.input?.file_path ?? input.tool?.input?.path;
@@ -249,7 +249,7 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   let transcript = input.transcriptPath;
   if (!transcript && input.conversation) {
     transcript = conversationFile(session, moment.adapter);
-    const { mirrorConversation } = await import('../agents/conversation-file.js');
+    const { mirrorConversation } = await import('../store/conversation-file.js');
     await mirrorConversation(session, transcript, input.conversation);
   }
   if (!transcript) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
@@ -259,11 +259,13 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   } catch {
     throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
   }
-  const { archiveTranscriptBeforeCompact } = await import('../agents/engines.js');
+  const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
   const { note, archive } = await archiveTranscriptBeforeCompact(session, transcript, env.now());
-  // after-compact names it in Recent Actions, beside the summary.
-  if (archive) await withState(session, moment, async (state) => void (state.lastArchive = archive));
-  return { session: session.id, note };
+  // after-compact names it in Recent Actions, beside the summary. An event that also fires with
+  // no compaction to follow (speculative) archives, but proves nothing and names nothing.
+  const speculative = moment.adapter.eventFor(input.event)?.speculative === true;
+  if (archive && !speculative) await withState(session, moment, async (state) => void (state.lastArchive = archive));
+  return { session: session.id, note: speculative ? `${note} (speculative: no compaction assumed)` : note };
 }
 
 /** after-compact: the agent's summary kept in detail/, named in Recent Actions with the archive. */
@@ -294,7 +296,7 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
     { sectionId: 'details', lines: [detailIndexLine(relative, title)] },
     { sectionId: 'recent', lines: [recent] },
   ]);
-  const { promoteFromSummary } = await import('../agents/engines.js');
+  const { promoteFromSummary } = await import('./hook-work.js');
   const promoted = await promoteFromSummary(session.project, summary, now);
   return { session: session.id, note: `kept ${relative}${promoted ? `; ${promoted} workspace memory entries from the summary` : ''}` };
 }
@@ -305,7 +307,7 @@ export async function sessionEnd(moment: Moment): Promise<HookResult> {
   const { session } = await locateSession(moment);
   // The agent's last token use, when it passes it (OpenCode's idle): `wmem status` reads it later.
   if (input.usage) await withState(session, moment, async (state) => void (state.transcript = passedUsage(input.usage!, moment.adapter, session).cursor));
-  const { consolidateAtEnd } = await import('../agents/engines.js');
+  const { consolidateAtEnd } = await import('./hook-work.js');
   const note = await consolidateAtEnd(session, env.now(), () => {});
   return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}` };
 }

@@ -60,8 +60,12 @@ export function firedKey(adapter: AgentAdapter | undefined, event: string): stri
 }
 
 export async function hook(request: HookRequest, env: AppEnv): Promise<HookAnswer> {
+  return hookWith(findAgent(request.agent ?? DEFAULT_AGENT), request, env);
+}
+
+/** The driver for one adapter (undefined: the agent asked for is unknown, which is logged). */
+export async function hookWith(adapter: AgentAdapter | undefined, request: HookRequest, env: AppEnv): Promise<HookAnswer> {
   const started = Date.now();
-  const adapter = findAgent(request.agent ?? DEFAULT_AGENT);
   const known = adapter?.eventFor(request.event);
   const eventName = known?.name ?? (request.event.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'unknown');
   const key = firedKey(adapter, eventName);

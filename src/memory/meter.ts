@@ -4,6 +4,20 @@
 // is an "estimate", a window nobody reported is a "default".
 import { modelWindow } from './model-windows.js';
 
+/** The context in use as the agent's transcript shows it (each adapter's reader gives one). */
+export interface UsageView {
+  /** Tokens of the last response since the last compaction, or null when none came since. */
+  lastUsage: number | null;
+  /** Identity of the last compaction the transcript records (stable across reads), if any. */
+  boundary?: string;
+  /** The model of the last response since the last compaction. */
+  model?: string;
+  /** The window the agent reported with its last usage, when it reports one. */
+  window?: number;
+  /** The agent's own count right after its last compaction, while no usage has come since. */
+  afterCompaction?: number;
+}
+
 export const DEFAULT_WINDOW = 200_000;
 const ONE_MILLION = 1_000_000;
 

@@ -238,7 +238,7 @@ export async function migrateOpenCode(home: string, cwd: string, dirArg: string,
       entry.done.push(`kept ${rel}`, ...(await fillSections(session, core.sections, rel)));
     } else {
       const working = planWorking(raw);
-      const { addHotState } = await import('../agents/engines.js');
+      const { addHotState } = await import('./opencode-apply.js');
       const hot = await addHotState(session, { files: working.files, errors: working.errors }, now);
       entry.done.push(hot.note);
       const notes = [...working.notes, ...hot.asNotes];
@@ -270,7 +270,7 @@ export async function migrateOpenCode(home: string, cwd: string, dirArg: string,
     if (options.dryRun) {
       report.workspace = { file: workspaceFile, added: entries.length, refused: [] };
     } else {
-      const { addWorkspaceEntries } = await import('../agents/engines.js');
+      const { addWorkspaceEntries } = await import('./opencode-apply.js');
       report.workspace = { file: workspaceFile, ...(await addWorkspaceEntries(project!, entries, now)) };
     }
   }

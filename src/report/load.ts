@@ -10,7 +10,7 @@ import { readTextIfExists } from '../store/fsx.js';
 import { readLines } from '../history/scan.js';
 import { readHotStateSync } from '../store/hot-state.js';
 import { parseScratch } from '../memory/scratch.js';
-import { hookStateFile } from '../agents/hook-state.js';
+import { hookStateFile } from '../store/hook-state.js';
 import { emptySeries, addLine, type Series } from './series.js';
 import type { ReportEvent } from './html.js';
 

@@ -5,15 +5,12 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readTextIfExists } from './fsx.js';
 import type { Session, SessionMeta } from './session.js';
 import { DEFAULT_TOKENS_MAX } from './session.js';
-import { hookStateFile, type HookState } from '../agents/hook-state.js';
-import type { UsageState } from '../agents/claude/transcript.js';
-import type { AgentAdapter } from '../agents/adapter.js';
-import { agentByMetaName, DEFAULT_AGENT, findAgent } from '../agents/registry.js';
+import { hookStateFile, readHookStateLoose, type HookState } from './hook-state.js';
 import { findSecret } from '../memory/gate.js';
-import { shellQuote } from '../agents/claude/settings.js';
+import type { UsageView } from '../memory/meter.js';
+import { shellQuote } from '../ui/shell.js';
 import type { MemoryWhere } from '../render/context.js';
 
 export interface MeterSources {
@@ -37,11 +34,23 @@ export interface MeterSources {
   warnings: string[];
 }
 
-/** What a hook has just read, so it need not be read twice. */
+/** What a hook has just read (or the load phase has read on from the hooks' cursor). */
 export interface Observed {
-  usage?: UsageState;
+  usage?: UsageView;
   model?: string;
   tokensMax?: number;
+}
+
+/** The agent whose hooks serve the session, as the caller found it (src/app/context.ts). */
+export interface SessionAgent {
+  /** The name in meta.json (`claude-code`). */
+  name: string;
+  /** The adapter id, whose hook state files the project's sessions keep, when wmem knows the agent. */
+  id?: string;
+  /** Its hook state in this session. */
+  state?: HookState;
+  /** The window the agent assumes while no model is known. */
+  defaultWindow?: number;
 }
 
 /** A model id as agents write them; anything else (or a secret-shaped id) is not shown. */
@@ -65,17 +74,6 @@ export function envTokensMax(env: NodeJS.ProcessEnv): number | undefined {
   return /^\s*\d+\s*$/.test(raw) && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-async function readHookStateLoose(stateDir: string, agent?: string): Promise<HookState | undefined> {
-  const text = await readTextIfExists(hookStateFile(stateDir, agent)).catch(() => undefined);
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text) as HookState;
-    return parsed && typeof parsed === 'object' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const SIBLINGS_READ = 8;
 
 /** The smallest usage the hooks saw in the project's most recently active other sessions. */
@@ -97,35 +95,20 @@ async function projectFloor(session: Session, agent: string): Promise<number | u
   return floors.length ? Math.min(...floors) : undefined;
 }
 
-/** The transcript as of now: read on from where the hooks left off (never written back here). */
-async function currentTranscript(state: HookState | undefined, adapter: AgentAdapter): Promise<UsageState | undefined> {
-  // The agent's hook state (<agent>-hooks.json) holds its reader's cursor, usage included.
-  const cursor = state?.transcript;
-  if (!cursor?.path || !adapter.transcript) return undefined;
-  try {
-    return (await adapter.transcript.read(cursor.path, cursor)).view;
-  } catch {
-    // Moved or deleted since: what the hooks last saw is still the best figure there is.
-    return cursor as unknown as UsageState;
-  }
-}
-
-/** The adapter serving the session: meta.json names it; older sessions are Claude Code's. */
-function sessionAdapter(meta: SessionMeta | undefined): AgentAdapter {
-  return agentByMetaName(typeof meta?.agent === 'string' ? meta.agent : undefined) ?? findAgent(DEFAULT_AGENT)!;
-}
-
 /** Sessions created before windows were looked up wrote the default into meta.json: not a setting. */
 function metaSetting(meta: SessionMeta | undefined): number | undefined {
   const n = meta?.tokensMax;
   return typeof n === 'number' && n > 0 && n !== DEFAULT_TOKENS_MAX ? n : undefined;
 }
 
-export async function loadMeterSources(session: Session, meta: SessionMeta | undefined, env: NodeJS.ProcessEnv, observed?: Observed): Promise<MeterSources> {
-  const adapter = sessionAdapter(meta);
-  const state = await readHookStateLoose(session.paths.stateDir, adapter.id);
-  const usage = observed?.usage ?? (await currentTranscript(state, adapter));
-  const agent = state || meta?.agent === adapter.metaName ? adapter.metaName : typeof meta?.agent === 'string' ? meta.agent : undefined;
+/**
+ * `agent`: the agent serving the session, its hook state and window; `observed.usage`: its
+ * transcript as of now. Both are read by the caller, which knows the agent's adapter.
+ */
+export async function loadMeterSources(session: Session, meta: SessionMeta | undefined, env: NodeJS.ProcessEnv, observed?: Observed, serving?: SessionAgent): Promise<MeterSources> {
+  const state = serving?.state;
+  const usage = observed?.usage;
+  const agent = serving?.name;
   const sources: MeterSources = {
     warnings: badEnvTokensMax(env),
     setting: envTokensMax(env) ?? observed?.tokensMax ?? state?.tokensMax ?? metaSetting(meta),
@@ -136,11 +119,11 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
   };
   // A session's first prompt comes before any usage: what the agent sent besides the conversation
   // in this project's other sessions is the best figure there is (its system prompt and tools).
-  if (agent && usage?.lastUsage == null && !state?.floor) sources.floor = await projectFloor(session, adapter.id);
+  if (agent && usage?.lastUsage == null && !state?.floor) sources.floor = await projectFloor(session, serving?.id ?? 'claude');
   if (state?.transcript?.path) sources.transcript = state.transcript.path;
   if (agent) {
     sources.agent = agent;
-    sources.agentDefault = agentByMetaName(agent)?.defaultWindow;
+    sources.agentDefault = serving?.defaultWindow;
   }
   if (usage) sources.transcriptUsage = usage.lastUsage;
   if (usage?.lastUsage === null && usage.afterCompaction) sources.afterCompaction = usage.afterCompaction;
@@ -155,12 +138,12 @@ function wmemCommand(session: Session, home: string): string {
   return parts.join(' ');
 }
 
-/** The real paths and the way to compact for this session's agent (Claude Code and Codex compact themselves). */
-export function memoryWhere(session: Session, home: string, agent: string | undefined): MemoryWhere {
+/** The real paths and the way to compact: the agent's own command (Claude Code's /compact), else wmem's. */
+export function memoryWhere(session: Session, home: string, agentCompact: string | undefined): MemoryWhere {
   return {
     overview: session.paths.overview,
     scratch: session.paths.scratch,
     detailDir: session.paths.detailDir,
-    compact: agentByMetaName(agent)?.compactCommand ?? `'${wmemCommand(session, home)} compact'`,
+    compact: agentCompact ?? `'${wmemCommand(session, home)} compact'`,
   };
 }

@@ -6,8 +6,8 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CodexWorld, type CodexRun } from './helpers/codex-world.js';
-import { allText, messagesOf, type RecordedRequest, type ResponsesUsage } from './helpers/responses-mock.js';
+import { CodexWorld, ROOT, type CodexRun } from './helpers/codex-world.js';
+import { allText, messagesOf, toolNames, type RecordedRequest, type ResponsesUsage } from './helpers/responses-mock.js';
 import { cacheRoot } from './helpers/install-claude.js';
 
 const codexBin = inject('codexBin');
@@ -106,6 +106,22 @@ describe('Codex CLI 0.169.0: the hooks as the client runs them', () => {
       const done = lines.find((l) => l.type === 'event_msg' && l.payload?.type === 'item_completed' && l.payload.item?.id === post.tool_use_id);
       expect(done?.payload.item).toMatchObject({ type: 'CommandExecution', status: 'failed', exit_code: 2 });
       expect(byEvent.get('SessionEnd')).toMatchObject({ reason: 'other' });
+    }));
+
+  it('offers an MCP server\'s tools in a namespace; a call reaches the server and fires the tool hooks as mcp__<server>__<tool>', () =>
+    withWorld(async (world) => {
+      await world.probeHooks(['PostToolUse']);
+      const server = path.join(ROOT, 'test', 'agents', 'helpers', 'probe-mcp-server.mjs');
+      const log = path.join(world.root, 'mcp.jsonl');
+      await world.appendConfig(`[mcp_servers.probe]\ncommand = "node"\nargs = [${JSON.stringify(server)}, ${JSON.stringify(log)}]`);
+      const run = await world.codex('Keep it: [[call: mcp__probe/note {"text":"the build needs Node 20"}]]');
+      expect(run.exitCode).toBe(0);
+      expect(toolNames(firstRequest(run))).toContain('mcp__probe/note');
+      const calls = (await readFile(log, 'utf8')).split('\n').filter((l) => l.includes('"tools/call"')).map((l) => JSON.parse(l));
+      expect(calls.map((c) => c.params.arguments)).toEqual([{ text: 'the build needs Node 20' }]);
+      const [post] = (await world.probeRecords()).map((r) => r.input);
+      // An MCP tool's response is an object (the MCP result), not a string like a command's.
+      expect(post).toMatchObject({ tool_name: 'mcp__probe__note', tool_input: { text: 'the build needs Node 20' }, tool_response: { content: [{ type: 'text', text: 'noted: the build needs Node 20' }] } });
     }));
 
   it('runs no hook without trust', () =>
@@ -260,6 +276,19 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(wmemDeveloperTexts(firstRequest(trusted)).some((t) => t.includes('<working_memory>'))).toBe(true);
       const after = await world.wmem(['doctor']);
       expect(String(after.stdout)).not.toMatch(/not trusted/);
+    }));
+
+  it("reads project hooks only in a project Codex trusts; doctor says so until `codex exec --trust`", () =>
+    withWorld(async (world) => {
+      await world.installWmem(['--scope', 'project']);
+      const before = await world.codex('Hello.');
+      expect(wmemDeveloperTexts(firstRequest(before))).toEqual([]);
+      const doctor = String((await world.wmem(['doctor'])).stdout);
+      observed.doctorUntrustedProject = doctor.split('\n').filter((l) => /trusted project/.test(l));
+      expect(doctor).toContain(`${world.project} is not a trusted project in Codex`);
+      const trusted = await world.codex('Hello again.', { args: ['--trust'] });
+      expect(wmemDeveloperTexts(firstRequest(trusted)).some((t) => t.includes('<working_memory>'))).toBe(true);
+      expect(String((await world.wmem(['doctor'])).stdout)).not.toContain('is not a trusted project');
     }));
 
   it('uninstall leaves hooks.json as it was', () =>

@@ -176,7 +176,7 @@ describe('OpenCode 1.18.33 with wmem plugin', () => {
         expect(run.requests.map(memoryIn).filter(Boolean)).toEqual([]);
         const log = await world.pluginLog();
         observed.brokenPluginLog = log.split('\n').slice(0, 4);
-        expect(log).toMatch(/system\.transform: the hook command exited 127 \(\/nonexistent\/wmem\)/);
+        expect(log).toMatch(/system\.transform: the hook command exited 127 \(\/nonexistent\/wmem[ )]/);
         expect(log).toMatch(/tool\.execute\.after: the hook command exited 127/);
       },
       undefined,

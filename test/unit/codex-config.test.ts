@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { codex } from '../../src/agents/codex/index.js';
-import { codexCommandPrefix, codexHooksFile, installedCodexHooks, isWmemCodexCommand, planCodexInstall, planCodexUninstall, snakeEvent, TRUST_NOTE } from '../../src/agents/codex/hooks-config.js';
+import { codexCommandPrefix, codexHooksFile, installedCodexHooks, isWmemCodexCommand, planCodexInstall, planCodexUninstall, PROJECT_TRUST_NOTE, snakeEvent, TRUST_NOTE } from '../../src/agents/codex/hooks-config.js';
 import { ConfigShapeError } from '../../src/agents/adapter.js';
 
 const FILE = '/home/u/.codex/hooks.json';
@@ -52,7 +52,7 @@ describe('install and uninstall plans', () => {
     const plan = planCodexInstall(FILE, undefined, { command: 'wmem', tokensMax: 300_000 });
     expect(plan.changed).toBe(true);
     expect(plan.events).toEqual(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PreCompact', 'PostCompact', 'SessionEnd']);
-    expect(plan.notes).toEqual([TRUST_NOTE]);
+    expect(plan.notes).toEqual([TRUST_NOTE, PROJECT_TRUST_NOTE]);
     const json = JSON.parse(plan.after);
     expect(json.hooks.SessionEnd).toEqual([{ hooks: [{ type: 'command', command: 'wmem hook --agent codex SessionEnd --tokens-max 300000', timeout: 3 }] }]);
   });
@@ -149,5 +149,21 @@ describe('doctor: installed and trusted', () => {
     expect(broken.error).toMatch(/not valid JSON/);
     const none = codex.config.diagnose('user', FILE, undefined, { [CONFIG]: undefined });
     expect(none).toMatchObject({ exists: false, installed: [], problems: [] });
+  });
+});
+
+describe('doctor: project hooks in a project Codex trusts', () => {
+  const PFILE = '/home/u/app/.codex/hooks.json';
+  const installed = planCodexInstall(PFILE, undefined, request).after;
+  const problems = (config: string | undefined) => codex.config.diagnose('project', PFILE, installed, { [CONFIG]: config }).problems;
+
+  it('says the project is not trusted until config.toml trusts it or an ancestor', () => {
+    expect(problems('model = "o3"\n')[0]).toMatch(/^\/home\/u\/app is not a trusted project in Codex, so it does not read \/home\/u\/app\/\.codex\/hooks\.json\. A project's/);
+    for (const dir of ['/home/u/app', '/home/u']) {
+      expect(problems(`[projects."${dir}"]\ntrust_level = "trusted"\n`).some((p) => /not a trusted project/.test(p))).toBe(false);
+    }
+    expect(problems('[projects."/home/u/app"]\ntrust_level = "untrusted"\n')[0]).toMatch(/not a trusted project/);
+    // The user scope has no such condition.
+    expect(codex.config.diagnose('user', FILE, planCodexInstall(FILE, undefined, request).after, { [CONFIG]: '' }).problems.some((p) => /trusted project/.test(p))).toBe(false);
   });
 });

@@ -95,6 +95,11 @@ describe('a command outcome from the rollout', () => {
     expect(codexToolEvent(unknown)).not.toHaveProperty('exit_code');
   });
 
+  it("keeps an MCP tool's text result as the output (its response is the MCP result object)", () => {
+    const mcp = { ...post(), tool: { name: 'mcp__wmem__note', input: { text: 'x' }, response: { content: [{ type: 'text', text: 'noted' }, { type: 'image', data: '' }] }, id: 'call_1' } };
+    expect(codexToolEvent(mcp)).toEqual({ tool: 'mcp__wmem__note', output: 'noted' });
+  });
+
   it('reads the outcome the real rollout recorded', async () => {
     const input = post();
     const rollout = path.join(FIXTURES, 'rollout-failed-command.jsonl');

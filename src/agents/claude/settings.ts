@@ -35,10 +35,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** `'/usr/bin/node' '/opt/wmem/bin/wmem.js'` style quoting for sh, only where needed. */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_\/.,:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
+export { shellQuote } from '../../ui/shell.js';
 
 /** The hook's own flags, after the event: `--tokens-max N` (the user's window). */
 const HOOK_FLAGS = String.raw`(?:\s+--tokens-max[= ]\d+)?`;

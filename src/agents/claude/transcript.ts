@@ -82,6 +82,14 @@ export class BackwardScan {
   }
 }
 
+/** Claude Code's rules for the incremental reader (transcript-file.ts). */
+export const CLAUDE_LINES = {
+  empty: EMPTY_USAGE,
+  forward: applyForward,
+  backward: () => new BackwardScan(),
+  restore: ({ lastUsage, lastMessageId, boundary, model, window, afterCompaction }: UsageState): UsageState => ({ lastUsage, lastMessageId, boundary, model, window, afterCompaction }),
+};
+
 /** Forward read of a whole text (tests and small files). */
 export function usageOfText(text: string): UsageState {
   let state: UsageState = EMPTY_USAGE;

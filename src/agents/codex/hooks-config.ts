@@ -25,6 +25,10 @@ export const CODEX_HOOKS: readonly CodexHookSpec[] = [
 export const TRUST_NOTE =
   "Codex runs these hooks only once you trust them: start `codex`, choose 'Trust all and continue' when it says hooks need review (or open /hooks), or run `codex exec --dangerously-bypass-hook-trust` in automation that vets its hooks.";
 
+/** Project hooks also need the project trusted (checked on Codex 0.169: else never read). */
+export const PROJECT_TRUST_NOTE =
+  "A project's .codex/hooks.json is read only in a project Codex trusts: say yes when codex asks whether to trust the folder, or run `codex exec --trust` there once.";
+
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
@@ -121,7 +125,9 @@ export function planCodexInstall(file: string, text: string | undefined, request
   }
   const next = events.length ? { ...json, hooks } : json;
   const after = events.length || text === undefined || !text.trim() ? format(next, indent) : text;
-  return { file, before: text, after, changed: after !== text, events, notes: [TRUST_NOTE], preview: next };
+  // Which scope the file is cannot be told from its path alone ($CODEX_HOME is ~/.codex, the
+  // project file of ~ too): the project condition is said every time.
+  return { file, before: text, after, changed: after !== text, events, notes: [TRUST_NOTE, PROJECT_TRUST_NOTE], preview: next };
 }
 
 export function planCodexUninstall(file: string, text: string | undefined): ConfigPlan {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AgentAdapter, AgentConfig, ConfigStatus, HookInput } from '../adapter.js';
 import { CODEX_HOOKS, codexCommandPrefix, codexHome, codexHooksFile, installedCodexHooks, parseHooksFile, planCodexInstall, planCodexUninstall } from './hooks-config.js';
 import { CODEX_CONTEXT_CAP, CODEX_EVENTS, codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from './protocol.js';
-import { trustOf, trustProblem } from './trust.js';
+import { trustProblems } from './trust.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -29,11 +29,8 @@ const config: AgentConfig = {
     const missing = found.filter((f) => !f.installed).map((f) => f.event);
     const problems: string[] = [];
     if (installed.length && missing.length) problems.push(`${file} lacks ${missing.join(', ')}: run 'wmem install codex --scope ${scope}'`);
-    if (installed.length) {
-      const [configFile] = Object.keys(related);
-      const problem = configFile ? trustProblem(trustOf(found, related[configFile], configFile), file) : undefined;
-      if (problem) problems.push(problem);
-    }
+    const [configFile] = Object.keys(related);
+    if (installed.length && configFile) problems.push(...trustProblems(scope, file, found, configFile, related[configFile]));
     return { scope, file, exists: text !== undefined, installed, missing, command: found.find((f) => f.command)?.command, problems };
   },
   commandPrefix: codexCommandPrefix,

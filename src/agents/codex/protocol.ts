@@ -107,7 +107,7 @@ export function codexToolEvent(input: HookInput, root?: string): ToolEvent {
   if (typeof toolInput.command === 'string') event.command = toolInput.command;
   const file = ['file_path', 'path'].map((k) => toolInput[k]).find((v): v is string => typeof v === 'string' && v !== '');
   if (file) event.files = [within(file, root)];
-  const output = typeof tool.response === 'string' ? tool.response : undefined;
+  const output = responseText(tool.response);
   if (output !== undefined) event.output = output;
   const exitCode = tool.exitCode;
   if (input.moment === 'tool-failed') {
@@ -119,6 +119,14 @@ export function codexToolEvent(input: HookInput, root?: string): ToolEvent {
   }
   // No exit code known (the rollout could not be read): hot state then opens and clears nothing.
   return event;
+}
+
+/** A command's response is its output; an MCP tool's is the MCP result: its text parts. */
+function responseText(response: unknown): string | undefined {
+  if (typeof response === 'string') return response;
+  if (!isObject(response) || !Array.isArray(response.content)) return undefined;
+  const texts = response.content.filter((c): c is { text: string } => isObject(c) && typeof c.text === 'string').map((c) => c.text);
+  return texts.length ? texts.join('\n') : undefined;
 }
 
 function within(file: string, root: string | undefined): string {

@@ -5,14 +5,19 @@
 // growing chunks, up to a bound (a huge output does not make a hook slow).
 import { promises as fs } from 'node:fs';
 import type { TranscriptCursor, TranscriptRead } from '../adapter.js';
-import { readJsonlUsage, type LineGrammar } from '../transcript-file.js';
+import { readJsonlUsage, type JsonlCursor, type LineRules } from '../transcript-file.js';
 import type { CommandOutcome } from './protocol.js';
 import { applyRolloutLine, commandOutcomeOf, compactionSummaryOf, EMPTY_ROLLOUT, RolloutBackwardScan, type RolloutState } from './rollout.js';
 
-const GRAMMAR: LineGrammar<RolloutState> = { empty: EMPTY_ROLLOUT, apply: applyRolloutLine, backward: () => new RolloutBackwardScan() };
+const CODEX_LINES: LineRules<RolloutState> = {
+  empty: EMPTY_ROLLOUT,
+  forward: applyRolloutLine,
+  backward: () => new RolloutBackwardScan(),
+  restore: ({ lastUsage, boundary, model, window, afterCompaction }) => ({ lastUsage, boundary, model, window, afterCompaction }),
+};
 
 export async function readRolloutUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
-  const read = await readJsonlUsage(file, previous as Parameters<typeof readJsonlUsage<RolloutState>>[1], GRAMMAR);
+  const read = await readJsonlUsage(file, previous as JsonlCursor<RolloutState> | undefined, CODEX_LINES);
   return { cursor: read.cursor, view: read.view, changed: read.changed };
 }
 

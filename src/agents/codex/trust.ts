@@ -6,7 +6,8 @@
 // (Codex asks again if the entry changed since); no record means "installed, not trusted".
 import { createRequire } from 'node:module';
 import type { parse as parseToml } from 'smol-toml';
-import { TRUST_NOTE, type InstalledCodexHook } from './hooks-config.js';
+import path from 'node:path';
+import { PROJECT_TRUST_NOTE, TRUST_NOTE, type InstalledCodexHook } from './hooks-config.js';
 
 export type TrustState = 'trusted' | 'untrusted' | 'partly' | 'unknown';
 
@@ -57,4 +58,40 @@ export function trustProblem(report: TrustReport, file: string): string | undefi
   if (report.state === 'unknown') return report.reason ? `cannot tell whether Codex trusts wmem's hooks in ${file}: ${report.reason}` : undefined;
   const which = report.state === 'partly' ? ` (${report.untrusted.join(', ')})` : '';
   return `installed, not trusted${which}: ${file}. ${TRUST_NOTE}`;
+}
+
+/**
+ * Whether Codex trusts the project folder `dir` (`[projects."<dir>"] trust_level = "trusted"`,
+ * written when the user says yes to codex's folder question or by `codex exec --trust`); a
+ * trusted ancestor counts. Undefined when config.toml does not parse.
+ */
+export function projectTrusted(configToml: string | undefined, dir: string): boolean | undefined {
+  let config: unknown;
+  try {
+    config = configToml?.trim() ? parse(configToml) : {};
+  } catch {
+    return undefined;
+  }
+  const projects = isObject(config) && isObject(config.projects) ? config.projects : {};
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const entry = projects[at];
+    if (isObject(entry) && entry.trust_level === 'trusted') return true;
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+/** doctor's line for project hooks in a project Codex does not trust, or undefined. */
+export function projectTrustProblem(configToml: string | undefined, hooksFile: string): string | undefined {
+  const dir = path.dirname(path.dirname(hooksFile));
+  return projectTrusted(configToml, dir) === false ? `${dir} is not a trusted project in Codex, so it does not read ${hooksFile}. ${PROJECT_TRUST_NOTE}` : undefined;
+}
+
+/** What doctor says about trust for wmem's entries in `file`, given the user's config.toml. */
+export function trustProblems(scope: string, file: string, installed: InstalledCodexHook[], configFile: string, configToml: string | undefined): string[] {
+  const problems: string[] = [];
+  const project = scope === 'project' ? projectTrustProblem(configToml, file) : undefined;
+  if (project) problems.push(project);
+  const hooks = trustProblem(trustOf(installed, configToml, configFile), file);
+  if (hooks) problems.push(hooks);
+  return problems;
 }

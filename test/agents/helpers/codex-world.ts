@@ -39,6 +39,8 @@ export interface CodexOptions {
   trusted?: false;
   /** `-c key=value` overrides. */
   config?: string[];
+  /** More flags for `codex exec` (`--trust`). */
+  args?: string[];
   timeout?: number;
 }
 
@@ -159,6 +161,7 @@ export class CodexWorld {
       '--dangerously-bypass-approvals-and-sandbox',
       ...(options.trusted === false ? [] : ['--dangerously-bypass-hook-trust']),
       ...(options.config ?? []).flatMap((c) => ['-c', c]),
+      ...(options.args ?? []),
       prompt,
     ];
     const run = await execa(this.codexBin, args, { cwd: this.project, reject: false, extendEnv: false, env: this.codexEnv(), stdin: 'ignore', timeout: options.timeout ?? 120_000 });

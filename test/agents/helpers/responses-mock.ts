@@ -7,8 +7,10 @@
 //   1. `mock.script`: a queue of replies a test pushes (each used once, by the next request);
 //   2. markers in the last user message, unless the request answers a tool call already:
 //        [[exec: CMD]]                 a function_call to exec_command {"cmd": CMD}
-//        [[call: NAME {json args}]]    a function_call to any tool the client offered (an MCP
-//                                      tool, for instance; see `toolNames`)
+//        [[call: NAME {json args}]]    a function_call to any tool the client offered
+//        [[call: NS/NAME {json args}]] one in a namespace: Codex offers an MCP server's tools as
+//                                      {"type":"namespace","name":"mcp__<server>", tools}, so
+//                                      the MCP tool `note` of server `wmem` is `mcp__wmem/note`
 //   3. otherwise a plain assistant message (`replyText`).
 // Response, item and call ids are unique: the client keys its rollout on them.
 import http from 'node:http';
@@ -25,7 +27,7 @@ export interface ResponsesUsage {
 
 export type Reply =
   | { kind: 'text'; text: string }
-  | { kind: 'call'; name: string; arguments: Record<string, unknown> | string; usage?: ResponsesUsage }
+  | { kind: 'call'; name: string; namespace?: string; arguments: Record<string, unknown> | string; usage?: ResponsesUsage }
   | { kind: 'status'; status: number; body: unknown };
 
 export interface RecordedRequest {
@@ -43,7 +45,7 @@ export interface RecordedRequest {
 }
 
 const EXEC_MARKER = /\[\[exec:\s*([\s\S]*?)\]\]/;
-const CALL_MARKER = /\[\[call:\s*([\w.-]+)\s*(\{[\s\S]*?\})?\s*\]\]/;
+const CALL_MARKER = /\[\[call:\s*(?:([\w.-]+)\/)?([\w.-]+)\s*(\{[\s\S]*?\})?\s*\]\]/;
 
 export function uniqueId(prefix: string): string {
   return `${prefix}${randomBytes(12).toString('hex')}`;
@@ -76,10 +78,10 @@ export function allText(request: RecordedRequest): string {
   return [instructions, ...inputItems(request).map(itemText)].join('\n');
 }
 
-/** The tool names the client offered in a request. */
+/** The tool names the client offered in a request; a namespace's tools as `NS/NAME`. */
 export function toolNames(request: RecordedRequest): string[] {
   const tools: any[] = Array.isArray(request.body?.tools) ? request.body.tools : [];
-  return tools.map((t) => String(t?.name ?? t?.type));
+  return tools.flatMap((t) => (t?.type === 'namespace' && Array.isArray(t.tools) ? t.tools.map((inner: any) => `${t.name}/${inner?.name}`) : [String(t?.name ?? t?.type)]));
 }
 
 export class ResponsesMock {
@@ -163,7 +165,7 @@ export class ResponsesMock {
     const exec = EXEC_MARKER.exec(text);
     if (exec) return { kind: 'call', name: 'exec_command', arguments: { cmd: exec[1].trim() } };
     const call = CALL_MARKER.exec(text);
-    if (call) return { kind: 'call', name: call[1], arguments: call[2] ? JSON.parse(call[2]) : {} };
+    if (call) return { kind: 'call', ...(call[1] ? { namespace: call[1] } : {}), name: call[2], arguments: call[3] ? JSON.parse(call[3]) : {} };
     return { kind: 'text', text: this.replyText };
   }
 
@@ -172,7 +174,7 @@ export class ResponsesMock {
       return { type: 'message', id: uniqueId('msg_mock_'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
     }
     const args = typeof reply.arguments === 'string' ? reply.arguments : JSON.stringify(reply.arguments);
-    return { type: 'function_call', id: uniqueId('fc_mock_'), call_id: uniqueId('call_mock_'), name: reply.name, arguments: args, status: 'completed' };
+    return { type: 'function_call', id: uniqueId('fc_mock_'), call_id: uniqueId('call_mock_'), name: reply.name, ...(reply.namespace ? { namespace: reply.namespace } : {}), arguments: args, status: 'completed' };
   }
 
   private stream(res: http.ServerResponse, id: string, model: string, item: Record<string, any>, usage: ResponsesUsage): void {

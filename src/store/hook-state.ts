@@ -3,8 +3,15 @@
 // was last delivered for.
 // Read and written under the state folder's own lock, so hooks never wait on a long compaction.
 import path from 'node:path';
-import { atomicWrite, ensureDir, readTextIfExists, withLock } from '../store/fsx.js';
-import type { TranscriptCursor } from './adapter.js';
+import { atomicWrite, ensureDir, readTextIfExists, withLock } from './fsx.js';
+
+/**
+ * Where a transcript read stopped, kept here between hooks. Opaque except `path`: each agent's
+ * reader (src/agents/<id>/) extends it with its own fields, which must survive JSON.
+ */
+export interface TranscriptCursor {
+  path: string;
+}
 
 export interface HookState {
   version: 1;
@@ -30,6 +37,18 @@ export interface HookState {
 /** One file per agent (a session is served by one agent; `agent` is the adapter id). */
 export function hookStateFile(stateDir: string, agent = 'claude'): string {
   return path.join(stateDir, `${agent.replace(/[^a-z0-9-]/g, '')}-hooks.json`);
+}
+
+/** The state as last written, or undefined (none, or unreadable): for readers that change nothing. */
+export async function readHookStateLoose(stateDir: string, agent = 'claude'): Promise<HookState | undefined> {
+  const text = await readTextIfExists(hookStateFile(stateDir, agent)).catch(() => undefined);
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as HookState;
+    return parsed && typeof parsed === 'object' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readHookState(file: string): Promise<HookState> {

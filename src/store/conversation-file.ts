@@ -2,8 +2,8 @@
 // messages in SQLite): the hook input carries the messages, and wmem keeps them in a JSONL file of
 // its own in the session's state folder, one line per message id, appended in order and never
 // rewritten, so the archive's byte offsets (history/archive-transcript.ts) stay valid.
-import { readTextIfExists, appendDurably, withLock } from '../store/fsx.js';
-import type { Session } from '../store/session.js';
+import { readTextIfExists, appendDurably, withLock } from './fsx.js';
+import type { Session } from './session.js';
 
 function idOf(line: string): string | undefined {
   try {
