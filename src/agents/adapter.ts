@@ -80,7 +80,8 @@ export interface HookInput {
   tool?: ToolCall;
   /**
    * Token use the agent passed in the input itself, where it keeps no transcript file wmem can
-   * read (OpenCode's plugin reads it through its SDK client). Taken as the transcript's view.
+   * read (OpenCode's plugin reads it through its SDK client). A transcript read, when there is
+   * one, wins.
    */
   usage?: UsageView;
   /**
@@ -157,8 +158,6 @@ export interface ConfigPlan {
   before: string | undefined;
   /** The text to write; equal to `before` when nothing changes. */
   after: string;
-  /** Uninstall of a file that is wmem's alone (OpenCode's plugin): the file goes. */
-  remove?: boolean;
   changed: boolean;
   /** The events whose wmem entry is added, updated or removed. */
   events: string[];
@@ -168,6 +167,11 @@ export interface ConfigPlan {
   notes: string[];
   /** The parsed form of `after`, for `--json --dry-run` (a settings object). */
   preview?: unknown;
+  /**
+   * The file is wmem's own and goes as a whole (OpenCode's plugin file on uninstall); `after` is
+   * then ''. Only ever set for a file the plan recognised as wmem's.
+   */
+  remove?: boolean;
 }
 
 /** wmem's state in one config file, for `wmem doctor`. */
@@ -236,8 +240,11 @@ export interface AgentAdapter {
    * never throws (gives the input back as it was).
    */
   completeInput?(input: HookInput): Promise<HookInput>;
-  /** tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. */
-  toolEvent(input: HookInput, root: string): ToolEvent;
+  /**
+   * tool-done / tool-failed as a `wmem track` event; `root` makes project paths relative. May
+   * read the transcript (Codex's PostToolUse has no exit code; its rollout has).
+   */
+  toolEvent(input: HookInput, root: string): ToolEvent | Promise<ToolEvent>;
   answer: AnswerSpec;
   /** Token use from the agent's transcript; absent when the agent keeps none wmem can read. */
   transcript?: TranscriptReader;

@@ -81,13 +81,25 @@ async function locateSession(moment: Moment): Promise<Located> {
   return { session: { id, project, paths, source: 'flag' }, created };
 }
 
+/** The usage as of this hook, and where the transcript read stopped (when there is a transcript). */
+interface UsageRead {
+  view: UsageView;
+  cursor?: TranscriptRead['cursor'];
+}
+
 /**
- * The transcript's token use. `required`: a transcript that is missing although one was read
- * before is a failure. One never read yet may simply not be written: Claude Code creates it
- * lazily, after the first prompt's hooks in a new project (anthropics/claude-code#41310).
+ * The token use: from the agent's transcript, else from what its input reports. `required`: a
+ * transcript that is missing although one was read before is a failure. One never read yet may
+ * simply not be written: Claude Code creates it lazily, after the first prompt's hooks in a new
+ * project (anthropics/claude-code#41310).
  */
-async function readUsage({ input, adapter }: Moment, state: HookState, required: boolean, session?: Session): Promise<TranscriptRead | undefined> {
-  if (input.usage) return passedUsage(input.usage, adapter, session);
+async function readUsage(moment: Moment, state: HookState, required: boolean, session?: Session): Promise<UsageRead | undefined> {
+  // Reported usage is kept as the cursor too, so `wmem status` finds it through the adapter later.
+  const fromInput = moment.input.usage ? passedUsage(moment.input.usage, moment.adapter, session) : undefined;
+  return (await readTranscript(moment, state, required)) ?? fromInput;
+}
+
+async function readTranscript({ input, adapter }: Moment, state: HookState, required: boolean): Promise<UsageRead | undefined> {
   if (!input.transcriptPath || !adapter.transcript) return undefined;
   if (!path.isAbsolute(input.transcriptPath)) throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not an absolute path`);
   try {
@@ -165,7 +177,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
   const { memory, where, unchanged } = await withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, false, session);
-    if (read) state.transcript = read.cursor;
+    if (read?.cursor) state.transcript = read.cursor;
     const boundary = read?.view.boundary;
     // After a compaction the boundary may reach the transcript after this hook: answer it ahead.
     state.answerNextBoundary = input.source === 'compact' && (boundary === undefined || boundary === state.answeredBoundary);
@@ -192,7 +204,7 @@ export async function prompt(moment: Moment): Promise<HookResult> {
   const { session, created } = await locateSession(moment);
   return withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, true, session);
-    if (read) state.transcript = read.cursor;
+    if (read?.cursor) state.transcript = read.cursor;
     const usage: UsageView | undefined = read?.view;
     let wantMemory = created || !state.started;
     let why = 'first hook of the session';
@@ -230,7 +242,7 @@ export async function prompt(moment: Moment): Promise<HookResult> {
 export async function toolUse(moment: Moment): Promise<HookResult> {
   const { input, env, adapter } = moment;
   const { session } = await locateSession(moment);
-  const event = adapter.toolEvent(input, session.project.cwd);
+  const event = await adapter.toolEvent(input, session.project.cwd);
   const { trackTool } = await import('./hook-work.js');
   const note = await trackTool(session, event, env.now());
   // The agent edited its overview with its own file tools: re-render now rather than on the next prompt.

@@ -31,7 +31,12 @@ const probe: AgentAdapter = {
   metaName: 'probe-agent',
   events: EVENTS,
   eventFor,
-  parseInput: (text, event) => parseHookJson(text, event, { id: 'probe', displayName: 'Probe', eventFor }).input,
+  parseInput: (text, event) => {
+    const { input, raw } = parseHookJson(text, event, { id: 'probe', displayName: 'Probe', eventFor });
+    // Token use reported in the input itself (as OpenCode's plugin does: it has no transcript file).
+    if (typeof raw.tokens === 'number') input.usage = { lastUsage: raw.tokens, window: 64_000 };
+    return input;
+  },
   toolEvent: (input, root) => toolEventFrom(input, root),
   answer: {
     contextCap: 20_000,
@@ -87,6 +92,12 @@ describe('the hook driver with a second agent', () => {
     expect(text).toContain('<context_meta>');
     expect(text).not.toContain('<working_memory>');
     expect(ask.note).toMatch(/tokens_used \d+, estimate/);
+  });
+
+  it('takes the token use an agent reports in its input when it has no transcript', async () => {
+    await fire('Begin');
+    const ask = await fire('Ask', { tokens: 12_345 });
+    expect(ask.note).toMatch(/tokens_used 12345, usage; tokens_max 64000, agent/);
   });
 
   it('tracks a tool event and answers nothing; an ignored event does nothing', async () => {
