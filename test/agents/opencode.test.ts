@@ -76,7 +76,8 @@ describe('OpenCode 1.18.33 with wmem plugin', () => {
       const status = await world.wmemJson(['status']);
       const hot = JSON.parse(await readFile(path.join(status.path, 'state', 'hot.json'), 'utf8'));
       observed.hot = hot;
-      expect(hot.errors).toEqual([expect.objectContaining({ summary: expect.stringContaining('AssertionError: expected 1 to be 2') })]);
+      // The command ran as typed (OpenCode's quoting undone by the mock) and failed with exit 3.
+      expect(hot.errors).toEqual([expect.objectContaining({ category: 'test', summary: 'AssertionError: expected 1 to be 2', command: FAILING })]);
       // tokens_used: what the mock reported for the last response (prompt, cached included, + completion).
       observed.status = { tokens_used: status.tokens_used, tokens_source: status.tokens_source, tokens_max: status.tokens_max };
       expect(status.tokens_used).toBe(1530);

@@ -39,6 +39,17 @@ export function contentText(message: any): string {
   return '';
 }
 
+/** OpenCode sends a prompt wrapped in double quotes, inner quotes escaped: the text as typed. */
+export function unwrapPrompt(text: string): string {
+  if (!/^"[\s\S]*"$/.test(text)) return text;
+  try {
+    const inner = JSON.parse(text);
+    return typeof inner === 'string' ? inner : text;
+  } catch {
+    return text;
+  }
+}
+
 export function chatMessages(request: ChatRequest): { role: string; text: string }[] {
   const messages: any[] = Array.isArray(request.body?.messages) ? request.body.messages : [];
   return messages.map((m) => ({ role: String(m?.role), text: contentText(m) }));
@@ -112,7 +123,7 @@ export class ChatMock {
     // After a tool's result the model is done; a request without tools (the summarizer) gets text.
     if (messages.at(-1)?.role === 'tool' || !(Array.isArray(body.tools) && body.tools.length)) return { kind: 'text', text: this.replyText };
     const lastUser = [...messages].reverse().find((m) => m?.role === 'user');
-    const bash = BASH_MARKER.exec(contentText(lastUser));
+    const bash = BASH_MARKER.exec(unwrapPrompt(contentText(lastUser)));
     if (bash) return { kind: 'call', name: 'bash', arguments: { command: bash[1].trim(), description: 'Runs the command' } };
     return { kind: 'text', text: this.replyText };
   }
