@@ -45,7 +45,7 @@ export interface ToolCall {
   isInterrupt?: boolean;
   /** The agent's id for the call (Codex's `tool_use_id`), to find more about it in the transcript. */
   id?: string;
-  /** The command's exit code, when known (Codex: from its rollout, see `completeInput`). */
+  /** The command's exit code, when known (Codex: from its rollout). */
   exitCode?: number;
 }
 
@@ -235,9 +235,8 @@ export interface AgentAdapter {
   parseInput(text: string, event: AgentEvent, env: NodeJS.ProcessEnv): HookInput;
   /**
    * Optional: completes a parsed input from the agent's transcript where its hook input leaves
-   * something out (Codex: PostToolUse has no exit code and PostCompact no summary; its rollout
-   * has both by then). May turn tool-done into tool-failed. Reads only `input.transcriptPath`;
-   * never throws (gives the input back as it was).
+   * something out (Codex: PostCompact carries no summary; its rollout's compacted line has it).
+   * Reads only `input.transcriptPath`; never throws (gives the input back as it was).
    */
   completeInput?(input: HookInput): Promise<HookInput>;
   /**

@@ -278,6 +278,21 @@ describe('Codex CLI 0.169.0 with wmem hooks', () => {
       expect(String(after.stdout)).not.toMatch(/not trusted/);
     }));
 
+  it("runs wmem's trusted hooks in an app-server turn (the TUI's and IDEs' path) and reports each one's duration", () =>
+    withWorld(async (world) => {
+      await world.installWmem();
+      await world.trustAllHooks();
+      const turn = await world.appServerTurn('Check: [[exec: ls]]');
+      const ours = turn.hookRuns.filter((r) => r.sourcePath === world.hooksPath);
+      observed.appServerHookRuns = ours.map((r) => ({ event: r.eventName, status: r.status, durationMs: r.durationMs }));
+      for (const r of ours) ((observed.codexDurations ??= {}) as Record<string, number[]>)[r.eventName] = [...((observed.codexDurations as Record<string, number[]>)[r.eventName] ?? []), Number(r.durationMs)];
+      expect(ours.map((r) => r.eventName)).toEqual(expect.arrayContaining(['sessionStart', 'userPromptSubmit', 'postToolUse']));
+      expect(ours.filter((r) => r.status !== 'completed')).toEqual([]);
+      const [first] = turn.requests.filter((r) => r.path.endsWith('/responses'));
+      expect(wmemDeveloperTexts(first).some((t) => t.includes('<working_memory>'))).toBe(true);
+      process.stderr.write(`[codex] hook durations as Codex reports them (app-server hook/completed, ms): ${JSON.stringify(observed.appServerHookRuns)}\n`);
+    }));
+
   it("reads project hooks only in a project Codex trusts; doctor says so until `codex exec --trust`", () =>
     withWorld(async (world) => {
       await world.installWmem(['--scope', 'project']);

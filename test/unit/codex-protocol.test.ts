@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookInputError } from '../../src/agents/adapter.js';
-import { codex } from '../../src/agents/codex/index.js';
+import { codex, withRolloutOutcome } from '../../src/agents/codex/index.js';
 import { codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from '../../src/agents/codex/protocol.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/codex');
@@ -103,12 +103,20 @@ describe('a command outcome from the rollout', () => {
   it('reads the outcome the real rollout recorded', async () => {
     const input = post();
     const rollout = path.join(FIXTURES, 'rollout-failed-command.jsonl');
-    const completed = await codex.completeInput!({ ...input, transcriptPath: rollout });
+    const completed = await withRolloutOutcome({ ...input, transcriptPath: rollout });
     expect(completed.moment).toBe('tool-failed');
     expect(completed.tool?.exitCode).toBe(2);
+    expect(await codex.toolEvent({ ...input, transcriptPath: rollout }, '/tmp/cprobe/proj')).toMatchObject({ exit_code: 2, command: 'ls /nonexistent-dir' });
     // A missing rollout or an unknown call leaves the input as it was.
-    expect(await codex.completeInput!(input)).toEqual(input);
-    expect(await codex.completeInput!({ ...input, transcriptPath: rollout, tool: { ...input.tool, id: 'call_other' } })).toMatchObject({ moment: 'tool-done' });
+    expect(await withRolloutOutcome(input)).toEqual(input);
+    expect(await withRolloutOutcome({ ...input, transcriptPath: rollout, tool: { ...input.tool, id: 'call_other' } })).toMatchObject({ moment: 'tool-done' });
+  });
+
+  it("completes PostCompact with the summary of the rollout's compacted line", async () => {
+    const after = parse(inputs('hook-inputs-auto-compacted.jsonl')[5]);
+    expect(after.moment).toBe('after-compact');
+    expect(await codex.completeInput!({ ...after, transcriptPath: path.join(FIXTURES, 'rollout-auto-compacted.jsonl') })).toMatchObject({ summary: 'Done.' });
+    expect(await codex.completeInput!(after)).toEqual(after);
   });
 });
 

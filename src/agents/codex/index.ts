@@ -44,23 +44,19 @@ export const codex: AgentAdapter = {
   events: CODEX_EVENTS,
   eventFor: codexEvent,
   parseInput: (text, event) => parseCodexInput(text, event),
+  // PostCompact carries no summary: the rollout's compacted line, written just before, has it.
   async completeInput(input: HookInput): Promise<HookInput> {
-    const file = input.transcriptPath;
-    const wantOutcome = !!input.tool?.id;
-    const wantSummary = input.moment === 'after-compact' && !input.summary;
-    if (!file || (!wantOutcome && !wantSummary)) return input;
+    if (input.moment !== 'after-compact' || input.summary || !input.transcriptPath) return input;
     try {
-      const rollout = await import('./rollout-file.js');
-      if (wantOutcome) return withOutcome(input, await rollout.findCommandOutcome(file, input.tool!.id!));
-      const summary = await rollout.findCompactionSummary(file);
+      const { findCompactionSummary } = await import('./rollout-file.js');
+      const summary = await findCompactionSummary(input.transcriptPath);
       return summary ? { ...input, summary } : input;
     } catch {
-      // No rollout to read: a command is tracked without an exit code (it opens and clears
-      // nothing), a compaction without its summary.
       return input;
     }
   },
-  toolEvent: (input, root) => codexToolEvent(input, root),
+  // PostToolUse carries no exit code: the rollout's finished command, written just before, has it.
+  toolEvent: async (input, root) => codexToolEvent(await withRolloutOutcome(input), root),
   answer: { contextCap: CODEX_CONTEXT_CAP, answer: codexAnswer },
   transcript: {
     async read(file, previous) {
@@ -73,3 +69,15 @@ export const codex: AgentAdapter = {
   compactCommand: '/compact',
   config,
 };
+
+/** The input with its command's outcome from the rollout (tool-failed on a non-zero exit). */
+export async function withRolloutOutcome(input: HookInput): Promise<HookInput> {
+  if (!input.transcriptPath || !input.tool?.id) return input;
+  try {
+    const { findCommandOutcome } = await import('./rollout-file.js');
+    return withOutcome(input, await findCommandOutcome(input.transcriptPath, input.tool.id));
+  } catch {
+    // No rollout to read: the command is tracked without an exit code (it opens and clears nothing).
+    return input;
+  }
+}

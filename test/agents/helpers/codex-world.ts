@@ -8,7 +8,7 @@
 // Reusable by any Codex suite: `probeHooks` installs a hook per event that records its stdin;
 // `appendConfig` adds TOML (an [mcp_servers.x] table, say); `mock.script` scripts the model.
 import { execa, type Result } from 'execa';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -60,6 +60,74 @@ export interface HookMetadata {
   source: string;
   currentHash: string;
   trustStatus: 'managed' | 'untrusted' | 'trusted' | 'modified';
+}
+
+/** A hook run as Codex's app-server reports it (`hook/completed`). */
+export interface HookRun {
+  eventName: string;
+  sourcePath: string;
+  status: string;
+  durationMs: number | null;
+  entries: unknown[];
+}
+
+/** Line-delimited JSON-RPC with `codex app-server`; keeps every notification it receives. */
+export class AppServer {
+  readonly notifications: { method: string; params: any }[] = [];
+  private readonly replies = new Map<number, (reply: any) => void>();
+  private readonly waiters: { method: string; resolve: () => void }[] = [];
+  private next = 0;
+  private buffer = '';
+
+  constructor(private readonly child: ChildProcessWithoutNullStreams | ReturnType<typeof spawn>) {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      this.buffer += chunk.toString('utf8');
+      for (let nl = this.buffer.indexOf('\n'); nl !== -1; nl = this.buffer.indexOf('\n')) {
+        const message = JSON.parse(this.buffer.slice(0, nl));
+        this.buffer = this.buffer.slice(nl + 1);
+        if (typeof message.id === 'number' && this.replies.has(message.id)) this.replies.get(message.id)!(message);
+        else if (typeof message.method === 'string') this.received(message);
+      }
+    });
+  }
+
+  private received(message: { method: string; params: any }): void {
+    this.notifications.push(message);
+    for (const waiter of this.waiters.filter((w) => w.method === message.method)) waiter.resolve();
+  }
+
+  call(method: string, params: unknown, timeoutMs = 60_000): Promise<any> {
+    const id = ++this.next;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`codex app-server did not answer ${method}`)), timeoutMs);
+      this.replies.set(id, (reply) => {
+        clearTimeout(timer);
+        if (reply.error) reject(new Error(`${method}: ${JSON.stringify(reply.error)}`));
+        else resolve(reply.result);
+      });
+      this.child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }) + '\n');
+  }
+
+  waitFor(method: string, timeoutMs = 120_000): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`codex app-server sent no ${method}`)), timeoutMs);
+      this.waiters.push({ method, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  }
+
+  /** Ends the server and waits for it to exit (it writes under CODEX_HOME until then). */
+  async close(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.stdin!.end();
+    this.child.kill();
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  }
 }
 
 export const CODEX_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'PostCompact', 'Stop', 'SessionEnd'] as const;
@@ -196,42 +264,46 @@ export class CodexWorld {
     return result;
   }
 
+  /** A JSON-RPC session with `codex app-server` on stdio (initialized); `close` ends it. */
+  async appServer(): Promise<AppServer> {
+    const server = new AppServer(spawn(this.codexBin, ['app-server'], { cwd: this.project, env: this.codexEnv(), stdio: ['pipe', 'pipe', 'ignore'] }));
+    await server.call('initialize', { clientInfo: { name: 'wmem-test', version: '0' } });
+    server.notify('initialized');
+    return server;
+  }
+
   /**
    * The hooks Codex sees for the project, as its app-server reports them (`hooks/list`): each
    * with Codex's key, the hash of its current entry and its trust status.
    */
   async hooksList(): Promise<HookMetadata[]> {
-    const child = spawn(this.codexBin, ['app-server'], { cwd: this.project, env: this.codexEnv(), stdio: ['pipe', 'pipe', 'ignore'] });
+    const server = await this.appServer();
     try {
-      const replies = new Map<number, (reply: any) => void>();
-      let buffer = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString('utf8');
-        for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          const message = JSON.parse(line);
-          if (typeof message.id === 'number') replies.get(message.id)?.(message);
-        }
-      });
-      let next = 0;
-      const call = (method: string, params: unknown) =>
-        new Promise<any>((resolve, reject) => {
-          const id = ++next;
-          const timer = setTimeout(() => reject(new Error(`codex app-server did not answer ${method}`)), 30_000);
-          replies.set(id, (reply) => {
-            clearTimeout(timer);
-            if (reply.error) reject(new Error(`${method}: ${JSON.stringify(reply.error)}`));
-            else resolve(reply.result);
-          });
-          child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-        });
-      await call('initialize', { clientInfo: { name: 'wmem-test', version: '0' } });
-      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'initialized' }) + '\n');
-      const listed = await call('hooks/list', { cwds: [this.project] });
+      const listed = await server.call('hooks/list', { cwds: [this.project] });
       return (listed.data as { hooks: HookMetadata[] }[]).flatMap((entry) => entry.hooks);
     } finally {
-      child.kill();
+      await server.close();
+    }
+  }
+
+  /**
+   * One turn through the app-server (thread/start, turn/start, until turn/completed), as the
+   * TUI and IDE clients run it: the hooks need trust here (there is no bypass flag). Returns the
+   * hook runs Codex reported (`hook/completed`, with its own `durationMs`).
+   */
+  async appServerTurn(prompt: string): Promise<{ threadId: string; hookRuns: HookRun[]; requests: RecordedRequest[] }> {
+    const before = this.mock.requests.length;
+    const server = await this.appServer();
+    try {
+      const started = await server.call('thread/start', { cwd: this.project, approvalPolicy: 'never', sandbox: 'danger-full-access' });
+      const threadId = String(started.thread.id);
+      const done = server.waitFor('turn/completed');
+      await server.call('turn/start', { threadId, input: [{ type: 'text', text: prompt, text_elements: [] }] });
+      await done;
+      const hookRuns = server.notifications.filter((n) => n.method === 'hook/completed').map((n) => n.params.run as HookRun);
+      return { threadId, hookRuns, requests: this.mock.requests.slice(before) };
+    } finally {
+      await server.close();
     }
   }
 
@@ -276,7 +348,8 @@ export class CodexWorld {
 
   async cleanup(): Promise<void> {
     await this.mock.stop();
-    await rm(this.root, { recursive: true, force: true });
+    // A hook Codex started may still be finishing a write: rm retries a folder that refills.
+    await rm(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }
 
