@@ -123,7 +123,9 @@ export class ChatMock {
     // After a tool's result the model is done; a request without tools (the summarizer) gets text.
     if (messages.at(-1)?.role === 'tool' || !(Array.isArray(body.tools) && body.tools.length)) return { kind: 'text', text: this.replyText };
     const lastUser = [...messages].reverse().find((m) => m?.role === 'user');
-    const bash = BASH_MARKER.exec(unwrapPrompt(contentText(lastUser)));
+    // Part by part: wmem's meter is a second text part of the same message.
+    const parts: string[] = Array.isArray(lastUser?.content) ? lastUser.content.map((p: any) => String(p?.text ?? '')) : [contentText(lastUser)];
+    const bash = BASH_MARKER.exec(parts.map(unwrapPrompt).join('\n'));
     if (bash) return { kind: 'call', name: 'bash', arguments: { command: bash[1].trim(), description: 'Runs the command' } };
     return { kind: 'text', text: this.replyText };
   }
