@@ -12,6 +12,11 @@
 // planned as data (`ConfigPlan`) and written by the install use case, so install, uninstall,
 // doctor and --dry-run share one computation. Keep index.ts light: the per-prompt hook path loads
 // it, so heavy helpers go behind `await import(...)`.
+//
+// Helpers for implementations: hook-json.ts parses the snake_case JSON hook input Claude Code,
+// Codex and Gemini CLI share; transcript-file.ts's readJsonlUsage reads any JSONL transcript
+// incrementally given the agent's LineRules; config-file.ts's wmemCommandPrefix is the command a
+// hook runs. test/unit/adapters.test.ts holds every registered adapter to this contract.
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { UsageView } from '../memory/meter.js';
 import type { TranscriptCursor } from '../store/hook-state.js';

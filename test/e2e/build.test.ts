@@ -10,7 +10,7 @@ import { ROOT } from '../helpers/cli.js';
 
 const leanDir = path.join(ROOT, 'dist', 'fast');
 const bundles: Record<string, string[]> = {
-  'fast.js': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
+  'fast.js': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js', '../agents/registry.js'],
   'fast-compact.js': ['../memory/overview.js'],
 };
 
