@@ -20,6 +20,7 @@ const QUICK = {
   'hooks-codex.mjs': ['10'],
   'hooks-gemini.mjs': ['10'],
   'mcp.mjs': ['10', '100'],
+  'hooks-opencode.mjs': ['10'],
   'compact.mjs': ['3', '50000'],
   'consolidate.mjs': ['3', '1000'],
   'search.mjs': ['3', '20'],

@@ -214,7 +214,7 @@ export function buildProgram(): Command {
       .command('install')
       .description('merge wmem\'s hooks into an agent\'s settings')
       .argument('<agent>', `the agent: ${knownAgents()}`)
-      .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex and gemini user)").choices(['project', 'user', 'local']))
+      .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex and gemini user, opencode project)").choices(['project', 'user', 'local']))
       .option('--tokens-max <n>', "your model's context window in tokens, for every session the hooks serve (default: looked up from the session's model)", intOption('--tokens-max', 1))
       .option('--mcp', 'register the wmem MCP server (wmem mcp) in the agent\'s MCP config instead of the hooks (claude, codex, gemini, opencode)')
       .option('--dry-run', 'print the result, change nothing'),
@@ -225,7 +225,7 @@ export function buildProgram(): Command {
       .command('uninstall')
       .description('remove only wmem\'s hooks from an agent\'s settings')
       .argument('<agent>', `the agent: ${knownAgents()}`)
-      .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex and gemini user)").choices(['project', 'user', 'local']))
+      .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex and gemini user, opencode project)").choices(['project', 'user', 'local']))
       .option('--mcp', 'remove only the wmem MCP server from the agent\'s MCP config')
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),

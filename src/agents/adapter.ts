@@ -84,10 +84,17 @@ export interface HookInput {
   /** tool-done / tool-failed. */
   tool?: ToolCall;
   /**
-   * Token use the agent reports in the input itself, for agents with no transcript file to read
-   * (OpenCode's plugin passes what its client reports). A transcript read, when there is one, wins.
+   * Token use the agent passed in the input itself, where it keeps no transcript file wmem can
+   * read (OpenCode's plugin reads it through its SDK client). A transcript read, when there is
+   * one, wins.
    */
   usage?: UsageView;
+  /**
+   * before-compact, where the agent keeps no transcript file: the conversation, one JSON line
+   * per message with its id (OpenCode's messages). wmem keeps them in a file of its own
+   * (state/<agent>-transcript.jsonl, each id once) and archives from there.
+   */
+  conversation?: { id: string; line: string }[];
 }
 
 /** A hook input that cannot be used (wrong event, not JSON): logged, never shown to the agent. */
@@ -138,6 +145,8 @@ export interface InstallRequest {
   command: string;
   /** The user's window, passed to every hook (`--tokens-max N`). */
   tokensMax?: number;
+  /** wmem's home, for what the agent's side writes itself (OpenCode's plugin log). */
+  home?: string;
 }
 
 /** A config file that cannot be changed safely (not JSON, wrong shape): exit 2, file untouched. */

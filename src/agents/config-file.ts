@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, ensureDir, readTextIfExists, withLock } from '../store/fsx.js';
+import { atomicWrite, ensureDir, fsyncDir, readTextIfExists, withLock } from '../store/fsx.js';
 import { shellQuote } from '../ui/shell.js';
 
 /** The file's text, or undefined when it does not exist. */
@@ -20,9 +20,10 @@ export async function writeConfigText(file: string, text: string): Promise<void>
   if (mode !== undefined) await fs.chmod(file, mode & 0o7777).catch(() => {});
 }
 
-/** Removes a file that is wmem's own (a plan said so); one already gone is fine. */
+/** Removes a file that is wmem's alone (OpenCode's plugin); one already gone is fine. */
 export async function removeConfigFile(file: string): Promise<void> {
   await fs.rm(file, { force: true });
+  await fsyncDir(path.dirname(file)).catch(() => {});
 }
 
 /** Runs `fn` holding a lock named after the config file, kept under <home>/locks/. */

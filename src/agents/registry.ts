@@ -4,11 +4,13 @@ import type { AgentAdapter } from './adapter.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
 import { gemini } from './gemini/index.js';
+import { opencode } from './opencode/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
   codex,
   gemini,
+  opencode,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

@@ -9,7 +9,7 @@ import { exists } from '../store/fsx.js';
 import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject } from '../store/project.js';
 import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
-import type { AgentAdapter, HookInput, TranscriptRead, UsageView } from '../agents/adapter.js';
+import type { AgentAdapter, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
 import { updateHookState, type HookState } from '../store/hook-state.js';
 import type { MemoryWhere } from '../render/context.js';
 import type { Observed } from '../store/meter-sources.js';
@@ -93,8 +93,9 @@ interface UsageRead {
  * simply not be written: Claude Code creates it lazily, after the first prompt's hooks in a new
  * project (anthropics/claude-code#41310).
  */
-async function readUsage(moment: Moment, state: HookState, required: boolean): Promise<UsageRead | undefined> {
-  const fromInput = moment.input.usage ? { view: moment.input.usage } : undefined;
+async function readUsage(moment: Moment, state: HookState, required: boolean, session?: Session): Promise<UsageRead | undefined> {
+  // Reported usage is kept as the cursor too, so `wmem status` finds it through the adapter later.
+  const fromInput = moment.input.usage ? passedUsage(moment.input.usage, moment.adapter, session) : undefined;
   return (await readTranscript(moment, state, required)) ?? fromInput;
 }
 
@@ -110,6 +111,20 @@ async function readTranscript({ input, adapter }: Moment, state: HookState, requ
     if (code === 'ENOENT') throw new HookFailure(`transcript ${input.transcriptPath} does not exist (it was read before)`);
     throw err;
   }
+}
+
+/**
+ * Token use the agent passed in the input (OpenCode): kept as the cursor, so `wmem status` finds
+ * it later through the adapter's reader; the cursor names the session's conversation file.
+ */
+function passedUsage(view: UsageView, adapter: AgentAdapter, session: Session | undefined): TranscriptRead {
+  const file = session ? conversationFile(session, adapter) : '';
+  return { cursor: { path: file, view } as TranscriptCursor, view, changed: true };
+}
+
+/** Where wmem keeps the conversation an agent passes in its input (no transcript file of its own). */
+function conversationFile(session: Session, adapter: AgentAdapter): string {
+  return path.join(session.paths.stateDir, `${adapter.id.replace(/[^a-z0-9-]/g, '')}-transcript.jsonl`);
 }
 
 /** What the agent told this hook that the meter needs: its model, and the user's window. */
@@ -162,7 +177,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
   if (moment.adapter.answer.memoryAtStart === false) return { session: session.id, note: `session ready (${input.source ?? 'no source'}); the memory part goes with the first prompt` };
   const { memory, where, unchanged } = await withState(session, moment, async (state) => {
-    const read = await readUsage(moment, state, false);
+    const read = await readUsage(moment, state, false, session);
     if (read?.cursor) state.transcript = read.cursor;
     const boundary = read?.view.boundary;
     // After a compaction the boundary may reach the transcript after this hook: answer it ahead.
@@ -189,7 +204,7 @@ export async function prompt(moment: Moment): Promise<HookResult> {
   const cap = adapter.answer.contextCap;
   const { session, created } = await locateSession(moment);
   return withState(session, moment, async (state) => {
-    const read = await readUsage(moment, state, true);
+    const read = await readUsage(moment, state, true, session);
     if (read?.cursor) state.transcript = read.cursor;
     const usage: UsageView | undefined = read?.view;
     let wantMemory = created || !state.started;
@@ -275,16 +290,22 @@ async function archiveNewCompaction(moment: Moment, session: Session): Promise<H
 export async function beforeCompact(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
-  if (!input.transcriptPath) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
-  if (!path.isAbsolute(input.transcriptPath)) throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not an absolute path`);
+  let transcript = input.transcriptPath;
+  if (!transcript && input.conversation) {
+    transcript = conversationFile(session, moment.adapter);
+    const { mirrorConversation } = await import('../store/conversation-file.js');
+    await mirrorConversation(session, transcript, input.conversation);
+  }
+  if (!transcript) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
+  if (!path.isAbsolute(transcript)) throw new HookFailure(`transcript_path ${JSON.stringify(transcript)} is not an absolute path`);
   try {
-    await fs.access(input.transcriptPath);
+    await fs.access(transcript);
   } catch {
-    throw new HookFailure(`transcript ${input.transcriptPath} does not exist: nothing archived`);
+    throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
   }
   if (waitsForCompaction(moment)) return archiveNewCompaction(moment, session);
   const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
-  const { note, archive } = await archiveTranscriptBeforeCompact(session, input.transcriptPath, env.now());
+  const { note, archive } = await archiveTranscriptBeforeCompact(session, transcript, env.now());
   // after-compact names it in Recent Actions, beside the summary. An event that also fires with
   // no compaction to follow (speculative) archives, but proves nothing and names nothing.
   const speculative = moment.adapter.eventFor(input.event)?.speculative === true;
@@ -332,6 +353,8 @@ export async function sessionEnd(moment: Moment): Promise<HookResult> {
   // A compaction after the last speculative before-compact (in the session's last model call) is
   // archived now: nothing else would.
   const archived = moment.adapter.events.some((e) => e.speculative) && moment.adapter.transcript && input.transcriptPath ? `; ${(await archiveNewCompaction(moment, session).catch((err: Error) => ({ note: `archive: ${err.message}` }))).note}` : '';
+  // The agent's last token use, when it passes it (OpenCode's idle): `wmem status` reads it later.
+  if (input.usage) await withState(session, moment, async (state) => void (state.transcript = passedUsage(input.usage!, moment.adapter, session).cursor));
   const { consolidateAtEnd } = await import('./hook-work.js');
   const note = await consolidateAtEnd(session, env.now(), () => {});
   return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}${archived}` };

@@ -68,7 +68,7 @@ export async function install(options: InstallOptions, env: AppEnv): Promise<Ins
   const file = adapter.config.file(scope, env);
   const command = wmemCommandPrefix(env.env, options.home);
   const dryRun = Boolean(options.dryRun);
-  const plan = await apply(env, file, dryRun, (text) => adapter.config.planInstall(file, text, { command, tokensMax: options.tokensMax }));
+  const plan = await apply(env, file, dryRun, (text) => adapter.config.planInstall(file, text, { command, tokensMax: options.tokensMax, home: env.home }));
   return { agent: adapter.id, displayName: adapter.displayName, scope, file, command, ...(options.tokensMax ? { tokensMax: options.tokensMax } : {}), changed: plan.changed, dryRun, plan };
 }
 

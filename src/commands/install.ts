@@ -25,6 +25,8 @@ export async function runUninstall(options: Flags & { mcp?: boolean }, ctx: RunC
   const removed = plan.removed ?? 0;
   const data = { agent: result.agent, scope: result.scope, file: result.file, changed: result.changed, removed, dryRun: result.dryRun };
   if (result.dryRun) return { data: { ...data, settings: plan.preview }, text: plan.after };
-  ctx.warn(result.changed ? `removed ${removed} wmem hook${removed === 1 ? '' : 's'} from ${result.file}` : `no wmem hooks in ${result.file}; nothing changed`);
+  if (plan.remove) ctx.warn(`removed wmem's plugin ${result.file}`);
+  else ctx.warn(result.changed ? `removed ${removed} wmem hook${removed === 1 ? '' : 's'} from ${result.file}` : `no wmem hooks in ${result.file}; nothing changed`);
+  for (const note of plan.notes) ctx.warn(note);
   return { data, text: '' };
 }

@@ -4,6 +4,7 @@ import type { TestProject } from 'vitest/node';
 import { ensureClaude } from './helpers/install-claude.js';
 import { ensureCodex } from './helpers/install-codex.js';
 import { ensureGemini } from './helpers/install-gemini.js';
+import { ensureOpenCode } from './helpers/install-opencode.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,6 +12,7 @@ declare module 'vitest' {
     codexBin: string;
     /** Gemini CLI's entry script (bundle/gemini.js), run with node. */
     geminiEntry: string;
+    opencodeBin: string;
   }
 }
 
@@ -19,4 +21,5 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('claudeBin', await ensureClaude(log));
   project.provide('codexBin', await ensureCodex(log));
   project.provide('geminiEntry', await ensureGemini(log));
+  project.provide('opencodeBin', await ensureOpenCode(log));
 }

@@ -1,0 +1,57 @@
+// OpenCode (SPEC §10.4, checked on 1.18.33): no command hooks, so `wmem install opencode` writes a
+// plugin file (templates/opencode-plugin.ts) that runs `wmem hook --agent opencode EVENT` from
+// OpenCode's plugin hooks. The memory part goes into the system prompt, the meter into the user's
+// turn; token use and the messages to archive come in the hook input (OpenCode keeps them in
+// SQLite, which the plugin reads through its SDK client), the window from the model's limit.
+import type { AgentAdapter, AgentConfig, TranscriptCursor, UsageView } from '../adapter.js';
+import { readTemplate } from '../../store/templates.js';
+import { diagnosePlugin, opencodePluginFile, planPluginInstall, planPluginUninstall } from './plugin-file.js';
+import { OPENCODE_CONTEXT_CAP, OPENCODE_EVENTS, opencodeAnswer, opencodeEvent, opencodeToolEvent, parseOpenCodeInput } from './protocol.js';
+
+const TEMPLATE = 'opencode-plugin.ts';
+
+function template(): string | undefined {
+  try {
+    return readTemplate(TEMPLATE);
+  } catch {
+    return undefined;
+  }
+}
+
+const config: AgentConfig = {
+  scopes: ['project', 'user'],
+  defaultScope: 'project',
+  file: opencodePluginFile,
+  planInstall: (file, text, request) => planPluginInstall(file, text, request, readTemplate(TEMPLATE)),
+  planUninstall: planPluginUninstall,
+  diagnose: (scope, file, text) => diagnosePlugin(scope, file, text, template()),
+  // The plugin names the command itself (`const WMEM = "…"`): nothing to strip.
+  commandPrefix: (command) => command,
+};
+
+/** The usage the plugin last passed, kept in the hook state as the "transcript" cursor. */
+interface PassedUsage extends TranscriptCursor {
+  view?: UsageView;
+}
+
+export const opencode: AgentAdapter = {
+  id: 'opencode',
+  aliases: ['open-code'],
+  displayName: 'OpenCode',
+  metaName: 'opencode',
+  events: OPENCODE_EVENTS,
+  eventFor: opencodeEvent,
+  parseInput: (text, event) => parseOpenCodeInput(text, event),
+  toolEvent: (input, root) => opencodeToolEvent(input, root),
+  answer: { contextCap: OPENCODE_CONTEXT_CAP, answer: opencodeAnswer },
+  // No file to read: what the plugin passed last is what there is (`wmem status` reads it here).
+  transcript: {
+    async read(file, previous) {
+      const view = (previous as PassedUsage | undefined)?.view ?? { lastUsage: null };
+      return { cursor: { path: file, view } as PassedUsage, view, changed: false };
+    },
+  },
+  // OpenCode's own command that compacts (its TUI's /compact, alias /summarize).
+  compactCommand: '/compact',
+  config,
+};

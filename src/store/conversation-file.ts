@@ -1,0 +1,27 @@
+// The conversation of an agent that keeps no transcript file wmem can read (OpenCode keeps its
+// messages in SQLite): the hook input carries the messages, and wmem keeps them in a JSONL file of
+// its own in the session's state folder, one line per message id, appended in order and never
+// rewritten, so the archive's byte offsets (history/archive-transcript.ts) stay valid.
+import { readTextIfExists, appendDurably, withLock } from './fsx.js';
+import type { Session } from './session.js';
+
+function idOf(line: string): string | undefined {
+  try {
+    const parsed = JSON.parse(line) as { id?: unknown; info?: { id?: unknown } };
+    const id = parsed?.info?.id ?? parsed?.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends the messages whose id the file does not hold yet; returns how many were added. */
+export async function mirrorConversation(session: Session, file: string, messages: { id: string; line: string }[]): Promise<number> {
+  return withLock(session.paths.dir, async () => {
+    const text = (await readTextIfExists(file)) ?? '';
+    const known = new Set(text.split('\n').map(idOf).filter((id): id is string => !!id));
+    const fresh = messages.filter((m) => !known.has(m.id) && !m.line.includes('\n') && (known.add(m.id), true));
+    if (fresh.length) await appendDurably(file, fresh.map((m) => m.line + '\n').join(''), { onNewLine: true, what: 'the conversation' });
+    return fresh.length;
+  });
+}

@@ -1,0 +1,115 @@
+// The built wmem as OpenCode's plugin runs it: `wmem install opencode` / `uninstall opencode`, and
+// `wmem hook --agent opencode EVENT` fed what OpenCode 1.18.33 gave the plugin in a real run
+// (test/fixtures/opencode). The real client itself runs in test/agents/opencode.test.ts.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ROOT, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'opencode');
+const SID = 'ses_dee354f7effenNQjrymbAZ7BCT';
+let box: Sandbox;
+let messages: any[];
+
+beforeEach(async () => {
+  box = await sandbox();
+  messages = JSON.parse(await readFile(path.join(FIXTURES, 'messages-before-compaction.json'), 'utf8'));
+});
+afterEach(() => box.cleanup());
+
+const plugin = () => path.join(box.project, '.opencode', 'plugin', 'wmem.ts');
+const model = { providerID: 'mock', modelID: 'm1', limit: { context: 4000, output: 500 } };
+const hook = (event: string, input: Record<string, unknown>) => box.run(['hook', '--agent', 'opencode', event], { input: JSON.stringify({ event, sessionID: SID, directory: box.project, model, ...input }) });
+
+describe('wmem install opencode', () => {
+  it("writes .opencode/plugin/wmem.ts marked as wmem's, idempotently; uninstall removes it", async () => {
+    const first = await box.run(['install', 'opencode']);
+    expect(first.exitCode).toBe(0);
+    expect(String(first.stderr)).toMatch(/installed wmem's hooks in .*\.opencode\/plugin\/wmem\.ts: plugin/);
+    const text = await readFile(plugin(), 'utf8');
+    expect(text.startsWith('// wmem:opencode-plugin')).toBe(true);
+    expect(text).toMatch(/^const WMEM = ".*wmem\.js.*";$/m);
+    expect(String((await box.run(['install', 'opencode'])).stderr)).toMatch(/already installed/);
+    expect(await readFile(plugin(), 'utf8')).toBe(text);
+    const doctor = await box.run(['doctor']);
+    expect(String(doctor.stdout)).toMatch(/OpenCode/);
+    const removed = await box.run(['uninstall', 'opencode']);
+    expect(removed.exitCode).toBe(0);
+    expect(String(removed.stderr)).toMatch(/removed wmem's plugin/);
+    expect(existsSync(plugin())).toBe(false);
+  });
+
+  it("refuses to overwrite a user's own wmem.ts (exit 2, untouched) and uninstall leaves it; --dry-run writes nothing", async () => {
+    await mkdir(path.dirname(plugin()), { recursive: true });
+    await writeFile(plugin(), 'export const Mine = async () => ({});\n');
+    const refused = await box.run(['install', 'opencode']);
+    expect(refused.exitCode).toBe(2);
+    expect(String(refused.stderr).trim().split('\n')[0]).toMatch(/wmem\.ts is not wmem's plugin/);
+    const kept = await box.run(['uninstall', 'opencode']);
+    expect(kept.exitCode).toBe(0);
+    expect(await readFile(plugin(), 'utf8')).toBe('export const Mine = async () => ({});\n');
+    const dry = await box.run(['install', 'opencode', '--scope', 'user', '--dry-run'], { env: { XDG_CONFIG_HOME: path.join(box.root, 'xdg') } });
+    expect(dry.exitCode).toBe(0);
+    expect(String(dry.stdout).startsWith('// wmem:opencode-plugin')).toBe(true);
+    expect(existsSync(path.join(box.root, 'xdg'))).toBe(false);
+  });
+});
+
+describe('wmem hook --agent opencode', () => {
+  it('answers the memory part for the system prompt with the same bytes while memory is unchanged, and the meter from the usage passed', async () => {
+    const a = await hook('system.transform', {});
+    const b = await hook('system.transform', {});
+    expect(a.exitCode).toBe(0);
+    const memory = JSON.parse(String(a.stdout)).context;
+    expect(memory).toContain('<working_memory>');
+    expect(JSON.parse(String(b.stdout)).context).toBe(memory);
+    const prompt = await hook('chat.message', { messages: messages.map((m) => ({ info: m.info })) });
+    const meta = JSON.parse(String(prompt.stdout)).context;
+    expect(meta).not.toContain('<working_memory>');
+    expect(JSON.parse(meta.match(/<context_meta>\n(.*)\n/)[1])).toMatchObject({ tokens_used: 3730, tokens_max: 4000, tokens_source: 'usage' });
+    // On idle the usage is kept for `wmem status`.
+    await hook('session.idle', { messages: messages.map((m) => ({ info: m.info })) });
+    const status = await runJson(box, ['status', '--session', SID]);
+    expect(status).toMatchObject({ tokens_used: 3730, tokens_max: 4000 });
+  });
+
+  it('tracks bash calls; a failing test run (exit code from the metadata) becomes an open error', async () => {
+    const raw = JSON.parse(await readFile(path.join(FIXTURES, 'tool-execute-after-failed.json'), 'utf8'));
+    const result = await hook('tool.execute.after', { tool: { ...raw.input, ...raw.output } });
+    expect(result.exitCode).toBe(0);
+    expect(String(result.stdout)).toBe('');
+    const failing = 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n';
+    const tool = { ...raw.input, args: { command: 'npm test' }, output: failing, metadata: { output: failing, exit: 1 } };
+    expect((await hook('tool.execute.after', { tool })).exitCode).toBe(0);
+    const status = await runJson(box, ['status', '--session', SID]);
+    const hot = JSON.parse(await readFile(path.join(status.path, 'state', 'hot.json'), 'utf8'));
+    expect(hot.seq).toBe(2);
+    expect(hot.errors).toEqual([expect.objectContaining({ category: 'test', summary: 'FAIL src/a.test.ts', command: 'npm test' })]);
+  });
+
+  it('archives the messages before a compaction, each once, and keeps the summary after it', async () => {
+    expect((await hook('session.compacting', { messages: messages.slice(0, 3) })).exitCode).toBe(0);
+    expect((await hook('session.compacting', { messages })).exitCode).toBe(0);
+    const summary = { info: { id: 'msg_zz_summary', role: 'assistant', summary: true, tokens: { total: 100, input: 90, output: 10 } }, parts: [{ type: 'text', text: 'Summary: listed a missing folder.' }] };
+    expect((await hook('session.compacted', { messages: [...messages, summary] })).exitCode).toBe(0);
+    const status = await runJson(box, ['status', '--session', SID]);
+    const wm = path.join(status.path, 'working-memory');
+    const archives = (await readdir(path.join(wm, 'archive'))).filter((n) => n.endsWith('.jsonl')).sort();
+    expect(archives).toHaveLength(2);
+    const lines = (await Promise.all(archives.map((n) => readFile(path.join(wm, 'archive', n), 'utf8')))).join('').trim().split('\n');
+    // Every message, whole and once, in order.
+    expect(lines.map((l) => JSON.parse(l))).toEqual(messages);
+    const overview = await readFile(path.join(wm, 'overview.md'), 'utf8');
+    expect(overview).toMatch(/OpenCode compacted the conversation \(auto\): its summary → detail\/.*compact-summary/);
+    const log = await readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8').catch(() => '');
+    expect(log).not.toMatch(/ error: /);
+  });
+
+  it('a malformed input is logged, never shown, exit 0', async () => {
+    const result = await box.run(['hook', '--agent', 'opencode', 'chat.message'], { input: '{"sessionID": 7}' });
+    expect(result.exitCode).toBe(0);
+    expect(String(result.stdout)).toBe('');
+    expect(await readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8')).toMatch(/sessionID is not a string/);
+  });
+});
