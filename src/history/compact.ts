@@ -40,82 +40,8 @@ import { Progress } from './pass.js';
 import { removeSessionLeftovers } from './leftovers.js';
 import { fullCut } from './full-cut.js';
 
-export type CompactTarget = 'conversation' | 'tools' | 'all';
-export type CompactStrategy = 'archive' | 'summarize';
-
-export interface CompactOptions {
-  target: CompactTarget;
-  strategy: CompactStrategy;
-  keepRecent: number;
-  /** At most this many steps kept (SPEC §5); no limit when absent. */
-  keepSteps?: number;
-  /** Archive file, relative to working-memory/ (or absolute inside it). */
-  archiveTo?: string;
-  /** Shell command: the transcript on stdin, the summary on stdout. */
-  summarizer?: string;
-  timeoutMs?: number;
-  dryRun?: boolean;
-  /** Finish a quick cut (its transcript and overview lines) before returning, never in the background. */
-  wait?: boolean;
-  /** Archived bytes from which a plain cut goes the quick way (default QUICK_CUT_BYTES; tests lower it). */
-  quickFrom?: number;
-}
-
-export interface CompactEnv {
-  now(): Date;
-  warn(msg: string): void;
-  /** Show progress on stderr (only when it is a terminal and not --json). */
-  progress?: boolean;
-  /**
-   * Called, under the lock, after a quick cut commits: true when it has started something that
-   * finishes it (the transcript, the overview lines) in the background. Otherwise, or when
-   * absent, the finishing is done before compactSession returns.
-   */
-  finishLater?: () => boolean;
-}
-
-/** Counts of a compaction; null where a quick cut leaves the counting to its finishing. */
-export interface CompactCounts {
-  linesBefore: number | null;
-  linesArchived: number | null;
-  messagesArchived: number | null;
-  turnsBefore: number | null;
-  turnsArchived: number | null;
-  turnsKept: number;
-  /** Steps in the kept part (null where a quick cut's count is not known). */
-  stepsKept: number | null;
-  bytesBefore: number;
-  bytesArchived: number;
-  toolOutputsPruned: number;
-  linesAfter: number;
-}
-
-export interface CompactResult {
-  session: string;
-  dryRun: boolean;
-  compacted: boolean;
-  /** Why nothing was done, when compacted is false. */
-  reason?: string;
-  target: CompactTarget;
-  strategy: CompactStrategy;
-  keepRecent: number;
-  keepSteps?: number;
-  /** The cut fell inside a turn: its opening message is repeated after the marker. */
-  cutInsideTurn?: boolean;
-  /** Archive path relative to working-memory/, and absolute. */
-  archive?: string;
-  archivePath?: string;
-  /** Detail files written, relative to working-memory/. */
-  details: string[];
-  counts: CompactCounts;
-  /** The summary (strategy summarize), and the line added to Recent Actions. */
-  summary?: string;
-  recentLine?: string;
-  /** What recovery did with an interrupted earlier run, if anything. */
-  recovered?: string;
-  /** A quick cut: its transcript and overview lines are being written in the background, or were written before returning. */
-  finishing?: 'background' | 'done';
-}
+export type { CompactTarget, CompactStrategy, CompactOptions, CompactEnv, CompactCounts, CompactResult } from './compact-types.js';
+import type { CompactOptions, CompactEnv, CompactResult, CompactCounts } from './compact-types.js';
 
 /** Resolves --archive-to inside working-memory/ (relative, or absolute but inside); never an existing file. */
 export async function resolveArchiveTo(session: Session, archiveTo: string): Promise<string> {

@@ -20,7 +20,7 @@ import { archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTrans
 import { DurableFile, freeName, linkInto, tempFor } from './durable.js';
 import { SETTLE_MS, replaceKeepingAppends } from './swap.js';
 import { runSummarizer } from './summarizer.js';
-import type { CompactCounts, CompactEnv, CompactOptions, CompactResult } from './compact.js';
+import type { CompactCounts, CompactEnv, CompactOptions, CompactResult } from './compact-types.js';
 
 const MAX_HEADER_SUMMARY = 6000;
 

@@ -12,7 +12,7 @@ import { appendToSections } from '../store/detail.js';
 import { fsError } from '../ui/errors.js';
 import { parseMarker } from './marker.js';
 import { readLines } from './read.js';
-import { carriedNotePath, finishQuickCut, type ArchivedCounts } from './quick-finish.js';
+import { carriedNotePath, finishQuickCut, type ArchivedCounts, type QuickPart } from './quick-finish.js';
 
 export interface Journal {
   version: 1;
@@ -63,20 +63,6 @@ export function isSameFile(now: Stat | undefined, recorded: FileIdentity | undef
   if (!now || !recorded || now.dev !== recorded.dev || now.ino !== recorded.ino) return false;
   const birthKnown = Boolean(recorded.birthtimeMs && now.birthtimeMs) && now.birthtimeMs !== now.ctimeMs;
   return !birthKnown || now.birthtimeMs === recorded.birthtimeMs;
-}
-
-export interface QuickPart {
-  /** The archive (absolute): the old messages.jsonl under its final name. */
-  archive: string;
-  /** The archive's length once cut: the bytes before the cut. */
-  archivedBytes: number;
-  /** The new messages.jsonl holds the old file's bytes [archivedBytes, copiedTo) after its marker (and its head bytes). */
-  copiedTo: number;
-  /** Bytes between the marker and that copy: the repeated opening message of a cut inside a turn. */
-  headBytes?: number;
-  /** The readable transcript to write (absolute). */
-  transcript: string;
-  created: string;
 }
 
 const JOURNAL = 'compaction.json';

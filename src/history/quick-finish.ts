@@ -14,7 +14,21 @@ import { readLines } from './read.js';
 import { DurableFile, appendBytes, tempFor } from './durable.js';
 import { SETTLE_MS, untilStill } from './swap.js';
 import { recordArchiveDigest } from './archive-digests.js';
-import type { QuickPart } from './journal.js';
+
+/** A quick cut's part of the journal: what its finishing still has to do. */
+export interface QuickPart {
+  /** The archive (absolute): the old messages.jsonl under its final name. */
+  archive: string;
+  /** The archive's length once cut: the bytes before the cut. */
+  archivedBytes: number;
+  /** The new messages.jsonl holds the old file's bytes [archivedBytes, copiedTo) after its marker (and its head bytes). */
+  copiedTo: number;
+  /** Bytes between the marker and that copy: the repeated opening message of a cut inside a turn. */
+  headBytes?: number;
+  /** The readable transcript to write (absolute). */
+  transcript: string;
+  created: string;
+}
 
 /**
  * Up to where a committed quick cut carried the old file's late bytes into messages.jsonl, so
