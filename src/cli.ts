@@ -3,8 +3,8 @@
 // place that turns errors into exit codes.
 import { Command, CommanderError, Option } from 'commander';
 import { WmemError, EXIT } from './ui/errors.js';
-import type { CommandResult, RunContext } from './ui/run.js';
-import { buildRunContext, printResult, reportError, type GlobalFlags } from './ui/runtime.js';
+import type { CommandResult, RunContext } from './commands/run.js';
+import { buildRunContext, printResult, reportError, type GlobalFlags } from './entries/runtime.js';
 import { COMPACT_OPTIONS, CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
 import { knownAgents } from './agents/registry.js';
 

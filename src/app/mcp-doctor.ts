@@ -2,7 +2,7 @@
 // and whether the registered command starts a server that answers tools/list (spoken to with
 // the SDK's own client, the way an agent would).
 import { readConfigText } from '../agents/config-file.js';
-import { MCP_TARGETS, type ServerCommand } from '../mcp/register.js';
+import { MCP_TARGETS, type ServerCommand } from '../agents/mcp-register.js';
 import type { AppEnv } from './env.js';
 
 export interface McpRegistration {

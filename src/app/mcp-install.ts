@@ -1,11 +1,11 @@
 // `wmem install AGENT --mcp` / `wmem uninstall AGENT --mcp`: registers `wmem mcp` in the agent's
-// own MCP config (src/mcp/register.ts plans the text; this reads, locks and writes), only when
+// own MCP config (src/agents/mcp-register.ts plans the text; this reads, locks and writes), only when
 // something changes. A file the planner cannot parse is refused (exit 2) and left untouched.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigShapeError, type ConfigPlan } from '../agents/adapter.js';
 import { readConfigText, withConfigLock, writeConfigText } from '../agents/config-file.js';
-import { MCP_TARGETS, mcpTarget, type McpScope, type McpTarget, type ServerCommand } from '../mcp/register.js';
+import { MCP_TARGETS, mcpTarget, type McpScope, type McpTarget, type ServerCommand } from '../agents/mcp-register.js';
 import { usageError } from '../ui/errors.js';
 import type { AppEnv } from './env.js';
 

@@ -5,7 +5,7 @@
 import type { CompactStrategy, CompactTarget } from '../history/compact.js';
 import { compactMemory, finishCompaction, finishInBackground } from '../app/compact.js';
 import { renderCompact } from '../views/memory.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export interface CompactCommandOptions {
   target?: CompactTarget;

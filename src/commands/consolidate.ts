@@ -2,7 +2,7 @@
 // (src/app/consolidate.ts); this reads options and words the result.
 import { consolidate } from '../app/consolidate.js';
 import { renderConsolidate } from '../views/memory.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export interface ConsolidateCommandOptions {
   llm?: string;

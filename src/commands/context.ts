@@ -1,7 +1,7 @@
 // `wmem context`: renders what is injected (the use case is src/app/context.ts). The memory part
 // is stable (system prompt); the meta part is volatile (end of the messages).
 import { context, type ContextOptions as UseCaseOptions } from '../app/context.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 // The MCP helper's status use case and older callers reach the assembly through here.
 export { assembleContext, type AssembledContext, type AssembleOptions, type Surroundings } from '../app/context.js';

@@ -2,7 +2,7 @@
 // stdout) through the hook driver (src/app/hook.ts). Whatever goes wrong, it exits 0 with nothing
 // on stdout (exit 2 would erase the user's prompt); the driver logs the error.
 import { hook, type HookOptions } from '../app/hook.js';
-import { readStdin, type CommandResult, type RunContext } from '../ui/run.js';
+import { readStdin, type CommandResult, type RunContext } from './run.js';
 
 export type { HookOptions };
 

@@ -1,6 +1,6 @@
 // `wmem init`: thin glue over src/app/init.ts. Prints the session id and its folder.
 import { init, type InitOptions } from '../app/init.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export type { InitOptions, InitResult } from '../app/init.js';
 

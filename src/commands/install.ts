@@ -1,7 +1,7 @@
 // `wmem install AGENT` / `wmem uninstall AGENT`: thin glue over src/app/install.ts. --dry-run
 // prints the file as it would be; otherwise a line on stderr says what changed.
 import { install, uninstall, type InstallOptions } from '../app/install.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 type Flags = Omit<InstallOptions, 'agent'>;
 

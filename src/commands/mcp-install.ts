@@ -3,7 +3,7 @@
 // says what changed.
 import { installMcp, uninstallMcp, type McpInstallOptions } from '../app/mcp-install.js';
 import { usageError } from '../ui/errors.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 type Flags = Omit<McpInstallOptions, 'agent' | 'bin' | 'node'>;
 

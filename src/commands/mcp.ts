@@ -1,6 +1,6 @@
 // `wmem mcp [--session ID] [--home DIR]`: serves the session's working memory to an MCP client on
 // stdio (src/mcp/server.ts). stdout belongs to the protocol: anything else goes to stderr.
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export async function run(_options: unknown, ctx: RunContext): Promise<CommandResult> {
   // A stray console.log from any module would corrupt the protocol stream.

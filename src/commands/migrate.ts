@@ -2,7 +2,7 @@
 // migrated (the rest is done).
 import { migrate } from '../app/migrate.js';
 import { renderMigrate } from '../views/reports.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export interface MigrateOptions {
   dryRun?: boolean;

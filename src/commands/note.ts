@@ -3,7 +3,7 @@ import { resolveSession } from '../store/session.js';
 import { validateImportance } from '../memory/scratch.js';
 import { addNote, checkNoteOptions } from '../app/note.js';
 import { usageError } from '../ui/errors.js';
-import { readStdin, type CommandResult, type RunContext } from '../ui/run.js';
+import { readStdin, type CommandResult, type RunContext } from './run.js';
 
 const DECIMAL = /^\s*(?:[01]|[01]?\.\d+|1\.0*)\s*$/;
 

@@ -3,7 +3,7 @@
 import { forget } from '../app/forget.js';
 import { listMemories, remember } from '../app/remember.js';
 import { renderForget, renderRemember } from '../views/memory.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 import { usageError } from '../ui/errors.js';
 import { textFromArgs } from './note.js';
 

@@ -2,7 +2,7 @@
 // the written page to the desktop's opener.
 import { report, type ReportOptions } from '../app/report.js';
 import { usageError } from '../ui/errors.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export async function run(options: ReportOptions & { open?: boolean }, ctx: RunContext): Promise<CommandResult> {
   if (options.out === '-' && options.open) throw usageError('--open needs a file: it cannot open standard output', 'drop --open, or give --out FILE');

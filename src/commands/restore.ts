@@ -1,6 +1,6 @@
 // `wmem restore ARCHIVE`: thin glue over src/app/restore.ts.
 import { restore } from '../app/restore.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export async function run(_options: unknown, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
   const result = await restore({ archive: String(args[0] ?? '') }, ctx);

@@ -1,6 +1,6 @@
 // `wmem rm SESSION`: thin glue over src/app/rm.ts; asks on a terminal, else needs --yes.
 import { removeSession } from '../app/rm.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export interface RmOptions {
   yes?: boolean;

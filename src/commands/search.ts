@@ -2,7 +2,7 @@
 // them one a line with file and line.
 import { searchSession } from '../app/search.js';
 import { renderSearch } from '../views/memory.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export interface SearchCommandOptions {
   limit?: number;

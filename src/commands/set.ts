@@ -3,7 +3,7 @@
 import { resolveSession } from '../store/session.js';
 import { appendSection, setSection, type SectionEdit } from '../app/set.js';
 import { renderSection } from '../views/memory.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 import { textFromArgs } from './note.js';
 
 async function runEdit(mode: SectionEdit, ctx: RunContext, args: unknown[]): Promise<CommandResult> {

@@ -2,7 +2,7 @@
 // src/app/share.ts.
 import { share, type ShareOptions } from '../app/share.js';
 import { renderShare } from '../views/reports.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export async function run(options: Omit<ShareOptions, 'ids'>, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
   const result = await share({ ...options, ids: ((args[0] as string[] | undefined) ?? []).map(String) }, ctx);

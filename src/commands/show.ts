@@ -1,7 +1,7 @@
 // `wmem show [overview|scratch|meta|messages|detail/NAME|archive/NAME]`: prints a memory file
 // (src/app/show.ts finds and reads it).
 import { showFile } from '../app/show.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export async function run(_options: unknown, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
   const result = await showFile({ where: ctx, file: String(args[0] ?? 'overview') });

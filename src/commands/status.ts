@@ -2,7 +2,7 @@
 // prints them.
 import { sessionStatus } from '../app/status.js';
 import { renderStatus } from '../views/memory.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export async function run(options: { tokensUsed?: number; tokensMax?: number }, ctx: RunContext): Promise<CommandResult> {
   const result = await sessionStatus({ where: ctx, tokensUsed: options.tokensUsed, tokensMax: options.tokensMax });

@@ -2,7 +2,7 @@
 // some deletion failed.
 import { sweep, type SweepOptions } from '../app/sweep.js';
 import { renderSweep } from '../views/reports.js';
-import type { CommandResult, RunContext } from '../ui/run.js';
+import type { CommandResult, RunContext } from './run.js';
 
 export async function run(options: SweepOptions, ctx: RunContext): Promise<CommandResult> {
   const report = await sweep(options, ctx);

@@ -1,7 +1,7 @@
 // `wmem track`: thin glue over src/app/track.ts (the event on stdin).
 import { track } from '../app/track.js';
 import { renderTrack } from '../views/reports.js';
-import { readStdin, type CommandResult, type RunContext } from '../ui/run.js';
+import { readStdin, type CommandResult, type RunContext } from './run.js';
 
 export async function run(_options: unknown, ctx: RunContext): Promise<CommandResult> {
   const { session, event, outcome } = await track({ readInput: () => readStdin(ctx.stdin, 'the tool event') }, ctx);

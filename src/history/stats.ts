@@ -5,23 +5,7 @@
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { classifyValue, messageText, parseJsonLine } from './lines.js';
 import { usageEvent } from './usage.js';
-
-export interface HistoryStats {
-  version: 1;
-  /** Bytes up to and including the last newline scanned. */
-  consumed: number;
-  /** The 256 bytes before `consumed`, base64: tells an append from a rewrite. */
-  tailHash: string;
-  messages: number;
-  /** The last usage the agent reported since the last compaction boundary, or null. */
-  lastUsage: number | null;
-  /** Tokenizer count of the messages' text, or null when not counted. */
-  tokens: number | null;
-  /** The model of the last reported usage, when the history names it. */
-  model?: string;
-  /** The window the agent reported with it (Codex), when it does. */
-  window?: number;
-}
+import type { HistoryStats } from '../store/context-cache.js';
 
 export const EMPTY_STATS: HistoryStats = { version: 1, consumed: 0, tailHash: '', messages: 0, lastUsage: null, tokens: null };
 

@@ -1,6 +1,6 @@
 // Build time (npm run build): the server's own answers to `initialize` and `tools/list`, asked of
 // the real SDK server through an in-memory transport and saved as dist/mcp/manifest.json. The
-// lean entry (src/ui/fast-mcp.ts) answers those two requests from it while the SDK loads, so a
+// lean entry (src/entries/fast-mcp.ts) answers those two requests from it while the SDK loads, so a
 // client's tools/list is answered about as fast as node starts. Never hand-written: the answers
 // are the SDK's, byte for byte.
 import { writeFileSync } from 'node:fs';

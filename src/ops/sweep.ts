@@ -9,7 +9,8 @@ import { lstatSync, readdirSync, readFileSync, rmSync, unlinkSync, type Dirent }
 import { staysInside } from '../store/fsx.js';
 import path from 'node:path';
 import { listProjectDirs } from '../store/project.js';
-import { isTempName, isTrashName, planCache, STALE_LOCK_MS, STALE_TEMP_MS, type CacheEntry, type SweepLimits } from './sweep-plan.js';
+import { isTempName } from '../store/temp-names.js';
+import { isTrashName, planCache, STALE_LOCK_MS, STALE_TEMP_MS, type CacheEntry, type SweepLimits } from './sweep-plan.js';
 
 export interface SweepReport {
   filesScanned: number;

@@ -4,7 +4,24 @@
 import path from 'node:path';
 import { atomicWrite, readTextIfExists } from './fsx.js';
 import type { OverviewDigest } from '../render/context.js';
-import type { HistoryStats } from '../history/stats.js';
+
+/** What history/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
+export interface HistoryStats {
+  version: 1;
+  /** Bytes up to and including the last newline scanned. */
+  consumed: number;
+  /** The 256 bytes before `consumed`, base64: tells an append from a rewrite. */
+  tailHash: string;
+  messages: number;
+  /** The last usage the agent reported since the last compaction boundary, or null. */
+  lastUsage: number | null;
+  /** Tokenizer count of the messages' text, or null when not counted. */
+  tokens: number | null;
+  /** The model of the last reported usage, when the history names it. */
+  model?: string;
+  /** The window the agent reported with it (Codex), when it does. */
+  window?: number;
+}
 
 export interface ContextCache {
   // 3: history stats carry the model and window of the last usage (read again once).

@@ -102,7 +102,7 @@ export async function createExclusive(file: string, data: string): Promise<boole
   // Checked first so that an existing file is not even attempted (a read-only home still works).
   if (await exists(file)) return false;
   await ensureDir(path.dirname(file));
-  // Hidden, and ending in the pid: the shape that stale-temp sweeps recognise and remove.
+  // Hidden, and ending in the pid: the shape that temp-names.ts recognises, so sweeps remove it.
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${Date.now()}.${process.pid}.tmp`);
   try {
     const handle = await fs.open(temp, 'wx', FILE_MODE);

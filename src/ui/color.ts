@@ -1,6 +1,14 @@
 // Colour is decided once: --no-color > NO_COLOR > FORCE_COLOR > whether stdout is a terminal.
 // chalk's own detection ignores NO_COLOR, so we pass it an explicit level.
-import type { Style } from './run.js';
+
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
 
 export function wantsColor(flagNoColor: boolean, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {
   if (flagNoColor) return false;

@@ -8,7 +8,7 @@ import type { StatusResult } from '../app/status.js';
 import type { RememberResult } from '../app/remember.js';
 import type { ForgetResult } from '../app/forget.js';
 import type { SectionResult } from '../app/set.js';
-import type { Style } from '../ui/run.js';
+import type { Style } from '../ui/color.js';
 
 export function renderSection(mode: 'set' | 'append', result: SectionResult): string {
   const limit = result.maxChars ? `/${result.maxChars}` : '';

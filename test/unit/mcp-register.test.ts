@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseJsonc } from 'jsonc-parser/lib/esm/main.js';
-import { MCP_TARGETS, mcpTarget, type ServerCommand } from '../../src/mcp/register.js';
+import { MCP_TARGETS, mcpTarget, type ServerCommand } from '../../src/agents/mcp-register.js';
 import { ConfigShapeError } from '../../src/agents/adapter.js';
 
 const server: ServerCommand = { command: 'wmem', args: ['mcp'] };

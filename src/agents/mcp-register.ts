@@ -10,7 +10,7 @@ import path from 'node:path';
 // The package's ESM build: its `main` is a UMD file whose lazy requires a bundle cannot follow.
 import { parse as parseJsonc, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
-import { ConfigShapeError, type ConfigPlan } from '../agents/adapter.js';
+import { ConfigShapeError, type ConfigPlan } from './adapter.js';
 
 export type McpScope = 'project' | 'user';
 

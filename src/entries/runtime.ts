@@ -1,10 +1,10 @@
 // The process side of running a command, shared by both entries: building the RunContext from
 // global flags, printing a result, and turning errors into one line on stderr and an exit code.
 import { writeSync } from 'node:fs';
-import { WmemError, EXIT } from './errors.js';
-import type { CommandResult, RunContext } from './run.js';
+import { WmemError, EXIT } from '../ui/errors.js';
+import type { CommandResult, RunContext } from '../commands/run.js';
 import { resolveHome } from '../store/paths.js';
-import { PLAIN_STYLE, wantsColor, makeStyle } from './color.js';
+import { PLAIN_STYLE, wantsColor, makeStyle } from '../ui/color.js';
 
 export interface GlobalFlags {
   home?: string;

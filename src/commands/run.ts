@@ -1,14 +1,7 @@
-// What every command receives (where things live, how to print, the clock) and returns.
+// The commands' contract: what every command receives (where things live, how to print, the
+// clock) and returns. The hosts above (src/cli.ts, src/entries/) build it; views take its Style.
 import type { Where } from '../store/session.js';
-
-export interface Style {
-  bold(text: string): string;
-  dim(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  cyan(text: string): string;
-}
+import type { Style } from '../ui/color.js';
 
 export interface RunContext extends Where {
   json: boolean;
@@ -42,7 +35,7 @@ export async function readStdin(stream: NodeJS.ReadableStream, what = 'standard 
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += buf.length;
     if (size > MAX_STDIN) {
-      const { usageError } = await import('./errors.js');
+      const { usageError } = await import('../ui/errors.js');
       throw usageError(`${what} is larger than ${MAX_STDIN / 1024 / 1024} MiB`);
     }
     chunks.push(buf);
@@ -52,7 +45,7 @@ export async function readStdin(stream: NodeJS.ReadableStream, what = 'standard 
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
-      const { usageError } = await import('./errors.js');
+      const { usageError } = await import('../ui/errors.js');
       throw usageError(`${what} is not UTF-8 text`, 'memory holds text; pass a file of text, or save binary output elsewhere and note its path');
     }
   }

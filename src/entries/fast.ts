@@ -5,7 +5,7 @@
 // gives the usual messages.
 import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, HOOK_OPTIONS, VERSION, parseFlags } from '../options.js';
 import { buildRunContext, printResult, reportError, writeStdout, type GlobalFlags } from './runtime.js';
-import type { CommandResult, RunContext } from './run.js';
+import type { CommandResult, RunContext } from '../commands/run.js';
 import { leanOptions, parseLean } from './lean-args.js';
 // Static, so the whole `context` path is in this one bundle file (no chunk loading per prompt).
 import * as contextCommand from '../commands/context.js';
