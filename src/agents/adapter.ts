@@ -1,4 +1,4 @@
-// The one interface every agent adapter implements (SPEC §10). What happens on each moment of a
+// The one interface every agent adapter implements (docs/hooks.md). What happens on each moment of a
 // session is the same for every agent and lives in the hook driver (src/app/hook.ts): start →
 // memory part; prompt → meta part (memory too after a compaction nobody answered); tool done or
 // failed → track; before compaction → archive the transcript; after compaction → keep its

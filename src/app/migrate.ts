@@ -1,5 +1,5 @@
 // `wmem migrate legacy | memory-md FILE | opencode DIR [--dry-run]`: brings older layouts and
-// other memories in (SPEC §8). `failed` says some item could not be migrated (the rest is done).
+// other memories in (docs/operations.md). `failed` says some item could not be migrated (the rest is done).
 import { resolveSession } from '../store/session.js';
 import { usageError } from '../ui/errors.js';
 import type { AppEnv } from './env.js';

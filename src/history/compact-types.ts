@@ -8,7 +8,7 @@ export interface CompactOptions {
   target: CompactTarget;
   strategy: CompactStrategy;
   keepRecent: number;
-  /** At most this many steps kept (SPEC §5); no limit when absent. */
+  /** At most this many steps kept (docs/compaction.md); no limit when absent. */
   keepSteps?: number;
   /** Archive file, relative to working-memory/ (or absolute inside it). */
   archiveTo?: string;

@@ -1,4 +1,4 @@
-// Compaction of messages.jsonl (SPEC §5), streaming, lossless and crash-safe. (The lossless
+// Compaction of messages.jsonl (docs/compaction.md), streaming, lossless and crash-safe. (The lossless
 // archiving of an agent's own transcript, for Claude Code's PreCompact hook, is re-exported from
 // archive-transcript.ts.)
 //

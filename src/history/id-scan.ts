@@ -1,6 +1,6 @@
 // Pure: does a stretch of raw JSON lines mention any of a few ids, answered without parsing it?
 // A quick compaction uses it to check that no line before its cut carries a link id of the kept
-// turns (SPEC §5: a cut never separates linked lines). A link id is a whole JSON string value,
+// turns (docs/compaction.md: a cut never separates linked lines). A link id is a whole JSON string value,
 // so in the raw bytes it sits between two quotes. The answer is conservative: "yes" may be a
 // mention in plain text (the caller then plans exactly, by parsing); "no" is certain, because
 // any escape that could spell one of the ids' characters some other way also answers "yes".

@@ -170,8 +170,8 @@ export class CutPlanner {
   }
 
   /**
-   * Where to cut so that the last `keepRecent` turns stay, but at most `keepSteps` steps (SPEC
-   * §5); `end` (the end of the history) when keepRecent is 0. Returns undefined when there is
+   * Where to cut so that the last `keepRecent` turns stay, but at most `keepSteps` steps (
+   * docs/compaction.md); `end` (the end of the history) when keepRecent is 0. Returns undefined when there is
    * nothing to cut.
    */
   plan(keepRecent: number, end: number, keepSteps = Infinity): PlannedCut | undefined {

@@ -1,4 +1,4 @@
-// Pure: folding scratch notes into overview.md (SPEC §6). The deterministic merge puts each note
+// Pure: folding scratch notes into overview.md (docs/compaction.md). The deterministic merge puts each note
 // under its tagged section (else `decisions` for importance ≥ 0.8, `context` below), folds
 // canonical duplicates, and pushes the oldest lines of a section over its max_chars out as
 // one-line pointers, their full text going to a detail file. The guards decide whether an LLM's
@@ -505,7 +505,7 @@ function substance(overview: Overview): number {
   return overview.sections.reduce((n, s) => n + s.content.replace(/<!--[\s\S]*?-->/g, '').replace(/\s+/g, '').length, 0);
 }
 
-/** Accepts a candidate overview only past every guard (SPEC §6); returns the first refusal. */
+/** Accepts a candidate overview only past every guard (docs/compaction.md); returns the first refusal. */
 export function checkSynthesis(input: GuardInput): GuardRefusal | undefined {
   const file = input.file ?? 'overview.md';
   const previous = parseOverview(input.previous, file);

@@ -52,7 +52,7 @@ export function guardNoteText(text: string): void {
   }
 }
 
-// ---- Workspace memory's stricter gate (SPEC §7) ----------------------------------------------
+// ---- Workspace memory's stricter gate (docs/memory.md) ----------------------------------------------
 
 /** Why a text may not enter workspace memory, or undefined when it may. */
 export interface GateRefusal {

@@ -1,4 +1,4 @@
-// Pure: hot session state (SPEC §7) — the files the agent is working on, weighted by what it did
+// Pure: hot session state (docs/memory.md) — the files the agent is working on, weighted by what it did
 // with them, and the errors still open, by category and fingerprint. Only a non-zero exit opens
 // an error; an exit 0 of a command of the same category clears it; no exit code changes nothing.
 // Secrets in outputs are redacted before anything is kept.

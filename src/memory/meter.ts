@@ -1,4 +1,4 @@
-// Pure: the one meter of how full the agent's context is (SPEC §4). `wmem context`, `wmem status`
+// Pure: the one meter of how full the agent's context is (docs/context.md). `wmem context`, `wmem status`
 // and the agent hooks all come here with what they know, so they show the same figure and say
 // where it came from. Nothing is guessed silently: a count that misses the agent's system prompt
 // is an "estimate", a window nobody reported is a "default".
@@ -119,7 +119,7 @@ export function metaFigures(input: MeterInputs): MetaFigures {
   };
 }
 
-/** The budget of the memory part for a window (SPEC §4). */
+/** The budget of the memory part for a window (docs/context.md). */
 export function budgetForTokensMax(tokensMax: number): number {
   if (tokensMax >= 200_000) return 8000;
   if (tokensMax >= 128_000) return 6000;

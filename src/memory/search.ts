@@ -1,4 +1,4 @@
-// Pure: ranked search over lines (SPEC §3 `wmem search`). Each line of each memory file is a
+// Pure: ranked search over lines (docs/commands.md `wmem search`). Each line of each memory file is a
 // document. A query becomes stemmed terms (plus a few expansions for the words people use for
 // the same thing); one regular expression finds candidate lines in a file's text in a single
 // pass, and candidates are scored with BM25 (k1 1.2, b 0.75, length in characters), then boosted

@@ -1,4 +1,4 @@
-// Pure: the team memory file, `.wmem/memory.md` at a repository's root (SPEC §12). One entry a
+// Pure: the team memory file, `.wmem/memory.md` at a repository's root (docs/team.md). One entry a
 // line, `- [type] text <!-- id, created, updated -->`, sorted by id, so that two branches that
 // each add entries merge line by line (git's union merge driver). After such a merge an id may
 // appear twice: the newest `updated` wins, then the greater text, so every machine resolves it

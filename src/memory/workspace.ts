@@ -1,4 +1,4 @@
-// Pure: workspace memory, the facts shared by all sessions of a project (SPEC §7). Entries pass
+// Pure: workspace memory, the facts shared by all sessions of a project (docs/memory.md). Entries pass
 // the gate (gate.ts), fold with their canonical duplicates (the highest confidence wins), and
 // stay within 5200 rendered characters and 28 entries by evicting the lowest-confidence, oldest
 // entries first, never the one just added.
@@ -78,7 +78,7 @@ function isoOr(value: unknown, fallback: string): string {
 }
 
 /**
- * Any earlier or foreign shape, upgraded on load, never refused (SPEC §8): a bare list, a file
+ * Any earlier or foreign shape, upgraded on load, never refused (docs/operations.md): a bare list, a file
  * without a version, OpenCode's `createdAt`/`updatedAt` entries. Entries without text are dropped
  * and counted.
  */
@@ -122,7 +122,7 @@ export function renderEntry(entry: WorkspaceEntry, reference?: Date): string {
 
 /**
  * The newest `updated` time in the file: the clock that ages are measured against, so the
- * rendered block depends on the file alone (same file → same bytes, SPEC §4). An entry is shown
+ * rendered block depends on the file alone (same file → same bytes, docs/context.md). An entry is shown
  * as stale when it is old compared with the latest thing the project remembered.
  */
 export function referenceTime(file: WorkspaceFile): Date | undefined {

@@ -1,4 +1,4 @@
-// Consolidation's I/O (SPEC §6): read overview.md, scratch.md and the detail files new since the
+// Consolidation's I/O (docs/compaction.md): read overview.md, scratch.md and the detail files new since the
 // last consolidation; merge deterministically or through an LLM command past the guards; then
 // write in the order that loses nothing at any crash point: the scratch archive (and the previous
 // overview, for an LLM's rewrite) first, then detail files for pushed-out lines, then the new

@@ -1,4 +1,4 @@
-// Pure: the OpenCode working-memory plugin's files (1.x, SPEC §8) read into what wmem keeps.
+// Pure: the OpenCode working-memory plugin's files (1.x, docs/operations.md) read into what wmem keeps.
 // memory-core/<sid>.json blocks goal/progress/context → the task/progress/context sections;
 // memory-working/<sid>.json slots and pool (or the older flat `items`) → hot state (files,
 // errors) and scratch notes (decisions, todos, dependencies, the rest by relevance);

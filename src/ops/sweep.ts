@@ -1,4 +1,4 @@
-// Storage governance over every project under the home (SPEC §9): caches kept bounded, and the
+// Storage governance over every project under the home (docs/operations.md): caches kept bounded, and the
 // state deleted sessions left behind removed (a `current` naming a session that is gone, stale
 // locks, old temp files, state/ folders without their session, an interrupted `wmem rm`).
 // overview.md, scratch.md, detail/, archive/ and messages.jsonl are never touched: the walk does

@@ -1,4 +1,4 @@
-// Pure: the two parts `wmem context` injects (SPEC §4). The memory part depends only on the
+// Pure: the two parts `wmem context` injects (docs/context.md). The memory part depends only on the
 // files (same files → same bytes: no clock, no counters); the meta part carries the volatile
 // token figures. Text inside a block is neutralised so it cannot close or forge a block.
 

@@ -1,4 +1,4 @@
-// Pure naming rules: the home, the project folder encoding and session ids (SPEC §1).
+// Pure naming rules: the home, the project folder encoding and session ids (docs/layout.md).
 import os from 'node:os';
 import path from 'node:path';
 import { usageError } from '../ui/errors.js';

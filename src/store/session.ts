@@ -58,7 +58,7 @@ export function requestedSessionId(where: Where): { id: string; source: 'flag' |
   return undefined;
 }
 
-/** Resolves the session to act on; throws the SPEC's error when there is none. */
+/** Resolves the session to act on; throws the documented error when there is none. */
 export async function resolveSession(where: Where): Promise<Session> {
   const requested = requestedSessionId(where);
   const project = await locateProject(where.home, where.cwd, { create: false });
@@ -115,7 +115,7 @@ export async function readMeta(paths: SessionPaths): Promise<SessionMeta | undef
   }
 }
 
-/** Older or hand-made meta files are upgraded on load, never refused (SPEC §8). */
+/** Older or hand-made meta files are upgraded on load, never refused (docs/operations.md). */
 export function upgradeMeta(raw: Partial<SessionMeta>): SessionMeta {
   const tokensMax = Number(raw.tokensMax);
   const { tokensMax: _dropped, ...rest } = raw;

@@ -1,4 +1,4 @@
-// The one error type commands throw on purpose. It carries the exit code the SPEC assigns
+// The one error type commands throw on purpose. It carries the exit code docs/commands.md assigns
 // (2 bad usage or input, 1 failure, 3 refused by a guard) and a hint saying what to do next.
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, refused: 3 } as const;

@@ -1,4 +1,4 @@
-// `wmem compact --keep-steps M` (SPEC §5): a history that is one long user turn — three of the
+// `wmem compact --keep-steps M` (docs/compaction.md): a history that is one long user turn — three of the
 // twelve real transcripts in test/fixtures — is compacted inside that turn, at a step, with the
 // turn's opening message repeated after the marker; restore gives back the original bytes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Properties of the cut with --keep-steps (SPEC §5), for random histories of every line kind the
+// Properties of the cut with --keep-steps (docs/compaction.md), for random histories of every line kind the
 // planner tells apart (user messages, tool results, assistant lines with and without Claude Code
 // message ids, bookkeeping), with calls answered at once, late, never, or by a reused id:
 // - the backward step tracker (planning from the end) finds the steps the forward one finds;

@@ -1,4 +1,4 @@
-// Steps and the cut inside a turn (--keep-steps, SPEC §5): where steps start in each history
+// Steps and the cut inside a turn (--keep-steps, docs/compaction.md): where steps start in each history
 // format wmem reads, and where the planner cuts when the last turns hold too many of them.
 import { describe, expect, it } from 'vitest';
 import { lineFacts } from '../../src/history/messages.js';

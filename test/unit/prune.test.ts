@@ -12,7 +12,7 @@ describe('pruneOutput', () => {
     }
   });
 
-  it('applies the SPEC thresholds per mode (head and tail halves)', () => {
+  it('applies the documented thresholds per mode (head and tail halves)', () => {
     const text = listing(51);
     expect(pruneOutput(text, 'normal').pruned).toBe(true);
     expect(pruneOutput(listing(50), 'normal').pruned).toBe(false);

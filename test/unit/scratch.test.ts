@@ -4,7 +4,7 @@ import { formatNote, parseNoteLine, parseScratch } from '../../src/memory/scratc
 const at = new Date('2026-03-12T14:30:00.123Z');
 
 describe('scratch notes', () => {
-  it('formats the SPEC line', () => {
+  it('formats the documented line', () => {
     expect(formatNote({ time: at, importance: 0.8, text: 'User prefers tabs' })).toBe('- [2026-03-12T14:30:00Z] (importance: 0.8) User prefers tabs');
     expect(formatNote({ time: at, importance: 0.5, text: 'x', tags: ['#decisions', 'api'] })).toBe('- [2026-03-12T14:30:00Z] (importance: 0.5) x #decisions #api');
   });

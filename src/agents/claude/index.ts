@@ -1,4 +1,4 @@
-// Claude Code (SPEC §10.1): the first adapter. Hooks in .claude/settings*.json, the answer in
+// Claude Code (docs/hooks.md): the first adapter. Hooks in .claude/settings*.json, the answer in
 // hookSpecificOutput.additionalContext (10,000 characters at most), token use from the session
 // transcript (a JSONL file, read incrementally).
 import type { AgentAdapter } from '../adapter.js';

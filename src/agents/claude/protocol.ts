@@ -25,7 +25,7 @@ export const CLAUDE_HOOK_EVENTS: readonly ClaudeHookEvent[] = CLAUDE_EVENTS.map(
 /** Claude Code caps a hook's additional context at 10,000 characters. */
 export const CLAUDE_CONTEXT_CAP = 10_000;
 
-/** A tool event in `wmem track`'s shape (SPEC §7). */
+/** A tool event in `wmem track`'s shape (docs/memory.md). */
 export type { ToolEvent };
 
 /** The event named on the command line; a few spellings are accepted (session-start, sessionstart). */

@@ -1,4 +1,4 @@
-// Pure: the context in use according to the agent's own transcript (SPEC §10). The last
+// Pure: the context in use according to the agent's own transcript (docs/hooks.md). The last
 // main-chain assistant usage (input + cache creation + cache read), sidechain and <synthetic>
 // lines skipped, nothing from before the last compact_boundary. One API response split over
 // several lines repeats its usage under one message.id: it counts once, as the latest response.

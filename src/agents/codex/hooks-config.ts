@@ -1,4 +1,4 @@
-// Pure: wmem's entries in a Codex hooks.json (SPEC §10.2): `$CODEX_HOME/hooks.json` (user) or the
+// Pure: wmem's entries in a Codex hooks.json (docs/hooks.md): `$CODEX_HOME/hooks.json` (user) or the
 // project's `.codex/hooks.json`, shaped `{"hooks":{"<Event>":[{"matcher"?, "hooks":[{"type":
 // "command","command","timeout" (s)}]}]}}`. Merging keeps every other key and hook in place;
 // wmem's entries are recognised by their command (`… wmem … hook --agent codex EVENT`), so a

@@ -1,4 +1,4 @@
-// Codex CLI (SPEC §10.2, checked on 0.169.0): hooks in $CODEX_HOME/hooks.json or the project's
+// Codex CLI (docs/hooks.md, checked on 0.169.0): hooks in $CODEX_HOME/hooks.json or the project's
 // .codex/hooks.json, run only once the user trusts them; the answer in
 // hookSpecificOutput.additionalContext (a developer message); token use, window and compactions
 // from the rollout; a command's exit code from the rollout too (PostToolUse carries none).

@@ -1,4 +1,4 @@
-// Pure: the Codex CLI's hook protocol (SPEC §10.2, checked on 0.169.0). Every event's stdin is
+// Pure: the Codex CLI's hook protocol (docs/hooks.md, checked on 0.169.0). Every event's stdin is
 // one JSON object with session_id, transcript_path (the rollout), cwd, hook_event_name and the
 // event's own fields; there is no session id in the environment. PostToolUse fires for a shell
 // command whether it succeeded or not, and its tool_response is the output only: the exit code is

@@ -1,4 +1,4 @@
-// Pure: the context in use according to a Codex rollout (SPEC §10.2), line by line. Settled
+// Pure: the context in use according to a Codex rollout (docs/hooks.md), line by line. Settled
 // against Codex 0.169.0 and a mock that reports usage (test/agents/codex.test.ts):
 // - the context in use is `last_token_usage.total_tokens` of the last `event_msg` token_count
 //   (input, cached input counted inside it, plus output): the figure Codex itself compares with

@@ -1,4 +1,4 @@
-// Pure: the context in use according to a Gemini CLI chat file (SPEC §10.3), line by line. The
+// Pure: the context in use according to a Gemini CLI chat file (docs/hooks.md), line by line. The
 // file (~/.gemini/tmp/<project>/chats/session-<stamp>-<id8>.jsonl) is only ever appended to:
 // - line 1 (and a second one after a resume) is the session's metadata;
 // - a message is `{id, type:"user"|"gemini", content, tokens?, model?, toolCalls?}`, written again

@@ -1,4 +1,4 @@
-// Gemini CLI (SPEC §10.3, checked on 0.61.0): hooks in ~/.gemini/settings.json or the project's
+// Gemini CLI (docs/hooks.md, checked on 0.61.0): hooks in ~/.gemini/settings.json or the project's
 // .gemini/settings.json (loaded only in a trusted folder), timeouts in milliseconds; the answer in
 // hookSpecificOutput.additionalContext at BeforeAgent only (a part beside the prompt: SessionStart's
 // text would be prepended to the prompt, and a resume drops such a turn whole; AfterTool's would

@@ -1,4 +1,4 @@
-// Pure: the Gemini CLI's hook protocol (SPEC §10.3, checked on 0.61.0). Every event's stdin is one
+// Pure: the Gemini CLI's hook protocol (docs/hooks.md, checked on 0.61.0). Every event's stdin is one
 // JSON object with session_id, transcript_path (the chat JSONL), cwd, hook_event_name, timestamp
 // and the event's own fields; the environment adds GEMINI_SESSION_ID and GEMINI_PROJECT_DIR.
 // AfterTool's tool_response is `{llmContent, returnDisplay, error?}`: a shell command's exit code

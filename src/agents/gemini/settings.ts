@@ -1,4 +1,4 @@
-// Pure: wmem's entries in a Gemini CLI settings.json (SPEC §10.3): `~/.gemini/settings.json`
+// Pure: wmem's entries in a Gemini CLI settings.json (docs/hooks.md): `~/.gemini/settings.json`
 // (user; `$GEMINI_CLI_HOME/.gemini` when set) or the project's `.gemini/settings.json`, shaped
 // `{"hooks":{"<Event>":[{"matcher"?, "hooks":[{"type":"command","command","name","timeout" (ms)}]}]}}`.
 // Merging keeps every other key and hook in place; wmem's entries are recognised by their command

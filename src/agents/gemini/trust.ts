@@ -1,5 +1,5 @@
-// Pure: whether Gemini CLI trusts a project folder, so that it loads the project's hooks (SPEC
-// §10.3). Gemini keeps the user's choices in `~/.gemini/trustedFolders.json`, `{"<path>":
+// Pure: whether Gemini CLI trusts a project folder, so that it loads the project's hooks
+// (docs/hooks.md). Gemini keeps the user's choices in `~/.gemini/trustedFolders.json`, `{"<path>":
 // "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST"}`; the longest rule that contains the folder
 // decides (TRUST_PARENT trusts the rule's parent folder), as in Gemini CLI 0.61's isPathTrusted.
 // GEMINI_CLI_TRUST_WORKSPACE and an IDE can trust a folder too: doctor can only tell from the file.
