@@ -170,9 +170,9 @@ export class CutPlanner {
   }
 
   /**
-   * Where to cut so that the last `keepRecent` turns stay, but at most `keepSteps` steps (
-   * docs/compaction.md); `end` (the end of the history) when keepRecent is 0. Returns undefined when there is
-   * nothing to cut.
+   * Where to cut so that the last `keepRecent` turns stay, but at most `keepSteps` steps
+   * (docs/compaction.md); `end` (the end of the history) when keepRecent is 0. Returns undefined
+   * when there is nothing to cut.
    */
   plan(keepRecent: number, end: number, keepSteps = Infinity): PlannedCut | undefined {
     const byTurns = this.planByTurns(keepRecent, end);
