@@ -1,4 +1,4 @@
-// Pure: cutting a tool output down by pressure (docs/layout.md: normal — more than 50 lines keeps 30;
+// Pure: cutting a tool output down by pressure (docs/compaction.md: normal — more than 50 lines keeps 30;
 // aggressive — more than 30 keeps 20; hyper — more than 15 keeps 10), half from the head and
 // half from the tail. It recognises file listings, directory trees, logs and repeated lines,
 // always keeps error lines, and leaves short outputs alone. Saving the full text is the caller's.
