@@ -343,6 +343,9 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
   ]);
   const { promoteFromSummary } = await import('./hook-work.js');
   const promoted = await promoteFromSummary(session.project, summary, now);
+  // overview.md just changed: render it now (the Markdown parser is loaded here already), so the
+  // next prompt's hook, which the user waits on, finds the render cache up to date.
+  await warmContext(session, env);
   return { session: session.id, note: `kept ${relative}${promoted ? `; ${promoted} workspace memory entries from the summary` : ''}` };
 }
 
@@ -355,7 +358,10 @@ export async function sessionEnd(moment: Moment): Promise<HookResult> {
   const archived = moment.adapter.events.some((e) => e.speculative) && moment.adapter.transcript && input.transcriptPath ? `; ${(await archiveNewCompaction(moment, session).catch((err: Error) => ({ note: `archive: ${err.message}` }))).note}` : '';
   // The agent's last token use, when it passes it (OpenCode's idle): `wmem status` reads it later.
   if (input.usage) await withState(session, moment, async (state) => void (state.transcript = passedUsage(input.usage!, moment.adapter, session).cursor));
-  const { consolidateAtEnd } = await import('./hook-work.js');
+  const { consolidateAtEnd, NOTHING_TO_CONSOLIDATE } = await import('./hook-work.js');
   const note = await consolidateAtEnd(session, env.now(), () => {});
+  // A consolidation changed overview.md: render it now, while nobody waits (OpenCode's idle ends
+  // every turn), rather than in the next prompt's hook.
+  if (note !== NOTHING_TO_CONSOLIDATE) await warmContext(session, env);
   return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}${archived}` };
 }

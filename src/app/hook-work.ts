@@ -26,11 +26,13 @@ export async function archiveTranscriptBeforeCompact(session: Session, transcrip
   return { note: `archived ${result.lines} lines to ${result.archive} (readable: ${result.detail})`, archive: result.archive };
 }
 
+export const NOTHING_TO_CONSOLIDATE = 'nothing to consolidate';
+
 /** session-end: a deterministic consolidation (no LLM: Claude Code gives SessionEnd hooks ~1.5 s). */
 export async function consolidateAtEnd(session: Session, now: Date, warn: (m: string) => void): Promise<string> {
   const { consolidateSession } = await import('../ops/consolidate.js');
   const result = await consolidateSession(session, { dryRun: false }, { now: () => now, warn });
-  if (result.nothingToDo) return 'nothing to consolidate';
+  if (result.nothingToDo) return NOTHING_TO_CONSOLIDATE;
   return `consolidated ${result.consumed} note${result.consumed === 1 ? '' : 's'}${result.archive ? ` (notes archived to ${result.archive})` : ''}`;
 }
 

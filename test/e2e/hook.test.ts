@@ -169,7 +169,11 @@ describe('compaction and session end', () => {
     const details = await readdir(path.join(sessionDir, 'working-memory', 'detail'));
     const file = details.find((n) => n.includes('compact-summary'))!;
     expect(await readFile(path.join(sessionDir, 'working-memory', 'detail', file), 'utf8')).toContain('port the API');
-    expect(await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8')).toContain(`detail/${file}`);
+    const overview = await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8');
+    expect(overview).toContain(`detail/${file}`);
+    // Rendered ahead: the next prompt's hook, which the user waits on, finds the cache up to date.
+    const cache = JSON.parse(await readFile(path.join(sessionDir, 'state', 'context-cache.json'), 'utf8'));
+    expect(cache.overview.text).toBe(overview);
     const search = await box.run(['search', 'billing', '--session', SID]);
     if (search.exitCode === 0) expect(String(search.stdout)).toContain('compact-summary');
   });
