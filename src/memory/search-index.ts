@@ -4,32 +4,17 @@
 // rescans them with scanText, so its hits are exactly those of a scan of the whole file.
 //
 // Encoded form (one buffer, every section 4-byte aligned, read without parsing the postings):
-//   "WMIX0001" · u32 header length · header JSON · lineStarts u32[lines] · tokenEnds u32[n] ·
-//   token bytes (UTF-8, concatenated) · postingEnds u32[n] · postings (varint line deltas)
+//   "WMIX0001" · u32 header length · header JSON · lineStarts u32[lines] · lineLengths u32[lines] ·
+//   tokenEnds u32[n] · token bytes (UTF-8, concatenated) · postingEnds u32[n] · postings (varint
+//   line deltas)
+// It is built a chunk of lines at a time: each chunk's postings are sealed into a sorted run in
+// this same compact form, and the runs are merged (so the bytes are those of a one-pass build).
 // Tokens are sorted: pure-ASCII tokens first, lowercased (a prefix search finds them by binary
 // search), then the others as written (tried one by one: there are few, and their case matters).
 import { irregularForms } from './text.js';
 import type { Query } from './search.js';
 
 const MAGIC = 'WMIX0001';
-
-/** The index being built or extended, in memory. */
-export interface IndexData {
-  /** Lines as scanText counts them (a last line without a newline counts). */
-  lines: number;
-  /** The searched text's length in UTF-16 units (scanText's `chars`). */
-  chars: number;
-  /** The file is pure ASCII (decoded as Latin-1). */
-  ascii: boolean;
-  /** The file's bytes covered (its size when built). */
-  bytes: number;
-  /** Byte offset of each line's start. */
-  lineStarts: number[];
-  /** Each line's length in UTF-16 units, without its newline or a final carriage return (BM25's length). */
-  lineLengths: number[];
-  /** Token → line, count, line, count, … (lines ascending). */
-  postings: Map<string, number[]>;
-}
 
 /** What the store keeps beside the postings: which version of which file this is. */
 export interface IndexMeta {
@@ -45,6 +30,68 @@ export interface IndexMeta {
   frontMatterLines?: number;
 }
 
+/** A growing list of u32 (line starts and lengths): 4 bytes a line, not a JS array's 8 or more. */
+export class U32List {
+  data = new Uint32Array(1024);
+  length = 0;
+
+  push(n: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Uint32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = n;
+  }
+
+  pop(): number | undefined {
+    return this.length ? this.data[--this.length] : undefined;
+  }
+
+  at(i: number): number {
+    return this.data[i];
+  }
+
+  view(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
+
+  static of(values: Uint32Array): U32List {
+    const list = new U32List();
+    list.data = new Uint32Array(Math.max(1024, values.length * 2));
+    list.data.set(values);
+    list.length = values.length;
+    return list;
+  }
+}
+
+/** The tokens and postings of some lines, sorted (the encoded sections): a chunk's, or a stored index's. */
+export type PostingSource = Pick<IndexView, 'tokenCount' | 'asciiTokens' | 'token' | 'forEachPosting' | 'sectionBytes'>;
+
+/**
+ * The index being built or extended. Its memory stays bounded by the text of one chunk: the
+ * lines being added go to `postings` (per-token lists), and `seal` turns those into a compact
+ * sorted run (bytes); `encodeIndex` merges the runs. Line starts and lengths are 4 bytes a line.
+ */
+export interface IndexData {
+  /** Lines as scanText counts them (a last line without a newline counts). */
+  lines: number;
+  /** The searched text's length in UTF-16 units (scanText's `chars`). */
+  chars: number;
+  /** The file is pure ASCII (decoded as Latin-1). */
+  ascii: boolean;
+  /** The file's bytes covered (its size when built). */
+  bytes: number;
+  /** Byte offset of each line's start. */
+  lineStarts: U32List;
+  /** Each line's length in UTF-16 units, without its newline or a final carriage return (BM25's length). */
+  lineLengths: U32List;
+  /** Token → line, count, line, count, … (lines ascending) of the lines added since the last seal. */
+  postings: Map<string, number[]>;
+  /** Sealed runs in line order, each with the last line of its postings still in force. */
+  runs: { source: PostingSource; maxLine: number }[];
+}
+
 export class CorruptIndex extends Error {}
 
 const WORD_RUN = /[\p{L}\p{N}]+/gu;
@@ -52,20 +99,19 @@ const WORD_RUN = /[\p{L}\p{N}]+/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 export function emptyIndex(): IndexData {
-  return { lines: 0, chars: 0, ascii: true, bytes: 0, lineStarts: [], lineLengths: [], postings: new Map() };
+  return { lines: 0, chars: 0, ascii: true, bytes: 0, lineStarts: new U32List(), lineLengths: new U32List(), postings: new Map(), runs: [] };
 }
 
 /**
- * Adds `text` (the decoded bytes from `fromByte` of a file, starting at a line start) as lines
- * numbered from `data.lines + 1` (front matter comes blanked: empty lines). `bytes` is the raw
- * buffer the text was decoded from (for line starts).
+ * Adds `text` (decoded from `bytes`, which start at byte `fromByte` of the file, at a line start)
+ * as lines numbered from `data.lines + 1` (front matter comes blanked: empty lines).
  */
 export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: string, ascii: boolean, skipLine?: (line: string) => boolean): void {
   let line = data.lines;
-  let pos = fromByte;
+  let pos = 0;
   for (;;) {
     if (pos >= bytes.length) break;
-    data.lineStarts.push(pos);
+    data.lineStarts.push(fromByte + pos);
     line++;
     const nl = bytes.indexOf(10, pos);
     if (nl === -1) break;
@@ -73,7 +119,7 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
   }
   data.ascii = data.ascii && ascii;
   data.chars += text.length;
-  data.bytes = bytes.length;
+  data.bytes = fromByte + bytes.length;
   const first = data.lines + 1;
   data.lines = line;
   let lineNo = first;
@@ -135,21 +181,52 @@ function post(postings: Map<string, number[]>, token: string, lineNo: number): v
   else list[list.length - 1]++;
 }
 
+/** Turns the lines added since the last seal into a compact sorted run, freeing their per-token lists. */
+export function seal(data: IndexData): void {
+  if (!data.postings.size) return;
+  const asciiTokens: string[] = [];
+  const otherTokens: string[] = [];
+  for (const token of data.postings.keys()) (NON_ASCII.test(token) ? otherTokens : asciiTokens).push(token);
+  asciiTokens.sort(compareCodeUnits);
+  otherTokens.sort(compareCodeUnits);
+  const tokens = new TokenSink();
+  const varints = new ByteSink();
+  const postingEnds = new U32List();
+  for (const list of [asciiTokens, otherTokens]) {
+    for (const token of list) {
+      tokens.add(token);
+      const postings = data.postings.get(token)!;
+      let prev = 0;
+      for (let p = 0; p < postings.length; p += 2) {
+        varints.varint(postings[p] - prev);
+        varints.varint(postings[p + 1]);
+        prev = postings[p];
+      }
+      postingEnds.push(varints.length);
+    }
+  }
+  data.postings = new Map();
+  // Copied to their exact sizes: a run is kept until the merge, the sinks' spare room is not.
+  const source = sectionsView(
+    { lines: data.lines, tokens: tokens.ends.length, asciiTokens: asciiTokens.length },
+    Buffer.from(tokens.bytes()),
+    tokens.ends.view().slice(),
+    varints.bytes.slice(0, varints.length),
+    postingEnds.view().slice(),
+  );
+  data.runs.push({ source, maxLine: data.lines });
+}
+
 /**
  * Drops the last line (an unfinished line an append continues), so the appended bytes can be
  * indexed from that line's start. Returns the byte it started at.
  */
 export function dropLastLine(data: IndexData, lastLineChars: number): number {
-  const last = data.lines;
+  seal(data);
   const start = data.lineStarts.pop() ?? 0;
-  for (const [token, list] of data.postings) {
-    if (list[list.length - 2] === last) {
-      list.length -= 2;
-      if (!list.length) data.postings.delete(token);
-    }
-  }
   data.lineLengths.pop();
   data.lines--;
+  for (const run of data.runs) run.maxLine = Math.min(run.maxLine, data.lines);
   data.chars -= lastLineChars;
   data.bytes = start;
   return start;
@@ -157,20 +234,56 @@ export function dropLastLine(data: IndexData, lastLineChars: number): number {
 
 /** A growing byte buffer for the postings. */
 class ByteSink {
-  bytes = new Uint8Array(1 << 16);
+  bytes: Uint8Array;
   length = 0;
 
+  /** `into`: a section of the exact size already counted, written in place (never grown). */
+  constructor(
+    capacity = 1 << 16,
+    private readonly into?: Uint8Array,
+  ) {
+    this.bytes = into ?? new Uint8Array(capacity);
+  }
+
   varint(n: number): void {
-    if (this.length + 8 > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
+    if (this.length + 8 > this.bytes.length) this.room(8);
     while (n >= 0x80) {
       this.bytes[this.length++] = (n & 0x7f) | 0x80;
       n = Math.floor(n / 128);
     }
     this.bytes[this.length++] = n;
+  }
+
+  room(n: number): void {
+    if (this.into || this.length + n <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+}
+
+/** Token text, concatenated as UTF-8, with where each token ends. */
+class TokenSink {
+  private buf: Buffer;
+  private length = 0;
+  ends = new U32List();
+
+  constructor(capacity = 1 << 16) {
+    this.buf = Buffer.allocUnsafe(capacity);
+  }
+
+  add(token: string): void {
+    if (this.length + token.length * 3 > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + token.length * 3));
+      this.buf.copy(grown, 0, 0, this.length);
+      this.buf = grown;
+    }
+    this.length += this.buf.write(token, this.length, 'utf8');
+    this.ends.push(this.length);
+  }
+
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
   }
 }
 
@@ -182,52 +295,100 @@ function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The canonical bytes of an index: the same content always gives the same bytes. */
-export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
-  const asciiTokens: string[] = [];
-  const otherTokens: string[] = [];
-  for (const token of data.postings.keys()) (NON_ASCII.test(token) ? otherTokens : asciiTokens).push(token);
-  asciiTokens.sort(compareCodeUnits);
-  otherTokens.sort(compareCodeUnits);
-  const tokens = [...asciiTokens, ...otherTokens];
-  const tokenBytes = Buffer.from(tokens.join(''), 'utf8');
-  const tokenEnds = new Uint32Array(tokens.length);
-  const postingEnds = new Uint32Array(tokens.length);
-  let tokenAt = 0;
-  const varints = new ByteSink();
-  tokens.forEach((token, i) => {
-    tokenAt += Buffer.byteLength(token, 'utf8');
-    tokenEnds[i] = tokenAt;
-    let prev = 0;
-    const list = data.postings.get(token)!;
-    for (let p = 0; p < list.length; p += 2) {
-      varints.varint(list[p] - prev);
-      varints.varint(list[p + 1]);
-      prev = list[p];
+/** Where the merge puts the index's tokens and postings: counted first, then written in place. */
+interface MergeSink {
+  posting(delta: number, count: number): void;
+  /** The token whose postings were just given (at least one). */
+  token(token: string, ascii: boolean): void;
+}
+
+const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
+
+/**
+ * Merges the sealed runs in token order: a token found in several runs gets their postings one
+ * after the other (runs cover ascending lines), re-based; a run's postings past its `maxLine`
+ * are left out (a line indexed again).
+ */
+function mergeRuns(runs: IndexData['runs'], sink: MergeSink): void {
+  const at = runs.map(() => 0);
+  const heads = runs.map((r) => (r.source.tokenCount ? r.source.token(0) : undefined));
+  // ASCII tokens first (each run lists them first), each group in code unit order.
+  const group = (r: number) => (at[r] >= runs[r].source.asciiTokens ? 1 : 0);
+  for (;;) {
+    let min = -1;
+    for (let r = 0; r < runs.length; r++) {
+      if (heads[r] === undefined) continue;
+      if (min < 0 || group(r) < group(min) || (group(r) === group(min) && heads[r]! < heads[min]!)) min = r;
     }
-    postingEnds[i] = varints.length;
+    if (min < 0) return;
+    const token = heads[min]!;
+    const tokenGroup = group(min);
+    let prev = 0;
+    for (let r = min; r < runs.length; r++) {
+      if (heads[r] !== token || group(r) !== tokenGroup) continue;
+      const maxLine = runs[r].maxLine;
+      runs[r].source.forEachPosting(at[r], (line, count) => {
+        if (line > maxLine) return;
+        sink.posting(line - prev, count);
+        prev = line;
+      });
+      at[r]++;
+      heads[r] = at[r] < runs[r].source.tokenCount ? runs[r].source.token(at[r]) : undefined;
+    }
+    // Every posting left out (the token was only on a line indexed again): no token.
+    if (prev) sink.token(token, tokenGroup === 0);
+  }
+}
+
+/**
+ * The canonical bytes of an index: the same content always gives the same bytes. The runs are
+ * merged twice, to count and then to write straight into the one buffer: no section is built apart.
+ */
+export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
+  seal(data);
+  const n = { tokens: 0, asciiTokens: 0, tokenBytes: 0, postingBytes: 0 };
+  mergeRuns(data.runs, {
+    posting(delta, count) {
+      n.postingBytes += varintLength(delta) + varintLength(count);
+    },
+    token(token, ascii) {
+      n.tokens++;
+      if (ascii) n.asciiTokens++;
+      n.tokenBytes += ascii ? token.length : Buffer.byteLength(token, 'utf8');
+    },
   });
-  const header = Buffer.from(
-    JSON.stringify({ ...meta, lines: data.lines, chars: data.chars, ascii: data.ascii, bytes: data.bytes, tokens: tokens.length, asciiTokens: asciiTokens.length, tokenBytes: tokenBytes.length, postingBytes: varints.length }),
-    'utf8',
-  );
-  const headerEnd = align4(12 + header.length);
-  const lineStartsAt = headerEnd;
+  const header = Buffer.from(JSON.stringify({ ...meta, lines: data.lines, chars: data.chars, ascii: data.ascii, bytes: data.bytes, ...n }), 'utf8');
+  const lineStartsAt = align4(12 + header.length);
   const lineLengthsAt = lineStartsAt + 4 * data.lines;
   const tokenEndsAt = lineLengthsAt + 4 * data.lines;
-  const tokenBytesAt = tokenEndsAt + 4 * tokens.length;
-  const postingEndsAt = align4(tokenBytesAt + tokenBytes.length);
-  const postingsAt = postingEndsAt + 4 * tokens.length;
-  const out = Buffer.alloc(postingsAt + varints.length);
+  const tokenBytesAt = tokenEndsAt + 4 * n.tokens;
+  const postingEndsAt = align4(tokenBytesAt + n.tokenBytes);
+  const postingsAt = postingEndsAt + 4 * n.tokens;
+  // Its own ArrayBuffer (offset 0), so the u32 sections are aligned views.
+  const out = Buffer.from(new ArrayBuffer(postingsAt + n.postingBytes));
   out.write(MAGIC, 0, 'latin1');
   out.writeUInt32LE(header.length, 8);
   header.copy(out, 12);
-  Buffer.from(Uint32Array.from(data.lineStarts).buffer).copy(out, lineStartsAt);
-  Buffer.from(Uint32Array.from(data.lineLengths).buffer).copy(out, lineLengthsAt);
-  Buffer.from(tokenEnds.buffer).copy(out, tokenEndsAt);
-  tokenBytes.copy(out, tokenBytesAt);
-  Buffer.from(postingEnds.buffer).copy(out, postingEndsAt);
-  out.set(varints.bytes.subarray(0, varints.length), postingsAt);
+  const u32At = (offset: number, count: number) => new Uint32Array(out.buffer, offset, count);
+  u32At(lineStartsAt, data.lines).set(data.lineStarts.view());
+  u32At(lineLengthsAt, data.lines).set(data.lineLengths.view());
+  const tokenEnds = u32At(tokenEndsAt, n.tokens);
+  const postingEnds = u32At(postingEndsAt, n.tokens);
+  const postings = new ByteSink(0, out.subarray(postingsAt));
+  let tokenAt = 0;
+  let i = 0;
+  mergeRuns(data.runs, {
+    posting(delta, count) {
+      postings.varint(delta);
+      postings.varint(count);
+    },
+    token(token) {
+      tokenAt += out.write(token, tokenBytesAt + tokenAt, 'utf8');
+      tokenEnds[i] = tokenAt;
+      postingEnds[i++] = postings.length;
+    },
+  });
+  data.runs = [];
   return out;
 }
 
@@ -238,6 +399,8 @@ export interface IndexView {
   lineLengths: Uint32Array;
   tokenCount: number;
   asciiTokens: number;
+  /** Bytes of the token text and of the postings. */
+  sectionBytes: { tokens: number; postings: number };
   token(i: number): string;
   postings(i: number): number[];
   /** Calls `fn(line, count)` for each posting of token `i`, without building a list. */
@@ -284,16 +447,20 @@ export function decodeIndex(buf: Buffer): IndexView {
   const tokenEnds = u32(buf, tokenEndsAt, h.tokens);
   const postingEnds = u32(buf, postingEndsAt, h.tokens);
   if (h.tokens && (tokenEnds[h.tokens - 1] !== h.tokenBytes || postingEnds[h.tokens - 1] !== h.postingBytes)) throw new CorruptIndex('sections do not add up');
+  const sections = sectionsView(h, buf.subarray(tokenBytesAt, tokenBytesAt + h.tokenBytes), tokenEnds, buf.subarray(postingsAt, postingsAt + h.postingBytes), postingEnds);
+  return { ...sections, meta: h, lineStarts, lineLengths };
+}
+
+/** Sorted tokens and their postings, read in place (an index file's sections, or a sealed run's). */
+function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uint8Array, postingEnds: Uint32Array): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths'> {
   return {
-    meta: h,
-    lineStarts,
-    lineLengths,
-    tokenCount: h.tokens,
-    asciiTokens: h.asciiTokens,
+    tokenCount: counts.tokens,
+    asciiTokens: counts.asciiTokens,
+    sectionBytes: { tokens: tokenBytes.length, postings: postings.length },
     token(i) {
       const from = i ? tokenEnds[i - 1] : 0;
       if (from > tokenEnds[i]) throw new CorruptIndex('token bounds');
-      return buf.toString(i < h.asciiTokens ? 'latin1' : 'utf8', tokenBytesAt + from, tokenBytesAt + tokenEnds[i]);
+      return tokenBytes.toString(i < counts.asciiTokens ? 'latin1' : 'utf8', from, tokenEnds[i]);
     },
     postings(i) {
       const out: number[] = [];
@@ -301,19 +468,19 @@ export function decodeIndex(buf: Buffer): IndexView {
       return out;
     },
     forEachPosting(i, fn) {
-      const from = postingsAt + (i ? postingEnds[i - 1] : 0);
-      const to = postingsAt + postingEnds[i];
-      if (from > to) throw new CorruptIndex('posting bounds');
+      const from = i ? postingEnds[i - 1] : 0;
+      const to = postingEnds[i];
+      if (from > to || to > postings.length) throw new CorruptIndex('posting bounds');
       let line = 0;
       let p = from;
       while (p < to) {
-        let delta = buf[p++];
-        if (delta & 0x80) [delta, p] = varint(buf, p, delta);
+        let delta = postings[p++];
+        if (delta & 0x80) [delta, p] = varint(postings, p, delta);
         if (p >= to) throw new CorruptIndex('posting cut short');
-        let count = buf[p++];
-        if (count & 0x80) [count, p] = varint(buf, p, count);
+        let count = postings[p++];
+        if (count & 0x80) [count, p] = varint(postings, p, count);
         line += delta;
-        if (delta < 1 || line > h.lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
+        if (delta < 1 || line > counts.lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
         fn(line, count);
       }
     },
@@ -321,7 +488,7 @@ export function decodeIndex(buf: Buffer): IndexView {
 }
 
 /** The rest of a varint whose first byte (with its high bit) was `first`; returns it and where it ended. */
-function varint(buf: Buffer, p: number, first: number): [number, number] {
+function varint(buf: Uint8Array, p: number, first: number): [number, number] {
   let value = first & 0x7f;
   let scale = 128;
   for (;;) {
@@ -333,12 +500,13 @@ function varint(buf: Buffer, p: number, first: number): [number, number] {
   }
 }
 
-/** The whole index back in memory, to extend it with appended lines. */
+/** An index to extend with appended lines: the stored postings stay where they are, as the first run. */
 export function indexData(view: IndexView): IndexData {
-  const postings = new Map<string, number[]>();
-  for (let i = 0; i < view.tokenCount; i++) postings.set(view.token(i), view.postings(i));
   const { lines, chars, ascii, bytes } = view.meta;
-  return { lines, chars, ascii, bytes, lineStarts: Array.from(view.lineStarts), lineLengths: Array.from(view.lineLengths), postings };
+  const data = emptyIndex();
+  Object.assign(data, { lines, chars, ascii, bytes, lineStarts: U32List.of(view.lineStarts), lineLengths: U32List.of(view.lineLengths) });
+  data.runs.push({ source: view, maxLine: lines });
+  return data;
 }
 
 /** Which query terms a word (read where the query's expression matched) stands for: the search's own test. */

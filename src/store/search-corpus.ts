@@ -7,7 +7,7 @@ import { isAscii } from 'node:buffer';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { atomicWrite, staysInside } from './fsx.js';
+import { atomicWrite, atomicWriteStream, staysInside } from './fsx.js';
 import { ensureIndex, INDEX_MIN_BYTES, scanIndexed } from './search-index.js';
 import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
@@ -132,17 +132,27 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<{ file
   if (sidecarFresh(paths, source)) return { file: textFile };
   const stat = statSync(source.path);
   const history: History = { ...(await import('../history/lines.js')), ...(await import('../history/messages.js')) };
-  const lines: string[] = [];
-  const reader = createInterface({ input: createReadStream(source.path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of reader) lines.push(extractLine(line, history));
-  const text = lines.join('\n') + '\n';
-  // A cache: a failed write costs time on the next search, nothing else.
+  const extracted = async function* () {
+    const reader = createInterface({ input: createReadStream(source.path, { encoding: 'utf8' }), crlfDelay: Infinity });
+    for await (const line of reader) yield extractLine(line, history) + '\n';
+  };
+  // Streamed to the file a line at a time: a long archive's text is never all in memory. A cache:
+  // a failed write costs time on the next search, nothing else (the text is then made in memory).
   try {
-    await atomicWrite(textFile, text);
-    await atomicWrite(metaFile, JSON.stringify({ version: 2, size: stat.size, mtimeMs: stat.mtimeMs, lines: lines.length }));
+    let lines = 0;
+    await atomicWriteStream(textFile, (async function* () {
+      for await (const line of extracted()) {
+        lines++;
+        yield line;
+      }
+      if (!lines) yield '\n'; // as an empty join ended
+    })());
+    await atomicWrite(metaFile, JSON.stringify({ version: 2, size: stat.size, mtimeMs: stat.mtimeMs, lines }));
     return { file: textFile };
   } catch {
-    return { text };
+    const lines: string[] = [];
+    for await (const line of extracted()) lines.push(line);
+    return { text: lines.join('') || '\n' };
   }
 }
 
