@@ -89,8 +89,18 @@ export interface IndexData {
   /** Token → line, count, line, count, … (lines ascending) of the lines added since the last seal. */
   postings: Map<string, number[]>;
   /** Sealed runs in line order, each with the last line of its postings still in force. */
-  runs: { source: PostingSource; maxLine: number }[];
+  runs: Run[];
 }
+
+/** A sealed run; `level` counts the merges it came from (a stored index: never merged early). */
+interface Run {
+  source: PostingSource;
+  maxLine: number;
+  level: number;
+}
+
+/** Runs of one level are merged into one when there are this many: few runs, each posting merged a few times. */
+const FAN_IN = 8;
 
 export class CorruptIndex extends Error {}
 
@@ -214,7 +224,24 @@ export function seal(data: IndexData): void {
     varints.bytes.slice(0, varints.length),
     postingEnds.view().slice(),
   );
-  data.runs.push({ source, maxLine: data.lines });
+  data.runs.push({ source, maxLine: data.lines, level: 0 });
+  for (;;) {
+    const runs = data.runs;
+    const last = runs.slice(-FAN_IN);
+    if (last.length < FAN_IN || last.some((r) => r.level !== last[0].level)) return;
+    runs.splice(-FAN_IN, FAN_IN, { source: mergeIntoRun(last, data.lines), maxLine: data.lines, level: last[0].level + 1 });
+  }
+}
+
+/** Several runs (consecutive, in line order) as one. */
+function mergeIntoRun(runs: Run[], lines: number): PostingSource {
+  const n = countRuns(runs);
+  const tokenBytes = Buffer.allocUnsafe(n.tokenBytes);
+  const tokenEnds = new Uint32Array(n.tokens);
+  const postings = new Uint8Array(n.postingBytes);
+  const postingEnds = new Uint32Array(n.tokens);
+  writeRuns(runs, tokenBytes, tokenEnds, postings, postingEnds);
+  return sectionsView({ lines, tokens: n.tokens, asciiTokens: n.asciiTokens }, tokenBytes, tokenEnds, postings, postingEnds);
 }
 
 /**
@@ -309,7 +336,7 @@ const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x20000
  * after the other (runs cover ascending lines), re-based; a run's postings past its `maxLine`
  * are left out (a line indexed again).
  */
-function mergeRuns(runs: IndexData['runs'], sink: MergeSink): void {
+function mergeRuns(runs: Run[], sink: MergeSink): void {
   const at = runs.map(() => 0);
   const heads = runs.map((r) => (r.source.tokenCount ? r.source.token(0) : undefined));
   // ASCII tokens first (each run lists them first), each group in code unit order.
@@ -340,14 +367,10 @@ function mergeRuns(runs: IndexData['runs'], sink: MergeSink): void {
   }
 }
 
-/**
- * The canonical bytes of an index: the same content always gives the same bytes. The runs are
- * merged twice, to count and then to write straight into the one buffer: no section is built apart.
- */
-export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
-  seal(data);
+/** What merging `runs` gives: counts and section sizes. */
+function countRuns(runs: Run[]): { tokens: number; asciiTokens: number; tokenBytes: number; postingBytes: number } {
   const n = { tokens: 0, asciiTokens: 0, tokenBytes: 0, postingBytes: 0 };
-  mergeRuns(data.runs, {
+  mergeRuns(runs, {
     posting(delta, count) {
       n.postingBytes += varintLength(delta) + varintLength(count);
     },
@@ -357,6 +380,34 @@ export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
       n.tokenBytes += ascii ? token.length : Buffer.byteLength(token, 'utf8');
     },
   });
+  return n;
+}
+
+/** Merges `runs` into sections of the sizes countRuns gave. */
+function writeRuns(runs: Run[], tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uint8Array, postingEnds: Uint32Array): void {
+  const sink = new ByteSink(0, postings);
+  let tokenAt = 0;
+  let i = 0;
+  mergeRuns(runs, {
+    posting(delta, count) {
+      sink.varint(delta);
+      sink.varint(count);
+    },
+    token(token) {
+      tokenAt += tokenBytes.write(token, tokenAt, 'utf8');
+      tokenEnds[i] = tokenAt;
+      postingEnds[i++] = sink.length;
+    },
+  });
+}
+
+/**
+ * The canonical bytes of an index: the same content always gives the same bytes. The runs are
+ * merged twice, to count and then to write straight into the one buffer: no section is built apart.
+ */
+export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
+  seal(data);
+  const n = countRuns(data.runs);
   const header = Buffer.from(JSON.stringify({ ...meta, lines: data.lines, chars: data.chars, ascii: data.ascii, bytes: data.bytes, ...n }), 'utf8');
   const lineStartsAt = align4(12 + header.length);
   const lineLengthsAt = lineStartsAt + 4 * data.lines;
@@ -372,22 +423,7 @@ export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
   const u32At = (offset: number, count: number) => new Uint32Array(out.buffer, offset, count);
   u32At(lineStartsAt, data.lines).set(data.lineStarts.view());
   u32At(lineLengthsAt, data.lines).set(data.lineLengths.view());
-  const tokenEnds = u32At(tokenEndsAt, n.tokens);
-  const postingEnds = u32At(postingEndsAt, n.tokens);
-  const postings = new ByteSink(0, out.subarray(postingsAt));
-  let tokenAt = 0;
-  let i = 0;
-  mergeRuns(data.runs, {
-    posting(delta, count) {
-      postings.varint(delta);
-      postings.varint(count);
-    },
-    token(token) {
-      tokenAt += out.write(token, tokenBytesAt + tokenAt, 'utf8');
-      tokenEnds[i] = tokenAt;
-      postingEnds[i++] = postings.length;
-    },
-  });
+  writeRuns(data.runs, out.subarray(tokenBytesAt, tokenBytesAt + n.tokenBytes), u32At(tokenEndsAt, n.tokens), out.subarray(postingsAt), u32At(postingEndsAt, n.tokens));
   data.runs = [];
   return out;
 }
@@ -505,7 +541,7 @@ export function indexData(view: IndexView): IndexData {
   const { lines, chars, ascii, bytes } = view.meta;
   const data = emptyIndex();
   Object.assign(data, { lines, chars, ascii, bytes, lineStarts: U32List.of(view.lineStarts), lineLengths: U32List.of(view.lineLengths) });
-  data.runs.push({ source: view, maxLine: lines });
+  data.runs.push({ source: view, maxLine: lines, level: Infinity });
   return data;
 }
 

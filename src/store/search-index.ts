@@ -44,7 +44,7 @@ export interface Ensured {
 }
 
 /** How much text is indexed at a time: the build's memory is bounded by this, not by the file. */
-export const INDEX_CHUNK_BYTES = 1 << 20;
+export const INDEX_CHUNK_BYTES = 256 << 10;
 
 /**
  * The index of `textFile` as it is now: the stored one when fresh, else extended (an append to
@@ -85,8 +85,13 @@ class ChunkedFile {
     private readonly chunkBytes: number,
   ) {}
 
+  /** One buffer for every read (grown for a line longer than a chunk): no allocation per chunk. */
+  private buffer = Buffer.alloc(0);
+
+  /** Bytes [from, to), valid until the next read. */
   read(from: number, to: number): Buffer {
-    const buf = Buffer.alloc(to - from);
+    if (this.buffer.length < to - from) this.buffer = Buffer.allocUnsafe(Math.max(to - from, this.chunkBytes));
+    const buf = this.buffer.subarray(0, to - from);
     let got = 0;
     while (got < buf.length) {
       const n = readSync(this.fd, buf, got, buf.length - got, from + got);
