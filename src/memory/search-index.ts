@@ -71,7 +71,7 @@ export type PostingSource = Pick<IndexView, 'tokenCount' | 'asciiTokens' | 'toke
 /**
  * The index being built or extended. Its memory stays bounded by the text of one chunk: the
  * lines being added go to `postings` (per-token lists), and `seal` turns those into a compact
- * sorted run (bytes); `encodeIndex` merges the runs. Line starts and lengths are 4 bytes a line.
+ * sorted run (bytes); `planIndex` merges the runs. Line starts and lengths are 4 bytes a line.
  */
 export interface IndexData {
   /** Lines as scanText counts them (a last line without a newline counts). */
@@ -236,12 +236,19 @@ export function seal(data: IndexData): void {
 /** Several runs (consecutive, in line order) as one. */
 function mergeIntoRun(runs: Run[], lines: number): PostingSource {
   const n = countRuns(runs);
-  const tokenBytes = Buffer.allocUnsafe(n.tokenBytes);
-  const tokenEnds = new Uint32Array(n.tokens);
-  const postings = new Uint8Array(n.postingBytes);
-  const postingEnds = new Uint32Array(n.tokens);
-  writeRuns(runs, tokenBytes, tokenEnds, postings, postingEnds);
-  return sectionsView({ lines, tokens: n.tokens, asciiTokens: n.asciiTokens }, tokenBytes, tokenEnds, postings, postingEnds);
+  // The four sections in one buffer: ends first (4-byte aligned), then the bytes.
+  const mem = Buffer.from(new ArrayBuffer(8 * n.tokens + n.tokenBytes + n.postingBytes));
+  const put: ByteWriter = (bytes, at) => mem.set(bytes, at);
+  const tokenBytesAt = 8 * n.tokens;
+  const postingsAt = tokenBytesAt + n.tokenBytes;
+  writeRuns(runs, { tokenEnds: new SectionWriter(0, put), postingEnds: new SectionWriter(4 * n.tokens, put), tokenBytes: new SectionWriter(tokenBytesAt, put), postings: new SectionWriter(postingsAt, put) });
+  return sectionsView(
+    { lines, tokens: n.tokens, asciiTokens: n.asciiTokens },
+    mem.subarray(tokenBytesAt, postingsAt),
+    new Uint32Array(mem.buffer, 0, n.tokens),
+    mem.subarray(postingsAt),
+    new Uint32Array(mem.buffer, 4 * n.tokens, n.tokens),
+  );
 }
 
 /**
@@ -264,12 +271,8 @@ class ByteSink {
   bytes: Uint8Array;
   length = 0;
 
-  /** `into`: a section of the exact size already counted, written in place (never grown). */
-  constructor(
-    capacity = 1 << 16,
-    private readonly into?: Uint8Array,
-  ) {
-    this.bytes = into ?? new Uint8Array(capacity);
+  constructor(capacity = 1 << 16) {
+    this.bytes = new Uint8Array(capacity);
   }
 
   varint(n: number): void {
@@ -282,7 +285,7 @@ class ByteSink {
   }
 
   room(n: number): void {
-    if (this.into || this.length + n <= this.bytes.length) return;
+    if (this.length + n <= this.bytes.length) return;
     const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
     grown.set(this.bytes.subarray(0, this.length));
     this.bytes = grown;
@@ -383,29 +386,102 @@ function countRuns(runs: Run[]): { tokens: number; asciiTokens: number; tokenByt
   return n;
 }
 
+/** Where encoded bytes go: `bytes` (reused after the call) belong at `position`. */
+export type ByteWriter = (bytes: Uint8Array, position: number) => void;
+
+/** Writes one section from `at` on through a small buffer: a section is never whole in memory. */
+class SectionWriter {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  private n = 0;
+  /** Bytes written to the section so far. */
+  length = 0;
+
+  constructor(
+    private at: number,
+    private readonly write: ByteWriter,
+  ) {}
+
+  text(text: string): void {
+    if (text.length * 3 > this.buf.length) {
+      this.flush();
+      this.put(Buffer.from(text, 'utf8'));
+      return;
+    }
+    if (this.n + text.length * 3 > this.buf.length) this.flush();
+    const k = this.buf.write(text, this.n, 'utf8');
+    this.n += k;
+    this.length += k;
+  }
+
+  u32(value: number): void {
+    if (this.n + 4 > this.buf.length) this.flush();
+    this.buf.writeUInt32LE(value, this.n);
+    this.n += 4;
+    this.length += 4;
+  }
+
+  varint(value: number): void {
+    if (this.n + 8 > this.buf.length) this.flush();
+    const start = this.n;
+    while (value >= 0x80) {
+      this.buf[this.n++] = (value & 0x7f) | 0x80;
+      value = Math.floor(value / 128);
+    }
+    this.buf[this.n++] = value;
+    this.length += this.n - start;
+  }
+
+  /** Bytes written as they are (a section the caller has whole already). */
+  put(bytes: Uint8Array): void {
+    this.flush();
+    this.write(bytes, this.at);
+    this.at += bytes.length;
+    this.length += bytes.length;
+  }
+
+  flush(): void {
+    if (!this.n) return;
+    this.write(this.buf.subarray(0, this.n), this.at);
+    this.at += this.n;
+    this.n = 0;
+  }
+}
+
+interface SectionWriters {
+  tokenEnds: SectionWriter;
+  tokenBytes: SectionWriter;
+  postingEnds: SectionWriter;
+  postings: SectionWriter;
+}
+
 /** Merges `runs` into sections of the sizes countRuns gave. */
-function writeRuns(runs: Run[], tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uint8Array, postingEnds: Uint32Array): void {
-  const sink = new ByteSink(0, postings);
-  let tokenAt = 0;
-  let i = 0;
+function writeRuns(runs: Run[], to: SectionWriters): void {
   mergeRuns(runs, {
     posting(delta, count) {
-      sink.varint(delta);
-      sink.varint(count);
+      to.postings.varint(delta);
+      to.postings.varint(count);
     },
     token(token) {
-      tokenAt += tokenBytes.write(token, tokenAt, 'utf8');
-      tokenEnds[i] = tokenAt;
-      postingEnds[i++] = sink.length;
+      to.tokenBytes.text(token);
+      to.tokenEnds.u32(to.tokenBytes.length);
+      to.postingEnds.u32(to.postings.length);
     },
   });
+  for (const writer of Object.values(to)) writer.flush();
+}
+
+/** An index about to be written: its header and size, known before any section is. */
+export interface IndexPlan {
+  size: number;
+  write(to: ByteWriter): void;
 }
 
 /**
- * The canonical bytes of an index: the same content always gives the same bytes. The runs are
- * merged twice, to count and then to write straight into the one buffer: no section is built apart.
+ * Plans the canonical bytes of an index (the same content always gives the same bytes): the runs
+ * are merged once to count, and again when written, section by section through small buffers,
+ * wherever `to` puts them (a file, or one buffer): no section is built apart. Gaps are zeros.
  */
-export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
+export function planIndex(data: IndexData, meta: IndexMeta): IndexPlan {
   seal(data);
   const n = countRuns(data.runs);
   const header = Buffer.from(JSON.stringify({ ...meta, lines: data.lines, chars: data.chars, ascii: data.ascii, bytes: data.bytes, ...n }), 'utf8');
@@ -415,16 +491,29 @@ export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
   const tokenBytesAt = tokenEndsAt + 4 * n.tokens;
   const postingEndsAt = align4(tokenBytesAt + n.tokenBytes);
   const postingsAt = postingEndsAt + 4 * n.tokens;
-  // Its own ArrayBuffer (offset 0), so the u32 sections are aligned views.
-  const out = Buffer.from(new ArrayBuffer(postingsAt + n.postingBytes));
-  out.write(MAGIC, 0, 'latin1');
-  out.writeUInt32LE(header.length, 8);
-  header.copy(out, 12);
-  const u32At = (offset: number, count: number) => new Uint32Array(out.buffer, offset, count);
-  u32At(lineStartsAt, data.lines).set(data.lineStarts.view());
-  u32At(lineLengthsAt, data.lines).set(data.lineLengths.view());
-  writeRuns(data.runs, out.subarray(tokenBytesAt, tokenBytesAt + n.tokenBytes), u32At(tokenEndsAt, n.tokens), out.subarray(postingsAt), u32At(postingEndsAt, n.tokens));
-  data.runs = [];
+  const u8 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  return {
+    size: postingsAt + n.postingBytes,
+    write(to) {
+      const start = Buffer.alloc(lineStartsAt);
+      start.write(MAGIC, 0, 'latin1');
+      start.writeUInt32LE(header.length, 8);
+      header.copy(start, 12);
+      to(start, 0);
+      to(u8(data.lineStarts.view()), lineStartsAt);
+      to(u8(data.lineLengths.view()), lineLengthsAt);
+      writeRuns(data.runs, { tokenEnds: new SectionWriter(tokenEndsAt, to), tokenBytes: new SectionWriter(tokenBytesAt, to), postingEnds: new SectionWriter(postingEndsAt, to), postings: new SectionWriter(postingsAt, to) });
+      // The padding before the posting ends, so that every byte of the file is written.
+      if (postingEndsAt > tokenBytesAt + n.tokenBytes) to(new Uint8Array(postingEndsAt - tokenBytesAt - n.tokenBytes), tokenBytesAt + n.tokenBytes);
+    },
+  };
+}
+
+/** The canonical bytes of an index, in one buffer. */
+export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
+  const plan = planIndex(data, meta);
+  const out = Buffer.alloc(plan.size);
+  plan.write((bytes, at) => out.set(bytes, at));
   return out;
 }
 

@@ -3,11 +3,11 @@
 // and inode); an append to the same file is indexed from the last line on, anything else rebuilds
 // it. An index that does not decode (torn by hand, another version) is rebuilt; any failure here
 // costs only speed: the caller scans the file instead.
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync, type Stats } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { atomicWrite } from './fsx.js';
-import { addText, gather, CorruptIndex, decodeIndex, dropLastLine, emptyIndex, encodeIndex, indexData, seal, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
+import { atomicWriteWith } from './fsx.js';
+import { addText, gather, CorruptIndex, decodeIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
 
 /** Files from this size on are searched through an index; smaller ones are quicker to scan. */
@@ -65,12 +65,21 @@ export async function ensureIndex(textFile: string, indexFile: string, prepare?:
   }
   const { data, extra, hash, stat, extended } = built;
   const meta: IndexMeta = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, hash, ...extra };
-  const encoded = encodeIndex(data, meta);
+  const plan = planIndex(data, meta);
+  // Written where it belongs, section by section, then read back: never whole in memory twice.
   try {
-    await atomicWrite(indexFile, encoded);
+    await atomicWriteWith(indexFile, (fd) =>
+      plan.write((bytes, at) => {
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+      }),
+    );
+    const view = readIndex(indexFile);
+    if (view) return { view, action: extended ? 'extended' : 'built' };
   } catch {
-    /* a cache: the next search builds it again */
+    /* a cache: the next search builds it again; this one reads it from memory */
   }
+  const encoded = Buffer.alloc(plan.size);
+  plan.write((bytes, at) => encoded.set(bytes, at));
   return { view: decodeIndex(encoded), action: extended ? 'extended' : 'built' };
 }
 
