@@ -38,7 +38,8 @@ function readIndex(indexFile: string): IndexView | undefined {
 }
 
 export interface Ensured {
-  view: IndexView;
+  /** The index (read from its file on first use). */
+  readonly view: IndexView;
   /** What it took: nothing, indexing the appended lines, or indexing the whole file. */
   action: 'fresh' | 'extended' | 'built';
 }
@@ -66,21 +67,36 @@ export async function ensureIndex(textFile: string, indexFile: string, prepare?:
   const { data, extra, hash, stat, extended } = built;
   const meta: IndexMeta = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, hash, ...extra };
   const plan = planIndex(data, meta);
-  // Written where it belongs, section by section, then read back: never whole in memory twice.
+  const action = extended ? 'extended' : 'built';
+  const inMemory = () => {
+    const encoded = Buffer.alloc(plan.size);
+    plan.write((bytes, at) => encoded.set(bytes, at));
+    return decodeIndex(encoded);
+  };
+  // Written where it belongs, section by section: never whole in memory. Read back only when
+  // asked for (a build after a compaction never is, so the runs are gone by then).
   try {
     await atomicWriteWith(indexFile, (fd) =>
       plan.write((bytes, at) => {
         for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
       }),
     );
-    const view = readIndex(indexFile);
-    if (view) return { view, action: extended ? 'extended' : 'built' };
   } catch {
-    /* a cache: the next search builds it again; this one reads it from memory */
+    return { view: inMemory(), action }; // a cache: the next search builds it again
   }
-  const encoded = Buffer.alloc(plan.size);
-  plan.write((bytes, at) => encoded.set(bytes, at));
-  return { view: decodeIndex(encoded), action: extended ? 'extended' : 'built' };
+  let view: IndexView | undefined;
+  return {
+    action,
+    get view() {
+      if (view) return view;
+      try {
+        view = readIndex(indexFile);
+      } catch {
+        /* unreadable just after it was written: from memory instead */
+      }
+      return (view ??= inMemory());
+    },
+  };
 }
 
 /** A file read in chunks of whole lines, hashed as it is read (every byte once, in order). */
