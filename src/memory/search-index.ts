@@ -70,7 +70,7 @@ export type PostingSource = Pick<IndexView, 'tokenCount' | 'asciiTokens' | 'toke
 
 /**
  * The index being built or extended. Its memory stays bounded by the text of one chunk: the
- * lines being added go to `postings` (per-token lists), and `seal` turns those into a compact
+ * lines being added go to `postings` (flat typed arrays), and `seal` turns those into a compact
  * sorted run (bytes); `planIndex` merges the runs. Line starts and lengths are 4 bytes a line.
  */
 export interface IndexData {
@@ -86,8 +86,8 @@ export interface IndexData {
   lineStarts: U32List;
   /** Each line's length in UTF-16 units, without its newline or a final carriage return (BM25's length). */
   lineLengths: U32List;
-  /** Token → line, count, line, count, … (lines ascending) of the lines added since the last seal. */
-  postings: Map<string, number[]>;
+  /** The postings of the lines added since the last seal. */
+  postings: ChunkPostings;
   /** Sealed runs in line order, each with the last line of its postings still in force. */
   runs: Run[];
 }
@@ -109,7 +109,7 @@ const WORD_RUN = /[\p{L}\p{N}]+/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 export function emptyIndex(): IndexData {
-  return { lines: 0, chars: 0, ascii: true, bytes: 0, lineStarts: new U32List(), lineLengths: new U32List(), postings: new Map(), runs: [] };
+  return { lines: 0, chars: 0, ascii: true, bytes: 0, lineStarts: new U32List(), lineLengths: new U32List(), postings: new ChunkPostings(), runs: [] };
 }
 
 /**
@@ -150,18 +150,18 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
 
 // A run right after an underscore is never read by the search (no word boundary there), so it is
 // not indexed: an ASCII token's counts are then exactly the search's.
-function addLine(postings: Map<string, number[]>, line: string, lineNo: number, ascii: boolean): void {
+function addLine(postings: ChunkPostings, line: string, lineNo: number, ascii: boolean): void {
   if (ascii) return addAsciiLine(postings, line, lineNo);
   WORD_RUN.lastIndex = 0;
   for (let m = WORD_RUN.exec(line); m; m = WORD_RUN.exec(line)) {
     const run = m[0];
-    if (NON_ASCII.test(run)) post(postings, run, lineNo);
-    else if (m.index === 0 || line.charCodeAt(m.index - 1) !== 95) post(postings, run.toLowerCase(), lineNo);
+    if (NON_ASCII.test(run)) postings.post(run, lineNo);
+    else if (m.index === 0 || line.charCodeAt(m.index - 1) !== 95) postings.post(run.toLowerCase(), lineNo);
   }
 }
 
 /** addLine for pure ASCII, a character at a time (runs of letters and digits): the index's hot loop. */
-function addAsciiLine(postings: Map<string, number[]>, line: string, lineNo: number): void {
+function addAsciiLine(postings: ChunkPostings, line: string, lineNo: number): void {
   let start = -1;
   let upper = false;
   for (let i = 0; i <= line.length; i++) {
@@ -178,44 +178,84 @@ function addAsciiLine(postings: Map<string, number[]>, line: string, lineNo: num
     if (start < 0) continue;
     if (start === 0 || line.charCodeAt(start - 1) !== 95) {
       const token = line.slice(start, i);
-      post(postings, upper ? token.toLowerCase() : token, lineNo);
+      postings.post(upper ? token.toLowerCase() : token, lineNo);
     }
     start = -1;
   }
 }
 
-function post(postings: Map<string, number[]>, token: string, lineNo: number): void {
-  const list = postings.get(token);
-  if (!list) postings.set(token, [lineNo, 1]);
-  else if (list[list.length - 2] !== lineNo) list.push(lineNo, 1);
-  else list[list.length - 1]++;
+/**
+ * A chunk's postings without an array per token: each token an id, each posting an entry of
+ * three int32 (line, count, next entry of the same token) in one flat array, linked from the
+ * token's first and last entries. Entry 0 is none.
+ */
+export class ChunkPostings {
+  readonly ids = new Map<string, number>();
+  readonly tokens: string[] = [];
+  head: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  private tail: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  entries: Int32Array<ArrayBuffer> = new Int32Array(3 * 4096);
+  private used = 3;
+
+  post(token: string, lineNo: number): void {
+    let id = this.ids.get(token);
+    if (id === undefined) {
+      id = this.tokens.length;
+      this.ids.set(token, id);
+      this.tokens.push(token);
+      if (id === this.head.length) {
+        this.head = grow(this.head);
+        this.tail = grow(this.tail);
+      }
+    }
+    const last = this.tail[id];
+    if (last && this.entries[last] === lineNo) {
+      this.entries[last + 1]++;
+      return;
+    }
+    if (this.used + 3 > this.entries.length) this.entries = grow(this.entries);
+    const at = this.used;
+    this.used += 3;
+    this.entries[at] = lineNo;
+    this.entries[at + 1] = 1;
+    if (last) this.entries[last + 2] = at;
+    else this.head[id] = at;
+    this.tail[id] = at;
+  }
+}
+
+function grow(a: Int32Array): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(a.length * 2);
+  grown.set(a);
+  return grown;
 }
 
 /** Turns the lines added since the last seal into a compact sorted run, freeing their per-token lists. */
 export function seal(data: IndexData): void {
-  if (!data.postings.size) return;
+  const chunk = data.postings;
+  if (!chunk.tokens.length) return;
   const asciiTokens: string[] = [];
   const otherTokens: string[] = [];
-  for (const token of data.postings.keys()) (NON_ASCII.test(token) ? otherTokens : asciiTokens).push(token);
+  for (const token of chunk.tokens) (NON_ASCII.test(token) ? otherTokens : asciiTokens).push(token);
   asciiTokens.sort(compareCodeUnits);
   otherTokens.sort(compareCodeUnits);
   const tokens = new TokenSink();
   const varints = new ByteSink();
   const postingEnds = new U32List();
+  const entries = chunk.entries;
   for (const list of [asciiTokens, otherTokens]) {
     for (const token of list) {
       tokens.add(token);
-      const postings = data.postings.get(token)!;
       let prev = 0;
-      for (let p = 0; p < postings.length; p += 2) {
-        varints.varint(postings[p] - prev);
-        varints.varint(postings[p + 1]);
-        prev = postings[p];
+      for (let e = chunk.head[chunk.ids.get(token)!]; e; e = entries[e + 2]) {
+        varints.varint(entries[e] - prev);
+        varints.varint(entries[e + 1]);
+        prev = entries[e];
       }
       postingEnds.push(varints.length);
     }
   }
-  data.postings = new Map();
+  data.postings = new ChunkPostings();
   // Copied to their exact sizes: a run is kept until the merge, the sinks' spare room is not.
   const source = sectionsView(
     { lines: data.lines, tokens: tokens.ends.length, asciiTokens: asciiTokens.length },
