@@ -549,14 +549,6 @@ export function planIndex(data: IndexData, meta: IndexMeta): IndexPlan {
   };
 }
 
-/** The canonical bytes of an index, in one buffer. */
-export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
-  const plan = planIndex(data, meta);
-  const out = Buffer.alloc(plan.size);
-  plan.write((bytes, at) => out.set(bytes, at));
-  return out;
-}
-
 /** An encoded index, read in place. */
 export interface IndexView {
   meta: IndexMeta & { lines: number; chars: number; ascii: boolean; bytes: number };

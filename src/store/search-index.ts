@@ -7,7 +7,7 @@ import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writ
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { atomicWriteWith } from './fsx.js';
-import { addText, gather, CorruptIndex, decodeIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
+import { addText, gather, CorruptIndex, decodeIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
 
 /** Files from this size on are searched through an index; smaller ones are quicker to scan. */
@@ -66,15 +66,20 @@ export async function ensureIndex(textFile: string, indexFile: string, prepare?:
   }
   const { data, extra, hash, stat, extended } = built;
   const meta: IndexMeta = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, hash, ...extra };
-  const plan = planIndex(data, meta);
-  const action = extended ? 'extended' : 'built';
+  return store(indexFile, planIndex(data, meta), extended ? 'extended' : 'built');
+}
+
+/**
+ * Writes a planned index where it belongs, section by section: never whole in memory. It is read
+ * back only when asked for (a build after a compaction never is, so its runs are gone by then);
+ * when it cannot be written, or read back, it is encoded in memory.
+ */
+async function store(indexFile: string, plan: IndexPlan, action: Ensured['action']): Promise<Ensured> {
   const inMemory = () => {
     const encoded = Buffer.alloc(plan.size);
     plan.write((bytes, at) => encoded.set(bytes, at));
     return decodeIndex(encoded);
   };
-  // Written where it belongs, section by section: never whole in memory. Read back only when
-  // asked for (a build after a compaction never is, so the runs are gone by then).
   try {
     await atomicWriteWith(indexFile, (fd) =>
       plan.write((bytes, at) => {
