@@ -139,9 +139,13 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     if (lineNo > data.lines) break;
-    const line = text.slice(start, end);
-    data.lineLengths.push(line.endsWith('\r') ? line.length - 1 : line.length);
-    if (line && !skipLine?.(line.endsWith('\r') ? line.slice(0, -1) : line)) addLine(postings, line, lineNo, ascii);
+    // An ASCII line is read where it is in the text: no string per line (the build's garbage).
+    const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    data.lineLengths.push(stop - start);
+    if (end > start && !skipLine?.(text.slice(start, stop))) {
+      if (ascii) addAsciiLine(postings, text, start, end, lineNo);
+      else addLine(postings, text.slice(start, end), lineNo);
+    }
     if (end >= text.length) break;
     start = end + 1;
     lineNo++;
@@ -150,8 +154,7 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
 
 // A run right after an underscore is never read by the search (no word boundary there), so it is
 // not indexed: an ASCII token's counts are then exactly the search's.
-function addLine(postings: ChunkPostings, line: string, lineNo: number, ascii: boolean): void {
-  if (ascii) return addAsciiLine(postings, line, lineNo);
+function addLine(postings: ChunkPostings, line: string, lineNo: number): void {
   WORD_RUN.lastIndex = 0;
   for (let m = WORD_RUN.exec(line); m; m = WORD_RUN.exec(line)) {
     const run = m[0];
@@ -160,12 +163,12 @@ function addLine(postings: ChunkPostings, line: string, lineNo: number, ascii: b
   }
 }
 
-/** addLine for pure ASCII, a character at a time (runs of letters and digits): the index's hot loop. */
-function addAsciiLine(postings: ChunkPostings, line: string, lineNo: number): void {
+/** addLine for pure ASCII text[from, to), a character at a time (runs of letters and digits): the index's hot loop. */
+function addAsciiLine(postings: ChunkPostings, text: string, from: number, to: number, lineNo: number): void {
   let start = -1;
   let upper = false;
-  for (let i = 0; i <= line.length; i++) {
-    const c = i < line.length ? line.charCodeAt(i) : 0;
+  for (let i = from; i <= to; i++) {
+    const c = i < to ? text.charCodeAt(i) : 0;
     const folded = c | 0x20;
     if ((c >= 48 && c <= 57) || (folded >= 97 && folded <= 122)) {
       if (start < 0) {
@@ -176,8 +179,8 @@ function addAsciiLine(postings: ChunkPostings, line: string, lineNo: number): vo
       continue;
     }
     if (start < 0) continue;
-    if (start === 0 || line.charCodeAt(start - 1) !== 95) {
-      const token = line.slice(start, i);
+    if (start === from || text.charCodeAt(start - 1) !== 95) {
+      const token = text.slice(start, i);
       postings.post(upper ? token.toLowerCase() : token, lineNo);
     }
     start = -1;
