@@ -81,6 +81,14 @@ async function locateSession(moment: Moment): Promise<Located> {
   return { session: { id, project, paths, source: 'flag' }, created };
 }
 
+/** Whether the session the hook names has a folder already (nothing is created to know). */
+async function sessionExists(moment: Moment): Promise<boolean> {
+  if (!moment.input.sessionId) return true; // the current session: locateSession decides
+  const project = await locateProject(moment.env.home, projectCwd(moment), { create: false });
+  if (!project) return false;
+  return exists(sessionPaths(project.dir, assertSessionId(moment.input.sessionId, 'the hook input session_id')).dir);
+}
+
 /** The usage as of this hook, and where the transcript read stopped (when there is a transcript). */
 interface UsageRead {
   view: UsageView;
@@ -352,6 +360,9 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
 /** session-end: a deterministic consolidation (no LLM: agents give end hooks little time). */
 export async function sessionEnd(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
+  // A deleted session wmem never saw (OpenCode reports every deletion) has no memory to keep:
+  // making its folder would only leave an empty session behind.
+  if (input.reason === 'deleted' && !(await sessionExists(moment))) return { note: `session ${JSON.stringify(input.sessionId ?? '')} deleted, never seen by wmem: nothing to do` };
   const { session } = await locateSession(moment);
   // A compaction after the last speculative before-compact (in the session's last model call) is
   // archived now: nothing else would.

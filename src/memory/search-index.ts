@@ -4,32 +4,17 @@
 // rescans them with scanText, so its hits are exactly those of a scan of the whole file.
 //
 // Encoded form (one buffer, every section 4-byte aligned, read without parsing the postings):
-//   "WMIX0001" · u32 header length · header JSON · lineStarts u32[lines] · tokenEnds u32[n] ·
-//   token bytes (UTF-8, concatenated) · postingEnds u32[n] · postings (varint line deltas)
+//   "WMIX0001" · u32 header length · header JSON · lineStarts u32[lines] · lineLengths u32[lines] ·
+//   tokenEnds u32[n] · token bytes (UTF-8, concatenated) · postingEnds u32[n] · postings (varint
+//   line deltas)
+// It is built a chunk of lines at a time: each chunk's postings are sealed into a sorted run in
+// this same compact form, and the runs are merged (so the bytes are those of a one-pass build).
 // Tokens are sorted: pure-ASCII tokens first, lowercased (a prefix search finds them by binary
 // search), then the others as written (tried one by one: there are few, and their case matters).
 import { irregularForms } from './text.js';
 import type { Query } from './search.js';
 
 const MAGIC = 'WMIX0001';
-
-/** The index being built or extended, in memory. */
-export interface IndexData {
-  /** Lines as scanText counts them (a last line without a newline counts). */
-  lines: number;
-  /** The searched text's length in UTF-16 units (scanText's `chars`). */
-  chars: number;
-  /** The file is pure ASCII (decoded as Latin-1). */
-  ascii: boolean;
-  /** The file's bytes covered (its size when built). */
-  bytes: number;
-  /** Byte offset of each line's start. */
-  lineStarts: number[];
-  /** Each line's length in UTF-16 units, without its newline or a final carriage return (BM25's length). */
-  lineLengths: number[];
-  /** Token → line, count, line, count, … (lines ascending). */
-  postings: Map<string, number[]>;
-}
 
 /** What the store keeps beside the postings: which version of which file this is. */
 export interface IndexMeta {
@@ -45,6 +30,78 @@ export interface IndexMeta {
   frontMatterLines?: number;
 }
 
+/** A growing list of u32 (line starts and lengths): 4 bytes a line, not a JS array's 8 or more. */
+export class U32List {
+  data = new Uint32Array(1024);
+  length = 0;
+
+  push(n: number): void {
+    if (this.length === this.data.length) {
+      const grown = new Uint32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = n;
+  }
+
+  pop(): number | undefined {
+    return this.length ? this.data[--this.length] : undefined;
+  }
+
+  at(i: number): number {
+    return this.data[i];
+  }
+
+  view(): Uint32Array {
+    return this.data.subarray(0, this.length);
+  }
+
+  static of(values: Uint32Array): U32List {
+    const list = new U32List();
+    list.data = new Uint32Array(Math.max(1024, values.length * 2));
+    list.data.set(values);
+    list.length = values.length;
+    return list;
+  }
+}
+
+/** The tokens and postings of some lines, sorted (the encoded sections): a chunk's, or a stored index's. */
+export type PostingSource = Pick<IndexView, 'tokenCount' | 'asciiTokens' | 'token' | 'forEachPosting' | 'sectionBytes'>;
+
+/**
+ * The index being built or extended. Its memory stays bounded by the text of one chunk: the
+ * lines being added go to `postings` (flat typed arrays), and `seal` turns those into a compact
+ * sorted run (bytes); `planIndex` merges the runs. Line starts and lengths are 4 bytes a line.
+ */
+export interface IndexData {
+  /** Lines as scanText counts them (a last line without a newline counts). */
+  lines: number;
+  /** The searched text's length in UTF-16 units (scanText's `chars`). */
+  chars: number;
+  /** The file is pure ASCII (decoded as Latin-1). */
+  ascii: boolean;
+  /** The file's bytes covered (its size when built). */
+  bytes: number;
+  /** Byte offset of each line's start. */
+  lineStarts: U32List;
+  /** Each line's length in UTF-16 units, without its newline or a final carriage return (BM25's length). */
+  lineLengths: U32List;
+  /** The postings of the lines added since the last seal. */
+  postings: ChunkPostings;
+  /** Sealed runs in line order, each with the last line of its postings still in force. */
+  runs: Run[];
+}
+
+/** A sealed run; `level` counts the merges it came from (a stored index: never merged early). */
+interface Run {
+  source: PostingSource;
+  maxLine: number;
+  level: number;
+}
+
+/** Runs of one level are merged into one when there are this many: few runs, each posting merged a few times. */
+const FAN_IN = 8;
+
 export class CorruptIndex extends Error {}
 
 const WORD_RUN = /[\p{L}\p{N}]+/gu;
@@ -52,20 +109,19 @@ const WORD_RUN = /[\p{L}\p{N}]+/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 export function emptyIndex(): IndexData {
-  return { lines: 0, chars: 0, ascii: true, bytes: 0, lineStarts: [], lineLengths: [], postings: new Map() };
+  return { lines: 0, chars: 0, ascii: true, bytes: 0, lineStarts: new U32List(), lineLengths: new U32List(), postings: new ChunkPostings(), runs: [] };
 }
 
 /**
- * Adds `text` (the decoded bytes from `fromByte` of a file, starting at a line start) as lines
- * numbered from `data.lines + 1` (front matter comes blanked: empty lines). `bytes` is the raw
- * buffer the text was decoded from (for line starts).
+ * Adds `text` (decoded from `bytes`, which start at byte `fromByte` of the file, at a line start)
+ * as lines numbered from `data.lines + 1` (front matter comes blanked: empty lines).
  */
 export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: string, ascii: boolean, skipLine?: (line: string) => boolean): void {
   let line = data.lines;
-  let pos = fromByte;
+  let pos = 0;
   for (;;) {
     if (pos >= bytes.length) break;
-    data.lineStarts.push(pos);
+    data.lineStarts.push(fromByte + pos);
     line++;
     const nl = bytes.indexOf(10, pos);
     if (nl === -1) break;
@@ -73,7 +129,7 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
   }
   data.ascii = data.ascii && ascii;
   data.chars += text.length;
-  data.bytes = bytes.length;
+  data.bytes = fromByte + bytes.length;
   const first = data.lines + 1;
   data.lines = line;
   let lineNo = first;
@@ -83,9 +139,13 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     if (lineNo > data.lines) break;
-    const line = text.slice(start, end);
-    data.lineLengths.push(line.endsWith('\r') ? line.length - 1 : line.length);
-    if (line && !skipLine?.(line.endsWith('\r') ? line.slice(0, -1) : line)) addLine(postings, line, lineNo, ascii);
+    // An ASCII line is read where it is in the text: no string per line (the build's garbage).
+    const stop = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    data.lineLengths.push(stop - start);
+    if (end > start && !skipLine?.(text.slice(start, stop))) {
+      if (ascii) addAsciiLine(postings, text, start, end, lineNo);
+      else addLine(postings, text.slice(start, end), lineNo);
+    }
     if (end >= text.length) break;
     start = end + 1;
     lineNo++;
@@ -94,22 +154,21 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
 
 // A run right after an underscore is never read by the search (no word boundary there), so it is
 // not indexed: an ASCII token's counts are then exactly the search's.
-function addLine(postings: Map<string, number[]>, line: string, lineNo: number, ascii: boolean): void {
-  if (ascii) return addAsciiLine(postings, line, lineNo);
+function addLine(postings: ChunkPostings, line: string, lineNo: number): void {
   WORD_RUN.lastIndex = 0;
   for (let m = WORD_RUN.exec(line); m; m = WORD_RUN.exec(line)) {
     const run = m[0];
-    if (NON_ASCII.test(run)) post(postings, run, lineNo);
-    else if (m.index === 0 || line.charCodeAt(m.index - 1) !== 95) post(postings, run.toLowerCase(), lineNo);
+    if (NON_ASCII.test(run)) postings.post(run, lineNo);
+    else if (m.index === 0 || line.charCodeAt(m.index - 1) !== 95) postings.post(run.toLowerCase(), lineNo);
   }
 }
 
-/** addLine for pure ASCII, a character at a time (runs of letters and digits): the index's hot loop. */
-function addAsciiLine(postings: Map<string, number[]>, line: string, lineNo: number): void {
+/** addLine for pure ASCII text[from, to), a character at a time (runs of letters and digits): the index's hot loop. */
+function addAsciiLine(postings: ChunkPostings, text: string, from: number, to: number, lineNo: number): void {
   let start = -1;
   let upper = false;
-  for (let i = 0; i <= line.length; i++) {
-    const c = i < line.length ? line.charCodeAt(i) : 0;
+  for (let i = from; i <= to; i++) {
+    const c = i < to ? text.charCodeAt(i) : 0;
     const folded = c | 0x20;
     if ((c >= 48 && c <= 57) || (folded >= 97 && folded <= 122)) {
       if (start < 0) {
@@ -120,19 +179,119 @@ function addAsciiLine(postings: Map<string, number[]>, line: string, lineNo: num
       continue;
     }
     if (start < 0) continue;
-    if (start === 0 || line.charCodeAt(start - 1) !== 95) {
-      const token = line.slice(start, i);
-      post(postings, upper ? token.toLowerCase() : token, lineNo);
+    if (start === from || text.charCodeAt(start - 1) !== 95) {
+      const token = text.slice(start, i);
+      postings.post(upper ? token.toLowerCase() : token, lineNo);
     }
     start = -1;
   }
 }
 
-function post(postings: Map<string, number[]>, token: string, lineNo: number): void {
-  const list = postings.get(token);
-  if (!list) postings.set(token, [lineNo, 1]);
-  else if (list[list.length - 2] !== lineNo) list.push(lineNo, 1);
-  else list[list.length - 1]++;
+/**
+ * A chunk's postings without an array per token: each token an id, each posting an entry of
+ * three int32 (line, count, next entry of the same token) in one flat array, linked from the
+ * token's first and last entries. Entry 0 is none.
+ */
+export class ChunkPostings {
+  readonly ids = new Map<string, number>();
+  readonly tokens: string[] = [];
+  head: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  private tail: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  entries: Int32Array<ArrayBuffer> = new Int32Array(3 * 4096);
+  private used = 3;
+
+  post(token: string, lineNo: number): void {
+    let id = this.ids.get(token);
+    if (id === undefined) {
+      id = this.tokens.length;
+      this.ids.set(token, id);
+      this.tokens.push(token);
+      if (id === this.head.length) {
+        this.head = grow(this.head);
+        this.tail = grow(this.tail);
+      }
+    }
+    const last = this.tail[id];
+    if (last && this.entries[last] === lineNo) {
+      this.entries[last + 1]++;
+      return;
+    }
+    if (this.used + 3 > this.entries.length) this.entries = grow(this.entries);
+    const at = this.used;
+    this.used += 3;
+    this.entries[at] = lineNo;
+    this.entries[at + 1] = 1;
+    if (last) this.entries[last + 2] = at;
+    else this.head[id] = at;
+    this.tail[id] = at;
+  }
+}
+
+function grow(a: Int32Array): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(a.length * 2);
+  grown.set(a);
+  return grown;
+}
+
+/** Turns the lines added since the last seal into a compact sorted run, freeing their per-token lists. */
+export function seal(data: IndexData): void {
+  const chunk = data.postings;
+  if (!chunk.tokens.length) return;
+  const asciiTokens: string[] = [];
+  const otherTokens: string[] = [];
+  for (const token of chunk.tokens) (NON_ASCII.test(token) ? otherTokens : asciiTokens).push(token);
+  asciiTokens.sort(compareCodeUnits);
+  otherTokens.sort(compareCodeUnits);
+  const tokens = new TokenSink();
+  const varints = new ByteSink();
+  const postingEnds = new U32List();
+  const entries = chunk.entries;
+  for (const list of [asciiTokens, otherTokens]) {
+    for (const token of list) {
+      tokens.add(token);
+      let prev = 0;
+      for (let e = chunk.head[chunk.ids.get(token)!]; e; e = entries[e + 2]) {
+        varints.varint(entries[e] - prev);
+        varints.varint(entries[e + 1]);
+        prev = entries[e];
+      }
+      postingEnds.push(varints.length);
+    }
+  }
+  data.postings = new ChunkPostings();
+  // Copied to their exact sizes: a run is kept until the merge, the sinks' spare room is not.
+  const source = sectionsView(
+    { lines: data.lines, tokens: tokens.ends.length, asciiTokens: asciiTokens.length },
+    Buffer.from(tokens.bytes()),
+    tokens.ends.view().slice(),
+    varints.bytes.slice(0, varints.length),
+    postingEnds.view().slice(),
+  );
+  data.runs.push({ source, maxLine: data.lines, level: 0 });
+  for (;;) {
+    const runs = data.runs;
+    const last = runs.slice(-FAN_IN);
+    if (last.length < FAN_IN || last.some((r) => r.level !== last[0].level)) return;
+    runs.splice(-FAN_IN, FAN_IN, { source: mergeIntoRun(last, data.lines), maxLine: data.lines, level: last[0].level + 1 });
+  }
+}
+
+/** Several runs (consecutive, in line order) as one. */
+function mergeIntoRun(runs: Run[], lines: number): PostingSource {
+  const n = countRuns(runs);
+  // The four sections in one buffer: ends first (4-byte aligned), then the bytes.
+  const mem = Buffer.from(new ArrayBuffer(8 * n.tokens + n.tokenBytes + n.postingBytes));
+  const put: ByteWriter = (bytes, at) => mem.set(bytes, at);
+  const tokenBytesAt = 8 * n.tokens;
+  const postingsAt = tokenBytesAt + n.tokenBytes;
+  writeRuns(runs, { tokenEnds: new SectionWriter(0, put), postingEnds: new SectionWriter(4 * n.tokens, put), tokenBytes: new SectionWriter(tokenBytesAt, put), postings: new SectionWriter(postingsAt, put) });
+  return sectionsView(
+    { lines, tokens: n.tokens, asciiTokens: n.asciiTokens },
+    mem.subarray(tokenBytesAt, postingsAt),
+    new Uint32Array(mem.buffer, 0, n.tokens),
+    mem.subarray(postingsAt),
+    new Uint32Array(mem.buffer, 4 * n.tokens, n.tokens),
+  );
 }
 
 /**
@@ -140,16 +299,11 @@ function post(postings: Map<string, number[]>, token: string, lineNo: number): v
  * indexed from that line's start. Returns the byte it started at.
  */
 export function dropLastLine(data: IndexData, lastLineChars: number): number {
-  const last = data.lines;
+  seal(data);
   const start = data.lineStarts.pop() ?? 0;
-  for (const [token, list] of data.postings) {
-    if (list[list.length - 2] === last) {
-      list.length -= 2;
-      if (!list.length) data.postings.delete(token);
-    }
-  }
   data.lineLengths.pop();
   data.lines--;
+  for (const run of data.runs) run.maxLine = Math.min(run.maxLine, data.lines);
   data.chars -= lastLineChars;
   data.bytes = start;
   return start;
@@ -157,20 +311,52 @@ export function dropLastLine(data: IndexData, lastLineChars: number): number {
 
 /** A growing byte buffer for the postings. */
 class ByteSink {
-  bytes = new Uint8Array(1 << 16);
+  bytes: Uint8Array;
   length = 0;
 
+  constructor(capacity = 1 << 16) {
+    this.bytes = new Uint8Array(capacity);
+  }
+
   varint(n: number): void {
-    if (this.length + 8 > this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
+    if (this.length + 8 > this.bytes.length) this.room(8);
     while (n >= 0x80) {
       this.bytes[this.length++] = (n & 0x7f) | 0x80;
       n = Math.floor(n / 128);
     }
     this.bytes[this.length++] = n;
+  }
+
+  room(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+}
+
+/** Token text, concatenated as UTF-8, with where each token ends. */
+class TokenSink {
+  private buf: Buffer;
+  private length = 0;
+  ends = new U32List();
+
+  constructor(capacity = 1 << 16) {
+    this.buf = Buffer.allocUnsafe(capacity);
+  }
+
+  add(token: string): void {
+    if (this.length + token.length * 3 > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.length + token.length * 3));
+      this.buf.copy(grown, 0, 0, this.length);
+      this.buf = grown;
+    }
+    this.length += this.buf.write(token, this.length, 'utf8');
+    this.ends.push(this.length);
+  }
+
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
   }
 }
 
@@ -182,53 +368,188 @@ function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The canonical bytes of an index: the same content always gives the same bytes. */
-export function encodeIndex(data: IndexData, meta: IndexMeta): Buffer {
-  const asciiTokens: string[] = [];
-  const otherTokens: string[] = [];
-  for (const token of data.postings.keys()) (NON_ASCII.test(token) ? otherTokens : asciiTokens).push(token);
-  asciiTokens.sort(compareCodeUnits);
-  otherTokens.sort(compareCodeUnits);
-  const tokens = [...asciiTokens, ...otherTokens];
-  const tokenBytes = Buffer.from(tokens.join(''), 'utf8');
-  const tokenEnds = new Uint32Array(tokens.length);
-  const postingEnds = new Uint32Array(tokens.length);
-  let tokenAt = 0;
-  const varints = new ByteSink();
-  tokens.forEach((token, i) => {
-    tokenAt += Buffer.byteLength(token, 'utf8');
-    tokenEnds[i] = tokenAt;
-    let prev = 0;
-    const list = data.postings.get(token)!;
-    for (let p = 0; p < list.length; p += 2) {
-      varints.varint(list[p] - prev);
-      varints.varint(list[p + 1]);
-      prev = list[p];
+/** Where the merge puts the index's tokens and postings: counted first, then written in place. */
+interface MergeSink {
+  posting(delta: number, count: number): void;
+  /** The token whose postings were just given (at least one). */
+  token(token: string, ascii: boolean): void;
+}
+
+const varintLength = (n: number) => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
+
+/**
+ * Merges the sealed runs in token order: a token found in several runs gets their postings one
+ * after the other (runs cover ascending lines), re-based; a run's postings past its `maxLine`
+ * are left out (a line indexed again).
+ */
+function mergeRuns(runs: Run[], sink: MergeSink): void {
+  const at = runs.map(() => 0);
+  const heads = runs.map((r) => (r.source.tokenCount ? r.source.token(0) : undefined));
+  // ASCII tokens first (each run lists them first), each group in code unit order.
+  const group = (r: number) => (at[r] >= runs[r].source.asciiTokens ? 1 : 0);
+  for (;;) {
+    let min = -1;
+    for (let r = 0; r < runs.length; r++) {
+      if (heads[r] === undefined) continue;
+      if (min < 0 || group(r) < group(min) || (group(r) === group(min) && heads[r]! < heads[min]!)) min = r;
     }
-    postingEnds[i] = varints.length;
+    if (min < 0) return;
+    const token = heads[min]!;
+    const tokenGroup = group(min);
+    let prev = 0;
+    for (let r = min; r < runs.length; r++) {
+      if (heads[r] !== token || group(r) !== tokenGroup) continue;
+      const maxLine = runs[r].maxLine;
+      runs[r].source.forEachPosting(at[r], (line, count) => {
+        if (line > maxLine) return;
+        sink.posting(line - prev, count);
+        prev = line;
+      });
+      at[r]++;
+      heads[r] = at[r] < runs[r].source.tokenCount ? runs[r].source.token(at[r]) : undefined;
+    }
+    // Every posting left out (the token was only on a line indexed again): no token.
+    if (prev) sink.token(token, tokenGroup === 0);
+  }
+}
+
+/** What merging `runs` gives: counts and section sizes. */
+function countRuns(runs: Run[]): { tokens: number; asciiTokens: number; tokenBytes: number; postingBytes: number } {
+  const n = { tokens: 0, asciiTokens: 0, tokenBytes: 0, postingBytes: 0 };
+  mergeRuns(runs, {
+    posting(delta, count) {
+      n.postingBytes += varintLength(delta) + varintLength(count);
+    },
+    token(token, ascii) {
+      n.tokens++;
+      if (ascii) n.asciiTokens++;
+      n.tokenBytes += ascii ? token.length : Buffer.byteLength(token, 'utf8');
+    },
   });
-  const header = Buffer.from(
-    JSON.stringify({ ...meta, lines: data.lines, chars: data.chars, ascii: data.ascii, bytes: data.bytes, tokens: tokens.length, asciiTokens: asciiTokens.length, tokenBytes: tokenBytes.length, postingBytes: varints.length }),
-    'utf8',
-  );
-  const headerEnd = align4(12 + header.length);
-  const lineStartsAt = headerEnd;
+  return n;
+}
+
+/** Where encoded bytes go: `bytes` (reused after the call) belong at `position`. */
+export type ByteWriter = (bytes: Uint8Array, position: number) => void;
+
+/** Writes one section from `at` on through a small buffer: a section is never whole in memory. */
+class SectionWriter {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  private n = 0;
+  /** Bytes written to the section so far. */
+  length = 0;
+
+  constructor(
+    private at: number,
+    private readonly write: ByteWriter,
+  ) {}
+
+  text(text: string): void {
+    if (text.length * 3 > this.buf.length) {
+      this.flush();
+      this.put(Buffer.from(text, 'utf8'));
+      return;
+    }
+    if (this.n + text.length * 3 > this.buf.length) this.flush();
+    const k = this.buf.write(text, this.n, 'utf8');
+    this.n += k;
+    this.length += k;
+  }
+
+  u32(value: number): void {
+    if (this.n + 4 > this.buf.length) this.flush();
+    this.buf.writeUInt32LE(value, this.n);
+    this.n += 4;
+    this.length += 4;
+  }
+
+  varint(value: number): void {
+    if (this.n + 8 > this.buf.length) this.flush();
+    const start = this.n;
+    while (value >= 0x80) {
+      this.buf[this.n++] = (value & 0x7f) | 0x80;
+      value = Math.floor(value / 128);
+    }
+    this.buf[this.n++] = value;
+    this.length += this.n - start;
+  }
+
+  /** Bytes written as they are (a section the caller has whole already). */
+  put(bytes: Uint8Array): void {
+    this.flush();
+    this.write(bytes, this.at);
+    this.at += bytes.length;
+    this.length += bytes.length;
+  }
+
+  flush(): void {
+    if (!this.n) return;
+    this.write(this.buf.subarray(0, this.n), this.at);
+    this.at += this.n;
+    this.n = 0;
+  }
+}
+
+interface SectionWriters {
+  tokenEnds: SectionWriter;
+  tokenBytes: SectionWriter;
+  postingEnds: SectionWriter;
+  postings: SectionWriter;
+}
+
+/** Merges `runs` into sections of the sizes countRuns gave. */
+function writeRuns(runs: Run[], to: SectionWriters): void {
+  mergeRuns(runs, {
+    posting(delta, count) {
+      to.postings.varint(delta);
+      to.postings.varint(count);
+    },
+    token(token) {
+      to.tokenBytes.text(token);
+      to.tokenEnds.u32(to.tokenBytes.length);
+      to.postingEnds.u32(to.postings.length);
+    },
+  });
+  for (const writer of Object.values(to)) writer.flush();
+}
+
+/** An index about to be written: its header and size, known before any section is. */
+export interface IndexPlan {
+  size: number;
+  write(to: ByteWriter): void;
+}
+
+/**
+ * Plans the canonical bytes of an index (the same content always gives the same bytes): the runs
+ * are merged once to count, and again when written, section by section through small buffers,
+ * wherever `to` puts them (a file, or one buffer): no section is built apart. Gaps are zeros.
+ */
+export function planIndex(data: IndexData, meta: IndexMeta): IndexPlan {
+  seal(data);
+  const n = countRuns(data.runs);
+  const header = Buffer.from(JSON.stringify({ ...meta, lines: data.lines, chars: data.chars, ascii: data.ascii, bytes: data.bytes, ...n }), 'utf8');
+  const lineStartsAt = align4(12 + header.length);
   const lineLengthsAt = lineStartsAt + 4 * data.lines;
   const tokenEndsAt = lineLengthsAt + 4 * data.lines;
-  const tokenBytesAt = tokenEndsAt + 4 * tokens.length;
-  const postingEndsAt = align4(tokenBytesAt + tokenBytes.length);
-  const postingsAt = postingEndsAt + 4 * tokens.length;
-  const out = Buffer.alloc(postingsAt + varints.length);
-  out.write(MAGIC, 0, 'latin1');
-  out.writeUInt32LE(header.length, 8);
-  header.copy(out, 12);
-  Buffer.from(Uint32Array.from(data.lineStarts).buffer).copy(out, lineStartsAt);
-  Buffer.from(Uint32Array.from(data.lineLengths).buffer).copy(out, lineLengthsAt);
-  Buffer.from(tokenEnds.buffer).copy(out, tokenEndsAt);
-  tokenBytes.copy(out, tokenBytesAt);
-  Buffer.from(postingEnds.buffer).copy(out, postingEndsAt);
-  out.set(varints.bytes.subarray(0, varints.length), postingsAt);
-  return out;
+  const tokenBytesAt = tokenEndsAt + 4 * n.tokens;
+  const postingEndsAt = align4(tokenBytesAt + n.tokenBytes);
+  const postingsAt = postingEndsAt + 4 * n.tokens;
+  const u8 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  return {
+    size: postingsAt + n.postingBytes,
+    write(to) {
+      const start = Buffer.alloc(lineStartsAt);
+      start.write(MAGIC, 0, 'latin1');
+      start.writeUInt32LE(header.length, 8);
+      header.copy(start, 12);
+      to(start, 0);
+      to(u8(data.lineStarts.view()), lineStartsAt);
+      to(u8(data.lineLengths.view()), lineLengthsAt);
+      writeRuns(data.runs, { tokenEnds: new SectionWriter(tokenEndsAt, to), tokenBytes: new SectionWriter(tokenBytesAt, to), postingEnds: new SectionWriter(postingEndsAt, to), postings: new SectionWriter(postingsAt, to) });
+      // The padding before the posting ends, so that every byte of the file is written.
+      if (postingEndsAt > tokenBytesAt + n.tokenBytes) to(new Uint8Array(postingEndsAt - tokenBytesAt - n.tokenBytes), tokenBytesAt + n.tokenBytes);
+    },
+  };
 }
 
 /** An encoded index, read in place. */
@@ -238,6 +559,8 @@ export interface IndexView {
   lineLengths: Uint32Array;
   tokenCount: number;
   asciiTokens: number;
+  /** Bytes of the token text and of the postings. */
+  sectionBytes: { tokens: number; postings: number };
   token(i: number): string;
   postings(i: number): number[];
   /** Calls `fn(line, count)` for each posting of token `i`, without building a list. */
@@ -284,16 +607,20 @@ export function decodeIndex(buf: Buffer): IndexView {
   const tokenEnds = u32(buf, tokenEndsAt, h.tokens);
   const postingEnds = u32(buf, postingEndsAt, h.tokens);
   if (h.tokens && (tokenEnds[h.tokens - 1] !== h.tokenBytes || postingEnds[h.tokens - 1] !== h.postingBytes)) throw new CorruptIndex('sections do not add up');
+  const sections = sectionsView(h, buf.subarray(tokenBytesAt, tokenBytesAt + h.tokenBytes), tokenEnds, buf.subarray(postingsAt, postingsAt + h.postingBytes), postingEnds);
+  return { ...sections, meta: h, lineStarts, lineLengths };
+}
+
+/** Sorted tokens and their postings, read in place (an index file's sections, or a sealed run's). */
+function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uint8Array, postingEnds: Uint32Array): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths'> {
   return {
-    meta: h,
-    lineStarts,
-    lineLengths,
-    tokenCount: h.tokens,
-    asciiTokens: h.asciiTokens,
+    tokenCount: counts.tokens,
+    asciiTokens: counts.asciiTokens,
+    sectionBytes: { tokens: tokenBytes.length, postings: postings.length },
     token(i) {
       const from = i ? tokenEnds[i - 1] : 0;
       if (from > tokenEnds[i]) throw new CorruptIndex('token bounds');
-      return buf.toString(i < h.asciiTokens ? 'latin1' : 'utf8', tokenBytesAt + from, tokenBytesAt + tokenEnds[i]);
+      return tokenBytes.toString(i < counts.asciiTokens ? 'latin1' : 'utf8', from, tokenEnds[i]);
     },
     postings(i) {
       const out: number[] = [];
@@ -301,19 +628,19 @@ export function decodeIndex(buf: Buffer): IndexView {
       return out;
     },
     forEachPosting(i, fn) {
-      const from = postingsAt + (i ? postingEnds[i - 1] : 0);
-      const to = postingsAt + postingEnds[i];
-      if (from > to) throw new CorruptIndex('posting bounds');
+      const from = i ? postingEnds[i - 1] : 0;
+      const to = postingEnds[i];
+      if (from > to || to > postings.length) throw new CorruptIndex('posting bounds');
       let line = 0;
       let p = from;
       while (p < to) {
-        let delta = buf[p++];
-        if (delta & 0x80) [delta, p] = varint(buf, p, delta);
+        let delta = postings[p++];
+        if (delta & 0x80) [delta, p] = varint(postings, p, delta);
         if (p >= to) throw new CorruptIndex('posting cut short');
-        let count = buf[p++];
-        if (count & 0x80) [count, p] = varint(buf, p, count);
+        let count = postings[p++];
+        if (count & 0x80) [count, p] = varint(postings, p, count);
         line += delta;
-        if (delta < 1 || line > h.lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
+        if (delta < 1 || line > counts.lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
         fn(line, count);
       }
     },
@@ -321,7 +648,7 @@ export function decodeIndex(buf: Buffer): IndexView {
 }
 
 /** The rest of a varint whose first byte (with its high bit) was `first`; returns it and where it ended. */
-function varint(buf: Buffer, p: number, first: number): [number, number] {
+function varint(buf: Uint8Array, p: number, first: number): [number, number] {
   let value = first & 0x7f;
   let scale = 128;
   for (;;) {
@@ -333,12 +660,13 @@ function varint(buf: Buffer, p: number, first: number): [number, number] {
   }
 }
 
-/** The whole index back in memory, to extend it with appended lines. */
+/** An index to extend with appended lines: the stored postings stay where they are, as the first run. */
 export function indexData(view: IndexView): IndexData {
-  const postings = new Map<string, number[]>();
-  for (let i = 0; i < view.tokenCount; i++) postings.set(view.token(i), view.postings(i));
   const { lines, chars, ascii, bytes } = view.meta;
-  return { lines, chars, ascii, bytes, lineStarts: Array.from(view.lineStarts), lineLengths: Array.from(view.lineLengths), postings };
+  const data = emptyIndex();
+  Object.assign(data, { lines, chars, ascii, bytes, lineStarts: U32List.of(view.lineStarts), lineLengths: U32List.of(view.lineLengths) });
+  data.runs.push({ source: view, maxLine: lines, level: Infinity });
+  return data;
 }
 
 /** Which query terms a word (read where the query's expression matched) stands for: the search's own test. */

@@ -87,8 +87,78 @@ export async function atomicWrite(file: string, data: string | Uint8Array): Prom
   }
   assertLocksHeld();
   try {
-    await writeFileAtomic(file, typeof data === 'string' ? data : Buffer.from(data), { mode: FILE_MODE, fsync: true });
+    // A view, not a copy: an index written here runs to megabytes.
+    await writeFileAtomic(file, typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength), { mode: FILE_MODE, fsync: true });
   } catch (err) {
+    throw fsError(err, 'write', file);
+  }
+  await fsyncDir(path.dirname(file));
+}
+
+/**
+ * atomicWrite for bytes written where they belong (`fill` writes to the open temp file with
+ * positional writes): a large derived file is never whole in memory. Never writes through a link.
+ */
+export async function atomicWriteWith(file: string, fill: (fd: number) => void): Promise<void> {
+  await ensureDir(path.dirname(file));
+  try {
+    if (lstatSync(file).isSymbolicLink()) throw symlinkRefusal(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  assertLocksHeld();
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  let fd: number | undefined;
+  try {
+    fd = nodeFs.openSync(temp, 'wx', FILE_MODE);
+    fill(fd);
+    nodeFs.fsyncSync(fd);
+    nodeFs.closeSync(fd);
+    fd = undefined;
+    await fs.rename(temp, file);
+  } catch (err) {
+    if (fd !== undefined) nodeFs.closeSync(fd);
+    await fs.unlink(temp).catch(() => {});
+    throw fsError(err, 'write', file);
+  }
+  await fsyncDir(path.dirname(file));
+}
+
+/**
+ * atomicWrite for text made a piece at a time (a large derived file): the pieces go to a private
+ * temp file beside `file` as they come, which is then synced and renamed into place; the whole
+ * text is never in memory. Never writes through a link.
+ */
+export async function atomicWriteStream(file: string, pieces: AsyncIterable<string>): Promise<void> {
+  await ensureDir(path.dirname(file));
+  try {
+    if (lstatSync(file).isSymbolicLink()) throw symlinkRefusal(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  assertLocksHeld();
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(temp, 'wx', FILE_MODE);
+    let batch: string[] = [];
+    let size = 0;
+    for await (const piece of pieces) {
+      batch.push(piece);
+      size += piece.length;
+      if (size < 1 << 20) continue;
+      await handle.write(batch.join(''));
+      batch = [];
+      size = 0;
+    }
+    await handle.write(batch.join(''));
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fs.rename(temp, file);
+  } catch (err) {
+    await handle?.close().catch(() => {});
+    await fs.unlink(temp).catch(() => {});
     throw fsError(err, 'write', file);
   }
   await fsyncDir(path.dirname(file));

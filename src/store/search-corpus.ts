@@ -4,11 +4,10 @@
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
 import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync, type Dirent } from 'node:fs';
 import { isAscii } from 'node:buffer';
-import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { atomicWrite, staysInside } from './fsx.js';
-import { ensureIndex, INDEX_MIN_BYTES, scanIndexed } from './search-index.js';
+import { atomicWrite, atomicWriteStream, staysInside } from './fsx.js';
+import { ensureIndex, INDEX_MIN_BYTES, scanIndexed, type Ensured } from './search-index.js';
 import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
@@ -132,18 +131,46 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<{ file
   if (sidecarFresh(paths, source)) return { file: textFile };
   const stat = statSync(source.path);
   const history: History = { ...(await import('../history/lines.js')), ...(await import('../history/messages.js')) };
-  const lines: string[] = [];
-  const reader = createInterface({ input: createReadStream(source.path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of reader) lines.push(extractLine(line, history));
-  const text = lines.join('\n') + '\n';
-  // A cache: a failed write costs time on the next search, nothing else.
+  const extracted = async function* () {
+    for await (const line of linesOf(source.path)) yield extractLine(line, history) + '\n';
+  };
+  // Streamed to the file a line at a time: a long archive's text is never all in memory. A cache:
+  // a failed write costs time on the next search, nothing else (the text is then made in memory).
   try {
-    await atomicWrite(textFile, text);
-    await atomicWrite(metaFile, JSON.stringify({ version: 2, size: stat.size, mtimeMs: stat.mtimeMs, lines: lines.length }));
+    let lines = 0;
+    await atomicWriteStream(textFile, (async function* () {
+      for await (const line of extracted()) {
+        lines++;
+        yield line;
+      }
+      if (!lines) yield '\n'; // as an empty join ended
+    })());
+    await atomicWrite(metaFile, JSON.stringify({ version: 2, size: stat.size, mtimeMs: stat.mtimeMs, lines }));
     return { file: textFile };
   } catch {
-    return { text };
+    const lines: string[] = [];
+    for await (const line of extracted()) lines.push(line);
+    return { text: lines.join('') || '\n' };
   }
+}
+
+/**
+ * The lines of a file as readline gives them (\n, \r\n or \r ends a line), read with the stream's
+ * backpressure: readline's own iterator reads ahead of a slow consumer, holding the file's lines.
+ */
+export async function* linesOf(file: string, chunkBytes = 1 << 16): AsyncGenerator<string> {
+  let rest = '';
+  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: chunkBytes })) {
+    let text = rest + (chunk as string);
+    // A final \r may be the first half of \r\n: kept for the next chunk.
+    const held = text.endsWith('\r');
+    if (held) text = text.slice(0, -1);
+    const parts = text.split(/\r\n|\r|\n/);
+    rest = parts.pop()! + (held ? '\r' : '');
+    for (const part of parts) yield part;
+  }
+  if (rest.endsWith('\r')) yield rest.slice(0, -1);
+  else if (rest) yield rest;
 }
 
 /** Where the index of a searched file is kept: beside an archive's sidecar, or by the file's name. */
@@ -154,14 +181,14 @@ function indexFileOf(paths: SessionPaths, source: Source): string {
 }
 
 /** The index of a source's text when the text is large enough to be worth one (built or brought up to date). */
-async function indexOf(paths: SessionPaths, source: Source, textFile: string): Promise<IndexView | undefined> {
+async function indexOf(paths: SessionPaths, source: Source, textFile: string): Promise<Ensured | undefined> {
   // A small file is scanned: no index, and no system call spent on finding one.
   if (source.kind !== 'messages' && source.size < INDEX_MIN_BYTES) return undefined;
   const indexFile = indexFileOf(paths, source);
   if (!staysInside(paths.dir, indexFile)) return undefined;
   try {
     if (statSync(textFile).size < INDEX_MIN_BYTES) return undefined;
-    return (await ensureIndex(textFile, indexFile, source.kind === 'messages' ? undefined : blankFrontMatter, source.kind === 'messages' ? undefined : isComment)).view;
+    return await ensureIndex(textFile, indexFile, source.kind === 'messages' ? undefined : blankFrontMatter, source.kind === 'messages' ? undefined : isComment);
   } catch {
     return undefined; // scanned instead
   }
@@ -178,6 +205,7 @@ export async function indexSession(id: string, paths: SessionPaths): Promise<num
   let indexed = 0;
   for (const source of sources) {
     const text = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
+    // Built and written; not read back (nobody searches here).
     if ('file' in text && (await indexOf(paths, source, text.file))) indexed++;
   }
   return indexed;
@@ -343,7 +371,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
       const sidecar = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
       if ('text' in sidecar) text = sidecar.text;
       else {
-        const view = options.noIndex ? undefined : await indexOf(paths, source, sidecar.file);
+        const view = options.noIndex ? undefined : (await indexOf(paths, source, sidecar.file))?.view;
         if (view) {
           const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine });
           out.readers.push(stats);

@@ -3,11 +3,11 @@
 // and inode); an append to the same file is indexed from the last line on, anything else rebuilds
 // it. An index that does not decode (torn by hand, another version) is rebuilt; any failure here
 // costs only speed: the caller scans the file instead.
-import { closeSync, lstatSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync, type Stats } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { atomicWrite } from './fsx.js';
-import { addText, gather, CorruptIndex, decodeIndex, dropLastLine, emptyIndex, encodeIndex, indexData, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
+import { atomicWriteWith } from './fsx.js';
+import { addText, gather, CorruptIndex, decodeIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
 
 /** Files from this size on are searched through an index; smaller ones are quicker to scan. */
@@ -15,8 +15,6 @@ export const INDEX_MIN_BYTES = 256 * 1024;
 
 /** What a file's text is before it is searched (front matter blanked, its pointer read). */
 export type Prepare = (text: string) => { text: string; pointer?: string };
-
-const hashOf = (bytes: Uint8Array) => createHash('sha1').update(bytes).digest('hex');
 
 function decodeText(bytes: Buffer): { text: string; ascii: boolean } {
   const ascii = isAscii(bytes);
@@ -40,62 +38,204 @@ function readIndex(indexFile: string): IndexView | undefined {
 }
 
 export interface Ensured {
-  view: IndexView;
+  /** The index (read from its file on first use). */
+  readonly view: IndexView;
   /** What it took: nothing, indexing the appended lines, or indexing the whole file. */
   action: 'fresh' | 'extended' | 'built';
 }
 
+/** How much text is indexed at a time: the build's memory is bounded by this, not by the file. */
+export const INDEX_CHUNK_BYTES = 256 << 10;
+
 /**
  * The index of `textFile` as it is now: the stored one when fresh, else extended (an append to
  * the same file) or rebuilt, and stored. `prepare` and `skipLine` must be the same for every
- * version of a file.
+ * version of a file. The file is read a chunk at a time (`chunkBytes`, whole lines).
  */
-export async function ensureIndex(textFile: string, indexFile: string, prepare?: Prepare, skipLine?: (line: string) => boolean): Promise<Ensured> {
-  const stat = statSync(textFile);
+export async function ensureIndex(textFile: string, indexFile: string, prepare?: Prepare, skipLine?: (line: string) => boolean, chunkBytes = INDEX_CHUNK_BYTES): Promise<Ensured> {
   const stored = readIndex(indexFile);
-  if (stored && fresh(stored, stat)) return { view: stored, action: 'fresh' };
-  const bytes = readFileSync(textFile);
-  const extended = stored && appendable(stored, stat, bytes) ? extend(stored, bytes, skipLine) : undefined;
-  const data = extended ?? build(bytes, prepare, skipLine);
-  const meta: IndexMeta = { size: bytes.length, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, hash: hashOf(bytes), ...data.extra };
-  const encoded = encodeIndex(data.index, meta);
+  const fd = openSync(textFile, 'r');
+  let built: Built;
   try {
-    await atomicWrite(indexFile, encoded);
-  } catch {
-    /* a cache: the next search builds it again */
+    const stat = fstatSync(fd);
+    if (stored && fresh(stored, stat)) return { view: stored, action: 'fresh' };
+    const file = new ChunkedFile(fd, stat.size, chunkBytes);
+    built = (stored && extend(file, stored, stat, skipLine)) || build(file, stat, prepare, skipLine);
+  } finally {
+    closeSync(fd);
   }
-  return { view: decodeIndex(encoded), action: extended ? 'extended' : 'built' };
+  const { data, extra, hash, stat, extended } = built;
+  const meta: IndexMeta = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, dev: stat.dev, hash, ...extra };
+  return store(indexFile, planIndex(data, meta), extended ? 'extended' : 'built');
 }
 
-/** Same file, grown, its old bytes unchanged, no front matter (which a later line could close). */
-function appendable(stored: IndexView, stat: Stats, bytes: Buffer): boolean {
+/**
+ * Writes a planned index where it belongs, section by section: never whole in memory. It is read
+ * back only when asked for (a build after a compaction never is, so its runs are gone by then);
+ * when it cannot be written, or read back, it is encoded in memory.
+ */
+async function store(indexFile: string, plan: IndexPlan, action: Ensured['action']): Promise<Ensured> {
+  const inMemory = () => {
+    const encoded = Buffer.alloc(plan.size);
+    plan.write((bytes, at) => encoded.set(bytes, at));
+    return decodeIndex(encoded);
+  };
+  try {
+    await atomicWriteWith(indexFile, (fd) =>
+      plan.write((bytes, at) => {
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
+      }),
+    );
+  } catch {
+    return { view: inMemory(), action }; // a cache: the next search builds it again
+  }
+  let view: IndexView | undefined;
+  return {
+    action,
+    get view() {
+      if (view) return view;
+      try {
+        view = readIndex(indexFile);
+      } catch {
+        /* unreadable just after it was written: from memory instead */
+      }
+      return (view ??= inMemory());
+    },
+  };
+}
+
+/** A file read in chunks of whole lines, hashed as it is read (every byte once, in order). */
+class ChunkedFile {
+  private hash = createHash('sha1');
+  private hashed = 0;
+
+  constructor(
+    readonly fd: number,
+    readonly size: number,
+    private readonly chunkBytes: number,
+  ) {}
+
+  /** One buffer for every read (grown for a line longer than a chunk): no allocation per chunk. */
+  private buffer = Buffer.alloc(0);
+
+  /** Bytes [from, to), valid until the next read. */
+  read(from: number, to: number): Buffer {
+    if (this.buffer.length < to - from) this.buffer = Buffer.allocUnsafe(Math.max(to - from, this.chunkBytes));
+    const buf = this.buffer.subarray(0, to - from);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(this.fd, buf, got, buf.length - got, from + got);
+      if (!n) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  }
+
+  /** Hashes bytes [0, to) not yet hashed; returns the digest of what is hashed so far. */
+  hashTo(to: number): string {
+    for (let at = this.hashed; at < to; at += this.chunkBytes) this.hash.update(this.read(at, Math.min(to, at + this.chunkBytes)));
+    this.hashed = Math.max(this.hashed, to);
+    return this.hash.copy().digest('hex');
+  }
+
+  /** Chunks of whole lines from `from` to the end (the first at least `firstAtLeast` bytes), hashed as read. */
+  *chunks(from: number, firstAtLeast = 0): Generator<{ start: number; bytes: Buffer }> {
+    let start = from;
+    while (start < this.size) {
+      let end = Math.min(this.size, start + Math.max(this.chunkBytes, firstAtLeast));
+      firstAtLeast = 0;
+      let bytes = this.read(start, end);
+      // Cut after the last newline; a line longer than a chunk makes the chunk longer.
+      for (;;) {
+        const nl = bytes.lastIndexOf(10);
+        if (end >= this.size || bytes.length < end - start) break;
+        if (nl >= 0) {
+          bytes = bytes.subarray(0, nl + 1);
+          break;
+        }
+        end = Math.min(this.size, end + this.chunkBytes);
+        bytes = this.read(start, end);
+      }
+      if (!bytes.length) break;
+      if (start + bytes.length > this.hashed) {
+        this.hash.update(bytes.subarray(Math.max(0, this.hashed - start)));
+        this.hashed = start + bytes.length;
+      }
+      yield { start, bytes };
+      start += bytes.length;
+    }
+  }
+
+  /** Where `pattern` first starts at or after `from`, reading a chunk at a time; -1 when nowhere. */
+  find(pattern: string, from: number): number {
+    const needle = Buffer.from(pattern, 'latin1');
+    for (let at = from; at < this.size; at += this.chunkBytes) {
+      const bytes = this.read(at, Math.min(this.size, at + this.chunkBytes + needle.length - 1));
+      const i = bytes.indexOf(needle);
+      if (i >= 0) return at + i;
+    }
+    return -1;
+  }
+}
+
+type Built = { data: IndexData; extra: Partial<IndexMeta>; hash: string; stat: Stats; extended: boolean };
+
+/** Indexes each chunk of `file` from `from` into `data`, sealing each (the memory stays one chunk's). */
+function indexChunks(data: IndexData, file: ChunkedFile, from: number, skipLine?: (line: string) => boolean, prepareChunk?: (text: string) => string, firstAtLeast = 0): void {
+  for (const { start, bytes } of file.chunks(from, firstAtLeast)) {
+    const decoded = decodeText(bytes);
+    const text = prepareChunk ? prepareChunk(decoded.text) : decoded.text;
+    addText(data, bytes, start, text, decoded.ascii, skipLine);
+    seal(data);
+  }
+}
+
+/**
+ * The stored index extended with the appended bytes, or undefined when the file is not the same
+ * one grown with its old bytes unchanged, or has front matter (which a later line could close).
+ */
+function extend(file: ChunkedFile, stored: IndexView, stat: Stats, skipLine?: (line: string) => boolean): Built | undefined {
   const m = stored.meta;
-  return m.ino === stat.ino && m.dev === stat.dev && bytes.length > m.size && !m.frontMatterLines && !m.pointer && !startsFrontMatter(bytes) && hashOf(bytes.subarray(0, m.size)) === m.hash;
+  if (m.ino !== stat.ino || m.dev !== stat.dev || stat.size <= m.size || m.frontMatterLines || m.pointer) return undefined;
+  if (startsFrontMatter(file.read(0, 4)) || file.hashTo(m.size) !== m.hash) return undefined;
+  const data = indexData(stored);
+  let from = data.bytes;
+  // An unfinished last line is continued by the append: index it again, whole.
+  if (data.lines && (from === 0 || file.read(from - 1, from)[0] !== 10)) {
+    const lastStart = data.lineStarts.at(data.lines - 1);
+    from = dropLastLine(data, decodeText(file.read(lastStart, from)).text.length);
+  }
+  indexChunks(data, file, from, skipLine);
+  return { data, extra: {}, hash: file.hashTo(file.size), stat, extended: true };
 }
 
 const startsFrontMatter = (bytes: Buffer) => bytes.toString('latin1', 0, 4) === '---\n';
 
-function extend(stored: IndexView, bytes: Buffer, skipLine?: (line: string) => boolean): { index: IndexData; extra: Partial<IndexMeta> } {
-  const index = indexData(stored);
-  let from = index.bytes;
-  // An unfinished last line is continued by the append: index it again, whole.
-  if (index.lines && (from === 0 || bytes[from - 1] !== 10)) {
-    const lastStart = index.lineStarts[index.lines - 1];
-    from = dropLastLine(index, decodeText(bytes.subarray(lastStart, from)).text.length);
-  }
-  const tail = bytes.subarray(from);
-  const { text, ascii } = decodeText(tail);
-  addText(index, bytes, from, text, ascii, skipLine);
-  return { index, extra: {} };
-}
-
-function build(bytes: Buffer, prepare?: Prepare, skipLine?: (line: string) => boolean): { index: IndexData; extra: Partial<IndexMeta> } {
-  const index = emptyIndex();
-  const decoded = decodeText(bytes);
-  const prepared = prepare ? prepare(decoded.text) : { text: decoded.text };
-  addText(index, bytes, 0, prepared.text, decoded.ascii, skipLine);
-  const frontMatterLines = prepared.text === decoded.text ? 0 : countFrontMatter(prepared.text);
-  return { index, extra: { ...(prepared.pointer ? { pointer: prepared.pointer } : {}), ...(frontMatterLines ? { frontMatterLines } : {}) } };
+function build(file: ChunkedFile, stat: Stats, prepare?: Prepare, skipLine?: (line: string) => boolean): Built {
+  const data = emptyIndex();
+  let extra: Partial<IndexMeta> = {};
+  // Front matter is read whole by `prepare`: the first chunk reaches past its closing line.
+  const close = prepare && startsFrontMatter(file.read(0, 4)) ? file.find('\n---\n', 4) : -1;
+  // Blank lines right after it count as front matter lines too, even in the chunks after.
+  let first = true;
+  let counting = false;
+  const prepareChunk = prepare
+    ? (text: string) => {
+        if (!first) {
+          if (counting) extra.frontMatterLines! += countFrontMatter(text);
+          counting &&= countFrontMatter(text) === text.length;
+          return text;
+        }
+        first = false;
+        const prepared = prepare(text);
+        const frontMatterLines = prepared.text === text ? 0 : countFrontMatter(prepared.text);
+        extra = { ...(prepared.pointer ? { pointer: prepared.pointer } : {}), ...(frontMatterLines ? { frontMatterLines } : {}) };
+        counting = frontMatterLines > 0 && frontMatterLines === prepared.text.length;
+        return prepared.text;
+      }
+    : undefined;
+  indexChunks(data, file, 0, skipLine, prepareChunk, close < 0 ? 0 : close + 5);
+  return { data, extra, hash: file.hashTo(file.size), stat, extended: false };
 }
 
 function countFrontMatter(text: string): number {

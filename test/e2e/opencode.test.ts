@@ -106,6 +106,26 @@ describe('wmem hook --agent opencode', () => {
     expect(log).not.toMatch(/ error: /);
   });
 
+  it('a session.deleted for a session wmem never saw makes no folder and says so; a known one is consolidated', async () => {
+    const other = 'ses_0000000000000NeverSeenByWmem';
+    const result = await box.run(['hook', '--agent', 'opencode', 'session.deleted'], { input: JSON.stringify({ event: 'session.deleted', sessionID: other, directory: box.project }) });
+    expect(result.exitCode).toBe(0);
+    expect(String(result.stdout)).toBe('');
+    const sessions = path.join(box.home, 'sessions');
+    const folders = existsSync(sessions) ? (await readdir(sessions, { recursive: true })).map(String) : [];
+    expect(folders.filter((f) => f.includes(other))).toEqual([]);
+    const fired = JSON.parse(await readFile(path.join(box.home, 'logs', 'hooks-last', 'opencode-session.deleted.json'), 'utf8'));
+    expect(fired).toMatchObject({ ok: true, note: expect.stringMatching(/never seen by wmem: nothing to do/) });
+    // A session wmem knows is still ended as before (its folder kept, consolidated).
+    expect((await hook('chat.message', { messages })).exitCode).toBe(0);
+    expect((await hook('session.deleted', {})).exitCode).toBe(0);
+    const known = JSON.parse(await readFile(path.join(box.home, 'logs', 'hooks-last', 'opencode-session.deleted.json'), 'utf8'));
+    expect(known.ok).toBe(true);
+    expect(known.note).not.toMatch(/never seen/);
+    expect(known.note).toMatch(/reason deleted/);
+    expect((await readdir(sessions, { recursive: true })).map(String).some((f) => f.endsWith(path.join(SID, 'working-memory', 'overview.md')))).toBe(true);
+  });
+
   it('a malformed input is logged, never shown, exit 0', async () => {
     const result = await box.run(['hook', '--agent', 'opencode', 'chat.message'], { input: '{"sessionID": 7}' });
     expect(result.exitCode).toBe(0);

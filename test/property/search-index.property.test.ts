@@ -37,18 +37,19 @@ const fresh = () => path.join(dir, `f${n++}`);
 describe('search index', () => {
   it('indexing appends gives the same bytes as indexing the whole file', async () => {
     await fc.assert(
-      fc.asyncProperty(text, fc.array(fc.nat(), { maxLength: 4 }), async (whole, cuts) => {
+      // Built a few lines at a time (chunks of `chunk` bytes, merged), or in one chunk.
+      fc.asyncProperty(text, fc.array(fc.nat(), { maxLength: 4 }), fc.integer({ min: 1, max: 64 }), async (whole, cuts, chunk) => {
         const bytes = Buffer.from(whole, 'utf8');
         // Cut anywhere in the bytes, even inside a line (an append that continues it).
         const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
         const file = fresh();
         const index = `${file}.idx`;
         writeFileSync(file, bytes.subarray(0, points[0] ?? bytes.length));
-        let action = (await ensureIndex(file, index, undefined, isComment)).action;
+        let action = (await ensureIndex(file, index, undefined, isComment, chunk)).action;
         expect(action).toBe('built');
         for (let i = 0; i < points.length; i++) {
           appendFileSync(file, bytes.subarray(points[i], points[i + 1] ?? bytes.length));
-          action = (await ensureIndex(file, index, undefined, isComment)).action;
+          action = (await ensureIndex(file, index, undefined, isComment, chunk)).action;
           // An append of nothing leaves a fresh index; anything else extends it.
           expect(['extended', 'fresh']).toContain(action);
         }
@@ -60,12 +61,33 @@ describe('search index', () => {
     );
   });
 
+  it('a file with front matter gives the same bytes built in small chunks as in one', async () => {
+    const blank = (t: string) => {
+      if (!t.startsWith('---\n')) return { text: t };
+      const end = t.indexOf('\n---\n', 4);
+      if (end === -1) return { text: t };
+      const block = t.slice(0, end + 5);
+      return { text: '\n'.repeat(block.split('\n').length - 1) + t.slice(end + 5), pointer: /^pointer: (.+)$/m.exec(block)?.[1] };
+    };
+    const frontMatter = fc.array(fc.constantFrom('pointer: deploy notes', 'title: config', 'deploy: yes', ''), { maxLength: 6 }).map((ls) => `---\n${ls.map((l) => l + '\n').join('')}---\n`);
+    await fc.assert(
+      fc.asyncProperty(fc.option(frontMatter), text, fc.integer({ min: 1, max: 64 }), async (head, body, chunk) => {
+        const file = fresh();
+        writeFileSync(file, (head ?? '') + body);
+        await ensureIndex(file, `${file}.small.idx`, blank, isComment, chunk);
+        await ensureIndex(file, `${file}.one.idx`, blank, isComment);
+        expect(readFileSync(`${file}.small.idx`).equals(readFileSync(`${file}.one.idx`))).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('searching through the index ranks exactly what a scan of the text ranks', async () => {
     await fc.assert(
-      fc.asyncProperty(text, query, fc.boolean(), async (whole, q, plain) => {
+      fc.asyncProperty(text, query, fc.boolean(), fc.integer({ min: 1, max: 256 }), async (whole, q, plain, chunk) => {
         const file = fresh();
         writeFileSync(file, whole);
-        const { view } = await ensureIndex(file, `${file}.idx`, undefined, isComment);
+        const { view } = await ensureIndex(file, `${file}.idx`, undefined, isComment, chunk);
         const parsed = parseQuery(q, { plain });
         const sources = [{ boost: 1, recency: 1 }];
         const scanned: Candidate[] = [];

@@ -91,6 +91,10 @@ describe('search index', () => {
     const { action, view } = await ensureIndex(file, index);
     expect(action).toBe('built');
     expect(view.meta.lines).toBe(1);
+    // The same index as the one written to a file, section by section.
+    const written = decodeIndex(readFileSync(elsewhere));
+    const all = (v: typeof view) => ({ meta: v.meta, lineStarts: Array.from(v.lineStarts), tokens: Array.from({ length: v.tokenCount }, (_, i) => [v.token(i), v.postings(i)]) });
+    expect(all(view)).toEqual(all(written));
   });
 
   it('a truncated file is re-indexed, not extended', async () => {
