@@ -109,6 +109,7 @@ async function readTranscript({ input, adapter }: Moment, state: HookState, requ
     if (code === 'ENOENT' && (!required || !state.transcript)) return undefined;
     if (!required && code === 'EISDIR') return undefined;
     if (code === 'ENOENT') throw new HookFailure(`transcript ${input.transcriptPath} does not exist (it was read before)`);
+    if (code === 'ENOTREG' || code === 'EISDIR') throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not a regular file`);
     throw err;
   }
 }
