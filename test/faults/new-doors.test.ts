@@ -6,12 +6,15 @@
 // as state (the verbatim record aside), the hook log, or stdout.
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, readdir, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Sandbox } from '../helpers/cli.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { BIN, type Sandbox } from '../helpers/cli.js';
 import { SECRETS, listTree, withSession } from './helpers.js';
 
 const VERBATIM = /(^|\/)(archive|detail|cache|tool-outputs)\/|messages\.jsonl$|-transcript\.jsonl$|\.lock/;
+const SENTINEL = 'OUTSIDE-SENTINEL-2b7e91';
 const tally = { tries: 0, failures: [] as string[] };
 let box: Sandbox;
 
@@ -136,5 +139,87 @@ it('secrets in prompts, tool inputs, outputs and errors of every agent reach no 
   tally.failures.push(...wrong);
   // The doors were open: the hooks answered and tracked.
   expect(printed.join('\n')).toContain('working_memory');
+  expect(wrong).toEqual([]);
+});
+
+/** An MCP client on `wmem mcp` in the sandbox's project. */
+async function mcpClient(): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+  let err = '';
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home }, stderr: 'pipe' });
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: 'new-doors', version: '1' });
+  await client.connect(transport);
+  return { client, stderr: () => err, close: () => client.close() };
+}
+
+it('wmem mcp: hostile names, planted links, huge strings and secrets are refused as isError, nothing read outside', async () => {
+  const outside = path.join(box.root, 'outside.md');
+  await writeFile(outside, `${SENTINEL}\n`);
+  const metaFile = JSON.parse(String((await box.run(['show', 'meta', '--json'])).stdout)).file as string;
+  const wmDir = path.dirname(metaFile);
+  await mkdir(path.join(wmDir, 'detail'), { recursive: true });
+  await mkdir(path.join(wmDir, 'archive'), { recursive: true });
+  await symlink(outside, path.join(wmDir, 'detail', 'planted.md'));
+  await symlink(outside, path.join(wmDir, 'archive', 'messages-planted.jsonl'));
+  const { client, stderr, close } = await mcpClient();
+  const wrong: string[] = [];
+  const secret = SECRETS[0].value;
+  const calls: [string, Record<string, unknown>][] = [
+    ['show', { file: 'detail/../../../outside.md' }],
+    ['show', { file: '../outside.md' }],
+    ['show', { file: outside }],
+    ['show', { file: 'detail/planted.md' }],
+    ['show', { file: 'archive/messages-planted.jsonl' }],
+    ['show', { file: 'detail/\u0000x' }],
+    ['show', { file: 'x'.repeat(100_000) }],
+    ['search', { query: 'SENTINEL' }],
+    ['note', { text: 'y'.repeat(2_000_000) }],
+    ['note', { text: `key ${secret}` }],
+    ['note', { text: 'plain', tags: [secret] }],
+    ['set_section', { section: '../../etc', text: 'x' }],
+    ['set_section', { section: 'context', text: secret }],
+    ['remember', { type: 'reference', text: `The deploy authenticates with ${secret} always` }],
+    ['forget', { id: '../../x' }],
+  ];
+  for (const [name, args] of calls) {
+    tally.tries++;
+    const r = (await client.callTool({ name, arguments: args }).catch((e: Error) => ({ isError: true, content: [{ text: `protocol error: ${e.message}` }] }))) as { isError?: boolean; content: { text?: string }[] };
+    const text = r.content.map((c) => c.text ?? '').join('\n');
+    if (text.includes(SENTINEL)) wrong.push(`mcp ${name} ${JSON.stringify(args).slice(0, 60)}: read outside`);
+    if (text.includes(SECRETS[0].mark)) wrong.push(`mcp ${name}: echoed the secret`);
+    if (/\n\s+at .+:\d+:\d+/.test(text)) wrong.push(`mcp ${name}: a stack trace`);
+    if (name !== 'search' && name !== 'note' && !r.isError) wrong.push(`mcp ${name} ${JSON.stringify(args).slice(0, 60)}: not refused`);
+  }
+  for (const uri of ['wmem://detail/..%2F..%2Foutside.md', 'wmem://detail/planted.md', `wmem://detail/${encodeURIComponent(outside)}`, 'wmem://nothing']) {
+    tally.tries++;
+    const text = await client.readResource({ uri }).then((r) => JSON.stringify(r), (e: Error) => `refused: ${e.message}`);
+    if (text.includes(SENTINEL)) wrong.push(`resource ${uri}: read outside`);
+    if (!text.startsWith('refused')) wrong.push(`resource ${uri}: not refused`);
+  }
+  await close();
+  if (/\n\s+at .+:\d+:\d+/.test(stderr())) wrong.push('a stack trace on stderr');
+  for (const rel of await listTree(box.home)) {
+    if (VERBATIM.test(rel)) continue;
+    if ((await readFile(path.join(box.home, rel), 'utf8').catch(() => '')).includes(SECRETS[0].mark)) wrong.push(`the secret in ${rel}`);
+  }
+  tally.failures.push(...wrong);
+  expect(wrong).toEqual([]);
+});
+
+it('wmem mcp: malformed JSON-RPC and a client gone mid-call leave the server up, then gone, without a trace', async () => {
+  const lines = ['{not json', SECRETS[2].value, '[]', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"show","arguments":{"file":"detail/../../x"}}}', '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"nope"}}', '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":null}', `{"jsonrpc":"2.0","id":4,"method":"${'m'.repeat(100_000)}"}`, '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"note","arguments":{"text":"gone mid-call"}}}'];
+  tally.tries += lines.length;
+  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const r = await box.run(['mcp'], { input: [JSON.stringify(init), '{"jsonrpc":"2.0","method":"notifications/initialized"}', ...lines].join('\n') + '\n', timeout: 20_000 });
+  const wrong: string[] = [];
+  if (r.timedOut) wrong.push('mcp: did not end when stdin closed');
+  if (/\n\s+at .+:\d+:\d+/.test(String(r.stderr))) wrong.push(`mcp: a stack trace: ${String(r.stderr).slice(0, 200)}`);
+  if (r.exitCode !== 0) wrong.push(`mcp: exit ${r.exitCode}`);
+  if (String(r.stderr).includes(SECRETS[2].value.slice(0, 8))) wrong.push('mcp: a line that is not JSON echoed on stderr');
+  // The client left before the answers: what it asked is done whole (the note is there) or not at all.
+  const scratch = await readFile(JSON.parse(String((await box.run(['show', 'scratch', '--json'])).stdout)).file as string, 'utf8');
+  if (scratch.includes('gone mid-') && !scratch.includes('gone mid-call\n')) wrong.push('mcp: a torn note');
+  expect(String(r.stdout)).toContain('"id":0');
+  tally.failures.push(...wrong);
   expect(wrong).toEqual([]);
 });
