@@ -3,6 +3,7 @@
 // fields, in snake_case). An adapter whose agent speaks this shape parses with `parseHookJson`
 // and adds what is its own.
 import { HookInputError, type AgentEvent, type HookInput } from './adapter.js';
+import { jsonBreak } from '../ui/errors.js';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -20,8 +21,7 @@ export function parseHookText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    const at = /position (\d+)/.exec((err as Error).message)?.[1];
-    throw new HookInputError(`hook input is not JSON (${text.length} characters${at === undefined ? '' : `, broken at character ${at}`})`);
+    throw new HookInputError(`hook input is not JSON (${jsonBreak(err, text)})`);
   }
 }
 

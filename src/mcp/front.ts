@@ -6,6 +6,7 @@
 // client's initialize (its answer, already given, is dropped), then every message that waited, in
 // order, and from then on it gets every message. Built from Node built-ins only.
 import type { Manifest } from './manifest.js';
+import { jsonBreak } from '../ui/errors.js';
 
 type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown>; [key: string]: unknown };
 
@@ -102,8 +103,7 @@ export function runFront(options: FrontOptions): Promise<void> {
     } catch (err) {
       // As the SDK's own stdio transport does: report, answer nothing, go on. Where it broke
       // only: Node's message quotes the line's first bytes, which may be a secret.
-      const at = /position (\d+)/.exec((err as Error).message)?.[1];
-      notJsonRpc(`a line of ${line.length} characters is not JSON${at === undefined ? '' : ` (broken at character ${at})`}`);
+      notJsonRpc(`a line that is not JSON (${jsonBreak(err, line)})`);
       return;
     }
     if (transport) return transport.onmessage?.(message);

@@ -6,7 +6,7 @@
 // as state (the verbatim record aside), the hook log, or stdout.
 import { afterAll, afterEach, beforeEach, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, readdir, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -220,6 +220,56 @@ it('wmem mcp: malformed JSON-RPC and a client gone mid-call leave the server up,
   const scratch = await readFile(JSON.parse(String((await box.run(['show', 'scratch', '--json'])).stdout)).file as string, 'utf8');
   if (scratch.includes('gone mid-') && !scratch.includes('gone mid-call\n')) wrong.push('mcp: a torn note');
   expect(String(r.stdout)).toContain('"id":0');
+  tally.failures.push(...wrong);
+  expect(wrong).toEqual([]);
+});
+
+it('wmem install|uninstall against hostile config files: refused with exit 2, untouched, nothing followed or echoed', async () => {
+  const files: Record<string, string> = { claude: '.claude/settings.json', codex: '.codex/hooks.json', gemini: '.gemini/settings.json' };
+  const outside = path.join(box.root, 'outside.json');
+  const wrong: string[] = [];
+  const secret = SECRETS[2];
+  const check = async (what: string, args: string[], at: string, expectCode: number) => {
+    tally.tries++;
+    const before = await readFile(outside, 'utf8');
+    const r = await box.run(args, { timeout: 20_000 });
+    const out = `${r.stdout}\n${r.stderr}`;
+    if (r.timedOut) wrong.push(`${what}: hung`);
+    else if (expectCode !== -1 && r.exitCode !== expectCode) wrong.push(`${what}: exit ${r.exitCode} (${String(r.stderr).slice(0, 120)})`);
+    if (/\n\s+at .+:\d+:\d+/.test(out)) wrong.push(`${what}: a stack trace`);
+    if (out.includes(secret.mark)) wrong.push(`${what}: echoed the file's secret`);
+    if ((await readFile(outside, 'utf8')) !== before) wrong.push(`${what}: wrote through the link`);
+    if (expectCode === -1 && r.exitCode !== 0 && r.exitCode !== 2) wrong.push(`${what}: exit ${r.exitCode}`);
+    if (expectCode === 2 && !String(r.stderr).includes(at)) wrong.push(`${what}: the error does not name ${at}`);
+  };
+  const targets = [...Object.entries(files).map(([agent, rel]) => [agent, rel, [] as string[]] as const), ['claude', '.mcp.json', ['--mcp']] as const];
+  for (const [agent, rel, extra] of targets) {
+    const at = path.join(box.project, rel);
+    await mkdir(path.dirname(at), { recursive: true });
+    for (const verb of ['install', 'uninstall']) {
+      const args = [verb, agent, '--scope', 'project', ...extra];
+      await writeFile(outside, '{"outside": true}\n');
+      await rm(at, { recursive: true, force: true });
+      await symlink(outside, at);
+      // An uninstall with nothing to remove writes nothing and may say so (exit 0).
+      await check(`${verb} ${agent} ${rel} linked outside`, args, at, verb === 'install' ? 2 : -1);
+      await rm(at);
+      await mkdir(at);
+      await check(`${verb} ${agent} ${rel} a folder`, args, at, 2);
+      await rm(at, { recursive: true });
+      execFileSync('mkfifo', [at]);
+      await check(`${verb} ${agent} ${rel} a FIFO`, args, at, 2);
+      await rm(at);
+      await writeFile(at, `${secret.value} {`);
+      await check(`${verb} ${agent} ${rel} not JSON, starting with a token`, args, at, 2);
+      if ((await readFile(at, 'utf8')) !== `${secret.value} {`) wrong.push(`${verb} ${agent} ${rel}: an unparseable file was changed`);
+      await rm(at);
+    }
+    // A huge but valid file: installed (or refused) cleanly, in time.
+    await writeFile(at, JSON.stringify({ padding: 'p'.repeat(50 * 1024 * 1024) }));
+    await check(`install ${agent} ${rel} of 50 MB`, ['install', agent, '--scope', 'project', ...extra], at, 0);
+    await rm(at);
+  }
   tally.failures.push(...wrong);
   expect(wrong).toEqual([]);
 });
