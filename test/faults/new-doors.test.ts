@@ -78,16 +78,16 @@ it('input that is not JSON and starts with a secret is logged without it', async
   expect(wrong).toEqual([]);
 });
 
-it('a transcript_path naming a FIFO, a folder or a 2 GB sparse file never hangs or breaks the hook', async () => {
-  const fifo = path.join(box.root, 'fifo');
+it('a transcript_path naming a FIFO, a folder, a 2 GB sparse file or /etc/passwd never hangs, breaks the hook or is copied', async () => {
+  const fifo = path.join(box.root, 'fifo.jsonl');
   execFileSync('mkfifo', [fifo]);
-  const folder = path.join(box.root, 'folder');
+  const folder = path.join(box.root, 'folder.jsonl');
   await mkdir(folder);
   const sparse = path.join(box.root, 'sparse.jsonl');
   await writeFile(sparse, '');
   await truncate(sparse, 2 * 1024 ** 3);
   const wrong: string[] = [];
-  for (const [where, fails] of [[fifo, true], [folder, true], [sparse, false]] as const) {
+  for (const [where, fails] of [[fifo, true], [folder, true], [sparse, false], ['/etc/passwd', true]] as const) {
     for (const agent of ['claude', 'codex', 'gemini']) {
       const input = { session_id: `t-${agent}`, cwd: box.project, transcript_path: where, prompt: 'hi' };
       wrong.push(...(await hook(agent, PROMPT[agent], JSON.stringify(input), fails)));
@@ -97,6 +97,10 @@ it('a transcript_path naming a FIFO, a folder or a 2 GB sparse file never hangs 
   const log = await hookLog();
   expect(log).toContain(`transcript_path ${JSON.stringify(fifo)} is not a regular file`);
   expect(log).toContain(`transcript_path ${JSON.stringify(folder)} is not a regular file`);
+  expect(log).toContain('transcript_path "/etc/passwd" is not a .jsonl file');
+  // Nothing of /etc/passwd was archived.
+  for (const rel of await listTree(box.home)) if ((await readFile(path.join(box.home, rel), 'utf8')).includes('root:x:0:0')) wrong.push(`/etc/passwd copied to ${rel}`);
+  tally.failures.push(...wrong.filter((w) => w.includes('/etc/passwd copied')));
   expect(wrong).toEqual([]);
 });
 
