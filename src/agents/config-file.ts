@@ -7,9 +7,15 @@ import { existsSync, promises as fs, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite, ensureDir, fsyncDir, readTextIfExists, withLock } from '../store/fsx.js';
 import { shellQuote } from '../ui/shell.js';
+import { usageError } from '../ui/errors.js';
 
-/** The file's text, or undefined when it does not exist. */
+/**
+ * The file's text, or undefined when it does not exist. A folder, FIFO or device where the config
+ * file should be is refused (exit 2, nothing written): reading a FIFO would block.
+ */
 export async function readConfigText(file: string): Promise<string | undefined> {
+  const st = await fs.stat(file).catch(() => undefined);
+  if (st && !st.isFile()) throw usageError(`${file} is not a regular file (${st.isDirectory() ? 'a folder' : 'a FIFO, socket or device'}); left untouched`, 'move it away and run the command again');
   return readTextIfExists(file);
 }
 

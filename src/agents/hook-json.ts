@@ -3,6 +3,7 @@
 // fields, in snake_case). An adapter whose agent speaks this shape parses with `parseHookJson`
 // and adds what is its own.
 import { HookInputError, type AgentEvent, type HookInput } from './adapter.js';
+import { jsonBreak } from '../ui/errors.js';
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -10,6 +11,18 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * JSON.parse of a hook's stdin. Its error never quotes the input: Node's own message shows the
+ * first bytes, which may be a secret, and the message goes to the hook log.
+ */
+export function parseHookText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new HookInputError(`hook input is not JSON (${jsonBreak(err, text)})`);
+  }
 }
 
 /** What `parseHookJson` needs to know of the agent. */
@@ -22,12 +35,7 @@ export interface JsonHookAgent {
 /** The JSON object on stdin. Throws HookInputError on anything malformed. */
 export function readHookObject(text: string, event: AgentEvent, agent: JsonHookAgent): Record<string, unknown> {
   if (!text.trim()) throw new HookInputError(`empty hook input on stdin (expected the JSON ${agent.displayName} sends)`);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new HookInputError(`hook input is not JSON: ${(err as Error).message}`);
-  }
+  const raw = parseHookText(text);
   if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
   const named = str(raw.hook_event_name);
   if (named && agent.eventFor(named)?.name !== event.name) {

@@ -19,10 +19,24 @@ function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' | ').slice(0, 2000);
 }
 
+/**
+ * What a failed hook keeps is redacted: its message may quote the input (a JSON parse error
+ * shows the first bytes) and its session id is the input's, refused or not. Loaded only on
+ * failure, to keep the per-prompt path lean.
+ */
+async function redacted<T extends { note?: string; session?: string }>(fields: T): Promise<T> {
+  const { redactSecrets } = await import('../memory/gate.js');
+  const out = { ...fields };
+  if (out.note !== undefined) out.note = redactSecrets(out.note);
+  if (out.session !== undefined) out.session = redactSecrets(out.session);
+  return out;
+}
+
 /** Appends one line; past 1 MiB the log is moved to hooks.log.1 first. Never throws. */
-export async function logHook(home: string, now: Date, event: string, level: 'error' | 'note', message: string, session?: string): Promise<void> {
+export async function logHook(home: string, now: Date, event: string, level: 'error' | 'note', text: string, from?: string): Promise<void> {
   const file = hookLogFile(home);
   try {
+    const { note: message = '', session } = await redacted({ note: text, session: from });
     const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
     if (size > MAX_LOG_BYTES) await fs.rename(file, `${file}.1`).catch(() => {});
     const who = session === undefined ? '' : ` session=${/^[A-Za-z0-9._-]{1,128}$/.test(session) ? session : JSON.stringify(session.slice(0, 200))}`;
@@ -46,8 +60,9 @@ function firedFile(home: string, event: string): string {
   return path.join(logsDir(home), 'hooks-last', `${event}.json`);
 }
 
-export async function recordFired(home: string, record: FiredRecord): Promise<void> {
+export async function recordFired(home: string, fired: FiredRecord): Promise<void> {
   try {
+    const record = fired.ok ? fired : await redacted(fired);
     await atomicWrite(firedFile(home, record.event), JSON.stringify({ version: 1, ...record }) + '\n');
   } catch {
     /* best effort, as above */

@@ -5,6 +5,7 @@
 // Code's are in claude/transcript.ts); any agent whose transcript is JSONL can use this reader.
 import { promises as fs } from 'node:fs';
 import type { UsageView } from '../memory/meter.js';
+import { openRegularFile } from '../store/fsx.js';
 import { CLAUDE_LINES, type UsageState } from './claude/transcript.js';
 
 /** How an agent's transcript lines change the usage, read forward or backward. */
@@ -28,6 +29,11 @@ export interface TranscriptCursor extends UsageState {
 }
 
 const CHUNK = 256 * 1024;
+/**
+ * A line longer than this is skipped, not read: no usage line is that long, and a file of one
+ * endless line (a 2 GB sparse file named as the transcript) must not be read into memory.
+ */
+export const MAX_LINE = 16 * 1024 * 1024;
 
 async function readRange(handle: fs.FileHandle, start: number, end: number): Promise<Buffer> {
   const buf = Buffer.alloc(end - start);
@@ -49,20 +55,28 @@ async function scanBackward<S extends UsageView>(handle: fs.FileHandle, end: num
   const scan = rules.backward();
   let pos = end;
   let head = Buffer.alloc(0);
+  // Set once an over-long line was dropped: buf's last piece is that line's start, not a line.
+  let skipping = false;
   for (;;) {
     const start = Math.max(0, pos - CHUNK);
     // buf covers [start, start + buf.length) and ends with the newline of its last line.
     const buf = Buffer.concat([await readRange(handle, start, pos), head]);
-    let lineEnd = buf.length - 1;
+    let lineEnd = skipping ? buf.length : buf.length - 1;
     while (lineEnd >= 0) {
       const nl = lineEnd > 0 ? buf.lastIndexOf(10, lineEnd - 1) : -1;
       if (nl === -1 && start > 0) break;
-      const line = buf.toString('utf8', nl + 1, lineEnd);
+      const line = skipping ? '' : buf.toString('utf8', nl + 1, lineEnd);
+      skipping = false;
       if (line && scan.step(line, start + nl + 1)) return scan.result();
       lineEnd = nl;
     }
     if (start === 0) return scan.result();
-    head = buf.subarray(0, lineEnd + 1);
+    // While skipping, a chunk without a newline is more of the dropped line: nothing to keep.
+    head = skipping && lineEnd >= buf.length ? Buffer.alloc(0) : buf.subarray(0, lineEnd + 1);
+    if (head.length > MAX_LINE) {
+      head = Buffer.alloc(0);
+      skipping = true;
+    }
     pos = start;
   }
 }
@@ -72,6 +86,8 @@ async function scanForward<S extends UsageView>(handle: fs.FileHandle, from: num
   let pos = from;
   let carry = Buffer.alloc(0);
   let consumed = from;
+  // Set once an over-long line was dropped: the next newline ends it.
+  let skipping = false;
   while (pos < size) {
     const end = Math.min(size, pos + CHUNK);
     const buf = Buffer.concat([carry, await readRange(handle, pos, end)]);
@@ -79,11 +95,17 @@ async function scanForward<S extends UsageView>(handle: fs.FileHandle, from: num
     pos = end;
     let start = 0;
     for (let nl = buf.indexOf(10); nl !== -1; nl = buf.indexOf(10, start)) {
-      state = rules.forward(state, buf.toString('utf8', start, nl), base + start);
+      if (!skipping) state = rules.forward(state, buf.toString('utf8', start, nl), base + start);
+      skipping = false;
       start = nl + 1;
     }
     consumed = base + start;
-    carry = buf.subarray(start);
+    // While skipping, what follows the last newline is more of the dropped line: nothing to keep.
+    carry = skipping ? Buffer.alloc(0) : buf.subarray(start);
+    if (carry.length > MAX_LINE) {
+      carry = Buffer.alloc(0);
+      skipping = true;
+    }
   }
   return { state, consumed };
 }
@@ -105,7 +127,7 @@ export async function readTranscriptUsage(file: string, previous?: TranscriptCur
 
 /** Brings `previous` up to date with the transcript at `file`. Throws ENOENT when it does not exist. */
 export async function readJsonlUsage<S extends UsageView>(file: string, previous: JsonlCursor<S> | undefined, rules: LineRules<S>): Promise<TranscriptRead<S>> {
-  const handle = await fs.open(file, 'r');
+  const handle = await openRegularFile(file);
   try {
     const size = (await handle.stat()).size;
     let state: S = rules.empty;
@@ -117,7 +139,7 @@ export async function readJsonlUsage<S extends UsageView>(file: string, previous
     let consumed: number;
     if (reuse) {
       ({ state, consumed } = await scanForward(handle, previous!.consumed, size, rules.restore(previous!), rules));
-      pending = (await readRange(handle, consumed, size)).toString('utf8');
+      pending = size - consumed > MAX_LINE ? '' : (await readRange(handle, consumed, size)).toString('utf8');
     } else {
       // Complete lines end at the last newline; a final line without one is read separately.
       let end = size;
@@ -138,7 +160,7 @@ export async function readJsonlUsage<S extends UsageView>(file: string, previous
         } else {
           end = nl === -1 ? 0 : size - tail.length + nl + 1;
         }
-        pending = (await readRange(handle, end, size)).toString('utf8');
+        pending = size - end > MAX_LINE ? '' : (await readRange(handle, end, size)).toString('utf8');
       }
       state = await scanBackward(handle, end, rules);
       consumed = end;

@@ -107,9 +107,19 @@ async function readUsage(moment: Moment, state: HookState, required: boolean, se
   return (await readTranscript(moment, state, required)) ?? fromInput;
 }
 
+/**
+ * A transcript path from hook input is read (and archived, byte for byte): it must be absolute and
+ * name a .jsonl file, as every agent's transcript does, so that input naming /etc/passwd or a
+ * key file gets nothing copied into memory.
+ */
+function checkTranscriptPath(file: string): void {
+  if (!path.isAbsolute(file)) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not an absolute path`);
+  if (!file.endsWith('.jsonl')) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not a .jsonl file (every agent's transcript is one)`);
+}
+
 async function readTranscript({ input, adapter }: Moment, state: HookState, required: boolean): Promise<UsageRead | undefined> {
   if (!input.transcriptPath || !adapter.transcript) return undefined;
-  if (!path.isAbsolute(input.transcriptPath)) throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not an absolute path`);
+  checkTranscriptPath(input.transcriptPath);
   try {
     return await adapter.transcript.read(input.transcriptPath, state.transcript);
   } catch (err) {
@@ -117,6 +127,7 @@ async function readTranscript({ input, adapter }: Moment, state: HookState, requ
     if (code === 'ENOENT' && (!required || !state.transcript)) return undefined;
     if (!required && code === 'EISDIR') return undefined;
     if (code === 'ENOENT') throw new HookFailure(`transcript ${input.transcriptPath} does not exist (it was read before)`);
+    if (code === 'ENOTREG' || code === 'EISDIR') throw new HookFailure(`transcript_path ${JSON.stringify(input.transcriptPath)} is not a regular file`);
     throw err;
   }
 }
@@ -305,7 +316,7 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
     await mirrorConversation(session, transcript, input.conversation);
   }
   if (!transcript) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
-  if (!path.isAbsolute(transcript)) throw new HookFailure(`transcript_path ${JSON.stringify(transcript)} is not an absolute path`);
+  checkTranscriptPath(transcript);
   try {
     await fs.access(transcript);
   } catch {

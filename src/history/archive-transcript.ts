@@ -3,7 +3,7 @@
 // transcript itself is only read.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, readTextIfExists, withLock } from '../store/fsx.js';
+import { atomicWrite, openRegularFile, readTextIfExists, withLock } from '../store/fsx.js';
 import { fileStamp } from '../store/paths.js';
 import type { Session } from '../store/session.js';
 import { appendToSection, detailFrontMatter, detailIndexLine } from '../store/detail.js';
@@ -40,7 +40,10 @@ export async function archiveTranscript(session: Session, transcriptPath: string
     await removeSessionLeftovers(session);
     let size: number;
     try {
-      size = (await fs.stat(source)).size;
+      // Only a regular file: opening a FIFO named as the transcript would block the hook.
+      const handle = await openRegularFile(source);
+      size = (await handle.stat()).size;
+      await handle.close();
     } catch (err) {
       throw fsError(err, 'read', source);
     }

@@ -6,6 +6,7 @@
 // client's initialize (its answer, already given, is dropped), then every message that waited, in
 // order, and from then on it gets every message. Built from Node built-ins only.
 import type { Manifest } from './manifest.js';
+import { jsonBreak } from '../ui/errors.js';
 
 type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown>; [key: string]: unknown };
 
@@ -29,6 +30,8 @@ export interface FrontOptions {
 }
 
 const REPLAYED_INIT_ID = '__wmem_front_initialize__';
+/** The longest line read as a message (the rest of a longer one reads as a line that is not JSON). */
+const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
 export function runFront(options: FrontOptions): Promise<void> {
   const { manifest, write } = options;
@@ -90,14 +93,17 @@ export function runFront(options: FrontOptions): Promise<void> {
     return false;
   };
 
+  const notJsonRpc = (why: string) => (transport?.onerror ?? ((e: Error) => options.log(`wmem mcp: ${e.message}`)))(new Error(`not JSON-RPC: ${why}`));
+
   const onLine = (line: string) => {
     if (!line.trim()) return;
     let message: Message;
     try {
       message = JSON.parse(line) as Message;
     } catch (err) {
-      // As the SDK's own stdio transport does: report, answer nothing, go on.
-      (transport?.onerror ?? ((e: Error) => options.log(`wmem mcp: ${e.message}`)))(new Error(`not JSON-RPC: ${(err as Error).message}`));
+      // As the SDK's own stdio transport does: report, answer nothing, go on. Where it broke
+      // only: Node's message quotes the line's first bytes, which may be a secret.
+      notJsonRpc(`a line that is not JSON (${jsonBreak(err, line)})`);
       return;
     }
     if (transport) return transport.onmessage?.(message);
@@ -115,6 +121,11 @@ export function runFront(options: FrontOptions): Promise<void> {
         const line = buffer.slice(0, nl).replace(/\r$/, '');
         buffer = buffer.slice(nl + 1);
         onLine(line);
+      }
+      // A line that never ends would grow without bound: no request is that long.
+      if (buffer.length > MAX_LINE_CHARS) {
+        notJsonRpc(`a line over ${MAX_LINE_CHARS} characters without its end; dropped`);
+        buffer = '';
       }
     });
     const end = async () => {

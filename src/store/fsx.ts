@@ -50,6 +50,25 @@ export function readTailSync(file: string, bytes: number): string {
   }
 }
 
+/**
+ * Opens a file another program names (an agent's transcript) for reading, refusing anything but
+ * a regular file: a FIFO would block the hook for ever (O_NONBLOCK makes the open return), a
+ * device or socket has no lines to read. The error has code EISDIR for a folder, ENOTREG else.
+ */
+export async function openRegularFile(file: string): Promise<fs.FileHandle> {
+  const handle = await fs.open(file, fsc.O_RDONLY | fsc.O_NONBLOCK | fsc.O_NOCTTY);
+  try {
+    const st = await handle.stat();
+    if (st.isFile()) return handle;
+    const err = new Error(`${file} is not a regular file`) as NodeJS.ErrnoException;
+    err.code = st.isDirectory() ? 'EISDIR' : 'ENOTREG';
+    throw err;
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
 export async function exists(file: string): Promise<boolean> {
   try {
     lstatSync(file);

@@ -2,6 +2,7 @@
 // claude-hooks.json): where the transcript was last read to, and which compaction the memory part
 // was last delivered for.
 // Read and written under the state folder's own lock, so hooks never wait on a long compaction.
+import { redactSecrets } from '../memory/gate.js';
 import path from 'node:path';
 import { atomicWrite, ensureDir, readTextIfExists, withLock } from './fsx.js';
 
@@ -65,6 +66,20 @@ async function readHookState(file: string): Promise<HookState> {
   }
 }
 
+/**
+ * The state as written: every string in it redacted. Model ids and usage come from the agent's
+ * input or transcript (OpenCode's plugin passes them in), and the state is not the verbatim
+ * record: a secret there would be kept for good and read back into what `status` shows.
+ */
+export function withoutSecrets<T>(value: T): T {
+  if (typeof value === 'string') return redactSecrets(value) as T;
+  if (Array.isArray(value)) return value.map(withoutSecrets) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecrets(v)])) as T;
+  }
+  return value;
+}
+
 /** Runs `fn` on the state under the lock and writes it back when `fn` changed it. */
 export async function updateHookState<T>(stateDir: string, fn: (state: HookState) => Promise<T>, agent = 'claude'): Promise<T> {
   await ensureDir(stateDir);
@@ -75,7 +90,7 @@ export async function updateHookState<T>(stateDir: string, fn: (state: HookState
       const state = await readHookState(file);
       const before = JSON.stringify(state);
       const result = await fn(state);
-      if (JSON.stringify(state) !== before) await atomicWrite(file, JSON.stringify(state) + '\n');
+      if (JSON.stringify(state) !== before) await atomicWrite(file, JSON.stringify(withoutSecrets(state)) + '\n');
       return result;
     },
     { waitMs: 3_000, staleMs: 5_000 },

@@ -53,3 +53,14 @@ export function fsError(err: unknown, action: string, path: string): WmemError {
       return ioError(`cannot ${action} ${path}: ${(err as Error)?.message ?? String(err)}`, err);
   }
 }
+
+/**
+ * Why JSON.parse refused a text, by place only: Node's own message quotes the text's first bytes,
+ * and a config file, a hook's stdin or a client's line may start with a secret.
+ */
+export function jsonBreak(err: unknown, text: string): string {
+  const at = /position (\d+)/.exec((err as Error)?.message ?? '')?.[1];
+  if (at === undefined) return `${text.length} characters`;
+  const before = text.slice(0, Number(at));
+  return `line ${before.split('\n').length}, column ${Number(at) - before.lastIndexOf('\n')}`;
+}

@@ -257,10 +257,14 @@ describe('a hook never breaks the agent', () => {
     expect(await logText()).toBe('');
   });
 
-  it('an internal error (the transcript is a folder): exit 0, nothing on stdout, logged', async () => {
-    const result = await hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'x', transcript_path: box.root }));
+  it('a failure (the transcript is a folder, or not a .jsonl file): exit 0, nothing on stdout, logged', async () => {
+    const folder = path.join(box.root, 'folder.jsonl');
+    await mkdir(folder);
+    const result = await hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'x', transcript_path: folder }));
     expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
-    expect(await logText()).toMatch(/UserPromptSubmit .*error: .*EISDIR/);
+    expect(await logText()).toMatch(/UserPromptSubmit .*error: transcript_path ".*folder\.jsonl" is not a regular file/);
+    expect(await hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'x', transcript_path: box.root }))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(/UserPromptSubmit .*error: transcript_path ".*" is not a \.jsonl file/);
     const fired = JSON.parse(await readFile(path.join(box.home, 'logs', 'hooks-last', 'UserPromptSubmit.json'), 'utf8'));
     expect(fired.ok).toBe(false);
   });

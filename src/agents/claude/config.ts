@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigShapeError, type AgentConfig, type ConfigPlace, type ConfigPlan, type ConfigStatus, type Scope } from '../adapter.js';
 import { detectIndent, formatSettings, installedHooks, mergeWmemHooks, removeWmemHooks, SettingsShapeError, wmemPrefix, type Settings } from './settings.js';
+import { jsonBreak } from '../../ui/errors.js';
 
 const HINT = 'fix that file (or move it away) and run the command again';
 
@@ -25,7 +26,7 @@ export function parseSettings(file: string, text: string | undefined): Parsed {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw shapeError(`${file} is not valid JSON (${(err as Error).message}); left untouched`, HINT);
+    throw shapeError(`${file} is not valid JSON (${jsonBreak(err, text)}); left untouched`, HINT);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw shapeError(`${file} does not hold a JSON object; left untouched`, HINT);
   return { settings: parsed as Settings, indent: detectIndent(text) };

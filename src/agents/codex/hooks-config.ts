@@ -6,6 +6,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigShapeError, type ConfigPlan, type InstallRequest, type Scope } from '../adapter.js';
+import { jsonBreak } from '../../ui/errors.js';
 
 export interface CodexHookSpec {
   event: string;
@@ -67,7 +68,7 @@ export function parseHooksFile(file: string, text: string | undefined): { json: 
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw shapeError(`${file} is not valid JSON (${(err as Error).message}); left untouched`);
+    throw shapeError(`${file} is not valid JSON (${jsonBreak(err, text)}); left untouched`);
   }
   if (!isObject(parsed)) throw shapeError(`${file} does not hold a JSON object; left untouched`);
   if (parsed.hooks !== undefined) {

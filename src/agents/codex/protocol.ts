@@ -5,6 +5,7 @@
 // in the rollout (see rollout.ts), so the adapter completes the input from there.
 import { isAbsolute, relative } from 'node:path';
 import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
+import { parseHookText } from '../hook-json.js';
 import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
 
 /**
@@ -41,12 +42,7 @@ function str(value: unknown): string | undefined {
 /** Parses what Codex writes on a hook's stdin. Throws HookInputError on anything malformed. */
 export function parseCodexInput(text: string, event: AgentEvent): HookInput {
   if (!text.trim()) throw new HookInputError('empty hook input on stdin (expected the JSON Codex sends)');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new HookInputError(`hook input is not JSON: ${(err as Error).message}`);
-  }
+  const raw = parseHookText(text);
   if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
   const named = str(raw.hook_event_name);
   if (named && codexEvent(named)?.name !== event.name) throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent codex ${event.name}'`);

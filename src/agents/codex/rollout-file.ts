@@ -3,8 +3,8 @@
 // Codex writes the command's `item_completed` line before it runs PostToolUse, and the
 // `compacted` line before PostCompact, so both are near the end: the file is read backward in
 // growing chunks, up to a bound (a huge output does not make a hook slow).
-import { promises as fs } from 'node:fs';
 import type { TranscriptCursor, TranscriptRead } from '../adapter.js';
+import { openRegularFile } from '../../store/fsx.js';
 import { readJsonlUsage, type JsonlCursor, type LineRules } from '../transcript-file.js';
 import type { CommandOutcome } from './protocol.js';
 import { applyRolloutLine, commandOutcomeOf, compactionSummaryOf, EMPTY_ROLLOUT, RolloutBackwardScan, type RolloutState } from './rollout.js';
@@ -26,7 +26,7 @@ export const SEARCH_BYTES = 8 * 1024 * 1024;
 
 /** The first answer `match` gives on the rollout's lines, newest first, within `limit` bytes of the end. */
 async function fromEnd<T>(file: string, match: (line: string) => T | undefined, limit: number): Promise<T | undefined> {
-  const handle = await fs.open(file, 'r');
+  const handle = await openRegularFile(file);
   try {
     const size = (await handle.stat()).size;
     for (let span = Math.min(size, 256 * 1024); ; span = Math.min(size, limit, span * 4)) {

@@ -10,6 +10,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigShapeError, type ConfigPlan, type ConfigPlace, type InstallRequest, type Scope } from '../adapter.js';
+import { jsonBreak } from '../../ui/errors.js';
 
 export interface GeminiHookSpec {
   event: string;
@@ -77,7 +78,7 @@ export function parseSettingsFile(file: string, text: string | undefined): { jso
     parsed = JSON.parse(text);
   } catch (err) {
     const comments = /^\s*\/\/|\/\*/m.test(text) ? ' (wmem does not rewrite a settings file with comments: it would lose them)' : '';
-    throw shapeError(`${file} is not valid JSON${comments} (${(err as Error).message}); left untouched`);
+    throw shapeError(`${file} is not valid JSON${comments} (${jsonBreak(err, text)}); left untouched`);
   }
   if (!isObject(parsed)) throw shapeError(`${file} does not hold a JSON object; left untouched`);
   if (parsed.hooks !== undefined) {
