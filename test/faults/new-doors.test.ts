@@ -69,7 +69,7 @@ it('hostile session ids are refused, logged, never echoed, never a folder outsid
 it('input that is not JSON and starts with a secret is logged without it', async () => {
   const wrong: string[] = [];
   for (const secret of SECRETS.filter((s) => !s.value.startsWith('-----'))) {
-    for (const agent of ['claude', 'codex', 'gemini']) wrong.push(...(await hook(agent, 'SessionStart', `${secret.value} and then some`, true)));
+    for (const [agent, event] of [['claude', 'SessionStart'], ['codex', 'SessionStart'], ['gemini', 'SessionStart'], ['opencode', 'chat.message']]) wrong.push(...(await hook(agent, event, `${secret.value} and then some`, true)));
   }
   const log = await hookLog();
   for (const secret of SECRETS) if (log.includes(secret.value.slice(0, 8))) wrong.push(`${secret.kind}: its first bytes are in hooks.log`);

@@ -8,6 +8,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { eventByName, HookInputError, type AgentEvent, type HookInput, type UsageView } from '../adapter.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
+import { parseHookText } from '../hook-json.js';
 
 /** The plugin's events, named after the OpenCode hooks that run them. */
 export const OPENCODE_EVENTS: readonly AgentEvent[] = [
@@ -112,12 +113,8 @@ function windowOf(model: unknown): number | undefined {
 /** Parses what wmem's plugin writes on the hook's stdin. Throws HookInputError on anything malformed. */
 export function parseOpenCodeInput(text: string, event: AgentEvent): HookInput {
   if (!text.trim()) throw new HookInputError("empty hook input on stdin (expected the JSON wmem's OpenCode plugin sends)");
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new HookInputError(`hook input is not JSON: ${(err as Error).message}`);
-  }
+  // Where the JSON broke, never its first bytes: they may be a secret, and failures are logged.
+  const raw = parseHookText(text);
   if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
   const named = str(raw.event);
   if (named && opencodeEvent(named)?.name !== event.name) throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent opencode ${event.name}'`);
