@@ -95,7 +95,7 @@ async function loadInputs(session: Session, around: Surroundings, observed: Obse
   const history = await updateHistoryStats(session.paths.messages, cache.history);
   const overview = await loadOverviewDigest(session.paths.overview, cache);
   const scratchLines = await loadScratchLines(session.paths.scratch);
-  return { cache, sources, compactCommand: agent?.compactCommand, history, overview, scratchLines, injectables: readInjectables(session) };
+  return { cache, sources, compactCommand: agent?.compactCommand, history, overview, scratchLines, injectables: readInjectables(session, scratchLines) };
 }
 
 export async function assembleContext(session: Session, around: Surroundings, options: AssembleOptions): Promise<AssembledContext> {

@@ -30,27 +30,6 @@ export async function readTextIfExists(file: string): Promise<string | undefined
 }
 
 /**
- * The last `bytes` of a file (from the start of its first whole line), '' when it is missing:
- * for the per-prompt path, which wants the newest lines of a log without reading all of it.
- */
-export function readTailSync(file: string, bytes: number): string {
-  let fd: number | undefined;
-  try {
-    fd = nodeFs.openSync(file, fsc.O_RDONLY | fsc.O_NOFOLLOW);
-    const size = nodeFs.fstatSync(fd).size;
-    const start = Math.max(0, size - bytes);
-    const buf = Buffer.alloc(size - start);
-    const got = nodeFs.readSync(fd, buf, 0, buf.length, start);
-    const text = buf.subarray(0, got).toString('utf8');
-    return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
-  } catch {
-    return '';
-  } finally {
-    if (fd !== undefined) nodeFs.closeSync(fd);
-  }
-}
-
-/**
  * Opens a file another program names (an agent's transcript) for reading, refusing anything but
  * a regular file: a FIFO would block the hook for ever (O_NONBLOCK makes the open return), a
  * device or socket has no lines to read. The error has code EISDIR for a folder, ENOTREG else.
