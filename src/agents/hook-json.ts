@@ -39,7 +39,7 @@ export function readHookObject(text: string, event: AgentEvent, agent: JsonHookA
   if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
   const named = str(raw.hook_event_name);
   if (named && agent.eventFor(named)?.name !== event.name) {
-    throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook ${event.name}'`);
+    throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent ${agent.id} ${event.name}'`);
   }
   for (const key of ['session_id', 'transcript_path', 'cwd'] as const) {
     if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'string') throw new HookInputError(`hook input field ${key} is not a string`);
@@ -68,10 +68,12 @@ export function parseHookJson(text: string, event: AgentEvent, agent: JsonHookAg
       name: str(raw.tool_name),
       input: isObject(raw.tool_input) ? raw.tool_input : undefined,
       response: raw.tool_response,
-      error: str(raw.error),
-      isInterrupt: raw.is_interrupt === true,
       id: str(raw.tool_use_id),
     };
+    // Only the agents that send them (Claude Code's PostToolUseFailure) get these fields.
+    const error = str(raw.error);
+    if (error) input.tool.error = error;
+    if (typeof raw.is_interrupt === 'boolean') input.tool.isInterrupt = raw.is_interrupt;
   }
   return { input, raw };
 }

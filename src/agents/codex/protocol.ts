@@ -4,8 +4,8 @@
 // command whether it succeeded or not, and its tool_response is the output only: the exit code is
 // in the rollout (see rollout.ts), so the adapter completes the input from there.
 import { isAbsolute, relative } from 'node:path';
-import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
-import { parseHookText } from '../hook-json.js';
+import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
+import { isObject, parseHookJson } from '../hook-json.js';
 import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
 
 /**
@@ -31,46 +31,10 @@ export function codexEvent(name: string): AgentEvent | undefined {
   return eventByName(CODEX_EVENTS, name);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** Parses what Codex writes on a hook's stdin. Throws HookInputError on anything malformed. */
+/** Parses what Codex writes on a hook's stdin (the shared shape). Throws HookInputError on anything malformed. */
 export function parseCodexInput(text: string, event: AgentEvent): HookInput {
-  if (!text.trim()) throw new HookInputError('empty hook input on stdin (expected the JSON Codex sends)');
-  const raw = parseHookText(text);
-  if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
-  const named = str(raw.hook_event_name);
-  if (named && codexEvent(named)?.name !== event.name) throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent codex ${event.name}'`);
-  for (const key of ['session_id', 'transcript_path', 'cwd'] as const) {
-    if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'string') throw new HookInputError(`hook input field ${key} is not a string`);
-  }
-  const input: HookInput = {
-    agent: 'codex',
-    event: event.name,
-    moment: event.moment,
-    sessionId: str(raw.session_id),
-    transcriptPath: str(raw.transcript_path),
-    cwd: str(raw.cwd),
-    source: str(raw.source),
-    model: str(raw.model),
-    trigger: str(raw.trigger),
-    reason: str(raw.reason),
-    prompt: str(raw.prompt),
-  };
-  if (event.moment === 'tool-done' || event.moment === 'tool-failed') {
-    input.tool = {
-      name: str(raw.tool_name),
-      input: isObject(raw.tool_input) ? raw.tool_input : undefined,
-      response: raw.tool_response,
-      id: str(raw.tool_use_id),
-    };
-  }
-  return input;
+  return parseHookJson(text, event, { id: 'codex', displayName: 'Codex', eventFor: codexEvent }).input;
 }
 
 /** What the rollout says about a finished command (CommandExecution item). */
