@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigShapeError, type ConfigPlan, type InstallRequest, type Scope } from '../adapter.js';
 import { jsonBreak } from '../../ui/errors.js';
+import { hookCommandRule } from '../hook-command.js';
 
 export interface CodexHookSpec {
   event: string;
@@ -45,21 +46,11 @@ export function codexHooksFile(scope: Scope, place: { cwd: string; env: NodeJS.P
   return path.join(path.resolve(place.cwd), '.codex', 'hooks.json');
 }
 
-const HOOK_TAIL = String.raw`\s+hook\s+--agent[= ]codex\s+[A-Za-z]+(?:\s+--tokens-max[= ]\d+)?\s*$`;
-const WMEM_COMMAND = new RegExp(String.raw`(?:^|[\s'"/\\])wmem(?:\.js)?['"]?(?:\s+\S+)*?` + HOOK_TAIL);
-
-export function isWmemCodexCommand(command: unknown): boolean {
-  return typeof command === 'string' && WMEM_COMMAND.test(command);
-}
-
+const HOOK_COMMAND = hookCommandRule('codex');
+export const isWmemCodexCommand = HOOK_COMMAND.isWmem;
 /** What runs wmem in an installed command, without `hook --agent codex EVENT`. */
-export function codexCommandPrefix(command: string): string {
-  return command.replace(new RegExp(HOOK_TAIL), '');
-}
-
-export function codexHookCommand(prefix: string, event: string, tokensMax?: number): string {
-  return `${prefix} hook --agent codex ${event}${tokensMax ? ` --tokens-max ${tokensMax}` : ''}`;
-}
+export const codexCommandPrefix = HOOK_COMMAND.prefixOf;
+export const codexHookCommand = HOOK_COMMAND.command;
 
 /** The parsed file, refused by name when it cannot be changed safely. */
 export function parseHooksFile(file: string, text: string | undefined): { json: Json; indent: string | number } {

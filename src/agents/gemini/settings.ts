@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigShapeError, type ConfigPlan, type ConfigPlace, type InstallRequest, type Scope } from '../adapter.js';
 import { jsonBreak } from '../../ui/errors.js';
+import { hookCommandRule } from '../hook-command.js';
 
 export interface GeminiHookSpec {
   event: string;
@@ -45,21 +46,11 @@ export function geminiSettingsFile(scope: Scope, place: ConfigPlace): string {
   return path.join(path.resolve(place.cwd), '.gemini', 'settings.json');
 }
 
-const HOOK_TAIL = String.raw`\s+hook\s+--agent[= ]gemini\s+[A-Za-z]+(?:\s+--tokens-max[= ]\d+)?\s*$`;
-const WMEM_COMMAND = new RegExp(String.raw`(?:^|[\s'"/\\])wmem(?:\.js)?['"]?(?:\s+\S+)*?` + HOOK_TAIL);
-
-export function isWmemGeminiCommand(command: unknown): boolean {
-  return typeof command === 'string' && WMEM_COMMAND.test(command);
-}
-
+const HOOK_COMMAND = hookCommandRule('gemini');
+export const isWmemGeminiCommand = HOOK_COMMAND.isWmem;
 /** What runs wmem in an installed command, without `hook --agent gemini EVENT`. */
-export function geminiCommandPrefix(command: string): string {
-  return command.replace(new RegExp(HOOK_TAIL), '');
-}
-
-export function geminiHookCommand(prefix: string, event: string, tokensMax?: number): string {
-  return `${prefix} hook --agent gemini ${event}${tokensMax ? ` --tokens-max ${tokensMax}` : ''}`;
-}
+export const geminiCommandPrefix = HOOK_COMMAND.prefixOf;
+export const geminiHookCommand = HOOK_COMMAND.command;
 
 /** The name Gemini shows for the hook (and that `hooksConfig.disabled` can list). */
 export function geminiHookName(event: string): string {
