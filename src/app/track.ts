@@ -1,7 +1,7 @@
 // `wmem track`: one tool event (the generic JSON shape, or Claude Code's PostToolUse input) into
 // the session's hot state: active files, open errors, the todo list.
 import { resolveSession } from '../store/session.js';
-import { usageError } from '../ui/errors.js';
+import { jsonBreak, usageError } from '../ui/errors.js';
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { AppEnv } from './env.js';
 
@@ -28,7 +28,7 @@ export async function track(options: TrackOptions, env: AppEnv): Promise<TrackRe
   try {
     raw = JSON.parse(input);
   } catch (err) {
-    throw usageError(`the tool event is not valid JSON: ${(err as Error).message}`, EXAMPLE);
+    throw usageError(`the tool event is not valid JSON (${jsonBreak(err, input)})`, EXAMPLE);
   }
   const { toolEventFromJson } = await import('../memory/hot-state.js');
   const event = toolEventFromJson(raw);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { atomicWrite, readTextIfExists } from './fsx.js';
 import { assertSessionId, sessionPaths, type SessionPaths } from './paths.js';
 import { locateProject, type ProjectRef } from './project.js';
-import { WmemError, usageError } from '../ui/errors.js';
+import { WmemError, jsonBreak, usageError } from '../ui/errors.js';
 
 export interface SessionMeta {
   version: 1;
@@ -111,7 +111,7 @@ export async function readMeta(paths: SessionPaths): Promise<SessionMeta | undef
     const parsed = JSON.parse(text) as Partial<SessionMeta>;
     return upgradeMeta(parsed);
   } catch (err) {
-    throw usageError(`${paths.meta} is not valid JSON: ${(err as Error).message}`, 'fix that file or remove it (wmem init recreates it)');
+    throw usageError(`${paths.meta} is not valid JSON (${jsonBreak(err, text)})`, 'fix that file or remove it (wmem init recreates it)');
   }
 }
 

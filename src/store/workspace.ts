@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { atomicWrite, withLock } from './fsx.js';
-import { usageError } from '../ui/errors.js';
+import { jsonBreak, usageError } from '../ui/errors.js';
 import {
   addEntry,
   emptyWorkspace,
@@ -33,7 +33,7 @@ export function readWorkspaceSync(projectDir: string): WorkspaceFile {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw usageError(`${file} is not valid JSON: ${(err as Error).message}`, 'fix that file, or move it away to start workspace memory afresh');
+    throw usageError(`${file} is not valid JSON (${jsonBreak(err, text)})`, 'fix that file, or move it away to start workspace memory afresh');
   }
   return migrateWorkspace(raw).file;
 }

@@ -67,4 +67,11 @@ describe('track', () => {
     expect(String(r.stderr)).toMatch(message as RegExp);
     expect(existsSync(path.join(dir, 'state/hot.json'))).toBe(false);
   });
+
+  it('says where input that is not JSON broke, never what it says (it may start with a secret)', async () => {
+    const r = await box.run(['track'], { input: 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123 then a tool output' });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toMatch(/the tool event is not valid JSON/);
+    expect(String(r.stderr)).not.toContain('sk-ant');
+  });
 });
