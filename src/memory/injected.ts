@@ -3,7 +3,7 @@
 // inputs always give the same bytes. Ages in workspace memory are measured against the newest
 // `updated` time in the workspace file itself (see referenceTime), not against the prompt's time.
 // The inputs are read by store/injectables.ts.
-import { renderWorkspace, withTeam, type WorkspaceEntry, type WorkspaceFile } from './workspace.js';
+import { referenceTime, renderEntry, renderWorkspace, withTeam, type WorkspaceEntry, type WorkspaceFile } from './workspace.js';
 import { renderHotState, type HotState } from './hot-state.js';
 import { recentDecisions } from './scratch.js';
 
@@ -16,10 +16,22 @@ export interface InjectableInputs {
   hotState: HotState;
 }
 
-export function renderInjectables(inputs: InjectableInputs): { workspace?: string; sessionState?: string } {
-  const workspace = inputs.workspace ? renderWorkspace(withTeam(inputs.workspace, inputs.team)) || undefined : undefined;
+export function renderInjectables(inputs: InjectableInputs): { workspace?: string; workspacePinned?: string[]; sessionState?: string } {
+  const merged = inputs.workspace ? withTeam(inputs.workspace, inputs.team) : undefined;
+  const workspace = merged ? renderWorkspace(merged) || undefined : undefined;
   const decisions = recentDecisions(inputs.scratchTail);
   const state = [renderHotState(inputs.hotState), ...(decisions.length ? ['Recent decisions (not yet consolidated):', ...decisions.map((d) => `- ${d}`)] : [])];
   const sessionState = state.filter(Boolean).join('\n') || undefined;
-  return { workspace, sessionState };
+  return { workspace, ...(workspace && merged ? { workspacePinned: pinnedLines(merged) } : {}), sessionState };
+}
+
+/**
+ * The rendered lines of what the user asked to remember (explicit and feedback entries): the cut
+ * of the memory part keeps them first, whatever order the block lists its entries in.
+ */
+function pinnedLines(file: WorkspaceFile): string[] {
+  const pinned = file.entries.filter((e) => e.source === 'explicit' || e.type === 'feedback');
+  if (!pinned.length) return [];
+  const reference = referenceTime(file);
+  return pinned.map((e) => renderEntry(e, reference));
 }

@@ -3,6 +3,7 @@
 // token figures. Text inside a block is neutralised so it cannot close or forge a block.
 
 import type { MetaFigures } from '../memory/meter.js';
+import { allocate, renderPart, splitEntries, type Entry, type PartCut, type PartPlan } from './budget.js';
 
 export { actionHintFor, budgetForTokensMax, metaFigures, pressureFor } from '../memory/meter.js';
 export type { ActionHint, MetaFigures, Pressure, TokensSource } from '../memory/meter.js';
@@ -62,95 +63,167 @@ export interface MemoryInputs {
   /** Scratch lines as stored (notes and unparsed lines), oldest first. */
   scratchLines: string[];
   workspace?: string;
+  /** Lines of `workspace` the user explicitly asked to remember (explicit and feedback entries): cut last. */
+  workspacePinned?: string[];
   sessionState?: string;
   /** Real paths for the notices (default: relative names). */
   where?: MemoryWhere;
 }
 
-interface Unit {
-  block: 'working_memory' | 'scratch_notes' | 'workspace_memory' | 'session_state';
-  order: number;
-  priority: number;
-  text: string;
-  label: string;
+type Block = 'working_memory' | 'session_state' | 'workspace_memory' | 'scratch_notes';
+
+/** A part besides the overview's sections: its block, its share and rank (see budget.ts), and where the rest is. */
+interface PartSpec {
+  block: Block;
+  share: number;
+  rank: number;
+  keep: 'first' | 'last';
+  entries: (inputs: MemoryInputs) => Entry[];
+  /** What was left out, for the closing notice ("12 workspace entries"). */
+  label: (omitted: number) => string;
+  /** The marker line where entries were left out: says where the rest is. */
+  marker: (omitted: number) => string;
+  yieldsToPinned?: boolean;
 }
 
-// What survives a tight budget first: the state the agent needs to carry on, then recent notes.
-const SECTION_PRIORITY: Record<string, number> = { task: 0, progress: 1, decisions: 2, context: 3, open: 4 };
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+// The parts after the working memory, in the order of their blocks. Shares are characters at the
+// 8,000-character budget (scaled to the budget in use) and add up with the sections' (docs/context.md).
+// A new part is one line here, plus its input in MemoryInputs.
+const PARTS: PartSpec[] = [
+  { block: 'session_state', share: 300, rank: 5, keep: 'first', entries: (i) => lineEntries(i.sessionState), label: (n) => plural(n, 'line of session state', 'lines of session state'), marker: (n) => `[wmem: ${plural(n, 'more line', 'more lines')} of session state: wmem status, wmem show scratch]` },
+  { block: 'workspace_memory', share: 1200, rank: 6, keep: 'first', entries: (i) => lineEntries(i.workspace, i.workspacePinned), label: (n) => plural(n, 'workspace entry', 'workspace entries'), marker: (n) => `[wmem: ${plural(n, 'more entry', 'more entries')} of workspace memory: wmem memories, wmem search]` },
+  { block: 'scratch_notes', share: 250, rank: 9, keep: 'last', entries: (i) => i.scratchLines.map((text) => ({ text, gap: 0 })), label: (n) => plural(n, 'older scratch note', 'older scratch notes'), marker: (n) => `[wmem: ${plural(n, 'older note', 'older notes')}: wmem show scratch]` },
+];
+
+/** Each section's share and rank, and the end that survives a cut (the newest entries are last). */
+const SECTION_PARTS: Record<string, { share: number; rank: number; keep: 'first' | 'last' }> = {
+  task: { share: 500, rank: 0, keep: 'first' },
+  progress: { share: 1000, rank: 1, keep: 'first' },
+  decisions: { share: 1200, rank: 2, keep: 'last' },
+  context: { share: 900, rank: 3, keep: 'first' },
+  open: { share: 500, rank: 4, keep: 'first' },
+  recent: { share: 400, rank: 8, keep: 'last' },
+  pointers: { share: 300, rank: 10, keep: 'last' },
+  details: { share: 200, rank: 11, keep: 'last' },
+};
+const OTHER_SECTION = { share: 200, rank: 12, keep: 'first' as const };
+
+interface Part extends PartPlan {
+  block: Block;
+  spec?: PartSpec;
+}
+
+function lineEntries(text: string | undefined, pinned: string[] = []): Entry[] {
+  const trimmed = text?.trim();
+  if (!trimmed) return [];
+  const keep = new Set(pinned.map(neutralizeTags));
+  return neutralizeTags(trimmed)
+    .split('\n')
+    .map((line) => ({ text: line, gap: 0, ...(keep.has(line) ? { pinned: true } : {}) }));
+}
+
+function sectionPart(section: OverviewUnit): Part {
+  const text = neutralizeTags(section.text);
+  const cut = text.indexOf('\n');
+  const header = cut < 0 ? text : text.slice(0, cut);
+  const entries = cut < 0 ? [] : splitEntries(trimBody(text.slice(cut + 1)));
+  const label = `section ${section.id}`;
+  if (section.empty) return { block: 'working_memory', label, header, entries: entries.length ? [{ text: entries.map((e) => e.text).join('\n'), gap: 0 }] : [], keep: 'first', share: 0, rank: 40, optional: true };
+  const spec = SECTION_PARTS[section.id] ?? OTHER_SECTION;
+  const marker = (n: number) => `[wmem: ${plural(n, spec.keep === 'last' ? 'earlier entry' : 'more entry', spec.keep === 'last' ? 'earlier entries' : 'more entries')} of this section: wmem show overview]`;
+  return { block: 'working_memory', label, header, entries, ...spec, marker, yieldsToPinned: section.id === 'decisions' };
+}
+
+function trimBody(text: string): string {
+  return text.replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
+}
+
+function memoryParts(inputs: MemoryInputs, where: MemoryWhere): Part[] {
+  const parts: Part[] = [];
+  const fixed = (label: string, text: string, rank: number) => parts.push({ block: 'working_memory', label, header: neutralizeTags(text), entries: [], keep: 'first', share: 0, rank });
+  if (inputs.overview.problem) fixed('problem', `[wmem: ${inputs.overview.problem}. Repair ${where.overview}; wmem set and append refuse to edit it until then.]`, -2);
+  const preamble = inputs.overview.preamble.trim();
+  if (preamble) fixed('title', preamble, -1);
+  for (const section of inputs.overview.sections) parts.push(sectionPart(section));
+  for (const spec of PARTS) {
+    const entries = spec.entries(inputs);
+    if (entries.length) parts.push({ block: spec.block, label: spec.label(entries.length), header: '', entries, keep: spec.keep, share: spec.share, rank: spec.rank, marker: spec.marker, spec });
+  }
+  return parts;
+}
+
+const BLOCK_ORDER: Block[] = ['working_memory', ...new Set(PARTS.map((p) => p.block))];
 
 function wrap(tag: string, body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;
 }
 
-function blockOverhead(tag: string): number {
-  return wrap(tag, '').length + 1;
-}
+const separatorOf = (block: Block) => (block === 'working_memory' ? '\n\n' : '\n');
 
 /**
- * Renders the memory part within `budget` characters. Sections and notes are whole units: a
- * unit that does not fit is left out (lowest priority first) and a closing line says where the
- * rest is. Scratch notes are cut oldest first.
+ * Renders the memory part within `budget` characters. When it does not all fit, every non-empty
+ * part keeps a share, cut at entry boundaries with a marker where the rest is (budget.ts), and a
+ * closing line says what was left out.
  */
 export function renderMemory(inputs: MemoryInputs, budget: number): string {
-  const units: Unit[] = [];
-  let order = 0;
-  if (inputs.overview.problem) {
-    units.push({ block: 'working_memory', order: order++, priority: -2, text: `[wmem: ${inputs.overview.problem}. Repair ${(inputs.where ?? RELATIVE_WHERE).overview}; wmem set and append refuse to edit it until then.]`, label: 'problem' });
-  }
-  const preamble = inputs.overview.preamble.trim();
-  if (preamble) units.push({ block: 'working_memory', order: order++, priority: -1, text: preamble, label: 'title' });
-  for (const section of inputs.overview.sections) {
-    const base = SECTION_PRIORITY[section.id] ?? 20;
-    units.push({ block: 'working_memory', order: order++, priority: section.empty ? 40 : base, text: section.text, label: `section ${section.id}` });
-  }
-  const notes = inputs.scratchLines;
-  notes.forEach((line, i) => {
-    // Newest notes first: priority between the core sections and the rest.
-    units.push({ block: 'scratch_notes', order: order++, priority: 10 + (notes.length - 1 - i) / Math.max(notes.length, 1), text: line, label: 'note' });
-  });
-  if (inputs.sessionState?.trim()) units.push({ block: 'session_state', order: order++, priority: 12, text: inputs.sessionState.trim(), label: 'session state' });
-  if (inputs.workspace?.trim()) units.push({ block: 'workspace_memory', order: order++, priority: 13, text: inputs.workspace.trim(), label: 'workspace memory' });
-
-  for (const unit of units) unit.text = neutralizeTags(unit.text);
-
-  const ranked = [...units].sort((a, b) => a.priority - b.priority || a.order - b.order);
-  const kept = new Set<Unit>();
-  const openBlocks = new Set<string>();
-  let used = 0;
-  for (const unit of ranked) {
-    const cost = unit.text.length + 2 + (openBlocks.has(unit.block) ? 0 : blockOverhead(unit.block));
-    if (used + cost > budget) continue;
-    used += cost;
-    kept.add(unit);
-    openBlocks.add(unit.block);
-  }
-  // The notice about what was left out takes room too: drop the lowest-priority kept unit until all fits.
   const where = inputs.where ?? RELATIVE_WHERE;
-  let text = assemble(units, kept, budget, where);
-  const keptByRank = ranked.filter((u) => kept.has(u));
-  while (text.length > budget && keptByRank.length > 0) {
-    kept.delete(keptByRank.pop()!);
-    text = assemble(units, kept, budget, where);
-  }
+  const parts = memoryParts(inputs, where);
+  const whole = parts.map((p) => ({ kept: p.entries.map((_, i) => i), shown: true }));
+  const full = assemble(parts, whole);
+  if (full.length <= budget) return full;
+  const reserve = longestNotice(parts, budget, where).length + 1;
+  const overhead = (shown: PartPlan[], part: PartPlan) => {
+    const block = (part as Part).block;
+    return shown.some((p) => (p as Part).block === block) ? separatorOf(block).length : wrap(block, '').length + 1;
+  };
+  const cut = (room: number) => {
+    const cuts = allocate(parts, room, overhead, budget);
+    const closing = notice(parts.flatMap((p, i) => leftOut(p, cuts[i]) ?? []), budget, where);
+    return { cuts, closing };
+  };
+  // The room the closing line needs is known once the cut is: a second cut within the room
+  // that line actually leaves (kept when its own closing line still fits).
+  let best = cut(budget - reserve);
+  const second = cut(budget - best.closing.length - 1);
+  if (second.closing.length <= best.closing.length) best = second;
+  const text = [assemble(parts, best.cuts), best.closing].filter(Boolean).join('\n');
   return text.length <= budget ? text : `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget);
 }
 
-function assemble(units: Unit[], kept: Set<Unit>, budget: number, where: MemoryWhere): string {
+function assemble(parts: Part[], cuts: PartCut[]): string {
   const blocks: string[] = [];
-  for (const block of ['working_memory', 'session_state', 'workspace_memory', 'scratch_notes'] as const) {
-    const inBlock = units.filter((u) => u.block === block && kept.has(u));
-    if (!inBlock.length) continue;
-    const separator = block === 'scratch_notes' ? '\n' : '\n\n';
-    blocks.push(wrap(block, inBlock.map((u) => u.text).join(separator)));
-  }
-  const dropped = units.filter((u) => !kept.has(u));
-  if (dropped.length) {
-    const droppedNotes = dropped.filter((u) => u.label === 'note').length;
-    const others = dropped.filter((u) => u.label !== 'note').map((u) => u.label);
-    const what = [...others, ...(droppedNotes ? [`${droppedNotes} older scratch note${droppedNotes === 1 ? '' : 's'}`] : [])].join(', ');
-    blocks.push(`[wmem: left out to fit ${budget} characters: ${what}. The rest is in ${where.overview} and ${where.scratch}.]`);
+  for (const block of BLOCK_ORDER) {
+    const texts = parts.flatMap((p, i) => (p.block === block && cuts[i].shown ? [renderPart(p, cuts[i].kept)] : []));
+    // Cutting may bring text from two entries together: the tags are neutralised once more.
+    if (texts.length) blocks.push(wrap(block, neutralizeTags(texts.join(separatorOf(block)))));
   }
   return blocks.join('\n');
+}
+
+/** What the closing line says of a part: the part itself when it was left out whole, else how many of its entries. */
+function leftOut(part: Part, cut: PartCut): string | undefined {
+  if (part.optional) return undefined;
+  if (!cut.shown) return part.spec ? part.spec.label(part.entries.length) : part.label;
+  const omitted = part.entries.length - cut.kept.length;
+  if (omitted === 0) return undefined;
+  return part.spec ? part.spec.label(omitted) : `${plural(omitted, 'entry', 'entries')} of ${part.label}`;
+}
+
+/** The closing line: what was left out, and where all of it is. '' when nothing was. */
+function notice(what: string[], budget: number, where: MemoryWhere): string {
+  if (!what.length) return '';
+  return `[wmem: left out to fit ${budget} characters: ${what.join(', ')}. The rest is in ${where.overview} and ${where.scratch}; wmem search finds any of it.]`;
+}
+
+/** The longest closing line a cut can need: every part named, each in its longer form. */
+function longestNotice(parts: Part[], budget: number, where: MemoryWhere): string {
+  const worst = parts.flatMap((p) => {
+    const forms = [leftOut(p, { kept: [], shown: false }), leftOut(p, { kept: [], shown: true })].filter((f): f is string => f !== undefined);
+    return forms.length ? [forms.reduce((a, b) => (b.length > a.length ? b : a))] : [];
+  });
+  return notice(worst, budget, where);
 }
 
 /** Where the agent finds its memory, and how its agent compacts: named in what is injected. */

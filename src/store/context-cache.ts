@@ -27,7 +27,7 @@ export interface ContextCache {
   // 3: history stats carry the model and window of the last usage (read again once).
   version: 3;
   // Keyed by the exact text, not a hash: a few KB compared byte for byte, no false hit possible.
-  overview?: { text: string; digest: OverviewDigest };
+  overview?: { text: string; digest: OverviewDigest; form?: number };
   memoryTokens?: { text: string; count: number };
   history?: HistoryStats;
 }

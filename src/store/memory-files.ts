@@ -13,22 +13,27 @@ export async function digestOverviewText(text: string, file: string): Promise<Ov
   return {
     ...(overview.problem ? { problem: overview.problem.replace(file, 'working-memory/overview.md') } : {}),
     preamble: overview.preamble,
+    // A section's guidance only while it is empty: once filled, the comment would cost its
+    // characters on every prompt and say what the content already shows.
     sections: overview.sections.map((s) => ({
       id: s.id,
-      text: overview.body.slice(s.headingStart, s.end).trim(),
+      text: [overview.body.slice(s.headingStart, s.headingEnd).trim(), s.content || s.guidance].filter(Boolean).join('\n'),
       empty: s.content === '',
     })),
     maintained: isMaintained(overview),
   };
 }
 
+/** The shape of the digest: a cached one of another shape is made again. */
+const DIGEST_FORM = 2;
+
 /** The overview digest, from the cache when overview.md is unchanged. Marks the cache dirty on a miss. */
 export async function loadOverviewDigest(file: string, cache: ContextCache): Promise<{ digest: OverviewDigest; dirty: boolean }> {
   const text = await readTextIfExists(file);
   if (text === undefined) throw usageError(`${file} is missing`, "run 'wmem init' to recreate it from the template (nothing else is overwritten)");
-  if (cache.overview?.text === text) return { digest: cache.overview.digest, dirty: false };
+  if (cache.overview?.text === text && cache.overview.form === DIGEST_FORM) return { digest: cache.overview.digest, dirty: false };
   const digest = await digestOverviewText(text, file);
-  cache.overview = { text, digest };
+  cache.overview = { text, digest, form: DIGEST_FORM };
   return { digest, dirty: true };
 }
 

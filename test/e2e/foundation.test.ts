@@ -253,8 +253,8 @@ describe('set and append', () => {
     const s = await init();
     await box.run(['set', 'task', 'original']);
     const before = await readFile(wm(s, 'overview.md'));
-    expectCleanFailure(await box.run(['set', 'task', 'x'.repeat(1001)]), 2, /section "task" .* limited to 1000 characters; the new text would make it 1001/);
-    expectCleanFailure(await box.run(['append', 'task', 'y'.repeat(995)]), 2, /limited to 1000 characters/);
+    expectCleanFailure(await box.run(['set', 'task', 'x'.repeat(501)]), 2, /section "task" .* limited to 500 characters; the new text would make it 501/);
+    expectCleanFailure(await box.run(['append', 'task', 'y'.repeat(495)]), 2, /limited to 500 characters/);
     expectCleanFailure(await box.run(['set', 'nope', 'x']), 2, /unknown section "nope".*\n.*known sections: task, progress/);
     expectCleanFailure(await box.run(['append', 'progress', '## New Section\nx']), 2, /level-2 heading/);
     expectCleanFailure(await box.run(['append', 'task', '-'], { input: '' }), 2, /the text is empty/);

@@ -19,10 +19,13 @@ describe('parseOverview', () => {
   it('reads the English template: ids, titles, limits, guidance', () => {
     const overview = parseOverview(en);
     expect(overview.sections.map((s) => s.id)).toEqual(['task', 'progress', 'decisions', 'context', 'open', 'recent', 'pointers', 'details']);
-    expect(findSection(overview, 'task').maxChars).toBe(1000);
-    expect(findSection(overview, 'progress').maxChars).toBe(2000);
-    expect(findSection(overview, 'context').maxChars).toBe(1500);
-    expect(findSection(overview, 'decisions').maxChars).toBeUndefined();
+    // The limits add up within the 8,000-character memory part (issue 28, docs/context.md).
+    expect(findSection(overview, 'task').maxChars).toBe(500);
+    expect(findSection(overview, 'progress').maxChars).toBe(1000);
+    expect(findSection(overview, 'decisions').maxChars).toBe(1200);
+    expect(findSection(overview, 'context').maxChars).toBe(900);
+    expect(findSection(overview, 'open').maxChars).toBe(500);
+    expect(findSection(overview, 'recent').maxChars).toBeUndefined();
     expect(overview.sections.every((s) => s.guidance.startsWith('<!--') && s.content === '')).toBe(true);
     expect(isMaintained(overview)).toBe(false);
   });
@@ -85,7 +88,7 @@ describe('editing', () => {
   it('matches titles case-insensitively and counts characters, not UTF-16 units', () => {
     expect(parseOverview(en.replace('## Current Task', '## current task')).sections[0].id).toBe('task');
     const task = findSection(parseOverview(en), 'task');
-    expect(() => assertWithinLimit(task, '😀'.repeat(1000), 'f')).not.toThrow();
+    expect(() => assertWithinLimit(task, '😀'.repeat(500), 'f')).not.toThrow();
   });
 
   it('renders what it can of a broken file in lenient mode', () => {
@@ -132,7 +135,7 @@ describe('editing', () => {
 
   it('enforces max_chars', () => {
     const task = findSection(parseOverview(en), 'task');
-    expect(() => assertWithinLimit(task, 'x'.repeat(1000), 'f')).not.toThrow();
-    expect(() => assertWithinLimit(task, 'x'.repeat(1001), 'f')).toThrow(/limited to 1000 characters; the new text would make it 1001/);
+    expect(() => assertWithinLimit(task, 'x'.repeat(500), 'f')).not.toThrow();
+    expect(() => assertWithinLimit(task, 'x'.repeat(501), 'f')).toThrow(/limited to 500 characters; the new text would make it 501/);
   });
 });

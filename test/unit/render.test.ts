@@ -86,14 +86,69 @@ describe('renderMemory', () => {
     );
   });
 
-  it('leaves out whole sections to fit the budget and says so', () => {
-    const big = 'x'.repeat(900);
-    const text = renderMemory({ overview: digest({ task: 'keep me', progress: big, recent: big, pointers: big }), scratchLines: [] }, 2400);
+  // Issue 28: over the budget, every non-empty part keeps a share instead of whole sections vanishing.
+  it('keeps a share of every section, cut at entry boundaries with a marker, and says what was left out', () => {
+    const list = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} ${String(i).padStart(2, '0')} ${'x'.repeat(60)}`).join('\n');
+    const overview = digest({ task: 'keep me', progress: list('progress', 20), decisions: list('decision', 40), context: list('fact', 10), open: list('question', 5), recent: list('action', 10) });
+    const text = renderMemory({ overview, scratchLines: [] }, 2400);
     expect(text.length).toBeLessThanOrEqual(2400);
-    expect(text).toContain('keep me');
-    expect(text).toContain('## progress');
-    expect(text).toMatch(/\[wmem: left out to fit 2400 characters: section (recent|pointers)/);
-    expect(text).not.toMatch(/x{901}/);
+    for (const id of ['task', 'progress', 'decisions', 'context', 'open', 'recent']) expect(text).toContain(`## ${id}\n`);
+    for (const entry of ['keep me', 'progress 00', 'decision 39', 'fact 00', 'question 00', 'action 09']) expect(text).toContain(entry);
+    // The task and progress keep their first entries; decisions and recent actions their newest.
+    expect(text).not.toContain('decision 00');
+    expect(text).toMatch(/## decisions\n\[wmem: \d+ earlier entries of this section: wmem show overview\]\n- decision/);
+    expect(text).toMatch(/- progress \d+ x+\n\[wmem: \d+ more entries of this section: wmem show overview\]/);
+    expect(text).toMatch(/\[wmem: left out to fit 2400 characters: \d+ entries of section progress, \d+ entries of section decisions/);
+  });
+
+  it('never cuts inside an entry: continuation lines and code fences go with their item', () => {
+    const item = (i: number) => `- item ${i} starts\n  continues here\n\n  \`\`\`\n  code ${i}\n\n  more code\n  \`\`\`\n`;
+    const body = Array.from({ length: 30 }, (_, i) => item(i)).join('');
+    const text = renderMemory({ overview: digest({ task: 't', progress: body }), scratchLines: [] }, 1200);
+    expect(text.length).toBeLessThanOrEqual(1200);
+    const shown = [...text.matchAll(/- item (\d+) starts/g)].map((m) => Number(m[1]));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const i of shown) expect(text).toContain(item(i).trimEnd());
+  });
+
+  it('keeps what the user asked to remember before other workspace entries', () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `- [project] fact ${i} ${'y'.repeat(50)} (m-${i})`);
+    const pinned = [lines[41], lines[57]];
+    const decisions = Array.from({ length: 40 }, (_, i) => `- decision ${i} ${'z'.repeat(50)}`).join('\n');
+    const text = renderMemory({ overview: digest({ task: 't', decisions }), scratchLines: [], workspace: lines.join('\n'), workspacePinned: pinned }, 2000);
+    expect(text.length).toBeLessThanOrEqual(2000);
+    for (const line of pinned) expect(text).toContain(line);
+    expect(text).toMatch(/\[wmem: \d+ more entries of workspace memory: wmem memories, wmem search\]/);
+    // Listed in the block's own order.
+    expect(text.indexOf('fact 41')).toBeLessThan(text.indexOf('fact 57'));
+  });
+
+  it('never shows the decisions whole while every pinned workspace entry is left out', () => {
+    const pinned = `- [feedback] ${'p'.repeat(700)} (m-1)`;
+    const decisions = '- the one decision we made';
+    const inputs = { overview: digest({ task: 't'.repeat(300), decisions }), scratchLines: [], workspace: pinned, workspacePinned: [pinned] };
+    for (const budget of [900, 1000, 1100, 1200]) {
+      const text = renderMemory(inputs, budget);
+      expect(text.length).toBeLessThanOrEqual(budget);
+      expect(text.includes(decisions) && !text.includes(pinned)).toBe(false);
+    }
+    expect(renderMemory(inputs, 2000)).toContain(pinned);
+  });
+
+  it('renders the parts uncut and byte for byte when they fit', () => {
+    const progress = '- a\n  more of a\n\nA paragraph.\n\n\n- b';
+    const text = renderMemory({ overview: digest({ task: 't', progress }), scratchLines: [] }, 8000);
+    expect(text).toContain(`## progress\n${progress}\n`);
+    expect(text).not.toContain('[wmem:');
+  });
+
+  it('shows an empty section\'s guidance only while there is room, and never counts it as left out', () => {
+    const overview: OverviewDigest = { preamble: '', sections: [{ id: 'task', text: `## task\n${'- a line of the task\n'.repeat(30).trim()}`, empty: false }, { id: 'open', text: '## open\n<!-- Unresolved errors. -->', empty: true }], maintained: true };
+    expect(renderMemory(overview.sections[1] ? { overview, scratchLines: [] } : { overview, scratchLines: [] }, 8000)).toContain('<!-- Unresolved errors. -->');
+    const tight = renderMemory({ overview, scratchLines: [] }, 500);
+    expect(tight.length).toBeLessThanOrEqual(500);
+    expect(tight).not.toContain('Unresolved errors');
+    expect(tight).not.toMatch(/left out[^\n]*section open/);
   });
 
   it('cuts the oldest scratch notes first', () => {
