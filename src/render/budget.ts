@@ -44,19 +44,12 @@ export interface PartCut {
 /** The budget the shares in the table add up to (the budget of a 200K-token window). */
 export const REFERENCE_BUDGET = 8000;
 
-/** Characters a part's text takes with these entries kept (the marker included when some are left out): renderPart's length. */
-export function partCost(part: PartPlan, kept: number[]): number {
-  let n = 0;
-  let pieces = 0;
-  const add = (length: number) => {
-    n += length;
-    pieces++;
-  };
-  if (part.header) add(part.header.length);
-  const omitted = part.entries.length - kept.length;
-  if (omitted > 0 && part.marker) add(part.marker(omitted).length);
-  kept.forEach((i, k) => add(part.entries[i].text.length + (k > 0 ? part.entries[i].gap : 0)));
-  return n + Math.max(pieces - 1, 0);
+/** An entry's characters in its part: its text, the blank lines before it and the line break (at most). */
+const entrySize = (e: Entry) => e.text.length + e.gap + 1;
+
+/** The marker's characters with its line break, when `omitted` entries are left out. */
+function markerSize(part: PartPlan, omitted: number): number {
+  return omitted > 0 && part.marker ? part.marker(omitted).length + 1 : 0;
 }
 
 /** The order a part's entries are taken in: pinned first, then from the end that survives. */
@@ -71,6 +64,8 @@ interface State {
   order: number[];
   taken: number;
   shown: boolean;
+  /** The header and the kept entries (an upper bound of renderPart's length without the marker). */
+  body: number;
   cost: number;
 }
 
@@ -83,7 +78,7 @@ function keptOf(s: State): number[] {
  * block's tags, the separators). Returns the cut of each part, by index.
  */
 export function allocate(parts: PartPlan[], room: number, overhead: (shown: PartPlan[], part: PartPlan) => number, budget: number): PartCut[] {
-  const states: State[] = parts.map((part) => ({ part, order: takeOrder(part), taken: 0, shown: false, cost: 0 }));
+  const states: State[] = parts.map((part) => ({ part, order: takeOrder(part), taken: 0, shown: false, body: part.header.length, cost: 0 }));
   const ranked = [...states].sort((a, b) => a.part.rank - b.part.rank);
   let used = 0;
   const shownParts = () => states.filter((s) => s.shown).map((s) => s.part);
@@ -92,9 +87,12 @@ export function allocate(parts: PartPlan[], room: number, overhead: (shown: Part
     if (s.shown && s.taken >= s.order.length) return false;
     const taken = s.shown ? s.taken + 1 : s.taken;
     const extra = s.shown ? 0 : overhead(shownParts(), s.part);
-    const cost = partCost(s.part, s.order.slice(0, taken));
+    // Counted as it grows (no re-render per entry): a bound that errs by a character or two, on the safe side.
+    const body = s.body + (taken > s.taken ? entrySize(s.part.entries[s.order[s.taken]]) : 0);
+    const cost = body + markerSize(s.part, s.order.length - taken);
     if (cost > limit || used - s.cost + cost + extra > room) return false;
     used += cost - s.cost + extra;
+    s.body = body;
     s.cost = cost;
     s.taken = taken;
     s.shown = true;
@@ -107,7 +105,8 @@ export function allocate(parts: PartPlan[], room: number, overhead: (shown: Part
   for (const s of ranked) while (s.shown && grow(s, Math.floor((s.part.share * budget) / REFERENCE_BUDGET))) {}
   for (const s of ranked) while ((s.shown || s.part.optional) && grow(s, Infinity)) {}
   keepPinned(states, (s, taken) => {
-    const cost = partCost(s.part, s.order.slice(0, taken));
+    s.body = s.order.slice(0, taken).reduce((n, i) => n + entrySize(s.part.entries[i]), s.part.header.length);
+    const cost = s.body + markerSize(s.part, s.order.length - taken);
     used += cost - s.cost;
     s.cost = cost;
     s.taken = taken;

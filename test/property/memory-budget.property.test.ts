@@ -14,7 +14,7 @@ const SECTIONS = ['task', 'progress', 'decisions', 'context', 'open', 'recent', 
 /** Entries `- <tag> <n> xxx…` of random sizes, with a continuation line now and then. */
 const entries = (tag: string, max: number) =>
   fc.array(fc.tuple(fc.integer({ min: 0, max: 160 }), fc.boolean()), { maxLength: max }).map((sizes) =>
-    sizes.map(([size, continued], i) => `- ${tag} ${i} ${'x'.repeat(size)}${continued ? `\n  ${tag} ${i} continued` : ''}`),
+    sizes.map(([size, continued], i) => `- ${tag} ${i} ${'x'.repeat(size)}.${continued ? `\n  ${tag} ${i} continued` : ''}`),
   );
 
 const inputsArb = fc
@@ -82,7 +82,7 @@ describe('the memory budget', () => {
           if (id === 'decisions' || id === 'recent') expect(kept).toEqual([...kept].sort((a, b) => Number(a) - Number(b)));
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 200 },
     );
     // The generator reaches the cut (not only inputs that fit whole).
     expect(cut).toBeGreaterThan(30);
