@@ -75,9 +75,10 @@ function keptOf(s: State): number[] {
 
 /**
  * Cuts `parts` to fit `room` characters, where each shown part also costs `overhead(part)` (its
- * block's tags, the separators). Returns the cut of each part, by index.
+ * block's tags, the separators). Returns the cut of each part, by index, and the characters it
+ * takes at most.
  */
-export function allocate(parts: PartPlan[], room: number, overhead: (shown: PartPlan[], part: PartPlan) => number, budget: number): PartCut[] {
+export function allocate(parts: PartPlan[], room: number, overhead: (shown: PartPlan[], part: PartPlan) => number, budget: number): { cuts: PartCut[]; used: number } {
   const states: State[] = parts.map((part) => ({ part, order: takeOrder(part), taken: 0, shown: false, body: part.header.length, cost: 0 }));
   const ranked = [...states].sort((a, b) => a.part.rank - b.part.rank);
   let used = 0;
@@ -112,7 +113,7 @@ export function allocate(parts: PartPlan[], room: number, overhead: (shown: Part
     s.taken = taken;
     return used <= room;
   });
-  return states.map((s) => ({ kept: s.shown ? keptOf(s) : [], shown: s.shown }));
+  return { cuts: states.map((s) => ({ kept: s.shown ? keptOf(s) : [], shown: s.shown })), used };
 }
 
 /**

@@ -70,7 +70,8 @@ export interface MemoryInputs {
   where?: MemoryWhere;
 }
 
-type Block = 'working_memory' | 'session_state' | 'workspace_memory' | 'scratch_notes';
+/** A block of the memory part: one of the tags above (the candidates and meta blocks are not in it). */
+type Block = Exclude<(typeof BLOCK_TAGS)[number], 'workspace_memory_candidates' | 'context_meta'>;
 
 /** A part besides the overview's sections: its block, its share and rank (see budget.ts), and where the rest is. */
 interface PartSpec {
@@ -90,7 +91,10 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 // The parts after the working memory, in the order of their blocks. Shares are characters at the
 // 8,000-character budget (scaled to the budget in use) and add up with the sections' (docs/context.md).
-// A new part is one line here, plus its input in MemoryInputs.
+// A new part is one line here, plus its input in MemoryInputs and its tag in BLOCK_TAGS: its
+// block, share, rank (heads and leftovers go in rank order), the end that survives a cut, how its
+// text splits into entries (lineEntries: a line each; splitEntries: Markdown items and
+// paragraphs), and the marker that says where the rest is.
 const PARTS: PartSpec[] = [
   { block: 'session_state', share: 300, rank: 5, keep: 'first', entries: (i) => lineEntries(i.sessionState), label: (n) => plural(n, 'line of session state', 'lines of session state'), marker: (n) => `[wmem: ${plural(n, 'more line', 'more lines')} of session state: wmem status, wmem show scratch]` },
   { block: 'workspace_memory', share: 1200, rank: 6, keep: 'first', entries: (i) => lineEntries(i.workspace, i.workspacePinned), label: (n) => plural(n, 'workspace entry', 'workspace entries'), marker: (n) => `[wmem: ${plural(n, 'more entry', 'more entries')} of workspace memory: wmem memories, wmem search]` },
@@ -179,15 +183,20 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
     return shown.some((p) => (p as Part).block === block) ? separatorOf(block).length : wrap(block, '').length + 1;
   };
   const cut = (room: number) => {
-    const cuts = allocate(parts, room, overhead, budget);
+    const { cuts, used } = allocate(parts, room, overhead, budget);
     const closing = notice(parts.flatMap((p, i) => leftOut(p, cuts[i]) ?? []), budget, where);
-    return { cuts, closing };
+    return { cuts, closing, fits: used + 1 + closing.length <= budget, used };
   };
-  // The room the closing line needs is known once the cut is: a second cut within the room
-  // that line actually leaves (kept when its own closing line still fits).
+  // The room the closing line needs is known once the cut is: cut again within the room that
+  // line leaves, and keep the cut that shows the most while its own closing line still fits.
   let best = cut(budget - reserve);
-  const second = cut(budget - best.closing.length - 1);
-  if (second.closing.length <= best.closing.length) best = second;
+  let last = best;
+  for (let pass = 0; pass < 3; pass++) {
+    const next = cut(budget - last.closing.length - 1);
+    if (next.closing === last.closing) break;
+    if (next.fits && next.used > best.used) best = next;
+    last = next;
+  }
   const text = [assemble(parts, best.cuts), best.closing].filter(Boolean).join('\n');
   return text.length <= budget ? text : `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget);
 }
