@@ -45,8 +45,8 @@ it('every writing command on a full disk fails cleanly, and nothing is torn or l
   const commands: string[][] = [
     ['note', `a note that should not fit ${'z'.repeat(4000)}`],
     ['remember', '--type', 'project', `The deploy script needs the VPN up before it runs ${'w'.repeat(200)}`],
-    ['set', 'context', `new context ${'c'.repeat(1200)}`],
-    ['append', 'progress', `more progress ${'p'.repeat(1200)}`],
+    ['set', 'context', `new context ${'c'.repeat(800)}`],
+    ['append', 'progress', `more progress ${'p'.repeat(800)}`],
     ['compact', '--keep-recent', '2'],
     ['consolidate'],
   ];
