@@ -14,15 +14,16 @@ export const BLOCK_TAGS = [
   'workspace_memory_candidates',
   'session_state',
   'context_meta',
+  'previous_session',
 ] as const;
 
 const TAG_LIKE = new RegExp(`<(\\s*/?\\s*)(${BLOCK_TAGS.join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
 
-// A cheap first look: every block tag starts with w, s or c, and under the unicode case folding
+// A cheap first look: every block tag starts with w, s, c or p, and under the unicode case folding
 // of TAG_LIKE only 'ſ' (U+017F) folds to one of them. Text that fails this (most text, and the
 // templates' <!-- comments -->) cannot match TAG_LIKE, whose unicode classes cost ~0.5 ms to
 // compile on first use: real time on a command that runs on every prompt.
-const MAYBE_TAG = /<\s*\/?\s*[wscſ]/i;
+const MAYBE_TAG = /<\s*\/?\s*[wscpſ]/i;
 
 /** Makes `<working_memory>`, `</scratch_notes >` and the like inert inside block content. */
 export function neutralizeTags(text: string): string {
@@ -63,12 +64,14 @@ export interface MemoryInputs {
   scratchLines: string[];
   workspace?: string;
   sessionState?: string;
+  /** The handoff from the project's previous session, frozen when this one started (memory/handoff.ts). */
+  handoff?: string;
   /** Real paths for the notices (default: relative names). */
   where?: MemoryWhere;
 }
 
 interface Unit {
-  block: 'working_memory' | 'scratch_notes' | 'workspace_memory' | 'session_state';
+  block: 'working_memory' | 'scratch_notes' | 'workspace_memory' | 'session_state' | 'previous_session';
   order: number;
   priority: number;
   text: string;
@@ -108,6 +111,8 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
     // Newest notes first: priority between the core sections and the rest.
     units.push({ block: 'scratch_notes', order: order++, priority: 10 + (notes.length - 1 - i) / Math.max(notes.length, 1), text: line, label: 'note' });
   });
+  // One unit, bounded by its own budget: after the core sections, before the notes.
+  if (inputs.handoff?.trim()) units.push({ block: 'previous_session', order: order++, priority: 5, text: inputs.handoff.trim(), label: 'previous session' });
   if (inputs.sessionState?.trim()) units.push({ block: 'session_state', order: order++, priority: 12, text: inputs.sessionState.trim(), label: 'session state' });
   if (inputs.workspace?.trim()) units.push({ block: 'workspace_memory', order: order++, priority: 13, text: inputs.workspace.trim(), label: 'workspace memory' });
 
@@ -137,7 +142,7 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
 
 function assemble(units: Unit[], kept: Set<Unit>, budget: number, where: MemoryWhere): string {
   const blocks: string[] = [];
-  for (const block of ['working_memory', 'session_state', 'workspace_memory', 'scratch_notes'] as const) {
+  for (const block of ['working_memory', 'previous_session', 'session_state', 'workspace_memory', 'scratch_notes'] as const) {
     const inBlock = units.filter((u) => u.block === block && kept.has(u));
     if (!inBlock.length) continue;
     const separator = block === 'scratch_notes' ? '\n' : '\n\n';

@@ -1,0 +1,106 @@
+// Pure: the handoff block a new session gets about the project's previous session (docs/context.md,
+// "The handoff"). Its age is measured against the new session's start, never the prompt's clock,
+// so the block is frozen once and every prompt of the session renders the same bytes. Secrets are
+// redacted here; block tags are neutralised where the memory part is assembled.
+import { redactSecrets } from './gate.js';
+
+export const DEFAULT_HANDOFF_CHARS = 1500;
+/** A session active this recently is named as running (most likely in another terminal). */
+export const RUNNING_WITHIN_MS = 5 * 60_000;
+/** One entry (a line of a section, a note) is clipped to this many characters. */
+const LINE_CAP = 300;
+
+export interface HandoffSource {
+  id: string;
+  /** When the session last wrote to its memory or hook state (ms since the epoch). */
+  lastActiveMs: number;
+  /** Absolute path of its overview.md, for the pointer. */
+  overviewPath: string;
+  task: string;
+  progress: string;
+  decisions: string;
+  open: string;
+  /** The Recent Actions section; its last line is shown. */
+  recent: string;
+  /** Note texts not yet consolidated, newest first. */
+  notes: string[];
+}
+
+/** "just now", "12 min ago", "14 h ago", "3 d ago": ages as a person reads them. */
+export function formatAge(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} d ago`;
+}
+
+/** Whether a session has something to hand over: any section content or a note. */
+export function hasContent(source: Pick<HandoffSource, 'task' | 'progress' | 'decisions' | 'open' | 'recent' | 'notes'>): boolean {
+  return [source.task, source.progress, source.decisions, source.open, source.recent].some((s) => s.trim() !== '') || source.notes.length > 0;
+}
+
+function clip(line: string): string {
+  const flat = line.replace(/\s+$/, '');
+  return flat.length > LINE_CAP ? `${flat.slice(0, LINE_CAP - 1)}…` : flat;
+}
+
+/** A section's entries: its non-blank lines, each clipped. */
+function entriesOf(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map(clip);
+}
+
+interface Group {
+  title: string;
+  entries: string[];
+  /** Shown as `title: entry` on one line when it has a single entry. */
+  kept: number;
+}
+
+/**
+ * The block's body (without its tags) within `budget` characters, or '' when `budget` is 0 or the
+ * source has nothing to hand over. Entries are kept whole, in priority order (task, progress,
+ * decisions, open questions, last action, notes newest first); a closing line names what was cut.
+ */
+export function renderHandoff(source: HandoffSource, startedMs: number, budget: number): string {
+  if (budget <= 0 || !hasContent(source)) return '';
+  const age = startedMs - source.lastActiveMs;
+  const id = redactSecrets(source.id);
+  const head =
+    age < RUNNING_WITHIN_MS
+      ? `Session ${id} of this project is still running (active ${formatAge(age)}, likely in another terminal). Where it stands:`
+      : `The previous session of this project, ${id}, was last active ${formatAge(age)}. Where it stopped:`;
+  const tail = `The rest: ${source.overviewPath}, and wmem search --session ${id} WORDS.`;
+  const lastAction = entriesOf(source.recent).at(-1);
+  const groups: Group[] = [
+    { title: 'Current Task', entries: entriesOf(source.task), kept: 0 },
+    { title: 'Progress', entries: entriesOf(source.progress), kept: 0 },
+    { title: 'Key Decisions', entries: entriesOf(source.decisions), kept: 0 },
+    { title: 'Open Questions', entries: entriesOf(source.open), kept: 0 },
+    { title: 'Last action', entries: lastAction ? [lastAction] : [], kept: 0 },
+    { title: 'Notes not yet consolidated (newest first)', entries: source.notes.map((n) => clip(`- ${n.replace(/\s*\n\s*/g, ' ')}`)), kept: 0 },
+  ].map((g) => ({ ...g, entries: g.entries.map(redactSecrets) }));
+  // Room for the pointer to what was cut: measured with the longest it can be.
+  const reserve = `[cut to fit ${budget} characters: ${groups.map((g) => `${g.entries.length} of ${g.title}`).join(', ')}]`.length + 1;
+  let used = head.length + 1 + tail.length;
+  for (const group of groups) {
+    for (const entry of group.entries) {
+      const cost = entry.length + 1 + (group.kept === 0 ? group.title.length + 2 : 0);
+      if (used + cost + reserve > budget) break;
+      used += cost;
+      group.kept++;
+    }
+  }
+  const lines = [head];
+  for (const g of groups) if (g.kept) lines.push(`${g.title}:`, ...g.entries.slice(0, g.kept));
+  const cut = groups.filter((g) => g.kept < g.entries.length).map((g) => `${g.entries.length - g.kept} of ${g.title}`);
+  if (cut.length) lines.push(`[cut to fit ${budget} characters: ${cut.join(', ')}]`);
+  lines.push(tail);
+  const text = lines.join('\n');
+  // A pointer alone may still be too long for a tiny budget: then nothing rather than a broken block.
+  return text.length <= budget ? text : '';
+}
