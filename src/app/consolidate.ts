@@ -2,6 +2,7 @@
 // work, under the session lock).
 import { resolveSession, type Where } from '../store/session.js';
 import type { ConsolidateOptions, ConsolidateResult } from '../ops/consolidate.js';
+import type { OfferResult } from '../store/session-decisions.js';
 
 export interface ConsolidateUseOptions extends ConsolidateOptions {
   where: Where;
@@ -9,8 +10,13 @@ export interface ConsolidateUseOptions extends ConsolidateOptions {
   warn: (message: string) => void;
 }
 
-export async function consolidate(options: ConsolidateUseOptions): Promise<ConsolidateResult> {
+export async function consolidate(options: ConsolidateUseOptions): Promise<ConsolidateResult & { decisions?: OfferResult }> {
   const session = await resolveSession(options.where);
   const { consolidateSession } = await import('../ops/consolidate.js');
-  return consolidateSession(session, { llm: options.llm, timeoutMs: options.timeoutMs, dryRun: options.dryRun }, { now: options.now, warn: options.warn });
+  // The session's decisions go to workspace memory before the notes they come from are consumed.
+  const offer = async () => (await import('./session-decisions.js')).offerDecisions(session, options.now());
+  // A workspace file that does not parse costs the offer, not the consolidation (`wmem memories` names the fault).
+  const decisions = options.dryRun ? undefined : await offer().catch((err: Error) => void options.warn(`decisions not offered to workspace memory: ${err.message}`));
+  const result = await consolidateSession(session, { llm: options.llm, timeoutMs: options.timeoutMs, dryRun: options.dryRun }, { now: options.now, warn: options.warn });
+  return decisions ? { ...result, decisions } : result;
 }
