@@ -10,6 +10,8 @@ import { hasContent, renderHandoff, type HandoffSource } from '../memory/handoff
 import { parseScratch } from '../memory/scratch.js';
 import { redactSecrets } from '../memory/gate.js';
 import { usageError } from '../ui/errors.js';
+import { readWorkspaceSync } from '../store/workspace.js';
+import { canonical } from '../memory/workspace.js';
 
 /** How many of the most recently active sessions are read before giving up on finding content. */
 const CANDIDATES_READ = 20;
@@ -54,8 +56,25 @@ export async function pickHandoffSource(project: ProjectRef, selfId: string): Pr
 export async function handoffText(project: ProjectRef, selfId: string, startedAt: Date, chars: number): Promise<{ text: string; from?: string }> {
   if (chars <= TAG_OVERHEAD) return { text: '' };
   const found = await pickHandoffSource(project, selfId);
-  const text = found ? renderHandoff(found.source, startedAt.getTime(), chars - TAG_OVERHEAD) : '';
+  const text = found ? renderHandoff(withoutKnown(found.source, project), startedAt.getTime(), chars - TAG_OVERHEAD) : '';
   return text ? { text, from: found!.source.id } : { text };
+}
+
+/**
+ * The source without the decisions workspace memory already carries (its session end offered them
+ * there): the new session's memory part shows each once.
+ */
+function withoutKnown(source: HandoffSource, project: ProjectRef): HandoffSource {
+  let known: Set<string>;
+  try {
+    known = new Set(readWorkspaceSync(project.dir).entries.map((e) => canonical(e.text)));
+  } catch {
+    return source; // a broken workspace file is reported by `wmem memories`, not here
+  }
+  if (!known.size) return source;
+  const isKnown = (line: string) => known.has(canonical(line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/(^|\s)#decisions(?=\s|$)/g, '$1')));
+  const decisions = source.decisions.split('\n').filter((l) => !isKnown(l)).join('\n');
+  return { ...source, decisions, notes: source.notes.filter((n) => !isKnown(n)) };
 }
 
 /** What a new session starts from. */
