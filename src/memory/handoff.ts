@@ -46,9 +46,9 @@ function clip(line: string): string {
   return flat.length > LINE_CAP ? `${flat.slice(0, LINE_CAP - 1)}…` : flat;
 }
 
-/** A section's entries: its non-blank lines, each clipped. */
+/** A section's entries: its non-blank lines, each clipped (after redaction: a key block spans lines, a clip could halve a secret). */
 function entriesOf(text: string): string[] {
-  return text
+  return redactSecrets(text)
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map(clip);
@@ -74,7 +74,7 @@ export function renderHandoff(source: HandoffSource, startedMs: number, budget: 
     age < RUNNING_WITHIN_MS
       ? `Session ${id} of this project is still running (active ${formatAge(age)}, likely in another terminal). Where it stands:`
       : `The previous session of this project, ${id}, was last active ${formatAge(age)}. Where it stopped:`;
-  const tail = `The rest: ${source.overviewPath}, and wmem search --session ${id} WORDS.`;
+  const tail = redactSecrets(`The rest: ${source.overviewPath}, and wmem search --session ${id} WORDS.`);
   const lastAction = entriesOf(source.recent).at(-1);
   const groups: Group[] = [
     { title: 'Current Task', entries: entriesOf(source.task), kept: 0 },
@@ -82,8 +82,8 @@ export function renderHandoff(source: HandoffSource, startedMs: number, budget: 
     { title: 'Key Decisions', entries: entriesOf(source.decisions), kept: 0 },
     { title: 'Open Questions', entries: entriesOf(source.open), kept: 0 },
     { title: 'Last action', entries: lastAction ? [lastAction] : [], kept: 0 },
-    { title: 'Notes not yet consolidated (newest first)', entries: source.notes.map((n) => clip(`- ${n.replace(/\s*\n\s*/g, ' ')}`)), kept: 0 },
-  ].map((g) => ({ ...g, entries: g.entries.map(redactSecrets) }));
+    { title: 'Notes not yet consolidated (newest first)', entries: source.notes.map((n) => clip(`- ${redactSecrets(n).replace(/\s*\n\s*/g, ' ')}`)), kept: 0 },
+  ];
   // Room for the pointer to what was cut: measured with the longest it can be.
   const reserve = `[cut to fit ${budget} characters: ${groups.map((g) => `${g.entries.length} of ${g.title}`).join(', ')}]`.length + 1;
   let used = head.length + 1 + tail.length;
