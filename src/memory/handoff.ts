@@ -56,9 +56,9 @@ function entriesOf(text: string): string[] {
 
 interface Group {
   title: string;
+  /** How the pointer to what was cut names its entries. */
+  unit: string;
   entries: string[];
-  /** Shown as `title: entry` on one line when it has a single entry. */
-  kept: number;
 }
 
 /**
@@ -77,30 +77,47 @@ export function renderHandoff(source: HandoffSource, startedMs: number, budget: 
   const tail = redactSecrets(`The rest: ${source.overviewPath}, and wmem search --session ${id} WORDS.`);
   const lastAction = entriesOf(source.recent).at(-1);
   const groups: Group[] = [
-    { title: 'Current Task', entries: entriesOf(source.task), kept: 0 },
-    { title: 'Progress', entries: entriesOf(source.progress), kept: 0 },
-    { title: 'Key Decisions', entries: entriesOf(source.decisions), kept: 0 },
-    { title: 'Open Questions', entries: entriesOf(source.open), kept: 0 },
-    { title: 'Last action', entries: lastAction ? [lastAction] : [], kept: 0 },
-    { title: 'Notes not yet consolidated (newest first)', entries: source.notes.map((n) => clip(`- ${redactSecrets(n).replace(/\s*\n\s*/g, ' ')}`)), kept: 0 },
+    { title: 'Current Task', unit: 'task lines', entries: entriesOf(source.task) },
+    { title: 'Progress', unit: 'progress lines', entries: entriesOf(source.progress) },
+    { title: 'Key Decisions', unit: 'decisions', entries: entriesOf(source.decisions) },
+    { title: 'Open Questions', unit: 'open questions', entries: entriesOf(source.open) },
+    { title: 'Last action', unit: 'last action', entries: lastAction ? [lastAction] : [] },
+    { title: 'Notes not yet consolidated (newest first)', unit: 'notes', entries: source.notes.map((n) => clip(`- ${redactSecrets(n).replace(/\s*\n\s*/g, ' ')}`)) },
   ];
-  // Room for the pointer to what was cut: measured with the longest it can be.
-  const reserve = `[cut to fit ${budget} characters: ${groups.map((g) => `${g.entries.length} of ${g.title}`).join(', ')}]`.length + 1;
-  let used = head.length + 1 + tail.length;
-  for (const group of groups) {
-    for (const entry of group.entries) {
-      const cost = entry.length + 1 + (group.kept === 0 ? group.title.length + 2 : 0);
-      if (used + cost + reserve > budget) break;
-      used += cost;
-      group.kept++;
-    }
+  // The pointer to what was cut takes room too: try without it, then with room for the one the
+  // last try needed (it can only grow by a little as more is cut), then with the longest it can be.
+  const longest = cutLine(budget, groups, groups.map(() => 0)).length;
+  let text = '';
+  for (let reserve = 0, tries = 0; tries < 4; tries++) {
+    text = assembleHandoff(head, tail, groups, budget, reserve);
+    if (text.length <= budget) return text;
+    reserve = tries === 2 ? longest + 1 : Math.max(reserve + 1, text.length - budget + reserve + 8);
   }
-  const lines = [head];
-  for (const g of groups) if (g.kept) lines.push(`${g.title}:`, ...g.entries.slice(0, g.kept));
-  const cut = groups.filter((g) => g.kept < g.entries.length).map((g) => `${g.entries.length - g.kept} of ${g.title}`);
-  if (cut.length) lines.push(`[cut to fit ${budget} characters: ${cut.join(', ')}]`);
-  lines.push(tail);
-  const text = lines.join('\n');
   // A pointer alone may still be too long for a tiny budget: then nothing rather than a broken block.
   return text.length <= budget ? text : '';
+}
+
+/** Fills the groups in priority order within `budget` less `reserve`, and writes the block. */
+function assembleHandoff(head: string, tail: string, groups: Group[], budget: number, reserve: number): string {
+  const kept = groups.map(() => 0);
+  let used = head.length + 1 + tail.length;
+  groups.forEach((group, g) => {
+    for (const entry of group.entries) {
+      const cost = entry.length + 1 + (kept[g] === 0 ? group.title.length + 2 : 0);
+      if (used + cost + reserve > budget) break;
+      used += cost;
+      kept[g]++;
+    }
+  });
+  const lines = [head];
+  groups.forEach((group, g) => kept[g] && lines.push(`${group.title}:`, ...group.entries.slice(0, kept[g])));
+  const cut = cutLine(budget, groups, kept);
+  if (cut) lines.push(cut);
+  lines.push(tail);
+  return lines.join('\n');
+}
+
+function cutLine(budget: number, groups: Group[], kept: number[]): string {
+  const cut = groups.flatMap((g, i) => (kept[i] < g.entries.length ? [`${g.entries.length - kept[i]} ${g.unit}`] : []));
+  return cut.length ? `[cut to fit ${budget} characters: ${cut.join(', ')}]` : '';
 }

@@ -71,12 +71,19 @@ describe('renderHandoff', () => {
     expect(text.length).toBeLessThanOrEqual(800);
     expect(text).toContain('Current Task:\nPort the billing');
     expect(text).toContain('- note number 40 with');
-    expect(text).toMatch(/\[cut to fit 800 characters: \d+ of Notes not yet consolidated \(newest first\)\]/);
+    expect(text).toMatch(/\[cut to fit 800 characters: \d+ notes\]/);
     // Whole entries only: every kept note line is complete.
     for (const line of text.split('\n').filter((l) => l.startsWith('- note number'))) expect(line).toMatch(/with some words in it$/);
   });
 
   // Each secret with the part of it that must never show (a key's body has no marker of its own).
+  it('a small budget still carries the task, with the pointer to the rest', () => {
+    const text = renderHandoff(source({ notes: ['a', 'b', 'c'].map((n) => `note ${n} `.repeat(20)) }), START, 500);
+    expect(text.length).toBeLessThanOrEqual(500);
+    expect(text).toContain('Current Task:\nPort the billing');
+    expect(text).toMatch(/\[cut to fit 500 characters: .*\]\nThe rest: /);
+  });
+
   const secrets = fc.constantFrom(
     ['sk-ant-api03-' + 'a'.repeat(40), 'aaaaaaaaaa'],
     ['ghp_' + 'B'.repeat(36), 'BBBBBBBBBB'],
