@@ -56,7 +56,7 @@ async function fingerprint(dir: string): Promise<Record<string, string>> {
 const memory = () => ok(['context', '--part', 'memory']);
 const block = (text: string) => /<previous_session>\n([\s\S]*?)\n<\/previous_session>/.exec(text)?.[1];
 
-describe('the handoff a new session gets', () => {
+describe('the handoff a new session gets', { timeout: 180_000 }, () => {
   it('wmem init --new: the previous session in <previous_session>, the same bytes on every prompt even when the source changes', async () => {
     const earlier = await earlierSession();
     const next = await runJson(box, ['init', '--new']);
@@ -139,7 +139,7 @@ describe('the handoff a new session gets', () => {
   });
 });
 
-describe('wmem init --continue', () => {
+describe('wmem init --continue', { timeout: 180_000 }, () => {
   it('starts a new session from the most recent one; the old session is left byte for byte', async () => {
     const earlier = await earlierSession();
     const before = await fingerprint(earlier.path);
@@ -186,7 +186,7 @@ describe('wmem init --continue', () => {
   });
 });
 
-describe('decisions outlive the session', () => {
+describe('decisions outlive the session', { timeout: 180_000 }, () => {
   it('the end moment offers them to workspace memory; wmem memories names the session', async () => {
     const earlier = await earlierSession();
     const end = await box.run(['hook', 'SessionEnd'], { input: JSON.stringify({ session_id: earlier.id, cwd: box.project, hook_event_name: 'SessionEnd', reason: 'exit' }) });
