@@ -8,7 +8,7 @@ import { cleanModelId, loadMeterSources, memoryWhere, type MeterSources, type Ob
 import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
 import { readHookStateLoose } from '../store/hook-state.js';
 import { readInjectables } from '../store/injectables.js';
-import { readFrozenHandoff } from '../store/handoff.js';
+import { frozenHandoff } from '../store/handoff.js';
 import { renderInjectables, type InjectableInputs } from '../memory/injected.js';
 import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
@@ -98,7 +98,7 @@ async function loadInputs(session: Session, around: Surroundings, observed: Obse
   const overview = await loadOverviewDigest(session.paths.overview, cache);
   const scratchLines = await loadScratchLines(session.paths.scratch);
   // The handoff frozen at the session's start, until the session's own compaction (docs/context.md).
-  const handoff = agent?.state?.answeredBoundary === undefined ? readFrozenHandoff(session.paths.stateDir) : undefined;
+  const handoff = agent?.state?.answeredBoundary === undefined ? frozenHandoff(meta) : undefined;
   return { cache, sources, compactCommand: agent?.compactCommand, history, overview, scratchLines, injectables: readInjectables(session, scratchLines), handoff };
 }
 

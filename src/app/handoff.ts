@@ -1,8 +1,8 @@
 // Continuity across sessions (docs/context.md, "The handoff"): what a new session of a project is
 // given of the previous one. Either a frozen handoff block (the default) or, with `--continue` or
 // the `continue` setting, an overview that starts from the previous one's. Runs once, when the
-// session is created: every later prompt reads the frozen block only.
-import { freezeHandoff, readCandidate, sessionsByActivity, type CandidateFiles } from '../store/handoff.js';
+// session is created: the block is frozen in its meta.json, which every prompt reads anyway.
+import { readCandidate, sessionsByActivity, type CandidateFiles } from '../store/handoff.js';
 import { listSessionIds } from '../store/session.js';
 import { readHandoffSettings } from '../store/settings.js';
 import type { ProjectRef } from '../store/project.js';
@@ -85,6 +85,8 @@ export interface SessionStartPlan {
   handoff?: string;
   /** The session it continues or hands over from. */
   from?: string;
+  /** What the new session's meta.json records of it: the frozen block (`handoff`) and where it came from. */
+  meta?: { handoff: string; handoffFrom: string } | { continuedFrom: string };
   warnings: string[];
 }
 
@@ -104,11 +106,11 @@ export async function planSessionStart(project: ProjectRef, id: string, options:
   const continueFrom = options.continueFrom ?? (settings.continueSessions ? true : undefined);
   if (continueFrom !== undefined) {
     const found = continueFrom === true ? await pickHandoffSource(project, id) : await namedSource(project, continueFrom, id);
-    if (found) return { overview: await continuedOverview(options.template, found, options.now), from: found.source.id, warnings: settings.warnings };
+    if (found) return { overview: await continuedOverview(options.template, found, options.now), from: found.source.id, meta: { continuedFrom: found.source.id }, warnings: settings.warnings };
     if (options.continueFrom !== undefined) throw usageError(`no earlier session of ${project.cwd} has anything to continue from`, "start afresh with 'wmem init --new'");
   }
   const { text, from } = await handoffText(project, id, options.now, settings.handoffChars);
-  return { ...(text ? { handoff: text, from } : {}), warnings: settings.warnings };
+  return { ...(text && from ? { handoff: text, from, meta: { handoff: text, handoffFrom: from } } : {}), warnings: settings.warnings };
 }
 
 /** `--continue ID`: that session, which must exist in the project and not be the new one. */

@@ -76,10 +76,9 @@ async function locateSession(moment: Moment): Promise<Located> {
     const made = await ensureSessionTree(project, id, {
       overviewTemplate: start?.overview ?? template,
       now,
-      extraMeta: { agent: adapter.metaName },
+      extraMeta: { agent: adapter.metaName, ...start?.meta },
     });
     created = made.length > 0;
-    if (start?.handoff && made.some((f) => f.endsWith('overview.md'))) await (await import('../store/handoff.js')).freezeHandoff(paths.stateDir, start.handoff);
   }
   return { session: { id, project, paths, source: 'flag' }, created };
 }
@@ -357,7 +356,7 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
   const { input, env, adapter } = moment;
   const { session } = await locateSession(moment);
   // The session has its own memory now: a handoff it started with is not given again (docs/context.md).
-  (await import('../store/handoff.js')).dropHandoff(session.paths.stateDir);
+  await (await import('../store/handoff.js')).dropHandoff(session.paths);
   const summary = input.summary;
   if (!summary?.trim()) return { session: session.id, note: 'no compact_summary: nothing kept' };
   const { writeDetail, appendToSections, detailIndexLine } = await import('../store/detail.js');

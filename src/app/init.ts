@@ -4,7 +4,6 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { assertSessionId, newSessionId, sessionPaths } from '../store/paths.js';
 import { exists } from '../store/fsx.js';
-import { freezeHandoff } from '../store/handoff.js';
 import { planSessionStart } from './handoff.js';
 import { locateProject } from '../store/project.js';
 import { readCurrent, requestedSessionId, writeCurrent } from '../store/session.js';
@@ -73,8 +72,7 @@ export async function init(options: InitOptions, env: AppEnv): Promise<InitResul
   if (continueFrom === id) throw usageError(`--continue ${id} names the session being created`, "run 'wmem sessions' to list the earlier ones");
   const plan = fresh ? await planSessionStart(project, id, { home: env.home, env: env.env, now, template: overviewTemplate, continueFrom }) : undefined;
   for (const warning of plan?.warnings ?? []) notices.push(`note: ${warning}`);
-  const created = await ensureSessionTree(project, id, { overviewTemplate: plan?.overview ?? overviewTemplate, tokensMax: options.tokensMax, lang: options.lang, now });
-  if (plan?.handoff && created.some((f) => f.endsWith('overview.md'))) await freezeHandoff(paths.stateDir, plan.handoff);
+  const created = await ensureSessionTree(project, id, { overviewTemplate: plan?.overview ?? overviewTemplate, tokensMax: options.tokensMax, lang: options.lang, now, extraMeta: plan?.meta });
   const overviewCreated = created.some((f) => f.endsWith('overview.md'));
   if (!overviewCreated && (options.template || (options.lang && options.lang !== 'en'))) {
     notices.push(`note: session ${id} already has an overview.md; --${options.template ? 'template' : 'lang'} applies to new sessions only (wmem init --new)`);

@@ -59,6 +59,16 @@ interface Group {
   /** How the pointer to what was cut names its entries. */
   unit: string;
   entries: string[];
+  /** Entries not even prepared, since they could not fit: counted in the pointer to what was cut. */
+  omitted?: number;
+}
+
+/** The newest notes up to about `budget` characters: a session may leave hundreds, the block shows a few. */
+function notesThatMayFit(notes: string[], budget: number): string[] {
+  let size = 0;
+  let n = 0;
+  while (n < notes.length && size <= budget) size += Math.min(notes[n++].length, LINE_CAP) + 3;
+  return notes.slice(0, n);
 }
 
 /**
@@ -82,8 +92,9 @@ export function renderHandoff(source: HandoffSource, startedMs: number, budget: 
     { title: 'Key Decisions', unit: 'decisions', entries: entriesOf(source.decisions) },
     { title: 'Open Questions', unit: 'open questions', entries: entriesOf(source.open) },
     { title: 'Last action', unit: 'last action', entries: lastAction ? [lastAction] : [] },
-    { title: 'Notes not yet consolidated (newest first)', unit: 'notes', entries: source.notes.map((n) => clip(`- ${redactSecrets(n).replace(/\s*\n\s*/g, ' ')}`)) },
   ];
+  const notes = notesThatMayFit(source.notes, budget);
+  groups.push({ title: 'Notes not yet consolidated (newest first)', unit: 'notes', entries: notes.map((n) => clip(`- ${redactSecrets(n).replace(/\s*\n\s*/g, ' ')}`)), omitted: source.notes.length - notes.length });
   // The pointer to what was cut takes room too: try without it, then with room for the one the
   // last try needed (it can only grow by a little as more is cut), then with the longest it can be.
   const longest = cutLine(budget, groups, groups.map(() => 0)).length;
@@ -118,6 +129,9 @@ function assembleHandoff(head: string, tail: string, groups: Group[], budget: nu
 }
 
 function cutLine(budget: number, groups: Group[], kept: number[]): string {
-  const cut = groups.flatMap((g, i) => (kept[i] < g.entries.length ? [`${g.entries.length - kept[i]} ${g.unit}`] : []));
+  const cut = groups.flatMap((g, i) => {
+    const left = g.entries.length - kept[i] + (g.omitted ?? 0);
+    return left > 0 ? [`${left} ${g.unit}`] : [];
+  });
   return cut.length ? `[cut to fit ${budget} characters: ${cut.join(', ')}]` : '';
 }

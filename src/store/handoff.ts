@@ -1,22 +1,18 @@
 // The handoff on disk: finding the project's most recently active other session with real content,
-// reading its memory safely (no links followed, size-capped), and the frozen block a new session
-// keeps in state/handoff.txt so that every prompt renders the same bytes for one small read.
-import { closeSync, constants as fsc, fstatSync, lstatSync, openSync, readdirSync, readSync, unlinkSync } from 'node:fs';
+// and reading its memory safely (no links followed, size-capped). The block a new session gets is
+// frozen in its meta.json (`handoff`), written once at its creation and read by every prompt with
+// the rest of meta.json: the same bytes each time, and no file of its own to write or read.
+import { closeSync, constants as fsc, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { createExclusive } from './fsx.js';
-import { isValidSessionId, sessionPaths } from './paths.js';
+import { withLock } from './fsx.js';
+import { isValidSessionId, sessionPaths, type SessionPaths } from './paths.js';
+import { readMeta, writeMeta, type SessionMeta } from './session.js';
 import type { ProjectRef } from './project.js';
 
 /** An overview larger than this is not a handoff source (a broken or runaway file). */
 export const MAX_SOURCE_OVERVIEW_BYTES = 256 * 1024;
 /** How much of scratch.md's end is read for the notes not yet consolidated. */
 const SCRATCH_TAIL_BYTES = 32 * 1024;
-/** The frozen block is never larger than this (the budget keeps it far smaller). */
-const MAX_FROZEN_BYTES = 64 * 1024;
-
-export function handoffFile(stateDir: string): string {
-  return path.join(stateDir, 'handoff.txt');
-}
 
 /**
  * A regular file's text, never through a symbolic link, or undefined (missing, a link, not a
@@ -108,22 +104,17 @@ export function readCandidate(project: ProjectRef, candidate: { id: string; last
   return { ...candidate, overviewPath: paths.overview, overview, scratchTail: readCapped(paths.scratch, SCRATCH_TAIL_BYTES, true) ?? '' };
 }
 
-/** The frozen block of a session, or undefined (none, or not a plain small file). */
-export function readFrozenHandoff(stateDir: string): string | undefined {
-  const text = readCapped(handoffFile(stateDir), MAX_FROZEN_BYTES);
-  return text?.trim() ? text : undefined;
+/** The frozen block of a session's meta.json, or undefined. */
+export function frozenHandoff(meta: SessionMeta | undefined): string | undefined {
+  return typeof meta?.handoff === 'string' && meta.handoff.trim() ? meta.handoff : undefined;
 }
 
-/** Freezes the block once: a second writer (two hooks racing) leaves the first one's bytes. */
-export async function freezeHandoff(stateDir: string, text: string): Promise<boolean> {
-  return createExclusive(handoffFile(stateDir), text);
-}
-
-/** The session no longer shows the block (it has its own memory now). */
-export function dropHandoff(stateDir: string): void {
-  try {
-    unlinkSync(handoffFile(stateDir));
-  } catch {
-    /* none */
-  }
+/** The session no longer shows the block (it has its own memory now): meta.json without it. */
+export async function dropHandoff(paths: SessionPaths): Promise<void> {
+  await withLock(paths.dir, async () => {
+    const meta = await readMeta(paths).catch(() => undefined);
+    if (!meta || meta.handoff === undefined) return;
+    const { handoff: _dropped, ...rest } = meta;
+    await writeMeta(paths, rest as SessionMeta);
+  });
 }

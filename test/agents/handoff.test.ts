@@ -86,78 +86,66 @@ async function hookErrors(world: Wmem): Promise<string[]> {
   return log.split('\n').filter((l) => / error: /.test(l));
 }
 
+/** One agent's run: its exit, its session id when the client says it, the first request's text. */
+interface Turn {
+  exitCode: number | undefined;
+  stderr: string;
+  id?: string;
+  firstRequest: () => string;
+}
+
+/** Run 1, its session filled from outside, then run 2 as a new session: the check on run 2's first request. */
+async function twoSessions(agent: string, world: Wmem & { cleanup(): Promise<void> }, turn: (prompt: string) => Promise<Turn>): Promise<void> {
+  try {
+    const first = await turn('Start on the billing port.');
+    expect(first.exitCode, first.stderr.slice(-1500)).toBe(0);
+    const firstId = await fillFirstSession(world);
+    if (first.id) expect(firstId).toBe(first.id);
+    const second = await turn('Carry on where we stopped.');
+    expect(second.exitCode, second.stderr.slice(-1500)).toBe(0);
+    const secondId = second.id ?? String(JSON.parse(await ok(world, ['status', '--json'])).session);
+    checkFirstRequest(agent, second.firstRequest(), firstId, secondId);
+    expect(await hookErrors(world)).toEqual([]);
+  } finally {
+    await world.cleanup();
+  }
+}
+
 describe('a new session starts with a handoff from the previous one, on every agent', () => {
   it('Claude Code 2.1.328', async () => {
     const world = await World.create(inject('claudeBin'));
-    try {
-      const first = await world.claude('Start on the billing port.');
-      expect(first.exitCode).toBe(0);
-      const firstId = await fillFirstSession(world);
-      expect(firstId).toBe(first.sessionId);
-      const second = await world.claude('Carry on where we stopped.');
-      expect(second.exitCode).toBe(0);
-      const [request] = conversationRequests(second.requests);
-      checkFirstRequest('claude', claudeText(request), firstId, second.sessionId);
-      expect(await hookErrors(world)).toEqual([]);
-    } finally {
-      await world.cleanup();
-    }
+    await twoSessions('claude', world, async (prompt) => {
+      const run = await world.claude(prompt);
+      return { ...run, id: run.sessionId, firstRequest: () => claudeText(conversationRequests(run.requests)[0]) };
+    });
   });
 
   it('Codex CLI 0.169.0', async () => {
     const world = await CodexWorld.create(inject('codexBin'));
-    try {
-      await world.installWmem();
-      const first = await world.codex('Start on the billing port.');
-      expect(first.exitCode).toBe(0);
-      const firstId = await fillFirstSession(world);
-      expect(firstId).toBe(first.threadId);
-      const second = await world.codex('Carry on where we stopped.');
-      expect(second.exitCode).toBe(0);
-      const [request] = second.requests.filter((r) => r.path.endsWith('/responses'));
-      checkFirstRequest('codex', codexText(request), firstId, second.threadId);
-      expect(await hookErrors(world)).toEqual([]);
-    } finally {
-      await world.cleanup();
-    }
+    await world.installWmem();
+    await twoSessions('codex', world, async (prompt) => {
+      const run = await world.codex(prompt);
+      return { ...run, id: run.threadId, firstRequest: () => codexText(run.requests.filter((r) => r.path.endsWith('/responses'))[0]) };
+    });
   });
 
   it('Gemini CLI 0.61.0', async () => {
     const world = await GeminiWorld.create(inject('geminiEntry'));
-    try {
-      await world.installWmem();
-      const first = await world.gemini('Start on the billing port.');
-      expect(first.exitCode, first.stderr.slice(-1500)).toBe(0);
-      const firstId = await fillFirstSession(world);
-      const second = await world.gemini('Carry on where we stopped.');
-      expect(second.exitCode, second.stderr.slice(-1500)).toBe(0);
-      const [request] = second.requests.filter((r) => r.kind === 'stream');
-      const secondId = String(JSON.parse(await ok(world, ['status', '--json'])).session);
-      checkFirstRequest('gemini', unescaped(geminiText(request)), firstId, secondId);
-      expect(await hookErrors(world)).toEqual([]);
-    } finally {
-      await world.cleanup();
-    }
+    await world.installWmem();
+    await twoSessions('gemini', world, async (prompt) => {
+      const run = await world.gemini(prompt);
+      return { ...run, firstRequest: () => unescaped(geminiText(run.requests.filter((r) => r.kind === 'stream')[0])) };
+    });
   });
 
   it('OpenCode 1.18.33', async () => {
     const world = await OpenCodeWorld.create(inject('opencodeBin'));
-    try {
-      await world.installWmem();
-      const first = await world.opencode('Start on the billing port.');
-      expect(first.exitCode, first.stderr.slice(-1500)).toBe(0);
-      const firstId = await fillFirstSession(world);
-      const second = await world.opencode('Carry on where we stopped.');
-      expect(second.exitCode, second.stderr.slice(-1500)).toBe(0);
+    await world.installWmem();
+    await twoSessions('opencode', world, async (prompt) => {
+      const run = await world.opencode(prompt);
       // The first request that carries the memory part (a title request, if any, carries none).
-      const texts = second.requests.map((r) => chatMessages(r).map((m) => m.text).join('\n'));
-      const text = texts.find((t) => t.includes('<working_memory>'));
-      expect(text, 'a request with the memory part').toBeDefined();
-      const secondId = String(JSON.parse(await ok(world, ['status', '--json'])).session);
-      checkFirstRequest('opencode', text!, firstId, secondId);
-      expect(await hookErrors(world)).toEqual([]);
-    } finally {
-      await world.cleanup();
-    }
+      const texts = run.requests.map((r) => chatMessages(r).map((m) => m.text).join('\n'));
+      return { ...run, firstRequest: () => texts.find((t) => t.includes('<working_memory>')) ?? texts.join('\n') };
+    });
   });
 });

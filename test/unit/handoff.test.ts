@@ -3,14 +3,16 @@
 // every prompt of the new session renders the same bytes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtemp, mkdir, realpath, rm, symlink, utimes, writeFile, readFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { formatAge, renderHandoff, RUNNING_WITHIN_MS, type HandoffSource } from '../../src/memory/handoff.js';
 import { findSecret } from '../../src/memory/gate.js';
 import { renderMemory, type OverviewDigest } from '../../src/render/context.js';
 import { pickHandoffSource, planSessionStart } from '../../src/app/handoff.js';
-import { readFrozenHandoff, freezeHandoff } from '../../src/store/handoff.js';
+import { dropHandoff, frozenHandoff } from '../../src/store/handoff.js';
+import { ensureSessionTree } from '../../src/store/session-tree.js';
+import { readMeta } from '../../src/store/session.js';
 import { readHandoffSettings } from '../../src/store/settings.js';
 import { sessionPaths } from '../../src/store/paths.js';
 import { readTemplate } from '../../src/store/templates.js';
@@ -233,23 +235,28 @@ describe('picking the source and freezing the block', () => {
     expect(found?.source.id).toBe('fine');
   });
 
-  it('freezes the block at the start: later changes to the source do not change it', async () => {
+  it('freezes the block in meta.json at the start: later changes to the source, or a second creator, do not change it', async () => {
     await makeSession('before', 'task one', 14);
     const plan = await planSessionStart(project, 'new', { home: root, env: {}, now: new Date(START), template });
     expect(plan.from).toBe('before');
+    expect(plan.meta).toEqual({ handoff: plan.handoff, handoffFrom: 'before' });
+    await ensureSessionTree(project, 'new', { overviewTemplate: template, now: new Date(START), extraMeta: plan.meta });
     const paths = sessionPaths(project.dir, 'new');
-    await mkdir(paths.stateDir, { recursive: true });
-    expect(await freezeHandoff(paths.stateDir, plan.handoff!)).toBe(true);
-    const frozen = readFrozenHandoff(paths.stateDir);
-    await writeFile(sessionPaths(project.dir, 'before').overview, template.replace('## Current Task\n', '## Current Task\ntask two\n'));
-    expect(await freezeHandoff(paths.stateDir, 'other bytes')).toBe(false);
-    expect(readFrozenHandoff(paths.stateDir)).toBe(frozen);
+    const frozen = frozenHandoff(await readMeta(paths));
     expect(frozen).toContain('task one');
-    expect((await readFile(path.join(paths.stateDir, 'handoff.txt'), 'utf8'))).toBe(frozen);
+    await writeFile(sessionPaths(project.dir, 'before').overview, template.replace('## Current Task\n', '## Current Task\ntask two\n'));
+    await ensureSessionTree(project, 'new', { overviewTemplate: template, now: new Date(START + HOUR), extraMeta: { handoff: 'other bytes' } });
+    expect(frozenHandoff(await readMeta(paths))).toBe(frozen);
     // The block's whole size, tags included, is within the budget.
-    const tagged = `<previous_session>\n${frozen}\n</previous_session>`;
-    expect(tagged.length).toBeLessThanOrEqual(1500);
+    expect(`<previous_session>\n${frozen}\n</previous_session>`.length).toBeLessThanOrEqual(1500);
+    // Dropped at the session's own compaction; the rest of meta.json stays.
+    const before = await readMeta(paths);
+    await dropHandoff(paths);
+    const after = await readMeta(paths);
+    expect(frozenHandoff(after)).toBeUndefined();
+    expect({ ...after, handoff: before!.handoff }).toEqual(before);
   });
+
 });
 
 describe('settings', () => {
