@@ -17,6 +17,7 @@ const fixture = path.join(here, '..', 'test', 'fixtures', 'transcripts', 'claude
 const QUICK = {
   'context.mjs': ['20'],
   'hooks.mjs': ['10'],
+  'handoff.mjs': ['10', '30'],
   'hooks-codex.mjs': ['10'],
   'hooks-gemini.mjs': ['10'],
   'mcp.mjs': ['10', '100'],

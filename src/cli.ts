@@ -58,7 +58,8 @@ export function buildProgram(): Command {
       .option('--lang <lang>', 'template language: en or zh', 'en')
       .option('--template <file>', 'an overview.md template of your own')
       .option('--tokens-max <n>', 'the model\'s context window in tokens', intOption('--tokens-max', 1))
-      .option('--new', 'start a new session even if the project has a current one'),
+      .option('--new', 'start a new session even if the project has a current one')
+      .option('--continue [id]', 'start a new session from an earlier one\'s task, progress, decisions, context and open questions (default: the most recent)'),
     () => import('./commands/init.js'),
   );
   const contextCommand = program.command('context').description('render what is injected into the agent: memory (stable) and meta (volatile)');

@@ -8,6 +8,7 @@ import { cleanModelId, loadMeterSources, memoryWhere, type MeterSources, type Ob
 import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
 import { readHookStateLoose } from '../store/hook-state.js';
 import { readInjectables } from '../store/injectables.js';
+import { frozenHandoff } from '../store/handoff.js';
 import { renderInjectables, type InjectableInputs } from '../memory/injected.js';
 import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
@@ -84,6 +85,7 @@ interface Inputs {
   overview: Awaited<ReturnType<typeof loadOverviewDigest>>;
   scratchLines: Awaited<ReturnType<typeof loadScratchLines>>;
   injectables: InjectableInputs;
+  handoff?: string;
 }
 
 async function loadInputs(session: Session, around: Surroundings, observed: Observed | undefined): Promise<Inputs> {
@@ -95,7 +97,9 @@ async function loadInputs(session: Session, around: Surroundings, observed: Obse
   const history = await updateHistoryStats(session.paths.messages, cache.history);
   const overview = await loadOverviewDigest(session.paths.overview, cache);
   const scratchLines = await loadScratchLines(session.paths.scratch);
-  return { cache, sources, compactCommand: agent?.compactCommand, history, overview, scratchLines, injectables: readInjectables(session, scratchLines) };
+  // The handoff frozen at the session's start, until the session's own compaction (docs/context.md).
+  const handoff = agent?.state?.answeredBoundary === undefined ? frozenHandoff(meta) : undefined;
+  return { cache, sources, compactCommand: agent?.compactCommand, history, overview, scratchLines, injectables: readInjectables(session, scratchLines), handoff };
 }
 
 export async function assembleContext(session: Session, around: Surroundings, options: AssembleOptions): Promise<AssembledContext> {
@@ -113,7 +117,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
   });
   const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
   const where = memoryWhere(session, around.home, inputs.compactCommand);
-  const memory = renderMemory({ overview: overview.digest, scratchLines: inputs.scratchLines, ...renderInjectables(inputs.injectables), where }, budget);
+  const memory = renderMemory({ overview: overview.digest, scratchLines: inputs.scratchLines, ...renderInjectables(inputs.injectables), handoff: inputs.handoff, where }, budget);
 
   let figures: MetaFigures | undefined;
   if (options.wantMeta) {

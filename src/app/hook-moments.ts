@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { exists } from '../store/fsx.js';
 import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
-import { locateProject } from '../store/project.js';
+import { locateProject, type ProjectRef } from '../store/project.js';
 import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
 import type { AgentAdapter, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
 import { updateHookState, type HookState } from '../store/hook-state.js';
@@ -71,14 +71,33 @@ async function locateSession(moment: Moment): Promise<Located> {
   const complete = (await Promise.all([paths.overview, paths.scratch, paths.meta].map(exists))).every(Boolean);
   if (!complete) {
     const [{ ensureSessionTree }, { readTemplate, overviewTemplateName }] = await Promise.all([import('../store/session-tree.js'), import('../store/templates.js')]);
+    const template = readTemplate(overviewTemplateName('en'));
+    const start = await planStart(moment, project, id, { template, overview: paths.overview, now });
     const made = await ensureSessionTree(project, id, {
-      overviewTemplate: readTemplate(overviewTemplateName('en')),
+      overviewTemplate: start?.overview ?? template,
       now,
-      extraMeta: { agent: adapter.metaName },
+      extraMeta: { agent: adapter.metaName, ...start?.meta },
     });
     created = made.length > 0;
   }
   return { session: { id, project, paths, source: 'flag' }, created };
+}
+
+/**
+ * What a session a hook is about to create starts from (a handoff, or the previous overview when
+ * the user asked for `continue`): only at a fresh start, never at a resume or after a compaction,
+ * and never when its overview exists already. A failure here costs the handoff, not the hook.
+ */
+async function planStart(moment: Moment, project: ProjectRef, id: string, { template, overview, now }: { template: string; overview: string; now: Date }) {
+  const { input, env } = moment;
+  const fresh = input.moment === 'prompt' || (input.moment === 'session-start' && input.source !== 'resume' && input.source !== 'compact');
+  if (!fresh || (await exists(overview))) return undefined;
+  try {
+    const { planSessionStart } = await import('./handoff.js');
+    return await planSessionStart(project, id, { home: env.home, env: env.env, now, template });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether the session the hook names has a folder already (nothing is created to know). */
@@ -336,6 +355,8 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
 export async function afterCompact(moment: Moment): Promise<HookResult> {
   const { input, env, adapter } = moment;
   const { session } = await locateSession(moment);
+  // The session has its own memory now: a handoff it started with is not given again (docs/context.md).
+  await (await import('../store/handoff.js')).dropHandoff(session.paths);
   const summary = input.summary;
   if (!summary?.trim()) return { session: session.id, note: 'no compact_summary: nothing kept' };
   const { writeDetail, appendToSections, detailIndexLine } = await import('../store/detail.js');

@@ -2,7 +2,9 @@
 // existing file is never overwritten; the session becomes the project's current one.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { newSessionId, sessionPaths } from '../store/paths.js';
+import { assertSessionId, newSessionId, sessionPaths } from '../store/paths.js';
+import { exists } from '../store/fsx.js';
+import { planSessionStart } from './handoff.js';
 import { locateProject } from '../store/project.js';
 import { readCurrent, requestedSessionId, writeCurrent } from '../store/session.js';
 import { ensureSessionTree } from '../store/session-tree.js';
@@ -16,6 +18,8 @@ export interface InitOptions {
   tokensMax?: number;
   /** Start a new session even when the project has a current one. */
   new?: boolean;
+  /** Start a new session from an earlier one's overview: true for the most recent with content, or its id. */
+  continue?: string | boolean;
 }
 
 export interface InitResult {
@@ -25,6 +29,9 @@ export interface InitResult {
   cwd: string;
   created: string[];
   current: true;
+  /** The session this one continues (`--continue`) or got a handoff from. */
+  continuedFrom?: string;
+  handoffFrom?: string;
   /** Things worth saying (a folder name taken by another project, an option that did not apply). */
   notices: string[];
 }
@@ -55,15 +62,24 @@ export async function init(options: InitOptions, env: AppEnv): Promise<InitResul
   if (project.collidedWith) {
     notices.push(`note: ${path.basename(project.dir.replace(/\d+$/, ''))} already belongs to ${project.collidedWith}; using ${project.dir} for ${project.cwd}`);
   }
+  const continueFrom = options.continue === true || options.continue === '' ? true : typeof options.continue === 'string' ? assertSessionId(options.continue, '--continue') : undefined;
   let id = requested?.id;
-  if (!id && !options.new) id = await readCurrent(project.dir);
+  if (!id && !options.new && continueFrom === undefined) id = await readCurrent(project.dir);
   id ??= newSessionId(now);
-  const created = await ensureSessionTree(project, id, { overviewTemplate, tokensMax: options.tokensMax, lang: options.lang, now });
+  const paths = sessionPaths(project.dir, id);
+  const fresh = !(await exists(paths.overview));
+  if (continueFrom !== undefined && !fresh) throw usageError(`session ${id} exists already; --continue starts a new session`, 'leave out --session, or name a session that does not exist yet');
+  if (continueFrom === id) throw usageError(`--continue ${id} names the session being created`, "run 'wmem sessions' to list the earlier ones");
+  const plan = fresh ? await planSessionStart(project, id, { home: env.home, env: env.env, now, template: overviewTemplate, continueFrom }) : undefined;
+  for (const warning of plan?.warnings ?? []) notices.push(`note: ${warning}`);
+  const created = await ensureSessionTree(project, id, { overviewTemplate: plan?.overview ?? overviewTemplate, tokensMax: options.tokensMax, lang: options.lang, now, extraMeta: plan?.meta });
   const overviewCreated = created.some((f) => f.endsWith('overview.md'));
   if (!overviewCreated && (options.template || (options.lang && options.lang !== 'en'))) {
     notices.push(`note: session ${id} already has an overview.md; --${options.template ? 'template' : 'lang'} applies to new sessions only (wmem init --new)`);
   }
   await writeCurrent(project.dir, id);
   notices.push(`${created.length ? 'created' : 'already set up'}; current session for ${project.cwd}`);
-  return { id, path: sessionPaths(project.dir, id).dir, project: project.dir, cwd: project.cwd, created, current: true, notices };
+  const from = plan?.from ? (plan.overview ? { continuedFrom: plan.from } : { handoffFrom: plan.from }) : {};
+  if (plan?.overview) notices.push(`continues session ${plan.from}: its task, progress, decisions, known context and open questions are in the new overview (${plan.from} is unchanged)`);
+  return { id, path: paths.dir, project: project.dir, cwd: project.cwd, created, current: true, ...from, notices };
 }

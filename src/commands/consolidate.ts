@@ -13,5 +13,7 @@ export interface ConsolidateCommandOptions {
 export async function run(options: ConsolidateCommandOptions, ctx: RunContext): Promise<CommandResult> {
   const result = await consolidate({ where: ctx, now: ctx.now, warn: ctx.warn, llm: options.llm, timeoutMs: (options.timeout ?? 300) * 1000, dryRun: options.dryRun });
   if (ctx.quiet && !result.dryRun) return { data: result, text: '' };
-  return { data: result, text: renderConsolidate(result) };
+  const { describeOffer } = await import('../app/session-decisions.js');
+  const offered = result.decisions ? describeOffer(result.decisions) : '';
+  return { data: result, text: [renderConsolidate(result), offered].filter(Boolean).join('\n') };
 }

@@ -29,8 +29,9 @@ export async function runForget(_options: unknown, ctx: RunContext, args: unknow
 }
 
 export async function runList(_options: unknown, ctx: RunContext): Promise<CommandResult> {
-  const { rendered, ...data } = await listMemories({ where: ctx });
+  const { rendered: _rendered, ...data } = await listMemories({ where: ctx });
   if (!data.entries.length) return { data, text: 'no workspace memory yet (add with: wmem remember TEXT --type project)' };
   const footer = `${data.entries.length}/${data.limits.entries} entries, ${data.chars}/${data.limits.chars} characters`;
-  return { data, text: `${rendered}\n${ctx.style.dim(footer)}` };
+  const { renderMemoryList } = await import('../views/memory.js');
+  return { data, text: `${renderMemoryList(data.entries, ctx.style)}\n${ctx.style.dim(footer)}` };
 }

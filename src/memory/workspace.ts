@@ -7,11 +7,11 @@ import { checkWorkspaceText, type GateRefusal } from './gate.js';
 
 export const WORKSPACE_TYPES = ['feedback', 'project', 'decision', 'reference'] as const;
 export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];
-export const WORKSPACE_SOURCES = ['explicit', 'compaction', 'manual', 'team'] as const;
+export const WORKSPACE_SOURCES = ['explicit', 'compaction', 'manual', 'team', 'session'] as const;
 export type WorkspaceSource = (typeof WORKSPACE_SOURCES)[number];
 
-/** Confidence by source: said on purpose 1.0, found in a compaction summary 0.75, imported 0.9, from the team file 1.0. */
-export const SOURCE_CONFIDENCE: Record<WorkspaceSource, number> = { explicit: 1, compaction: 0.75, manual: 0.9, team: 1 };
+/** Confidence by source: said on purpose 1.0, found in a compaction summary 0.75, imported 0.9, from the team file 1.0, a session's decision 0.8. */
+export const SOURCE_CONFIDENCE: Record<WorkspaceSource, number> = { explicit: 1, compaction: 0.75, manual: 0.9, team: 1, session: 0.8 };
 export const MAX_ENTRIES = 28;
 export const MAX_RENDERED_CHARS = 5200;
 export const MAX_ENTRY_CHARS = 1000;
@@ -26,6 +26,8 @@ export interface WorkspaceEntry {
   confidence: number;
   created: string;
   updated: string;
+  /** The session a `session` entry came from (its decisions, offered when it ended). */
+  session?: string;
 }
 
 export interface WorkspaceFile {
@@ -39,6 +41,8 @@ export interface EntryInput {
   source?: string;
   confidence?: number;
   created?: string;
+  /** With source `session`: the session it comes from. */
+  session?: string;
 }
 
 export type AddOutcome =
@@ -104,6 +108,7 @@ export function migrateWorkspace(raw: unknown): { file: WorkspaceFile; dropped: 
       confidence,
       created,
       updated: isoOr(e.updated ?? e.updatedAt, created),
+      ...(source === 'session' && typeof e.session === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(e.session) ? { session: e.session } : {}),
     });
   }
   return { file: { version: 1, entries }, dropped };
@@ -131,7 +136,7 @@ export function referenceTime(file: WorkspaceFile): Date | undefined {
   return Number.isFinite(max) ? new Date(max) : undefined;
 }
 
-function sortForRender(entries: WorkspaceEntry[]): WorkspaceEntry[] {
+export function sortForRender(entries: WorkspaceEntry[]): WorkspaceEntry[] {
   const order = (t: WorkspaceType) => WORKSPACE_TYPES.indexOf(t);
   return [...entries].sort((a, b) => order(a.type) - order(b.type) || a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
 }
@@ -200,8 +205,9 @@ export function addEntry(file: WorkspaceFile, input: EntryInput, now: Date): Add
   const existing = file.entries.find((e) => canonical(e.text) === key);
   if (existing) {
     const wins = checked.confidence > existing.confidence;
+    const { session: _was, ...rest } = existing;
     const merged: WorkspaceEntry = wins
-      ? { ...existing, type: checked.type, text: checked.text, source: checked.source, confidence: checked.confidence, updated: stamp }
+      ? { ...rest, type: checked.type, text: checked.text, source: checked.source, confidence: checked.confidence, updated: stamp, ...sessionOf(checked.source, input) }
       : { ...existing, updated: stamp };
     const entries = file.entries.map((e) => (e === existing ? merged : e));
     return { ok: true, file: { version: 1, entries }, entry: merged, status: wins ? 'merged' : 'unchanged', evicted: [] };
@@ -209,9 +215,13 @@ export function addEntry(file: WorkspaceFile, input: EntryInput, now: Date): Add
   let id = entryId(checked.text);
   for (let n = 2; file.entries.some((e) => e.id === id); n++) id = `${entryId(checked.text)}-${n}`;
   const created = input.created ? isoOr(input.created, stamp) : stamp;
-  const entry: WorkspaceEntry = { id, type: checked.type, text: checked.text, source: checked.source, confidence: checked.confidence, created, updated: stamp };
+  const entry: WorkspaceEntry = { id, type: checked.type, text: checked.text, source: checked.source, confidence: checked.confidence, created, updated: stamp, ...sessionOf(checked.source, input) };
   const { kept, evicted } = enforceLimits([...file.entries, entry], id);
   return { ok: true, file: { version: 1, entries: kept }, entry, status: 'added', evicted };
+}
+
+function sessionOf(source: WorkspaceSource, input: EntryInput): { session?: string } {
+  return source === 'session' && input.session ? { session: input.session } : {};
 }
 
 export function removeEntry(file: WorkspaceFile, id: string): { file: WorkspaceFile; removed?: WorkspaceEntry } {

@@ -15,15 +15,16 @@ export const BLOCK_TAGS = [
   'workspace_memory_candidates',
   'session_state',
   'context_meta',
+  'previous_session',
 ] as const;
 
 const TAG_LIKE = new RegExp(`<(\\s*/?\\s*)(${BLOCK_TAGS.join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
 
-// A cheap first look: every block tag starts with w, s or c, and under the unicode case folding
+// A cheap first look: every block tag starts with w, s, c or p, and under the unicode case folding
 // of TAG_LIKE only 'ſ' (U+017F) folds to one of them. Text that fails this (most text, and the
 // templates' <!-- comments -->) cannot match TAG_LIKE, whose unicode classes cost ~0.5 ms to
 // compile on first use: real time on a command that runs on every prompt.
-const MAYBE_TAG = /<\s*\/?\s*[wscſ]/i;
+const MAYBE_TAG = /<\s*\/?\s*[wscpſ]/i;
 
 /** Makes `<working_memory>`, `</scratch_notes >` and the like inert inside block content. */
 export function neutralizeTags(text: string): string {
@@ -66,6 +67,8 @@ export interface MemoryInputs {
   /** Lines of `workspace` the user explicitly asked to remember (explicit and feedback entries): cut last. */
   workspacePinned?: string[];
   sessionState?: string;
+  /** The handoff from the project's previous session, frozen when this one started (memory/handoff.ts). */
+  handoff?: string;
   /** Real paths for the notices (default: relative names). */
   where?: MemoryWhere;
 }
@@ -96,9 +99,11 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 // text splits into entries (lineEntries: a line each; splitEntries: Markdown items and
 // paragraphs), and the marker that says where the rest is.
 const PARTS: PartSpec[] = [
+  // The handoff is frozen within its own budget (memory/handoff.ts); its last line says where the rest is, so it is kept first.
+  { block: 'previous_session', share: 1100, rank: 7, keep: 'first', entries: (i) => handoffEntries(i.handoff), label: (n) => plural(n, 'line of the previous session', 'lines of the previous session'), marker: (n) => `[wmem: ${plural(n, 'more line', 'more lines')} of the previous session: its overview and wmem search --session, named below]` },
   { block: 'session_state', share: 300, rank: 5, keep: 'first', entries: (i) => lineEntries(i.sessionState), label: (n) => plural(n, 'line of session state', 'lines of session state'), marker: (n) => `[wmem: ${plural(n, 'more line', 'more lines')} of session state: wmem status, wmem show scratch]` },
-  { block: 'workspace_memory', share: 1200, rank: 6, keep: 'first', entries: (i) => lineEntries(i.workspace, i.workspacePinned), label: (n) => plural(n, 'workspace entry', 'workspace entries'), marker: (n) => `[wmem: ${plural(n, 'more entry', 'more entries')} of workspace memory: wmem memories, wmem search]` },
-  { block: 'scratch_notes', share: 250, rank: 9, keep: 'last', entries: (i) => i.scratchLines.map((text) => ({ text, gap: 0 })), label: (n) => plural(n, 'older scratch note', 'older scratch notes'), marker: (n) => `[wmem: ${plural(n, 'older note', 'older notes')}: wmem show scratch]` },
+  { block: 'workspace_memory', share: 1000, rank: 6, keep: 'first', entries: (i) => lineEntries(i.workspace, i.workspacePinned), label: (n) => plural(n, 'workspace entry', 'workspace entries'), marker: (n) => `[wmem: ${plural(n, 'more entry', 'more entries')} of workspace memory: wmem memories, wmem search]` },
+  { block: 'scratch_notes', share: 200, rank: 9, keep: 'last', entries: (i) => i.scratchLines.map((text) => ({ text, gap: 0 })), label: (n) => plural(n, 'older scratch note', 'older scratch notes'), marker: (n) => `[wmem: ${plural(n, 'older note', 'older notes')}: wmem show scratch]` },
 ];
 
 /** Each section's share and rank, and the end that survives a cut (the newest entries are last). */
@@ -108,7 +113,7 @@ const SECTION_PARTS: Record<string, { share: number; rank: number; keep: 'first'
   decisions: { share: 1200, rank: 2, keep: 'last' },
   context: { share: 900, rank: 3, keep: 'first' },
   open: { share: 500, rank: 4, keep: 'first' },
-  recent: { share: 400, rank: 8, keep: 'last' },
+  recent: { share: 300, rank: 8, keep: 'last' },
   pointers: { share: 300, rank: 10, keep: 'last' },
   details: { share: 200, rank: 11, keep: 'last' },
 };
@@ -126,6 +131,13 @@ function lineEntries(text: string | undefined, pinned: string[] = []): Entry[] {
   return neutralizeTags(trimmed)
     .split('\n')
     .map((line) => ({ text: line, gap: 0, ...(keep.has(line) ? { pinned: true } : {}) }));
+}
+
+/** The handoff's lines; its last line (where the rest of that session is) is pinned, kept before the others. */
+function handoffEntries(text: string | undefined): Entry[] {
+  const entries = lineEntries(text);
+  if (entries.length) entries[entries.length - 1].pinned = true;
+  return entries;
 }
 
 function sectionPart(section: OverviewUnit): Part {

@@ -9,6 +9,7 @@ import type { RememberResult } from '../app/remember.js';
 import type { ForgetResult } from '../app/forget.js';
 import type { SectionResult } from '../app/set.js';
 import type { Style } from '../ui/color.js';
+import { referenceTime, renderEntry, sortForRender, type WorkspaceEntry } from '../memory/workspace.js';
 
 export function renderSection(mode: 'set' | 'append', result: SectionResult): string {
   const limit = result.maxChars ? `/${result.maxChars}` : '';
@@ -117,3 +118,20 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
+
+/** `wmem memories`: each entry as injected, then where it came from (a session's decision names the session). */
+export function renderMemoryList(entries: WorkspaceEntry[], style: Style): string {
+  const file = { version: 1 as const, entries };
+  const reference = referenceTime(file);
+  return sortForRender(entries)
+    .map((e) => `${renderEntry(e, reference)}  ${style.dim(`· ${originOf(e)}`)}`)
+    .join('\n');
+}
+
+export function originOf(entry: WorkspaceEntry): string {
+  const confidence = `confidence ${entry.confidence}`;
+  if (entry.source === 'session') return `from session ${entry.session ?? '(unknown)'}, ${confidence}`;
+  if (entry.source === 'team') return 'from the team file';
+  if (entry.source === 'compaction') return `from a compaction summary, ${confidence}`;
+  return `${entry.source}, ${confidence}`;
+}

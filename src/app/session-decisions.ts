@@ -1,0 +1,28 @@
+// Use case: a session's key decisions offered to workspace memory (docs/memory.md), at its end
+// moment and at every consolidation. They are read before the consolidation consumes the notes
+// they come from, and placed only once it succeeded (a refused consolidation changes nothing).
+import type { Session } from '../store/session.js';
+import { readTextIfExists } from '../store/fsx.js';
+import type { OfferResult } from '../store/session-decisions.js';
+import type { DecisionOffer } from '../memory/session-decisions.js';
+
+/** The decisions the session would offer now (nothing is written). */
+export async function collectDecisions(session: Session): Promise<DecisionOffer[]> {
+  const [{ parseOverview }, { parseScratch }, { decisionOffers }] = await Promise.all([import('../memory/overview.js'), import('../memory/scratch.js'), import('../memory/session-decisions.js')]);
+  const overview = (await readTextIfExists(session.paths.overview)) ?? '';
+  const decisions = overview ? (parseOverview(overview, session.paths.overview, { lenient: true }).sections.find((s) => s.id === 'decisions')?.content ?? '') : '';
+  const notes = parseScratch((await readTextIfExists(session.paths.scratch)) ?? '').notes;
+  return decisionOffers(decisions, notes);
+}
+
+/** Offers them to the project's workspace memory. */
+export async function placeDecisions(session: Session, offers: DecisionOffer[], now: Date): Promise<OfferResult> {
+  const { offerSessionDecisions } = await import('../store/session-decisions.js');
+  return offerSessionDecisions(session.project.dir, session.id, offers, now);
+}
+
+/** One line for a note or a log: what workspace memory took. */
+export function describeOffer(result: OfferResult): string {
+  if (!result.added && !result.merged) return '';
+  return `${result.added + result.merged} decision${result.added + result.merged === 1 ? '' : 's'} offered to workspace memory (${result.added} added, ${result.merged} merged)`;
+}
