@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { mkdtemp, mkdir, realpath, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { formatAge, renderHandoff, RUNNING_WITHIN_MS, type HandoffSource } from '../../src/memory/handoff.js';
+import { DEFAULT_HANDOFF_CHARS, formatAge, renderHandoff, RUNNING_WITHIN_MS, type HandoffSource } from '../../src/memory/handoff.js';
 import { findSecret } from '../../src/memory/gate.js';
 import { renderMemory, type OverviewDigest } from '../../src/render/context.js';
 import { pickHandoffSource, planSessionStart } from '../../src/app/handoff.js';
@@ -263,7 +263,7 @@ describe('settings', () => {
   it('takes WMEM_HANDOFF_CHARS over config.json, and 0 turns the handoff off', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'wmem-settings-'));
     try {
-      expect(readHandoffSettings(home, {})).toEqual({ handoffChars: 1500, continueSessions: false, warnings: [] });
+      expect(readHandoffSettings(home, {})).toEqual({ handoffChars: DEFAULT_HANDOFF_CHARS, continueSessions: false, warnings: [] });
       await writeFile(path.join(home, 'config.json'), JSON.stringify({ handoffChars: 900, continue: true }));
       expect(readHandoffSettings(home, {})).toMatchObject({ handoffChars: 900, continueSessions: true });
       expect(readHandoffSettings(home, { WMEM_HANDOFF_CHARS: '0', WMEM_CONTINUE: '0' })).toMatchObject({ handoffChars: 0, continueSessions: false });
