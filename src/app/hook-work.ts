@@ -31,11 +31,10 @@ export const NOTHING_TO_CONSOLIDATE = 'nothing to consolidate';
 /** session-end: a deterministic consolidation (no LLM: Claude Code gives SessionEnd hooks ~1.5 s). */
 export async function consolidateAtEnd(session: Session, now: Date, warn: (m: string) => void): Promise<string> {
   const { consolidateSession } = await import('../ops/consolidate.js');
-  // The decisions are read first (the consolidation consumes the notes they come from), placed after.
-  const { collectDecisions, placeDecisions, describeOffer } = await import('./session-decisions.js');
-  const offers = await collectDecisions(session).catch(() => []);
   const result = await consolidateSession(session, { dryRun: false }, { now: () => now, warn });
-  const offered = await placeDecisions(session, offers, now).then(describeOffer, (err: Error) => `decisions not offered to workspace memory: ${err.message}`);
+  // The session's decisions outlive it: offered to workspace memory (a failure there costs only the offer).
+  const { offerAfterConsolidation, describeOffer } = await import('./session-decisions.js');
+  const offered = await offerAfterConsolidation(session, result.archive, now).then(describeOffer, (err: Error) => `decisions not offered to workspace memory: ${err.message}`);
   const also = offered ? `; ${offered}` : '';
   if (result.nothingToDo) return NOTHING_TO_CONSOLIDATE + also;
   return `consolidated ${result.consumed} note${result.consumed === 1 ? '' : 's'}${result.archive ? ` (notes archived to ${result.archive})` : ''}${also}`;
