@@ -1,23 +1,22 @@
 // Pure: the other blocks of the memory part: workspace memory (shared by the project's sessions,
 // with the team's entries) and hot session state with the recent decisions. No clock: the same
 // inputs always give the same bytes. Ages in workspace memory are measured against the newest
-// `updated` time in the workspace file itself (see referenceTime), not against the prompt's time.
-// The inputs are read by store/injectables.ts.
-import { renderWorkspace, withTeam, type WorkspaceEntry, type WorkspaceFile } from './workspace.js';
+// `updated` time of its entries, not against the prompt's time. The inputs are read (and the
+// workspace block composed within its budget, see workspace-block.ts) by store/injectables.ts.
+import { renderComposed, type ComposedWorkspace } from './workspace-block.js';
 import { renderHotState, type HotState } from './hot-state.js';
 import { recentDecisions } from './scratch.js';
 
 export interface InjectableInputs {
-  /** undefined: the workspace file could not be read (`wmem memories` reports why). */
-  workspace?: WorkspaceFile;
-  team: WorkspaceEntry[];
+  /** The workspace block's entries, own and team; undefined: the workspace file could not be read (`wmem memories` reports why). */
+  workspace?: ComposedWorkspace;
   /** The end of scratch.md (notes are appended). */
   scratchTail: string;
   hotState: HotState;
 }
 
 export function renderInjectables(inputs: InjectableInputs): { workspace?: string; sessionState?: string } {
-  const workspace = inputs.workspace ? renderWorkspace(withTeam(inputs.workspace, inputs.team)) || undefined : undefined;
+  const workspace = inputs.workspace ? renderComposed(inputs.workspace) || undefined : undefined;
   const decisions = recentDecisions(inputs.scratchTail);
   const state = [renderHotState(inputs.hotState), ...(decisions.length ? ['Recent decisions (not yet consolidated):', ...decisions.map((d) => `- ${d}`)] : [])];
   const sessionState = state.filter(Boolean).join('\n') || undefined;

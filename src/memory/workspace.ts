@@ -131,7 +131,7 @@ export function referenceTime(file: WorkspaceFile): Date | undefined {
   return Number.isFinite(max) ? new Date(max) : undefined;
 }
 
-function sortForRender(entries: WorkspaceEntry[]): WorkspaceEntry[] {
+export function sortForRender(entries: WorkspaceEntry[]): WorkspaceEntry[] {
   const order = (t: WorkspaceType) => WORKSPACE_TYPES.indexOf(t);
   return [...entries].sort((a, b) => order(a.type) - order(b.type) || a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
 }
@@ -142,17 +142,6 @@ export function renderWorkspace(file: WorkspaceFile): string {
   return sortForRender(file.entries)
     .map((e) => renderEntry(e, reference))
     .join('\n');
-}
-
-/**
- * The private entries and the team's (from the repository's `.wmem/memory.md`), a team entry
- * left out when a private one has its id or the same canonical text.
- */
-export function withTeam(file: WorkspaceFile, team: WorkspaceEntry[]): WorkspaceFile {
-  if (!team.length) return file;
-  const ids = new Set(file.entries.map((e) => e.id));
-  const texts = new Set(file.entries.map((e) => canonical(e.text)));
-  return { version: 1, entries: [...file.entries, ...team.filter((e) => !ids.has(e.id) && !texts.has(canonical(e.text)))] };
 }
 
 /** What counts against the 5200-character limit: the rendered lines without ages. */
