@@ -35,12 +35,12 @@ const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /**
  * Of two copies of one entry, the one every machine keeps: the newest `updated`, then the greater
- * text, type and created (a total order on what a line says, so file order never matters). On a
- * complete tie `a` is kept (the same content either way).
+ * text, type, created and `updated` as written (a total order on what a line says, so file order
+ * never matters). On a complete tie `a` is kept (the same content either way).
  */
 export function newerCopy<T extends Copy>(a: T, b: T, notAfter = Infinity): T {
-  const order = updatedRank(a.updated, notAfter) - updatedRank(b.updated, notAfter) || cmp(a.text, b.text) || cmp(a.type, b.type) || cmp(a.created, b.created);
-  return Number.isNaN(order) || order >= 0 ? a : b;
+  const order = updatedRank(a.updated, notAfter) - updatedRank(b.updated, notAfter) || cmp(a.text, b.text) || cmp(a.type, b.type) || cmp(a.created, b.created) || cmp(a.updated, b.updated);
+  return order >= 0 ? a : b;
 }
 
 /**
