@@ -41,9 +41,10 @@ export type ShareResult =
 
 export async function share(options: ShareOptions, env: AppEnv): Promise<ShareResult> {
   const ids = options.ids ?? [];
-  const { gitRoot } = await import('../store/team.js');
+  const { findRepoRootSync, gitRoot } = await import('../store/team.js');
+  // The check only reads: the repository is found as sessions find it (no git process to start, a CI gate stays quick).
+  if (options.check) return check(findRepoRootSync(env.cwd) ?? (await gitRoot(env.cwd)), env);
   const root = await gitRoot(env.cwd);
-  if (options.check) return check(root, env);
   const picked = ids.length > 0 || Boolean(options.all) || options.type !== undefined;
   if (options.diff) return diff(root, { ids, all: options.all, type: options.type, remove: options.remove, picked }, env);
   if (options.remove !== undefined) return remove(root, options.remove);
