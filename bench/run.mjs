@@ -29,6 +29,7 @@ const QUICK = {
   'parse-floor.mjs': [fixture],
   'report.mjs': ['3', '100000'],
   'search-after-compact.mjs': ['2', '100000'],
+  'team.mjs': ['15', '5000'],
 };
 const NOT_BENCHES = new Set(['run.mjs', 'emit.mjs', 'history-gen.mjs']);
 const BENCHES = readdirSync(here)

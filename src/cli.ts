@@ -145,7 +145,10 @@ export function buildProgram(): Command {
     program.command('forget').description('remove a workspace memory entry').argument('<id>', 'entry id (see wmem memories)'),
     () => import('./commands/remember.js').then((m) => ({ run: m.runForget })),
   );
-  declare(program.command('memories').description('list workspace memory'), () => import('./commands/remember.js').then((m) => ({ run: m.runList })));
+  declare(
+    program.command('memories').description('list workspace memory as injected').option('--team', 'every entry, the team file\'s included, not only those injected'),
+    () => import('./commands/remember.js').then((m) => ({ run: m.runList })),
+  );
   declare(
     program
       .command('report')
@@ -164,7 +167,8 @@ export function buildProgram(): Command {
       .addOption(new Option('--type <type>', 'every entry of this type').choices(['feedback', 'project', 'decision', 'reference']))
       .option('--remove <id>', 'take an entry out of the team file')
       .option('--init', 'create the team file and the .gitattributes union-merge line')
-      .option('--check', 'report duplicates, malformed lines, secrets and sizes over the limits (exit 1): for CI'),
+      .option('--check', 'report duplicates, malformed lines, secrets, broken or future times (exit 1) and what is not injected: for CI')
+      .option('--diff', 'show what the command would add, change and remove in the team file; write nothing'),
     () => import('./commands/share.js'),
   );
   declare(program.command('track').description('read a tool event (JSON on stdin) into hot session state'), () => import('./commands/track.js'));

@@ -33,20 +33,32 @@ export async function remember(options: RememberOptions) {
 
 export type RememberResult = Awaited<ReturnType<typeof remember>>;
 
-/** Workspace memory as the sessions see it: the project's own entries and the team file's. */
-export async function listMemories(options: { where: Where }) {
+/**
+ * Workspace memory as the sessions see it: the project's own entries and the team file's, one
+ * per id (the newest copy). `rendered` is the block as injected; with `team`, `listed` holds every
+ * entry instead, the ones the block leaves out included.
+ */
+export async function listMemories(options: { where: Where; now: Date; team?: boolean }) {
   const dir = await projectDirOf(options.where, false);
   const { readWorkspaceSync, workspaceFilePath } = await import('../store/workspace.js');
-  const { renderWorkspace, renderedSize, withTeam, MAX_ENTRIES, MAX_RENDERED_CHARS } = await import('../memory/workspace.js');
-  const { teamEntriesSync } = await import('../store/team.js');
-  const own = dir ? readWorkspaceSync(dir) : { version: 1 as const, entries: [] };
-  const file = dir ? withTeam(own, teamEntriesSync(options.where.cwd, dir)) : own;
+  const { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, renderComposed } = await import('../memory/workspace-block.js');
+  const { readTeamEntriesSync } = await import('../store/team.js');
+  const own = dir ? readWorkspaceSync(dir).entries : [];
+  const entries = mergeTeam(own, readTeamEntriesSync(options.where.cwd, options.now.getTime()));
+  const composed = composeWorkspace(entries);
+  const rendered = renderComposed(composed);
+  const listed = options.team ? renderComposed({ ...composed, shown: entries }) : rendered;
+  // An own entry the team has a newer copy of: shown as the team's, and said so.
+  const superseded = own.filter((e) => !entries.includes(e)).map((e) => ({ id: e.id, text: e.text, updated: e.updated }));
   return {
     file: dir ? workspaceFilePath(dir) : null,
-    entries: file.entries,
-    chars: renderedSize(file.entries),
-    limits: { entries: MAX_ENTRIES, chars: MAX_RENDERED_CHARS },
-    /** The entries as injected into prompts (empty when there are none). */
-    rendered: file.entries.length ? renderWorkspace(file) : '',
+    entries,
+    shown: composed.shown.map((e) => e.id),
+    notShown: composed.total - composed.shown.length,
+    superseded,
+    chars: rendered ? rendered.length + 1 : 0,
+    limits: { ...WORKSPACE_LIMITS },
+    /** The block as injected into prompts ('' when there is nothing), or with `team` every entry. */
+    rendered: listed,
   };
 }

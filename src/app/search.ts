@@ -1,5 +1,5 @@
 // Use case `search`: ranked hits with file, line and snippet across the session's memory files
-// (overview, scratch, detail, archive) and the project's workspace memory.
+// (overview, scratch, detail, archive), the project's workspace memory and the repository's team file.
 import { listSessionIds, resolveSession, type Where } from '../store/session.js';
 import { usageError } from '../ui/errors.js';
 
@@ -8,6 +8,8 @@ export interface SearchOptions {
   query: string;
   limit?: number;
   allSessions?: boolean;
+  /** The reading time (a team entry dated after it counts as the oldest copy). */
+  now?: Date;
 }
 
 export async function searchSession(options: SearchOptions) {
@@ -16,7 +18,10 @@ export async function searchSession(options: SearchOptions) {
   const session = await resolveSession(options.where);
   const sessions = options.allSessions ? await listSessionIds(session.project.dir) : [session.id];
   const { searchMemory } = await import('../store/search-corpus.js');
-  const result = await searchMemory({ projectDir: session.project.dir, sessions }, query, { limit: options.limit ?? 10 });
+  const { findRepoRootSync, teamFilePath } = await import('../store/team.js');
+  const root = findRepoRootSync(session.project.cwd);
+  const scope = { projectDir: session.project.dir, sessions, teamFile: root ? teamFilePath(root) : undefined, nowMs: (options.now ?? new Date()).getTime() };
+  const result = await searchMemory(scope, query, { limit: options.limit ?? 10 });
   return { query, session: session.id, allSessions: Boolean(options.allSessions), filesSearched: result.files, linesSearched: result.lines, hits: result.hits };
 }
 

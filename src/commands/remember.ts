@@ -28,10 +28,13 @@ export async function runForget(_options: unknown, ctx: RunContext, args: unknow
   return { data, text: ctx.quiet ? '' : renderForget(result) };
 }
 
-export async function runList(_options: unknown, ctx: RunContext): Promise<CommandResult> {
-  const { rendered: _rendered, ...data } = await listMemories({ where: ctx });
+export async function runList(options: { team?: boolean }, ctx: RunContext): Promise<CommandResult> {
+  const { rendered: _rendered, ...data } = await listMemories({ where: ctx, now: ctx.now(), team: options.team });
   if (!data.entries.length) return { data, text: 'no workspace memory yet (add with: wmem remember TEXT --type project)' };
-  const footer = `${data.entries.length}/${data.limits.entries} entries, ${data.chars}/${data.limits.chars} characters`;
+  const shown = new Set(data.shown);
+  const listed = options.team ? data.entries : data.entries.filter((e) => shown.has(e.id));
+  const notes = data.superseded.map((e) => `${e.id}: the team's copy is newer than yours and is the one shown; the next wmem share refreshes yours`);
+  const footer = `${data.shown.length}/${data.limits.entries} entries injected, ${data.chars}/${data.limits.chars} characters${data.notShown ? `; ${data.notShown} more not injected${options.team ? '' : ' (all: wmem memories --team)'}` : ''}`;
   const { renderMemoryList } = await import('../views/memory.js');
-  return { data, text: `${renderMemoryList(data.entries, ctx.style)}\n${ctx.style.dim(footer)}` };
+  return { data, text: [renderMemoryList(listed, ctx.style), ...notes.map((n) => ctx.style.dim(n)), ctx.style.dim(footer)].join('\n') };
 }

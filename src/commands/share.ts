@@ -1,4 +1,4 @@
-// `wmem share [ID…] [--all] [--type T] [--remove ID] [--init] [--check]`: thin glue over
+// `wmem share [ID…] [--all] [--type T] [--remove ID] [--init] [--check] [--diff]`: thin glue over
 // src/app/share.ts.
 import { share, type ShareOptions } from '../app/share.js';
 import { renderShare } from '../views/reports.js';
@@ -9,7 +9,7 @@ export async function run(options: Omit<ShareOptions, 'ids'>, ctx: RunContext, a
   const text = renderShare(result, ctx.cwd);
   if (result.action === 'check') {
     const { action: _a, exists: _e, ...data } = result;
-    return { data, text, exitCode: result.problems.length ? 1 : 0 };
+    return { data, text, exitCode: result.problems.some((p) => p.severity === 'error') ? 1 : 0 };
   }
   const { action: _a, ...data } = result;
   return { data, text: ctx.quiet ? '' : text };

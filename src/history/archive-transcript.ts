@@ -74,6 +74,8 @@ export async function archiveTranscript(session: Session, transcriptPath: string
     const detailFinal = await freeName(session.paths.detailDir, `${stamp}-transcript`, '.md');
     const archive = new DurableFile(tempFor(archiveFinal, stamp));
     const body = new DurableFile(tempFor(detailFinal, stamp));
+    // The detail file is written once the counts are known (front matter first, then the body).
+    const detail = new DurableFile(tempFor(detailFinal, `${stamp}b`));
     try {
       await archive.open();
       await body.open();
@@ -100,8 +102,6 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       const front =
         detailFrontMatter({ wmem: 'detail', version: 1, kind: 'transcript', title, created: now.toISOString(), session: session.id, source, lines: `${range.from}-${range.to}`, bytes: `${start}-${end}`, messages, archive: archiveRel }) +
         `\n# Agent transcript, lines ${range.from}-${range.to}\n\nEvery line is kept byte for byte in ${archiveRel}; long parts are shortened here.\n\n`;
-      // The front matter needs the counts: write it, then the rendered body.
-      const detail = new DurableFile(tempFor(detailFinal, `${stamp}b`));
       await detail.open();
       await detail.write(front);
       await body.write(parts.join(''));
@@ -122,8 +122,10 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       }
       return { archive: archiveRel, detail: detailRel, lines };
     } catch (err) {
+      // A failed write (a full disk) leaves none of its temp files behind.
       await archive.discard();
       await body.discard();
+      await detail.discard();
       throw err;
     }
   });

@@ -69,7 +69,7 @@ function registerResources(server: McpServer, scope: McpScope): void {
     (uri) =>
       readText(uri, scope, async () => {
         const { listMemories } = await import('../app/remember.js');
-        const result = await listMemories({ where: scope.where });
+        const result = await listMemories({ where: scope.where, now: scope.now() });
         return result.rendered || 'no workspace memory yet';
       }),
   );

@@ -90,7 +90,7 @@ export const TOOLS: ToolSpec[] = [
     async run(args, scope) {
       const { searchSession } = await import('../app/search.js');
       const { renderSearch } = await import('../views/memory.js');
-      const result = await searchSession({ where: scope.where, query: String(args.query), limit: args.limit as number | undefined, allSessions: args.all_sessions as boolean | undefined });
+      const result = await searchSession({ where: scope.where, query: String(args.query), limit: args.limit as number | undefined, allSessions: args.all_sessions as boolean | undefined, now: scope.now() });
       return { text: renderSearch(result, PLAIN_STYLE), data: asData(result) };
     },
   },

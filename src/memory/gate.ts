@@ -6,17 +6,20 @@ export interface SecretMatch {
   kind: string;
 }
 
+// Known token prefixes are caught wherever they start: a token glued to other characters (a
+// session id "S1ghp_…", "token=xoxb-…") is still a token. Only OpenAI's bare `sk-`, which ends
+// common words ("task-", "disk-"), must not follow a letter.
 const SECRET_PATTERNS: { kind: string; pattern: RegExp }[] = [
-  { kind: 'an Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/ },
-  { kind: 'an OpenAI-style API key', pattern: /\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{20,}/ },
-  { kind: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
+  { kind: 'an Anthropic API key', pattern: /sk-ant-[A-Za-z0-9_-]{20,}/ },
+  { kind: 'an OpenAI-style API key', pattern: /sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|(?<![A-Za-z])sk-(?:live-|test-)?[A-Za-z0-9_-]{20,}/ },
+  { kind: 'an AWS access key id', pattern: /(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])/ },
   { kind: 'an AWS secret access key', pattern: /aws_secret_access_key\s*[=:]\s*[A-Za-z0-9/+=]{40}/i },
-  { kind: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b/ },
-  { kind: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
-  { kind: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
-  { kind: 'a Stripe key', pattern: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/ },
+  { kind: 'a GitHub token', pattern: /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}/ },
+  { kind: 'a Slack token', pattern: /xox[abposr]-[A-Za-z0-9-]{10,}/ },
+  { kind: 'a Google API key', pattern: /AIza[0-9A-Za-z_-]{35}/ },
+  { kind: 'a Stripe key', pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/ },
   { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
-  { kind: 'a JSON Web Token', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
+  { kind: 'a JSON Web Token', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
   // Passwords are often short; keys and tokens named as such are long enough to be sure.
   { kind: 'a password assignment', pattern: /\b(?:password|passwd|pwd)\s*[=:]\s*["']?[^\s"'<>]{4,}/i },
   { kind: 'a password assignment', pattern: /\b(?:secret|api[_-]?key|access[_-]?token)\s*[=:]\s*["']?[^\s"']{8,}/i },

@@ -1,37 +1,37 @@
 // Pure: the other blocks of the memory part: workspace memory (shared by the project's sessions,
 // with the team's entries) and hot session state with the recent decisions. No clock: the same
 // inputs always give the same bytes. Ages in workspace memory are measured against the newest
-// `updated` time in the workspace file itself (see referenceTime), not against the prompt's time.
-// The inputs are read by store/injectables.ts.
-import { referenceTime, renderEntry, renderWorkspace, withTeam, type WorkspaceEntry, type WorkspaceFile } from './workspace.js';
+// `updated` time of its entries, not against the prompt's time. The inputs are read (and the
+// workspace block composed within its budget, see workspace-block.ts) by store/injectables.ts.
+import { moreLine, priorityTier, renderComposed, type ComposedWorkspace } from './workspace-block.js';
+import { renderEntry } from './workspace.js';
 import { renderHotState, type HotState } from './hot-state.js';
 import { recentDecisions } from './scratch.js';
 
 export interface InjectableInputs {
-  /** undefined: the workspace file could not be read (`wmem memories` reports why). */
-  workspace?: WorkspaceFile;
-  team: WorkspaceEntry[];
+  /** The workspace block's entries, own and team; undefined: the workspace file could not be read (`wmem memories` reports why). */
+  workspace?: ComposedWorkspace;
   /** The end of scratch.md (notes are appended). */
   scratchTail: string;
   hotState: HotState;
 }
 
 export function renderInjectables(inputs: InjectableInputs): { workspace?: string; workspacePinned?: string[]; sessionState?: string } {
-  const merged = inputs.workspace ? withTeam(inputs.workspace, inputs.team) : undefined;
-  const workspace = merged ? renderWorkspace(merged) || undefined : undefined;
+  const workspace = inputs.workspace ? renderComposed(inputs.workspace) || undefined : undefined;
   const decisions = recentDecisions(inputs.scratchTail);
   const state = [renderHotState(inputs.hotState), ...(decisions.length ? ['Recent decisions (not yet consolidated):', ...decisions.map((d) => `- ${d}`)] : [])];
   const sessionState = state.filter(Boolean).join('\n') || undefined;
-  return { workspace, ...(workspace && merged ? { workspacePinned: pinnedLines(merged) } : {}), sessionState };
+  return { workspace, ...(workspace && inputs.workspace ? { workspacePinned: pinnedLines(inputs.workspace) } : {}), sessionState };
 }
 
 /**
- * The rendered lines of what the user asked to remember (explicit and feedback entries): the cut
- * of the memory part keeps them first, whatever order the block lists its entries in.
+ * The rendered lines the cut of the memory part keeps first, whatever order the block lists its
+ * entries in: what the user asked to remember (explicit and feedback entries), and the line that
+ * counts the entries the block could not hold (so the count survives a cut).
  */
-function pinnedLines(file: WorkspaceFile): string[] {
-  const pinned = file.entries.filter((e) => e.source === 'explicit' || e.type === 'feedback');
-  if (!pinned.length) return [];
-  const reference = referenceTime(file);
-  return pinned.map((e) => renderEntry(e, reference));
+function pinnedLines(composed: ComposedWorkspace): string[] {
+  const at = composed.reference ? new Date(composed.reference) : undefined;
+  const pinned = composed.shown.filter((e) => priorityTier(e) === 0).map((e) => renderEntry(e, at));
+  const rest = composed.total - composed.shown.length;
+  return rest > 0 ? [...pinned, moreLine(rest)] : pinned;
 }

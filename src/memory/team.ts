@@ -4,7 +4,8 @@
 // appear twice: the newest `updated` wins, then the greater text, so every machine resolves it
 // the same way. Lines that are not entries are kept where they can be and reported, never dropped.
 import { findSecret } from './gate.js';
-import { MAX_ENTRIES, MAX_ENTRY_CHARS, MAX_RENDERED_CHARS, WORKSPACE_TYPES, renderEntry, type WorkspaceEntry, type WorkspaceType } from './workspace.js';
+import { MAX_ENTRY_CHARS, WORKSPACE_TYPES, type WorkspaceEntry, type WorkspaceType } from './workspace.js';
+import { FUTURE_SLACK_MS, OLDEST, WORKSPACE_LIMITS, composeWorkspace, newerCopy, updatedRank } from './workspace-block.js';
 
 export const TEAM_FILE = '.wmem/memory.md';
 export const TEAM_ATTRIBUTES = '.wmem/memory.md merge=union';
@@ -71,29 +72,33 @@ function isPreamble(line: string): boolean {
   return line.trim() === '' || line.startsWith('#') || /^<!--.*-->\s*$/.test(line);
 }
 
-/** Of two entries with one id, the one every machine keeps: newest `updated`, then greater text. */
-function newer(a: TeamEntry, b: TeamEntry): TeamEntry {
-  if (a.updated !== b.updated) return a.updated > b.updated ? a : b;
-  return a.text >= b.text ? a : b;
+/** The latest `updated` that counts when read at `nowMs` (later ones are the future: broken). */
+export function notAfter(nowMs: number): number {
+  return nowMs + FUTURE_SLACK_MS;
 }
 
-/** One entry per id (the winner), sorted by id; and the ids that appeared more than once. */
-export function resolveTeam(entries: TeamEntry[]): { entries: TeamEntry[]; duplicates: { id: string; lines: number[] }[] } {
+/**
+ * One entry per id (the winner: newest `updated`, a broken or future one counting as the oldest,
+ * then the greater text; see newerCopy), sorted by id; and the ids that appeared more than once.
+ */
+export function resolveTeam(entries: TeamEntry[], latest = Infinity): { entries: TeamEntry[]; duplicates: { id: string; lines: number[] }[] } {
   const byId = new Map<string, TeamEntry>();
   const lines = new Map<string, number[]>();
   for (const entry of entries) {
     const seen = byId.get(entry.id);
-    byId.set(entry.id, seen ? newer(seen, entry) : entry);
-    lines.set(entry.id, [...(lines.get(entry.id) ?? []), entry.line]);
+    byId.set(entry.id, seen ? newerCopy(seen, entry, latest) : entry);
+    const at = lines.get(entry.id);
+    if (at) at.push(entry.line);
+    else lines.set(entry.id, [entry.line]);
   }
   const duplicates = [...lines].filter(([, at]) => at.length > 1).map(([id, at]) => ({ id, lines: at }));
   return { entries: [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), duplicates };
 }
 
 /** The file's text: the preamble (the default one for a new file), entries by id, then kept malformed lines. */
-export function formatTeam(file: TeamFile): string {
+export function formatTeam(file: TeamFile, latest = Infinity): string {
   const preamble = file.preamble.length ? file.preamble : TEAM_PREAMBLE;
-  const body = resolveTeam(file.entries).entries.map(formatEntry);
+  const body = resolveTeam(file.entries, latest).entries.map(formatEntry);
   return [...preamble, ...body, ...file.malformed.map((m) => m.raw)].join('\n') + '\n';
 }
 
@@ -103,39 +108,99 @@ export function upsertTeam(file: TeamFile, entries: Omit<TeamEntry, 'line'>[]): 
   return { ...file, entries: [...file.entries.filter((e) => !ids.has(e.id)), ...entries.map((e) => ({ ...e, line: 0 }))] };
 }
 
+/** One change `wmem share --diff` shows: a line added or removed, or an entry's line changed. */
+export type TeamChange = { kind: 'add' | 'remove'; id: string; line: string } | { kind: 'change'; id: string; from: string; to: string };
+
+/**
+ * What writing `after` (formatted) does to the file `before` as it is: per id, the lines it had
+ * and the one it will have. Two lines of one id collapsing into one show as the loser removed.
+ */
+export function diffTeam(before: TeamFile, after: TeamFile, latest = Infinity): TeamChange[] {
+  const had = new Map<string, string[]>();
+  for (const e of before.entries) {
+    const at = had.get(e.id);
+    if (at) at.push(formatEntry(e));
+    else had.set(e.id, [formatEntry(e)]);
+  }
+  const will = new Map(resolveTeam(after.entries, latest).entries.map((e) => [e.id, formatEntry(e)]));
+  const winner = new Map(resolveTeam(before.entries, latest).entries.map((e) => [e.id, formatEntry(e)]));
+  const changes: TeamChange[] = [];
+  for (const id of [...new Set([...had.keys(), ...will.keys()])].sort()) {
+    const lines = had.get(id) ?? [];
+    const next = will.get(id);
+    if (!lines.length) changes.push({ kind: 'add', id, line: next! });
+    else if (next === undefined) for (const line of lines) changes.push({ kind: 'remove', id, line });
+    else {
+      if (!lines.includes(next)) changes.push({ kind: 'change', id, from: winner.get(id)!, to: next });
+      for (const line of lines) if (line !== next && (lines.includes(next) || line !== winner.get(id))) changes.push({ kind: 'remove', id, line });
+    }
+  }
+  return changes;
+}
+
 export function removeFromTeam(file: TeamFile, id: string): { file: TeamFile; removed: number } {
   const kept = file.entries.filter((e) => e.id !== id);
   return { file: { ...file, entries: kept }, removed: file.entries.length - kept.length };
 }
 
 export interface TeamProblem {
-  kind: 'duplicate' | 'malformed' | 'secret' | 'over-limit';
+  kind: 'duplicate' | 'malformed' | 'secret' | 'over-limit' | 'updated';
+  /** A warning is reported but does not fail the check. */
+  severity: 'error' | 'warning';
   line: number;
   message: string;
 }
 
-/** What `wmem share --check` reports: duplicates, malformed lines, secrets, sizes over the limits. */
-export function checkTeam(file: TeamFile): TeamProblem[] {
+export interface TeamCheck {
+  problems: TeamProblem[];
+  /** Entries (one per id, secrets left out) and how many of them a session's block holds on its own. */
+  entries: number;
+  injected: number;
+}
+
+/**
+ * What `wmem share --check` reports: duplicates, malformed lines, secrets, entries over the size
+ * limit, broken or future `updated` times (read at `nowMs`); and, as a warning, how many entries
+ * do not fit the injected block (they stay reachable through `wmem memories --team` and search).
+ */
+export function checkTeam(file: TeamFile, nowMs: number): TeamCheck {
   const problems: TeamProblem[] = [];
-  const { entries, duplicates } = resolveTeam(file.entries);
-  for (const d of duplicates) problems.push({ kind: 'duplicate', line: d.lines[1], message: `id ${d.id} appears on lines ${d.lines.join(', ')} (the newest "updated" wins; the next wmem share keeps only that one)` });
-  for (const m of file.malformed) problems.push({ kind: 'malformed', line: m.line, message: 'not an entry line (- [type] text <!-- id, created, updated -->); kept as it is' });
+  const error = (kind: TeamProblem['kind'], line: number, message: string) => problems.push({ kind, severity: 'error', line, message });
+  const latest = notAfter(nowMs);
+  const { entries, duplicates } = resolveTeam(file.entries, latest);
+  for (const d of duplicates) error('duplicate', d.lines[1], `id ${d.id} appears on lines ${d.lines.join(', ')} (the newest "updated" wins; the next wmem share keeps only that one)`);
+  for (const m of file.malformed) error('malformed', m.line, 'not an entry line (- [type] text <!-- id, created, updated -->); kept as it is');
+  const secrets = new Set<TeamEntry>();
   for (const e of file.entries) {
     const secret = findSecret(e.text);
-    if (secret) problems.push({ kind: 'secret', line: e.line, message: `entry ${e.id} holds what looks like ${secret.kind}: remove it from the file and rotate the secret` });
-    if (e.text.length > MAX_ENTRY_CHARS) problems.push({ kind: 'over-limit', line: e.line, message: `entry ${e.id} is ${e.text.length} characters; at most ${MAX_ENTRY_CHARS}` });
+    if (secret) secrets.add(e);
+    if (secret) error('secret', e.line, `entry ${e.id} holds what looks like ${secret.kind}: remove it from the file and rotate the secret`);
+    if (e.text.length > MAX_ENTRY_CHARS) error('over-limit', e.line, `entry ${e.id} is ${e.text.length} characters; at most ${MAX_ENTRY_CHARS}`);
+    if (updatedRank(e.updated, latest) === -Infinity) {
+      const why = Number.isNaN(Date.parse(e.updated)) ? 'is not a real time' : 'is in the future';
+      error('updated', e.line, `entry ${e.id}: "updated" ${e.updated} ${why}; it counts as the oldest copy until fixed`);
+    }
   }
   for (const m of file.malformed) {
     const secret = findSecret(m.raw);
-    if (secret) problems.push({ kind: 'secret', line: m.line, message: `the line holds what looks like ${secret.kind}: remove it and rotate the secret` });
+    if (secret) error('secret', m.line, `the line holds what looks like ${secret.kind}: remove it and rotate the secret`);
   }
-  if (entries.length > MAX_ENTRIES) problems.push({ kind: 'over-limit', line: 0, message: `${entries.length} entries; at most ${MAX_ENTRIES}` });
-  const size = entries.reduce((n, e) => n + renderEntry(asWorkspaceEntry(e)).length + 1, 0);
-  if (size > MAX_RENDERED_CHARS) problems.push({ kind: 'over-limit', line: 0, message: `${size} characters as injected; at most ${MAX_RENDERED_CHARS}` });
-  return problems.sort((a, b) => a.line - b.line);
+  const shown = entries.filter((e) => !secrets.has(e)).map((e) => asWorkspaceEntry(e, latest));
+  const injected = composeWorkspace(shown).shown.length;
+  if (injected < shown.length) {
+    problems.push({
+      kind: 'over-limit',
+      severity: 'warning',
+      line: 0,
+      message: `${shown.length - injected} of ${shown.length} entries are not injected (a session's block holds ${WORKSPACE_LIMITS.entries} entries, ${WORKSPACE_LIMITS.chars} characters, filled by priority); they stay reachable through wmem memories --team and wmem search`,
+    });
+  }
+  return { problems: problems.sort((a, b) => a.line - b.line), entries: shown.length, injected };
 }
 
 /** A team entry as workspace memory (source `team`), for rendering beside the private ones. */
-export function asWorkspaceEntry(entry: Omit<TeamEntry, 'line'>): WorkspaceEntry {
-  return { id: entry.id, type: entry.type, text: entry.text, source: 'team', confidence: 1, created: entry.created, updated: entry.updated };
+export function asWorkspaceEntry(entry: Omit<TeamEntry, 'line'>, latest = Infinity): WorkspaceEntry {
+  // A broken or future `updated` counts as the oldest, here and in every comparison after.
+  const updated = updatedRank(entry.updated, latest) === -Infinity ? OLDEST : entry.updated;
+  return { id: entry.id, type: entry.type, text: entry.text, source: 'team', confidence: 1, created: entry.created, updated };
 }

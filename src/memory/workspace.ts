@@ -149,17 +149,6 @@ export function renderWorkspace(file: WorkspaceFile): string {
     .join('\n');
 }
 
-/**
- * The private entries and the team's (from the repository's `.wmem/memory.md`), a team entry
- * left out when a private one has its id or the same canonical text.
- */
-export function withTeam(file: WorkspaceFile, team: WorkspaceEntry[]): WorkspaceFile {
-  if (!team.length) return file;
-  const ids = new Set(file.entries.map((e) => e.id));
-  const texts = new Set(file.entries.map((e) => canonical(e.text)));
-  return { version: 1, entries: [...file.entries, ...team.filter((e) => !ids.has(e.id) && !texts.has(canonical(e.text)))] };
-}
-
 /** What counts against the 5200-character limit: the rendered lines without ages. */
 export function renderedSize(entries: WorkspaceEntry[]): number {
   return entries.reduce((n, e) => n + renderEntry(e).length + 1, 0);

@@ -140,6 +140,11 @@ class Sweeper {
         this.sweepLeftovers(dir);
         this.sweepLeftovers(path.join(dir, 'state'), true);
         this.sweepLeftovers(path.join(dir, 'working-memory'));
+        // A compaction or archive that failed (a full disk) and could not clean up leaves its temps here.
+        for (const sub of ['detail', 'archive']) {
+          const inner = path.join(dir, 'working-memory', sub);
+          if (staysInside(dir, inner)) this.sweepLeftovers(inner); // never through a link that leads out
+        }
         continue;
       }
       // No working memory: a session deleted by hand. Only what wmem keeps about it goes; a

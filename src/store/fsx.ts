@@ -93,6 +93,11 @@ export async function atomicWrite(file: string, data: string | Uint8Array): Prom
   await fsyncDir(path.dirname(file));
 }
 
+/** A private temp name beside `file` in the shape sweeps recognise (`.<name>.<random>.<pid>.tmp`, store/temp-names.ts). */
+function tempBeside(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.${process.pid}.tmp`);
+}
+
 /**
  * atomicWrite for bytes written where they belong (`fill` writes to the open temp file with
  * positional writes): a large derived file is never whole in memory. Never writes through a link.
@@ -105,7 +110,7 @@ export async function atomicWriteWith(file: string, fill: (fd: number) => void):
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   assertLocksHeld();
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = tempBeside(file);
   let fd: number | undefined;
   try {
     fd = nodeFs.openSync(temp, 'wx', FILE_MODE);
@@ -135,7 +140,7 @@ export async function atomicWriteStream(file: string, pieces: AsyncIterable<stri
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   assertLocksHeld();
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = tempBeside(file);
   let handle: fs.FileHandle | undefined;
   try {
     handle = await fs.open(temp, 'wx', FILE_MODE);

@@ -4,7 +4,7 @@
 import type { Session } from './session.js';
 import { readWorkspaceSync } from './workspace.js';
 import { readHotStateSync } from './hot-state.js';
-import { teamEntriesSync } from './team.js';
+import { composedWorkspaceSync } from './team.js';
 import type { InjectableInputs } from '../memory/injected.js';
 
 /** How much of scratch.md's end the recent decisions are looked for in (notes are appended). */
@@ -20,13 +20,12 @@ function tailOf(scratchLines: string[]): string {
 /** `scratchLines`: scratch.md's lines as the memory part renders them (read once per prompt). */
 export function readInjectables(session: Session, scratchLines: string[]): InjectableInputs {
   let workspace: InjectableInputs['workspace'];
-  let team: InjectableInputs['team'] = [];
   try {
-    workspace = readWorkspaceSync(session.project.dir);
-    team = teamEntriesSync(session.project.cwd, session.project.dir);
+    const own = readWorkspaceSync(session.project.dir).entries;
+    workspace = composedWorkspaceSync(session.project.cwd, session.project.dir, own, Date.now());
   } catch {
     // A broken workspace file must not take the whole context down; `wmem memories` reports it.
     workspace = undefined;
   }
-  return { workspace, team, scratchTail: tailOf(scratchLines), hotState: readHotStateSync(session.paths.stateDir) };
+  return { workspace, scratchTail: tailOf(scratchLines), hotState: readHotStateSync(session.paths.stateDir) };
 }

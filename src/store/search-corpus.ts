@@ -10,12 +10,13 @@ import { atomicWrite, atomicWriteStream, staysInside } from './fsx.js';
 import { ensureIndex, INDEX_MIN_BYTES, scanIndexed, type Ensured } from './search-index.js';
 import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
-import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
+import { workspaceFilePath } from './workspace.js';
+import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
 
-export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace';
+export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
 
-const KIND_BOOST: Record<SourceKind, number> = { overview: 1.3, workspace: 1.3, scratch: 1.2, detail: 1, archive: 0.9, messages: 0.8 };
+const KIND_BOOST: Record<SourceKind, number> = { overview: 1.3, workspace: 1.3, team: 1.3, scratch: 1.2, detail: 1, archive: 0.9, messages: 0.8 };
 
 interface Source {
   kind: SourceKind;
@@ -222,31 +223,6 @@ function sidecarFresh(paths: SessionPaths, source: Source): boolean {
   }
 }
 
-/**
- * workspace-memory.json as searchable lines at their real line numbers: each entry's `"text"`
- * line holds its text (wmem writes the file indented, one field a line); a file written on one
- * line by someone else is searched entry by entry instead.
- */
-function workspaceLines(projectDir: string): string {
-  const raw = readFileSync(workspaceFilePath(projectDir), 'utf8');
-  const lines = raw.split('\n');
-  let found = 0;
-  const out = lines.map((line) => {
-    const m = /^\s*"text":\s*("(?:[^"\\]|\\.)*")\s*,?\s*$/.exec(line);
-    if (!m) return '';
-    try {
-      found++;
-      return JSON.parse(m[1]) as string;
-    } catch {
-      return '';
-    }
-  });
-  if (found) return out.join('\n');
-  return readWorkspaceSync(projectDir)
-    .entries.map((e) => `[${e.type}] ${e.text} (${e.id})`)
-    .join('\n');
-}
-
 /** Removes the search text and indexes of files that are gone (restored, removed by hand). Best effort. */
 function dropStaleSidecars(paths: SessionPaths, sources: Source[]): void {
   const dir = path.join(paths.stateDir, 'search');
@@ -304,6 +280,10 @@ const isComment = (line: string) => /^\s*<!--[\s\S]*-->\s*$/.test(line);
 export interface SearchScope {
   projectDir: string;
   sessions: string[];
+  /** The repository's team memory file (.wmem/memory.md), searched beside workspace memory. */
+  teamFile?: string;
+  /** The reading time: a team entry's `updated` past it (beyond clock skew) counts as the oldest. */
+  nowMs?: number;
 }
 
 /** What the scan of every source found, and what resolving pointers needs afterwards. */
@@ -318,6 +298,8 @@ interface Scanned {
   texts: Map<number, () => string>;
   /** Indexed files whose lines are read as the ranking asks. */
   readers: { close(): void }[];
+  /** Workspace memory and the team file as searched (read once for both). */
+  workspace?: WorkspaceSearchText;
 }
 
 /** Searches the sessions' memory files and the project's workspace memory. */
@@ -355,17 +337,20 @@ function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<st
   const wsPath = workspaceFilePath(scope.projectDir);
   const ws = statOf(wsPath);
   if (ws) sources.push({ kind: 'workspace', file: 'workspace-memory.json', path: wsPath, mtimeMs: ws.mtimeMs, size: ws.size });
+  const team = scope.teamFile === undefined ? undefined : statOf(scope.teamFile);
+  if (team) sources.push({ kind: 'team', file: '.wmem/memory.md', path: scope.teamFile!, mtimeMs: team.mtimeMs, size: team.size });
   return { sources, sessionOf };
 }
 
 /** Adds one source's candidates: through its index when it has one, else by scanning its text. */
 async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: { plain: boolean; noIndex: boolean }, out: Scanned): Promise<void> {
   const { plain } = options;
-  const skipLine = source.kind === 'messages' || source.kind === 'workspace' ? undefined : isComment;
+  const skipLine = source.kind === 'messages' || source.kind === 'workspace' || source.kind === 'team' ? undefined : isComment;
   let text: string;
   try {
-    if (source.kind === 'workspace') {
-      text = workspaceLines(scope.projectDir);
+    if (source.kind === 'workspace' || source.kind === 'team') {
+      out.workspace ??= workspaceSearchText(scope.projectDir, scope.teamFile, scope.nowMs ?? Date.now());
+      text = out.workspace[source.kind] ?? '';
     } else {
       const paths = sessionOf.get(source.session!)!;
       const sidecar = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };

@@ -1,12 +1,14 @@
 // The team memory file on disk: `.wmem/memory.md` at the root of the project's git repository.
 // `wmem share` finds the root with git itself; the per-prompt path finds it by looking for `.git`
-// up from the project folder (no process to start) and reads the file only when its size or
-// modification time changed since the last render (a small cache in the project's memory folder).
-import { lstatSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// up from the project folder (no process to start) and composes the block anew only when the file's
+// size or modification time, or the project's own entries, changed (a small cache in the project's
+// memory folder), so a team file of any size costs a prompt one stat.
+import { lstatSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, withLock } from './fsx.js';
 import { usageError } from '../ui/errors.js';
-import { TEAM_ATTRIBUTES, TEAM_FILE, asWorkspaceEntry, parseTeam, resolveTeam, type TeamEntry, type TeamFile } from '../memory/team.js';
+import { TEAM_ATTRIBUTES, TEAM_FILE, asWorkspaceEntry, notAfter, parseTeam, resolveTeam, type TeamFile } from '../memory/team.js';
+import { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, type ComposedWorkspace, type WorkspaceLimits } from '../memory/workspace-block.js';
 import { findSecret } from '../memory/gate.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
 
@@ -46,13 +48,15 @@ export async function readTeam(root: string): Promise<TeamFile | undefined> {
 }
 
 /** Replaces the team file (atomically, under a lock on `.wmem/`) with what `change` makes of it. */
-export async function changeTeam<T>(root: string, change: (file: TeamFile | undefined) => { file: TeamFile; result: T; text: string }): Promise<T> {
+type Change<T> = { file: TeamFile; result: T; text: string };
+
+export async function changeTeam<T>(root: string, change: (file: TeamFile | undefined) => Change<T> | Promise<Change<T>>): Promise<T> {
   const dir = path.join(root, '.wmem');
   await ensureDir(dir);
   // The lock folder and temp files that a killed wmem could leave here are never committed.
   await createExclusive(path.join(dir, '.gitignore'), '# wmem: its lock and temp files, never the memory\n.lock\n.lock.owner\n*.tmp\n');
   return withLock(dir, async () => {
-    const { result, text } = change(await readTeam(root));
+    const { result, text } = await change(await readTeam(root));
     await atomicWrite(teamFilePath(root), text);
     return result;
   });
@@ -71,60 +75,87 @@ export async function ensureAttributes(root: string): Promise<boolean> {
   });
 }
 
-interface TeamCache {
-  file: string;
-  size: number;
-  mtimeMs: number;
-  entries: Omit<TeamEntry, 'line'>[];
-}
-
-/**
- * The team entries to show beside the private workspace memory (source `team`), for the
- * per-prompt path: synchronous, no git, the file parsed only when it changed. Entries that hold
- * something shaped like a secret are never shown (`wmem share --check` reports them).
- */
-export function teamEntriesSync(projectCwd: string, projectDir: string): WorkspaceEntry[] {
+/** The team file of the repository holding `projectCwd`, when there is one that can be read (no link out). */
+function teamFileOf(projectCwd: string): { file: string; size: number; mtimeMs: number } | undefined {
   const root = findRepoRootSync(projectCwd);
-  if (!root) return [];
+  if (!root) return undefined;
   const file = teamFilePath(root);
-  let stat;
   try {
-    stat = statSync(file);
-  } catch {
-    return [];
-  }
-  if (!stat.isFile() || !staysInside(root, file)) return [];
-  const cacheFile = path.join(projectDir, 'team-cache.json');
-  const cached = readCache(cacheFile);
-  if (cached && cached.file === file && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs) return cached.entries.map(asWorkspaceEntry);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return []; // unreadable: the private workspace memory still renders; `wmem share --check` says why
-  }
-  const { entries } = resolveTeam(parseTeam(text).entries);
-  const shown = entries.filter((e) => !findSecret(e.text)).map(({ line: _line, ...e }) => e);
-  writeCache(cacheFile, { file, size: stat.size, mtimeMs: stat.mtimeMs, entries: shown });
-  return shown.map(asWorkspaceEntry);
-}
-
-function readCache(file: string): TeamCache | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as TeamCache;
+    const stat = statSync(file);
+    return stat.isFile() && staysInside(root, file) ? { file, size: stat.size, mtimeMs: stat.mtimeMs } : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Best effort: a cache that cannot be written is only a slower next render. */
-function writeCache(file: string, cache: TeamCache): void {
-  const temp = `${file}.${process.pid}.tmp`;
+/**
+ * The team's entries as workspace memory (source `team`): one per id (the winner), a broken or
+ * future `updated` made the oldest, and no entry that holds something shaped like a secret
+ * (`wmem share --check` reports those). Synchronous, no git. [] without a readable file.
+ */
+export function readTeamEntriesSync(projectCwd: string, nowMs: number): WorkspaceEntry[] {
+  const found = teamFileOf(projectCwd);
+  if (!found) return [];
+  let text: string;
+  try {
+    text = readFileSync(found.file, 'utf8');
+  } catch {
+    return []; // unreadable: the private workspace memory still renders; `wmem share --check` says why
+  }
+  const latest = notAfter(nowMs);
+  return resolveTeam(parseTeam(text).entries, latest)
+    .entries.filter((e) => !findSecret(e.text))
+    .map((e) => asWorkspaceEntry(e, latest));
+}
+
+interface BlockCache {
+  v: 2;
+  file: string;
+  size: number;
+  mtimeMs: number;
+  /** The project's own entries and the limits the block was composed from. */
+  key: string;
+  composed: ComposedWorkspace;
+}
+
+/**
+ * The workspace block's entries (the project's own and the team's, composed within `limits`), for
+ * the per-prompt path. The team file may hold tens of thousands of entries: it is parsed and the
+ * block composed only when the file (size, modification time) or the own entries changed; the
+ * result, a few dozen entries, is kept in a small cache in the project's memory folder.
+ */
+export function composedWorkspaceSync(projectCwd: string, projectDir: string, own: WorkspaceEntry[], nowMs: number, limits: WorkspaceLimits = WORKSPACE_LIMITS): ComposedWorkspace {
+  const found = teamFileOf(projectCwd);
+  if (!found) return composeWorkspace(own, limits);
+  const cacheFile = path.join(projectDir, 'team-cache.json');
+  const key = JSON.stringify([limits.entries, limits.chars, own]);
+  const cached = readCache(cacheFile);
+  if (cached && cached.v === 2 && cached.file === found.file && cached.size === found.size && cached.mtimeMs === found.mtimeMs && cached.key === key) return cached.composed;
+  const composed = composeWorkspace(mergeTeam(own, readTeamEntriesSync(projectCwd, nowMs)), limits);
+  writeCache(cacheFile, { v: 2, ...found, key, composed });
+  return composed;
+}
+
+function readCache(file: string): BlockCache | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as BlockCache;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Best effort: a cache that cannot be written is only a slower next render (its temp never stays). */
+function writeCache(file: string, cache: BlockCache): void {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
     writeFileSync(temp, JSON.stringify(cache), { mode: FILE_MODE });
     renameSync(temp, file);
   } catch {
-    /* ignored */
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* never written */
+    }
   }
 }
 

@@ -112,3 +112,30 @@ export async function removeWorkspaceEntry(projectDir: string, id: string): Prom
     return removed;
   });
 }
+
+/**
+ * Brings the project's own copies of entries up to the team's newer ones (same id; the rule is
+ * newerCopy's), keeping each entry's source: after `wmem share`, the local copy says what the team
+ * file says. Returns the entries as they now are.
+ */
+export async function refreshFromTeam(projectDir: string, team: Map<string, Pick<WorkspaceEntry, 'type' | 'text' | 'created' | 'updated'>>, latest: number): Promise<WorkspaceEntry[]> {
+  const { newerCopy } = await import('../memory/workspace-block.js');
+  const stale = (e: WorkspaceEntry) => {
+    const theirs = team.get(e.id);
+    return theirs !== undefined && newerCopy(e, { ...e, ...theirs }, latest) !== e;
+  };
+  if (!readWorkspaceSync(projectDir).entries.some(stale)) return [];
+  return withLock(projectDir, async () => {
+    const current = readWorkspaceSync(projectDir);
+    const refreshed: WorkspaceEntry[] = [];
+    const entries = current.entries.map((e) => {
+      if (!stale(e)) return e;
+      const { type, text, created, updated } = team.get(e.id)!;
+      const next = { ...e, type, text, created, updated };
+      refreshed.push(next);
+      return next;
+    });
+    if (refreshed.length) await save(projectDir, { version: 1, entries });
+    return refreshed;
+  });
+}

@@ -68,6 +68,10 @@ export function renderMigrate(migrated: MigrateResult): string {
   return lines.join('\n');
 }
 
+function refreshedLines(result: { refreshed: { id: string; text: string }[] }): string[] {
+  return result.refreshed.map((e) => `refreshed ${e.id} from the team's newer copy: ${e.text}`);
+}
+
 /** `cwd`: paths are shown relative to where the command ran. */
 export function renderShare(result: ShareResult, cwd: string): string {
   switch (result.action) {
@@ -75,21 +79,39 @@ export function renderShare(result: ShareResult, cwd: string): string {
       return [
         `${result.created ? 'created' : 'kept'} ${result.file}`,
         result.attributesAdded ? `added ".wmem/memory.md merge=union" to ${path.join(result.root, '.gitattributes')}` : `.gitattributes already merges it line by line`,
+        ...refreshedLines(result),
         'commit both: teammates see the shared entries after they pull',
       ].join('\n');
     case 'share':
-      if (!result.shared.length) return 'nothing to share: no workspace entry matches (wmem memories lists them)';
+      if (!result.shared.length && !result.kept.length) return 'nothing to share: no workspace entry matches (wmem memories lists them)';
       return [
         ...result.shared.map((e) => `shared ${e.id}: [${e.type}] ${e.text}`),
+        ...result.kept.map((k) => `not shared ${k.id}: ${k.reason}`),
+        ...refreshedLines(result),
         ...(result.attributesAdded ? [`added ".wmem/memory.md merge=union" to ${path.join(result.root, '.gitattributes')}`] : []),
-        `commit ${path.relative(cwd, result.file) || result.file} to share ${result.shared.length === 1 ? 'it' : 'them'} with the team`,
+        ...(result.shared.length ? [`commit ${path.relative(cwd, result.file) || result.file} to share ${result.shared.length === 1 ? 'it' : 'them'} with the team`] : []),
       ].join('\n');
     case 'remove':
       return `removed ${result.removed} from ${result.file}`;
+    case 'diff': {
+      const where = path.relative(cwd, result.file) || result.file;
+      if (!result.changes.length && !result.refreshed.length) return `no change to ${where}`;
+      const lines = result.changes.flatMap((c) => (c.kind === 'change' ? [`~ ${c.id}`, `-   ${c.from}`, `+   ${c.to}`] : [`${c.kind === 'add' ? '+' : '-'} ${c.line}`]));
+      const count = (k: string) => result.changes.filter((c) => c.kind === k).length;
+      return [
+        `--- ${where}`,
+        `+++ ${where} (after wmem share)`,
+        ...lines,
+        ...result.refreshed.map((e) => `would refresh your ${e.id} from the team's newer copy: ${e.text}`),
+        `${count('add')} to add, ${count('change')} to change, ${count('remove')} to remove; nothing written`,
+      ].join('\n');
+    }
     case 'check': {
       if (!result.exists) return `no ${result.file}: nothing to check`;
-      const lines = result.problems.map((p) => `${result.file}${p.line ? `:${p.line}` : ''}: ${p.kind}: ${p.message}`);
-      const summary = `${result.entries} entr${result.entries === 1 ? 'y' : 'ies'}, ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'}`;
+      const lines = result.problems.map((p) => `${result.file}${p.line ? `:${p.line}` : ''}: ${p.severity === 'warning' ? 'warning: ' : ''}${p.kind}: ${p.message}`);
+      const errors = result.problems.filter((p) => p.severity === 'error').length;
+      const warnings = result.problems.length - errors;
+      const summary = `${result.entries} entr${result.entries === 1 ? 'y' : 'ies'} (${result.injected} injected), ${errors} problem${errors === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}`;
       return [...lines, summary].join('\n');
     }
   }

@@ -237,6 +237,21 @@ describe('a hook never breaks the agent', () => {
     expect(await readdir(path.join(box.home, 'logs', 'hooks-last')).catch(() => [])).not.toContain('Stop.json');
   });
 
+  it('a session id holding a token after other characters is refused: no folder, meta.json or hooks-last record holds it', async () => {
+    const token = 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY';
+    for (const event of ['SessionStart', 'UserPromptSubmit']) {
+      const result = await hook(event, payload(event, { session_id: `S1${token}`, source: 'startup', prompt: 'hi' }));
+      expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    }
+    expect(await logText()).toMatch(/invalid session id|looks like a GitHub token/);
+    const files = (await readdir(box.home, { recursive: true })).map(String);
+    expect(files.join('\n')).not.toContain('ghp_');
+    for (const file of files) {
+      const text = await readFile(path.join(box.home, file), 'utf8').catch(() => '');
+      expect(text, file).not.toContain(token);
+    }
+  });
+
   it('a missing transcript: exit 0, nothing on stdout, logged', async () => {
     await answer('SessionStart', { source: 'startup' });
     const result = await hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'x', transcript_path: path.join(box.root, 'gone.jsonl') }));

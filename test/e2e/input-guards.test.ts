@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runJson, sandbox, type Sandbox } from '../helpers/cli.js';
+import { ROOT, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -52,10 +52,14 @@ describe('wmem note', () => {
     expect(await scratch()).not.toContain(TOKEN);
   });
 
-  it('refuses a NUL byte', async () => {
+  it('refuses a NUL byte, as docs/usage.md says (it is not stored escaped)', async () => {
     const result = await box.run(['note', '-'], { input: 'before\u0000after' });
     expect(result.exitCode).toBe(2);
-    expect(String(result.stderr)).toContain('NUL');
+    expect(String(result.stderr)).toContain('the note holds a NUL byte');
+    expect(await scratch()).not.toContain('before');
+    const usage = (await readFile(path.join(ROOT, 'docs', 'usage.md'), 'utf8')).replace(/\s+/g, ' ');
+    expect(usage).toContain('A note holding a NUL byte is refused (exit 2, "the note holds a NUL byte", nothing written)');
+    expect(usage).not.toMatch(/NUL[^.]*stored/);
   });
 });
 

@@ -122,6 +122,64 @@ it('a conflicting edit of one entry resolves to the newest on both machines', as
   expect(await readFile(teamFile(alice), 'utf8')).toBe(await readFile(teamFile(bob), 'utf8'));
 });
 
+it('a teammate\'s newer edit of an entry wins on the author\'s machine too: memories, context, search and the next share agree, once', async () => {
+  const alice = await machine('alice', origin);
+  const id = await remember(alice, 'project', 'Builds need pnpm 9 and Node 22; run pnpm install first');
+  expect((await alice.wmem(['share', '--all'])).exitCode).toBe(0);
+  await git(alice.repo, 'add', '.');
+  await git(alice.repo, 'commit', '-q', '-m', 'alice shares');
+  await git(alice.repo, 'push', '-q', 'origin', 'HEAD:main');
+  const bob = await machine('bob', origin);
+  // Each edits the line on their own branch, Bob later; the union merge keeps both lines.
+  const stamp = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+  const edit = async (m: Machine, text: string, updated: string) => {
+    const file = await readFile(teamFile(m), 'utf8');
+    await writeFile(teamFile(m), file.replace(/- \[project\] .* <!-- (\S+), (\S+), \S+ -->/, `- [project] ${text} <!-- $1, $2, ${updated} -->`));
+    await git(m.repo, 'commit', '-q', '-am', `edit: ${text}`);
+  };
+  await edit(alice, 'Builds need pnpm 9.4 and Node 22; run pnpm install first', stamp(1));
+  await edit(bob, 'Builds need pnpm 10 and Node 24; run pnpm install first', stamp(2));
+  await git(bob.repo, 'push', '-q', 'origin', 'HEAD:main');
+  await git(alice.repo, 'pull', '-q', '--no-edit', 'origin', 'main');
+  await git(alice.repo, 'push', '-q', 'origin', 'HEAD:main');
+  await git(bob.repo, 'pull', '-q', '--no-edit', 'origin', 'main');
+  expect((await readFile(teamFile(alice), 'utf8')).split(`<!-- ${id},`).length - 1).toBe(2);
+  const agree = async (m: Machine, hitIn?: string) => {
+    const memories = String((await m.wmem(['memories'])).stdout);
+    const context = String((await m.wmem(['context', '--part', 'memory'])).stdout);
+    for (const text of [memories, context]) {
+      expect(text.split('pnpm 10 and Node 24').length - 1, text).toBe(1);
+      expect(text).not.toMatch(/pnpm 9/);
+    }
+    const search = JSON.parse(String((await m.wmem(['search', 'pnpm', 'Node', '--json'])).stdout));
+    expect(search.hits.map((h: { snippet: string }) => h.snippet).join('\n')).not.toMatch(/pnpm 9/);
+    expect(search.hits.some((h: { file: string; snippet: string }) => (hitIn ?? h.file) === h.file && /pnpm 10/.test(h.snippet))).toBe(true);
+  };
+  // Alice's own copy (pnpm 9) is the oldest of three: it no longer masks the team's newest.
+  await agree(alice, '.wmem/memory.md');
+  await agree(bob, '.wmem/memory.md');
+  const listed = JSON.parse(String((await alice.wmem(['memories', '--json'])).stdout));
+  expect(listed.superseded.map((e: { id: string }) => e.id)).toEqual([id]);
+  // --diff shows the rewrite before it is made: the older line goes, Alice's copy is not pushed.
+  const preview = await alice.wmem(['share', '--all', '--diff']);
+  expect(String(preview.stdout)).toMatch(/- - \[project\] Builds need pnpm 9\.4/);
+  expect(String(preview.stdout)).toMatch(/would refresh your m-\w+ from the team's newer copy: Builds need pnpm 10/);
+  expect(String(preview.stdout)).toMatch(/0 to add, 0 to change, 1 to remove; nothing written/);
+  expect((await readFile(teamFile(alice), 'utf8')).split(`<!-- ${id},`).length - 1).toBe(2);
+  // The next share on each machine: the newest once, the same bytes; Alice's copy refreshed.
+  const shared = await alice.wmem(['share', '--all']);
+  expect(String(shared.stdout)).toMatch(/not shared m-\w+: the team file holds a newer copy/);
+  expect(String(shared.stdout)).toMatch(/refreshed m-\w+ from the team's newer copy: Builds need pnpm 10/);
+  await bob.wmem(['share', '--init']);
+  const file = await readFile(teamFile(alice), 'utf8');
+  expect(file).toBe(await readFile(teamFile(bob), 'utf8'));
+  expect(file.split(`<!-- ${id},`).length - 1).toBe(1);
+  expect(file).toContain('pnpm 10 and Node 24');
+  expect(JSON.parse(String((await alice.wmem(['memories', '--json'])).stdout)).superseded).toEqual([]);
+  await agree(alice);
+  await agree(bob);
+});
+
 it('--check catches a planted key and a broken line; share refuses a secret and writes nothing', async () => {
   const alice = await machine('alice', origin);
   await remember(alice, 'project', 'The API server listens on port 8080 in development');

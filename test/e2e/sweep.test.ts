@@ -99,8 +99,14 @@ describe('sweep', () => {
     const live = path.join(p.dir, p.session);
     await mkdir(path.join(live, '.lock'));
     await utimes(path.join(live, '.lock'), old, old);
-    const stale = [path.join(live, '.meta.json.1700000000000.456.tmp'), path.join(live, 'working-memory', 'overview.md.2233445566')];
-    const backups = [path.join(live, 'messages.jsonl.1'), path.join(live, 'working-memory', 'overview.md.1'), path.join(live, 'working-memory', 'plan.tmp')];
+    // And the temp of a detail file whose write failed on a full disk (the archive could not clean up).
+    await mkdir(path.join(live, 'working-memory', 'detail'), { recursive: true });
+    const stale = [
+      path.join(live, '.meta.json.1700000000000.456.tmp'),
+      path.join(live, 'working-memory', 'overview.md.2233445566'),
+      path.join(live, 'working-memory', 'detail', '.20261101T000000000Z-transcript.md.20261101T000000000Zb.4242.tmp'),
+    ];
+    const backups = [path.join(live, 'messages.jsonl.1'), path.join(live, 'working-memory', 'overview.md.1'), path.join(live, 'working-memory', 'plan.tmp'), path.join(live, 'working-memory', 'detail', 'plan.tmp')];
     for (const file of [...stale, ...backups]) {
       await writeFile(file, 'partial');
       await utimes(file, old, old);
@@ -111,7 +117,7 @@ describe('sweep', () => {
     await writeFile(path.join(p.dir, '.trash-x-1', 'working-memory', 'overview.md'), '# x\n');
 
     const dry = await runJson(box, ['sweep', '--dry-run']);
-    expect(dry.removed).toHaveLength(6);
+    expect(dry.removed).toHaveLength(7);
     await stat(path.join(p.dir, 'gone-session'));
     const result = await runJson(box, ['sweep']);
     expect(result.errors).toEqual([]);

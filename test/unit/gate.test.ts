@@ -97,6 +97,30 @@ describe('secrets found in review', () => {
   });
 });
 
+describe('token prefixes inside longer words', () => {
+  // A token glued to other characters is still a token (a hook's session id "S1ghp_…" once made a folder of that name).
+  it.each([
+    ['S1ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'a GitHub token'],
+    ['id-gho_abcdefghijklmnopqrstuvwxyz0123456789_tail', 'a GitHub token'],
+    ['x9github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', 'a GitHub token'],
+    ['keysk-ant-api03-abcdefghijklmnopqrstuvwxyz-0123', 'an Anthropic API key'],
+    ['Xsk-proj-abcdefghijklmnopqrstuvwxyz0123456789', 'an OpenAI-style API key'],
+    ['v1sk-abcdefghijklmnopqrstuv1234', 'an OpenAI-style API key'],
+    ['userAKIAIOSFODNN7EXAMPLE', 'an AWS access key id'],
+    ['tokenxoxb-1234567890-abcdefghij', 'a Slack token'],
+    ['mapsAIzaSyA1234567890abcdefghijklmnopqrstuv', 'a Google API key'],
+    ['cfgsk_live_abcdefghijklmnop1234', 'a Stripe key'],
+    ['BearereyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N', 'a JSON Web Token'],
+  ])('catches %j', (text, kind) => {
+    expect(findSecret(text)?.kind).toBe(kind);
+    expect(redactSecrets(`before ${text} after`)).toContain(`[redacted: ${kind}]`);
+  });
+
+  it.each(['the task-runner-configuration-file lives in ci/', 'a disk-usage-monitoring-service-for-builds', 'ghp_short', 'rusk-and-dusk-are-two-words-here'])('lets %j through', (text) => {
+    expect(findSecret(text)).toBeUndefined();
+  });
+});
+
 describe('private key blocks', () => {
   const pem = ['-----BEGIN RSA PRIVATE KEY-----', 'MIIEowIBAAKCAQEA1a2b3c4d5e6f7g8h9i0jKLMNOPQRSTUVWXYZabcdefghijkl', 'q1w2e3r4t5y6u7i8o9p0asdfghjklzxcvbnmQWERTYUIOPASDFGHJKLZXCVBNM12', '-----END RSA PRIVATE KEY-----'].join('\n');
   const pgp = ['-----BEGIN PGP PRIVATE KEY BLOCK-----', '', 'lQOYBGF1a2b3c4d5e6f7g8h9i0jKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu', '=AbCd', '-----END PGP PRIVATE KEY BLOCK-----'].join('\n');

@@ -10,6 +10,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { TEAM_ATTRIBUTES, checkTeam, formatEntry, formatTeam, parseTeam, removeFromTeam, resolveTeam, upsertTeam, type TeamEntry } from '../../src/memory/team.js';
 
+const NOW = Date.parse('2026-11-26T00:00:00.000Z');
 const entry = (id: string, text: string, updated = '2026-11-01T00:00:00.000Z', type: TeamEntry['type'] = 'project'): Omit<TeamEntry, 'line'> => ({ id, type, text, created: '2026-10-01T00:00:00.000Z', updated });
 
 describe('the team file', () => {
@@ -27,7 +28,7 @@ describe('the team file', () => {
     const parsed = parseTeam(text);
     expect(parsed.malformed).toEqual([{ line: text.split('\n').length - 1, raw: 'this line was typed by hand' }]);
     expect(formatTeam(parsed)).toContain('this line was typed by hand');
-    expect(checkTeam(parsed).map((p) => p.kind)).toEqual(['malformed']);
+    expect(checkTeam(parsed, NOW).problems.map((p) => p.kind)).toEqual(['malformed']);
   });
 
   it('resolves an id written twice to the newest, the same whichever comes first', () => {
@@ -42,7 +43,7 @@ describe('the team file', () => {
 
   it('--check reports a planted key, a duplicate and a broken line with their lines', () => {
     const lines = [formatEntry(entry('m-1', 'Deploy key is ghp_R4nD0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY')), formatEntry(entry('m-2', 'A')), formatEntry(entry('m-2', 'B', '2026-11-05T00:00:00.000Z')), '- [project] broken'];
-    const problems = checkTeam(parseTeam(lines.join('\n') + '\n'));
+    const problems = checkTeam(parseTeam(lines.join('\n') + '\n'), NOW).problems;
     expect(problems.map((p) => [p.kind, p.line])).toEqual([
       ['secret', 1],
       ['duplicate', 3],
