@@ -1,4 +1,4 @@
-// wmem:opencode-plugin v1 (written by `wmem install opencode`; `wmem uninstall opencode` removes it)
+// wmem:opencode-plugin v2 (written by `wmem install opencode`; `wmem uninstall opencode` removes it)
 // This file is wmem's: a reinstall rewrites it. Keep your own plugins in other files.
 //
 // Gives OpenCode wmem's working memory (SPEC §10.4): each hook hands its input, as JSON on stdin,
@@ -118,7 +118,14 @@ function touchesMemory(tool: string, args: Any): boolean {
   return /working-memory/.test(text) && /^(edit|write|patch|multiedit|apply_patch)$/.test(tool);
 }
 
+/** WMEM_DISABLED=1 in OpenCode's environment: the plugin does nothing at all (no hook is run). */
+function disabled(): boolean {
+  const value = (process.env.WMEM_DISABLED ?? '').trim().toLowerCase();
+  return value !== '' && !['0', 'false', 'no', 'off'].includes(value);
+}
+
 export const WmemPlugin = async (ctx: Any) => {
+  if (disabled()) return {};
   const directory: string = ctx?.directory ?? process.cwd();
   const client = ctx?.client;
 
@@ -182,6 +189,9 @@ export const WmemPlugin = async (ctx: Any) => {
       await memory(input.sessionID, cache);
       const answer = await run('chat.message', { sessionID: input.sessionID, directory, model: cache.model, messages: infosOf(cache) });
       cache.meta = typeof answer?.context === 'string' ? answer.context : undefined;
+      // Memory changed since the copy this plugin holds (a note from another terminal, a pull of
+      // the team's memory): the new part replaces it in the system prompt from this turn on.
+      if (typeof answer?.memory === 'string') cache.memory = answer.memory;
     }),
 
     'experimental.chat.messages.transform': guard('messages.transform', async (_input: Any, output: Any) => {

@@ -6,6 +6,7 @@ import { logHook, recordFired } from '../agents/hook-log.js';
 import { HookInputError, type AgentAdapter, type HookInput } from '../agents/adapter.js';
 import { DEFAULT_AGENT, findAgent, knownAgents } from '../agents/registry.js';
 import type { AppEnv } from './env.js';
+import { disabledByEnv, projectOff } from '../store/switch.js';
 import type { HookOptions, HookResult, Moment } from './hook-moments.js';
 
 export type { HookOptions };
@@ -32,6 +33,7 @@ const EXPECTED = new Set(['HookInputError', 'HookFailure', 'WmemError']);
 
 async function handle(moment: Moment): Promise<HookResult> {
   const moments = await import('./hook-moments.js');
+  if (moment.input.subagent) return moments.subagent(moment);
   switch (moment.input.moment) {
     case 'session-start':
       return moments.sessionStart(moment);
@@ -51,6 +53,12 @@ async function handle(moment: Moment): Promise<HookResult> {
   }
 }
 
+/** Whether `wmem off` is in force for the project the hook input names. */
+async function switchedOff(input: HookInput, request: HookRequest, env: AppEnv): Promise<boolean> {
+  const { projectCwd } = await import('./hook-moments.js');
+  return (await projectOff(env.home, projectCwd({ input, env, options: { cwd: request.cwd } }))) !== undefined;
+}
+
 /**
  * Where the last firing of an event is recorded: Claude Code's under the bare event name (as
  * before adapters existed), other agents' as `<id>-<Event>`.
@@ -65,6 +73,12 @@ export async function hook(request: HookRequest, env: AppEnv): Promise<HookAnswe
 
 /** The driver for one adapter (undefined: the agent asked for is unknown, which is logged). */
 export async function hookWith(adapter: AgentAdapter | undefined, request: HookRequest, env: AppEnv): Promise<HookAnswer> {
+  // Switched off for the whole environment: nothing read into memory, nothing written, no answer.
+  // The input is still drained, so that the agent never writes into a closed pipe.
+  if (disabledByEnv(env.env)) {
+    await request.readInput().catch(() => '');
+    return { ok: true, note: 'WMEM_DISABLED is set: nothing done' };
+  }
   const started = Date.now();
   const known = adapter?.eventFor(request.event);
   const eventName = known?.name ?? (request.event.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'unknown');
@@ -76,6 +90,8 @@ export async function hookWith(adapter: AgentAdapter | undefined, request: HookR
     let input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
     if (adapter.completeInput) input = await adapter.completeInput(input);
     session = input.sessionId;
+    // `wmem off` in this project: the same silence, and nothing written either.
+    if (known.moment !== 'ignore' && (await switchedOff(input, request, env))) return { ok: true, note: 'wmem is off for this project (wmem on turns it back on): nothing done' };
     const result = await handle({ adapter, input, env, options: { cwd: request.cwd, tokensMax: request.tokensMax } });
     await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
     return { output: result.output, ok: true, note: result.note };

@@ -20,7 +20,13 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
   const format = options.format ?? 'text';
   // Claude Code drops additional context past its cap: fit by whole sections, never by slicing.
   const budget = format === 'claude' ? Math.min(options.budget ?? Infinity, CLAUDE_MEMORY_BUDGET) : options.budget;
-  const { session, part, assembled } = await context({ ...options, budget: Number.isFinite(budget) ? budget : undefined }, ctx);
+  const result = await context({ ...options, budget: Number.isFinite(budget) ? budget : undefined }, ctx);
+  if ('off' in result) {
+    // Switched off: nothing on stdout for the harness to inject (the JSON form says why).
+    ctx.warn(`wmem: ${result.off}`);
+    return format === 'json' || ctx.json ? { data: result, text: JSON.stringify(result) } : { data: result, text: '' };
+  }
+  const { session, part, assembled } = result;
   for (const warning of assembled.warnings) ctx.warn(`note: ${warning}`);
   const pieces = [part !== 'meta' ? assembled.memory : '', part !== 'memory' ? assembled.metaText : ''].filter(Boolean);
   const text = pieces.join('\n');

@@ -197,9 +197,15 @@ function within(file: string, root: string | undefined): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
-/** The answer the plugin reads: `{context}` for the memory part (system) or the meter (the turn). */
-export function opencodeAnswer(input: HookInput, additionalContext: string): unknown | undefined {
+/**
+ * The answer the plugin reads: `{context}` for the memory part (system) or the meter (the turn);
+ * at a prompt, `memory` too when the memory part changed: the plugin puts it in the system prompt
+ * in place of the copy it holds.
+ */
+export function opencodeAnswer(input: HookInput, additionalContext: string, memory?: string): unknown | undefined {
   if (input.moment !== 'session-start' && input.moment !== 'prompt') return undefined;
-  if (additionalContext.length > OPENCODE_CONTEXT_CAP) throw new Error(`additional context of ${additionalContext.length} characters is over the cap`);
-  return { context: additionalContext };
+  for (const text of [additionalContext, memory ?? '']) {
+    if (text.length > OPENCODE_CONTEXT_CAP) throw new Error(`additional context of ${text.length} characters is over the cap`);
+  }
+  return memory !== undefined && input.moment === 'prompt' ? { context: additionalContext, memory } : { context: additionalContext };
 }
