@@ -103,9 +103,9 @@ export function planResend(memory: string, held: MemoryCopy | undefined, where: 
   const changed = segments.filter((s) => before[s.name] !== copy.blocks![s.name]);
   const gone = Object.keys(before).filter((name) => !(name in copy.blocks!) && name !== 'notice');
   const names = changed.map((s) => s.name);
-  if (options.whole || !held.blocks) return { kind: 'whole', text: `${header(where, names, gone, true)}\n${memory}`, copy, changed: names, gone };
+  const whole: ResendPlan = { kind: 'whole', text: `${header(where, names, gone, true)}\n${memory}`, copy, changed: names, gone };
+  if (options.whole || !held.blocks) return whole;
   const text = [header(where, names, gone, false), ...changed.map((s) => s.text)].join('\n');
-  // Past the size of the whole part, the whole part (with its line) is the clearer of the two.
-  if (text.length >= memory.length) return { kind: 'whole', text: `${header(where, names, gone, true)}\n${memory}`, copy, changed: names, gone };
-  return { kind: 'changed', text, copy, changed: names, gone };
+  // When every block changed the whole part says the same in fewer words.
+  return text.length < whole.text.length ? { kind: 'changed', text, copy, changed: names, gone } : whole;
 }
