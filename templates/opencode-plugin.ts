@@ -92,6 +92,8 @@ interface SessionCache {
   /** What OpenCode said of each message (tokens), from the SDK client and message events. */
   infos: Map<string, Any>;
   model?: Any;
+  /** The parent session of a subagent's session (OpenCode's task tool), null for a main one. */
+  parent?: string | null;
 }
 
 const sessions = new Map<string, SessionCache>();
@@ -139,6 +141,24 @@ export const WmemPlugin = async (ctx: Any) => {
     }
   }
 
+  /**
+   * A subagent's session (a child of another) never becomes a wmem session of its own nor gets
+   * memory; its tool calls count for its parent. Asked once per session.
+   */
+  async function parentOf(sessionID: string): Promise<string | undefined> {
+    const cache = cacheOf(sessionID);
+    if (cache.parent === undefined) {
+      try {
+        const result = await client.session.get({ path: { id: sessionID } });
+        cache.parent = typeof result?.data?.parentID === 'string' && result.data.parentID ? result.data.parentID : null;
+      } catch (err) {
+        log('session', err);
+        cache.parent = null;
+      }
+    }
+    return cache.parent ?? undefined;
+  }
+
   /** The model's limit from OpenCode's provider list, when the plugin has not seen the model yet. */
   async function withLimit(model: Any): Promise<Any> {
     if (!model?.modelID || model.limit) return model;
@@ -174,7 +194,7 @@ export const WmemPlugin = async (ctx: Any) => {
 
   return {
     'experimental.chat.system.transform': guard('system.transform', async (input: Any, output: Any) => {
-      if (!input?.sessionID) return;
+      if (!input?.sessionID || (await parentOf(input.sessionID))) return;
       const cache = cacheOf(input.sessionID);
       cache.model = modelOf(input.model) ?? cache.model;
       const text = await memory(input.sessionID, cache);
@@ -182,6 +202,7 @@ export const WmemPlugin = async (ctx: Any) => {
     }),
 
     'chat.message': guard('chat.message', async (input: Any) => {
+      if (await parentOf(input.sessionID)) return;
       const cache = cacheOf(input.sessionID);
       const named = modelOf(input.model);
       if (named && (named.modelID !== cache.model?.modelID || named.providerID !== cache.model?.providerID)) cache.model = await withLimit(named);
@@ -206,11 +227,13 @@ export const WmemPlugin = async (ctx: Any) => {
 
     'tool.execute.after': guard('tool.execute.after', async (input: Any, output: Any) => {
       const tool = { tool: input.tool, callID: input.callID, args: input.args, title: output?.title, output: output?.output, metadata: output?.metadata };
-      await run('tool.execute.after', { sessionID: input.sessionID, directory, tool });
+      const parentID = await parentOf(input.sessionID);
+      await run('tool.execute.after', { sessionID: input.sessionID, directory, tool, ...(parentID ? { parentID } : {}) });
       if (touchesMemory(String(input.tool), input.args)) cacheOf(input.sessionID).stale = true;
     }),
 
     'experimental.session.compacting': guard('session.compacting', async (input: Any, output: Any) => {
+      if (await parentOf(input.sessionID)) return;
       const cache = cacheOf(input.sessionID);
       await run('session.compacting', { sessionID: input.sessionID, directory, messages: await messages(input.sessionID) });
       cache.stale = true;
@@ -223,6 +246,8 @@ export const WmemPlugin = async (ctx: Any) => {
       const props = event?.properties ?? {};
       if (type === 'message.updated' && props.info?.id && props.info.sessionID) {
         cacheOf(props.info.sessionID).infos.set(props.info.id, props.info);
+      } else if ((type === 'session.compacted' || type === 'session.idle') && props.sessionID && (await parentOf(props.sessionID))) {
+        // A subagent's session: nothing of its own to keep.
       } else if (type === 'session.compacted' && props.sessionID) {
         const cache = cacheOf(props.sessionID);
         cache.stale = true;

@@ -118,7 +118,7 @@ export function parseOpenCodeInput(text: string, event: AgentEvent): HookInput {
   if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
   const named = str(raw.event);
   if (named && opencodeEvent(named)?.name !== event.name) throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent opencode ${event.name}'`);
-  for (const key of ['sessionID', 'directory'] as const) {
+  for (const key of ['sessionID', 'directory', 'parentID'] as const) {
     if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'string') throw new HookInputError(`hook input field ${key} is not a string`);
   }
   const model = isObject(raw.model) ? raw.model : undefined;
@@ -130,6 +130,9 @@ export function parseOpenCodeInput(text: string, event: AgentEvent): HookInput {
     cwd: str(raw.directory),
     model: str(model?.modelID),
   };
+  // A subagent's session (the plugin names its parent): its events count for the parent session.
+  const parentID = str(raw.parentID);
+  if (parentID) Object.assign(input, { subagent: true, sessionId: parentID });
   const messages = messagesOf(raw.messages);
   if (event.moment === 'session-start') input.source = 'startup';
   if (raw.messages !== undefined && (event.moment === 'prompt' || event.moment === 'session-end')) input.usage = usageFromMessages(messages, windowOf(model));
