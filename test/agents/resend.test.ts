@@ -84,7 +84,7 @@ const AGENTS: Record<string, () => Promise<Driver>> = {
     return {
       wmemHome: world.wmemHome,
       async run(prompt, { resume, env }) {
-        const run = await world.opencode(prompt, { continue: resume, env });
+        const run = await world.opencode(prompt, { continue: resume, env, timeout: 600_000 });
         expect(run.exitCode, run.stderr.slice(-1500)).toBe(0);
         // The conversation's request is the one that carries the prompt (the title request aside).
         const texts = run.requests.map(chatText);
@@ -139,7 +139,7 @@ describe.each(Object.keys(AGENTS))('%s: memory that changed reaches the resumed 
       expect(tallies[1].overview).toBe(1);
       // Between the third and the fourth run nothing changed: the fourth adds no copy of anything.
       expect(tallies[3]).toEqual(tallies[2]);
-    }));
+    }), 1_800_000);
 
   it('WMEM_DISABLED=1: no wmem text reaches the model and nothing is written under the wmem home', () =>
     withDriver(name, async (agent) => {
@@ -149,7 +149,7 @@ describe.each(Object.keys(AGENTS))('%s: memory that changed reaches the resumed 
       const after = existsSync(agent.wmemHome) ? (await readdir(agent.wmemHome)).sort() : [];
       expect(after).toEqual(before);
       expect(after).not.toContain('sessions');
-    }));
+    }), 900_000);
 });
 
 afterAll(async () => {
