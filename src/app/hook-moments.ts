@@ -7,7 +7,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { exists } from '../store/fsx.js';
 import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
-import { locateProject } from '../store/project.js';
+import { locateProject, type ProjectRef } from '../store/project.js';
+import { isOffAt, offFile } from '../store/switch.js';
 import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
 import type { AgentAdapter, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
 import { updateHookState, type HookState } from '../store/hook-state.js';
@@ -36,6 +37,21 @@ export class HookFailure extends Error {
   override name = 'HookFailure';
 }
 
+/** `wmem off` is in force for the project: the driver answers nothing and writes nothing. */
+export class SwitchedOff extends Error {
+  override name = 'SwitchedOff';
+}
+
+/**
+ * Every moment finds its project here: a project switched off goes no further. (A project that is
+ * off exists already, flag and all, so `create` writes nothing there.)
+ */
+async function locateProjectOf(moment: Moment, create: boolean): Promise<ProjectRef | undefined> {
+  const project = await locateProject(moment.env.home, projectCwd(moment), { create, now: moment.env.now() });
+  if (project && isOffAt(project.dir)) throw new SwitchedOff(`wmem is off for this project (${offFile(project.dir)}; wmem on turns it back on): nothing done`);
+  return project;
+}
+
 export interface HookResult {
   /** The JSON the agent reads on stdout; none: the hook prints nothing. */
   output?: unknown;
@@ -60,7 +76,7 @@ export function projectCwd({ input, env, options }: Pick<Moment, 'input' | 'env'
 async function locateSession(moment: Moment): Promise<Located> {
   const { input, env, adapter } = moment;
   const now = env.now();
-  const project = await locateProject(env.home, projectCwd(moment), { create: true, now });
+  const project = await locateProjectOf(moment, true);
   if (!project) throw new HookFailure('no project folder');
   let id: string | undefined;
   if (input.sessionId) id = assertSessionId(input.sessionId, 'the hook input session_id');
@@ -81,10 +97,22 @@ async function locateSession(moment: Moment): Promise<Located> {
   return { session: { id, project, paths, source: 'flag' }, created };
 }
 
+/**
+ * For moments that otherwise touch nothing (an event wmem ignores, a subagent's): a project that
+ * is off still answers nothing and records nothing. Anything else wrong here is not theirs to report.
+ */
+export async function assertOn(moment: Moment): Promise<void> {
+  try {
+    await locateProjectOf(moment, false);
+  } catch (err) {
+    if (err instanceof SwitchedOff) throw err;
+  }
+}
+
 /** Whether the session the hook names has a folder already (nothing is created to know). */
 async function sessionExists(moment: Moment): Promise<boolean> {
   if (!moment.input.sessionId) return true; // the current session: locateSession decides
-  const project = await locateProject(moment.env.home, projectCwd(moment), { create: false });
+  const project = await locateProjectOf(moment, false);
   if (!project) return false;
   return exists(sessionPaths(project.dir, assertSessionId(moment.input.sessionId, 'the hook input session_id')).dir);
 }
@@ -298,6 +326,7 @@ export async function subagent(moment: Moment): Promise<HookResult> {
     const result = await toolUse(moment);
     return { ...result, note: `${result.note} (a subagent's tool call)` };
   }
+  await assertOn(moment);
   return { note: `${input.event} from a subagent or side chain: no session of its own, no memory part` };
 }
 

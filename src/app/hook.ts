@@ -6,7 +6,7 @@ import { logHook, recordFired } from '../agents/hook-log.js';
 import { HookInputError, type AgentAdapter, type HookInput } from '../agents/adapter.js';
 import { DEFAULT_AGENT, findAgent, knownAgents } from '../agents/registry.js';
 import type { AppEnv } from './env.js';
-import { disabledByEnv, projectOff } from '../store/switch.js';
+import { disabledByEnv } from '../store/switch.js';
 import type { HookOptions, HookResult, Moment } from './hook-moments.js';
 
 export type { HookOptions };
@@ -49,14 +49,9 @@ async function handle(moment: Moment): Promise<HookResult> {
     case 'session-end':
       return moments.sessionEnd(moment);
     case 'ignore':
+      await moments.assertOn(moment);
       return { note: `${moment.input.event}: nothing to do` };
   }
-}
-
-/** Whether `wmem off` is in force for the project the hook input names. */
-async function switchedOff(input: HookInput, request: HookRequest, env: AppEnv): Promise<boolean> {
-  const { projectCwd } = await import('./hook-moments.js');
-  return (await projectOff(env.home, projectCwd({ input, env, options: { cwd: request.cwd } }))) !== undefined;
 }
 
 /**
@@ -90,12 +85,12 @@ export async function hookWith(adapter: AgentAdapter | undefined, request: HookR
     let input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
     if (adapter.completeInput) input = await adapter.completeInput(input);
     session = input.sessionId;
-    // `wmem off` in this project: the same silence, and nothing written either.
-    if (known.moment !== 'ignore' && (await switchedOff(input, request, env))) return { ok: true, note: 'wmem is off for this project (wmem on turns it back on): nothing done' };
     const result = await handle({ adapter, input, env, options: { cwd: request.cwd, tokensMax: request.tokensMax } });
     await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
     return { output: result.output, ok: true, note: result.note };
   } catch (err) {
+    // `wmem off` in this project (found where the moment locates its session): silence, nothing written.
+    if ((err as Error)?.name === 'SwitchedOff') return { ok: true, note: (err as Error).message };
     const message = (err as Error)?.message ?? String(err);
     const unexpected = !EXPECTED.has((err as Error)?.name);
     await logHook(env.home, env.now(), key, 'error', unexpected ? `${message} ${(err as Error)?.stack?.split('\n').slice(1, 3).join(' ') ?? ''}` : message, session);

@@ -44,7 +44,13 @@ function everyHook(): { args: string[]; input: string }[] {
   const codex = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'SessionEnd'].map((e) => ({ args: ['hook', '--agent', 'codex', e], input: claudeInput(e, { source: 'startup', prompt: 'hi', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'x' }) }));
   const gemini = ['SessionStart', 'BeforeAgent', 'AfterTool', 'PreCompress', 'SessionEnd'].map((e) => ({ args: ['hook', '--agent', 'gemini', e], input: claudeInput(e, { source: 'startup', prompt: 'hi', tool_name: 'run_shell_command', tool_input: { command: 'ls' }, tool_response: { llmContent: 'Output: x' } }) }));
   const opencode = ['system.transform', 'chat.message', 'tool.execute.after', 'session.idle'].map((e) => ({ args: ['hook', '--agent', 'opencode', e], input: JSON.stringify({ event: e, sessionID: SID, directory: box.project, messages: [], tool: { tool: 'bash', args: { command: 'ls' }, output: 'x' } }) }));
-  return [...claude, ...codex, ...gemini, ...opencode];
+  // Events wmem ignores, and a subagent's, must not leave a record in a project that is off either.
+  const quiet = [
+    { args: ['hook', '--agent', 'codex', 'PreToolUse'], input: claudeInput('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' } }) },
+    { args: ['hook', '--agent', 'gemini', 'AfterAgent'], input: claudeInput('AfterAgent', { prompt: 'hi', prompt_response: 'ok' }) },
+    { args: ['hook', 'SessionStart'], input: claudeInput('SessionStart', { source: 'startup', agent_id: 'agent-1' }) },
+  ];
+  return [...claude, ...codex, ...gemini, ...opencode, ...quiet];
 }
 
 async function expectSilentNoOp(env: Record<string, string>): Promise<void> {
