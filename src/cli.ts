@@ -241,6 +241,8 @@ export function buildProgram(): Command {
       .description("serve the session's working memory to an MCP client on stdio (tools and resources); see docs/mcp.md"),
     () => import('./commands/mcp.js'),
   );
+  declare(program.command('off').description('turn wmem off for this project: every hook and wmem context do nothing (wmem on undoes it)'), () => import('./commands/switch.js').then((m) => ({ run: m.runOff })));
+  declare(program.command('on').description('turn wmem back on for this project'), () => import('./commands/switch.js').then((m) => ({ run: m.runOn })));
   declare(program.command('doctor').description('are the hooks installed, runnable, and firing?'), () => import('./commands/doctor.js'));
   return program;
 }

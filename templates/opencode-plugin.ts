@@ -1,4 +1,4 @@
-// wmem:opencode-plugin v1 (written by `wmem install opencode`; `wmem uninstall opencode` removes it)
+// wmem:opencode-plugin v2 (written by `wmem install opencode`; `wmem uninstall opencode` removes it)
 // This file is wmem's: a reinstall rewrites it. Keep your own plugins in other files.
 //
 // Gives OpenCode wmem's working memory (SPEC §10.4): each hook hands its input, as JSON on stdin,
@@ -92,6 +92,8 @@ interface SessionCache {
   /** What OpenCode said of each message (tokens), from the SDK client and message events. */
   infos: Map<string, Any>;
   model?: Any;
+  /** The parent session of a subagent's session (OpenCode's task tool), null for a main one. */
+  parent?: string | null;
 }
 
 const sessions = new Map<string, SessionCache>();
@@ -118,7 +120,14 @@ function touchesMemory(tool: string, args: Any): boolean {
   return /working-memory/.test(text) && /^(edit|write|patch|multiedit|apply_patch)$/.test(tool);
 }
 
+/** WMEM_DISABLED=1 in OpenCode's environment: the plugin does nothing at all (no hook is run). */
+function disabled(): boolean {
+  const value = (process.env.WMEM_DISABLED ?? '').trim().toLowerCase();
+  return value !== '' && !['0', 'false', 'no', 'off'].includes(value);
+}
+
 export const WmemPlugin = async (ctx: Any) => {
+  if (disabled()) return {};
   const directory: string = ctx?.directory ?? process.cwd();
   const client = ctx?.client;
 
@@ -130,6 +139,24 @@ export const WmemPlugin = async (ctx: Any) => {
       log('messages', err);
       return [];
     }
+  }
+
+  /**
+   * A subagent's session (a child of another) never becomes a wmem session of its own nor gets
+   * memory; its tool calls count for its parent. Asked once per session.
+   */
+  async function parentOf(sessionID: string): Promise<string | undefined> {
+    const cache = cacheOf(sessionID);
+    if (cache.parent === undefined) {
+      try {
+        const result = await client.session.get({ path: { id: sessionID } });
+        cache.parent = typeof result?.data?.parentID === 'string' && result.data.parentID ? result.data.parentID : null;
+      } catch (err) {
+        log('session', err);
+        cache.parent = null;
+      }
+    }
+    return cache.parent ?? undefined;
   }
 
   /** The model's limit from OpenCode's provider list, when the plugin has not seen the model yet. */
@@ -167,7 +194,7 @@ export const WmemPlugin = async (ctx: Any) => {
 
   return {
     'experimental.chat.system.transform': guard('system.transform', async (input: Any, output: Any) => {
-      if (!input?.sessionID) return;
+      if (!input?.sessionID || (await parentOf(input.sessionID))) return;
       const cache = cacheOf(input.sessionID);
       cache.model = modelOf(input.model) ?? cache.model;
       const text = await memory(input.sessionID, cache);
@@ -175,6 +202,7 @@ export const WmemPlugin = async (ctx: Any) => {
     }),
 
     'chat.message': guard('chat.message', async (input: Any) => {
+      if (await parentOf(input.sessionID)) return;
       const cache = cacheOf(input.sessionID);
       const named = modelOf(input.model);
       if (named && (named.modelID !== cache.model?.modelID || named.providerID !== cache.model?.providerID)) cache.model = await withLimit(named);
@@ -182,6 +210,9 @@ export const WmemPlugin = async (ctx: Any) => {
       await memory(input.sessionID, cache);
       const answer = await run('chat.message', { sessionID: input.sessionID, directory, model: cache.model, messages: infosOf(cache) });
       cache.meta = typeof answer?.context === 'string' ? answer.context : undefined;
+      // Memory changed since the copy this plugin holds (a note from another terminal, a pull of
+      // the team's memory): the new part replaces it in the system prompt from this turn on.
+      if (typeof answer?.memory === 'string') cache.memory = answer.memory;
     }),
 
     'experimental.chat.messages.transform': guard('messages.transform', async (_input: Any, output: Any) => {
@@ -196,11 +227,13 @@ export const WmemPlugin = async (ctx: Any) => {
 
     'tool.execute.after': guard('tool.execute.after', async (input: Any, output: Any) => {
       const tool = { tool: input.tool, callID: input.callID, args: input.args, title: output?.title, output: output?.output, metadata: output?.metadata };
-      await run('tool.execute.after', { sessionID: input.sessionID, directory, tool });
+      const parentID = await parentOf(input.sessionID);
+      await run('tool.execute.after', { sessionID: input.sessionID, directory, tool, ...(parentID ? { parentID } : {}) });
       if (touchesMemory(String(input.tool), input.args)) cacheOf(input.sessionID).stale = true;
     }),
 
     'experimental.session.compacting': guard('session.compacting', async (input: Any, output: Any) => {
+      if (await parentOf(input.sessionID)) return;
       const cache = cacheOf(input.sessionID);
       await run('session.compacting', { sessionID: input.sessionID, directory, messages: await messages(input.sessionID) });
       cache.stale = true;
@@ -213,6 +246,8 @@ export const WmemPlugin = async (ctx: Any) => {
       const props = event?.properties ?? {};
       if (type === 'message.updated' && props.info?.id && props.info.sessionID) {
         cacheOf(props.info.sessionID).infos.set(props.info.id, props.info);
+      } else if ((type === 'session.compacted' || type === 'session.idle') && props.sessionID && (await parentOf(props.sessionID))) {
+        // A subagent's session: nothing of its own to keep.
       } else if (type === 'session.compacted' && props.sessionID) {
         const cache = cacheOf(props.sessionID);
         cache.stale = true;

@@ -84,6 +84,12 @@ export interface HookInput {
   /** tool-done / tool-failed. */
   tool?: ToolCall;
   /**
+   * The event comes from a subagent or a side chain of the session (Claude Code's `agent_id`,
+   * a parent session or thread id, `isSidechain`): it never starts a session of its own and
+   * never gets a memory part; its tool calls count for the session it belongs to.
+   */
+  subagent?: boolean;
+  /**
    * Token use the agent passed in the input itself, where it keeps no transcript file wmem can
    * read (OpenCode's plugin reads it through its SDK client). A transcript read, when there is
    * one, wins.
@@ -218,9 +224,17 @@ export interface AnswerSpec {
   contextCap: number;
   /**
    * The JSON to print for additional context on this event, or undefined when the agent takes
-   * none there (Gemini's AfterTool would append it to the tool result).
+   * none there (Gemini's AfterTool would append it to the tool result). `memory`: a memory part
+   * that replaces the one the agent's side holds (only for `memoryCopy: 'replaced'`).
    */
-  answer(input: HookInput, additionalContext: string): unknown | undefined;
+  answer(input: HookInput, additionalContext: string, memory?: string): unknown | undefined;
+  /**
+   * How the agent holds the memory part it was given. 'kept' (default): every text a hook gives
+   * stays in the conversation, so memory that changed since goes to the next prompt as the blocks
+   * that changed. 'replaced': the agent's side keeps one copy and swaps it (OpenCode's plugin puts
+   * it in the system prompt of every request), so the prompt hands over the new part whole.
+   */
+  memoryCopy?: 'kept' | 'replaced';
   /**
    * Whether the memory part goes with session-start (default true). False: the agent's
    * session-start text does harm (Gemini CLI prepends it to the first prompt, and on a resume

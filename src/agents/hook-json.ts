@@ -47,6 +47,16 @@ export function readHookObject(text: string, event: AgentEvent, agent: JsonHookA
   return raw;
 }
 
+/**
+ * Whether the agent marks the event as a subagent's or a side chain's: Claude Code adds
+ * `agent_id` (and `agent_type`) to the input of hooks that fire inside a subagent (absent on the
+ * main thread, per its 2.1 input schema); a parent session or thread id, or `isSidechain`, say
+ * the same wherever an agent sends them.
+ */
+export function fromSubagent(raw: Record<string, unknown>): boolean {
+  return !!(str(raw.agent_id) || str(raw.parent_session_id) || str(raw.parent_thread_id) || raw.isSidechain === true || raw.is_sidechain === true);
+}
+
 /** The common fields as a neutral HookInput. */
 export function parseHookJson(text: string, event: AgentEvent, agent: JsonHookAgent): { input: HookInput; raw: Record<string, unknown> } {
   const raw = readHookObject(text, event, agent);
@@ -63,6 +73,7 @@ export function parseHookJson(text: string, event: AgentEvent, agent: JsonHookAg
     reason: str(raw.reason),
     prompt: str(raw.prompt),
   };
+  if (fromSubagent(raw)) input.subagent = true;
   if (event.moment === 'tool-done' || event.moment === 'tool-failed') {
     input.tool = {
       name: str(raw.tool_name),

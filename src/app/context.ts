@@ -9,6 +9,7 @@ import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
 import { readHookStateLoose } from '../store/hook-state.js';
 import { readInjectables } from '../store/injectables.js';
 import { frozenHandoff } from '../store/handoff.js';
+import { disabledByEnv, isOffAt, offFile, projectOff } from '../store/switch.js';
 import { renderInjectables, type InjectableInputs } from '../memory/injected.js';
 import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
@@ -194,10 +195,29 @@ export interface ContextResult {
   assembled: AssembledContext;
 }
 
+/** wmem is switched off here (WMEM_DISABLED, `wmem off`): nothing is injected. */
+export interface ContextOff {
+  off: string;
+}
+
 /** `wmem context`: the parts asked for, of the session the environment names. */
-export async function context(options: ContextOptions, env: AppEnv): Promise<ContextResult> {
+export async function context(options: ContextOptions, env: AppEnv): Promise<ContextResult | ContextOff> {
+  if (disabledByEnv(env.env)) return { off: 'WMEM_DISABLED is set: nothing injected' };
   const part = options.part ?? 'all';
-  const session = await resolveSession(env);
+  let session: Session;
+  try {
+    session = await resolveSession(env);
+  } catch (err) {
+    // `wmem off` works before the project has a session: its flag still silences this.
+    const flag = await projectOff(env.home, env.cwd).catch(() => undefined);
+    if (flag) return offHere(flag);
+    throw err;
+  }
+  if (isOffAt(session.project.dir)) return offHere(offFile(session.project.dir));
   const assembled = await assembleContext(session, env, { ...options, wantMeta: part !== 'memory' });
   return { session: session.id, part, assembled };
+}
+
+function offHere(flag: string): ContextOff {
+  return { off: `switched off for this project (${flag}): nothing injected; 'wmem on' turns it back on` };
 }

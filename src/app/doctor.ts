@@ -33,6 +33,8 @@ export interface DoctorResult {
   fired: Record<string, FiredRecord | null>;
   recentErrors: string[];
   log: string;
+  /** WMEM_DISABLED and `wmem off` for this folder: hooks that fire but do nothing. */
+  switches: import('./switch.js').Switches;
   /** Where the wmem MCP server is registered and whether it answers. */
   mcp: import('./mcp-doctor.js').McpDoctorReport;
   problems: string[];
@@ -94,5 +96,6 @@ export async function doctor(env: AppEnv): Promise<DoctorResult> {
   problems.push(...mcp.problems);
   const recentErrors = (await lastLogLines(env.home, 5)).filter((l) => / error: /.test(l));
   const main = agents.find((r) => r.agent === DEFAULT_AGENT)!;
-  return { ok: problems.length === 0, agents, scopes: main.scopes, command: main.command, fired: main.fired, recentErrors, log: hookLogFile(env.home), mcp, problems };
+  const switches = await (await import('./switch.js')).readSwitches(env);
+  return { ok: problems.length === 0, agents, scopes: main.scopes, command: main.command, fired: main.fired, recentErrors, log: hookLogFile(env.home), switches, mcp, problems };
 }

@@ -8,13 +8,14 @@ import path from 'node:path';
 import { exists } from '../store/fsx.js';
 import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject, type ProjectRef } from '../store/project.js';
+import { isOffAt, offFile } from '../store/switch.js';
 import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
 import type { AgentAdapter, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
 import { updateHookState, type HookState } from '../store/hook-state.js';
 import type { MemoryWhere } from '../render/context.js';
 import type { Observed } from '../store/meter-sources.js';
 import { cleanModelId } from '../store/meter-sources.js';
-import { sha256Hex } from '../memory/hash.js';
+import { planResend, type MemoryCopy, type ResendPlan } from '../render/memory-resend.js';
 import type { AppEnv } from './env.js';
 
 export interface HookOptions {
@@ -36,6 +37,21 @@ export class HookFailure extends Error {
   override name = 'HookFailure';
 }
 
+/** `wmem off` is in force for the project: the driver answers nothing and writes nothing. */
+export class SwitchedOff extends Error {
+  override name = 'SwitchedOff';
+}
+
+/**
+ * Every moment finds its project here: a project switched off goes no further. (A project that is
+ * off exists already, flag and all, so `create` writes nothing there.)
+ */
+async function locateProjectOf(moment: Moment, create: boolean): Promise<ProjectRef | undefined> {
+  const project = await locateProject(moment.env.home, projectCwd(moment), { create, now: moment.env.now() });
+  if (project && isOffAt(project.dir)) throw new SwitchedOff(`wmem is off for this project (${offFile(project.dir)}; wmem on turns it back on): nothing done`);
+  return project;
+}
+
 export interface HookResult {
   /** The JSON the agent reads on stdout; none: the hook prints nothing. */
   output?: unknown;
@@ -50,7 +66,7 @@ interface Located {
 }
 
 /** The project: --cwd, else the agent's project folder, else the hook input's cwd, else ours. */
-function projectCwd({ input, env, options }: Moment): string {
+export function projectCwd({ input, env, options }: Pick<Moment, 'input' | 'env' | 'options'>): string {
   const cwd = options.cwd ?? input.projectDir ?? input.cwd ?? env.cwd;
   if (!path.isAbsolute(cwd)) throw new HookFailure(`the hook's cwd ${JSON.stringify(cwd)} is not an absolute path`);
   return cwd;
@@ -60,7 +76,7 @@ function projectCwd({ input, env, options }: Moment): string {
 async function locateSession(moment: Moment): Promise<Located> {
   const { input, env, adapter } = moment;
   const now = env.now();
-  const project = await locateProject(env.home, projectCwd(moment), { create: true, now });
+  const project = await locateProjectOf(moment, true);
   if (!project) throw new HookFailure('no project folder');
   let id: string | undefined;
   if (input.sessionId) id = assertSessionId(input.sessionId, 'the hook input session_id');
@@ -100,10 +116,22 @@ async function planStart(moment: Moment, project: ProjectRef, id: string, { temp
   }
 }
 
+/**
+ * For moments that otherwise touch nothing (an event wmem ignores, a subagent's): a project that
+ * is off still answers nothing and records nothing. Anything else wrong here is not theirs to report.
+ */
+export async function assertOn(moment: Moment): Promise<void> {
+  try {
+    await locateProjectOf(moment, false);
+  } catch (err) {
+    if (err instanceof SwitchedOff) throw err;
+  }
+}
+
 /** Whether the session the hook names has a folder already (nothing is created to know). */
 async function sessionExists(moment: Moment): Promise<boolean> {
   if (!moment.input.sessionId) return true; // the current session: locateSession decides
-  const project = await locateProject(moment.env.home, projectCwd(moment), { create: false });
+  const project = await locateProjectOf(moment, false);
   if (!project) return false;
   return exists(sessionPaths(project.dir, assertSessionId(moment.input.sessionId, 'the hook input session_id')).dir);
 }
@@ -180,9 +208,9 @@ async function memoryPart(session: Session, env: AppEnv, observed?: Observed): P
   return { memory, where };
 }
 
-/** Identifies a memory part given in full, so a resume can tell that the transcript already holds it. */
-function deliveryOf(memory: string, boundary: string | undefined, transcript: string | undefined): NonNullable<HookState['delivered']> {
-  return { digest: sha256Hex(memory).slice(0, 16), ...(boundary ? { boundary } : {}), ...(transcript ? { transcript } : {}) };
+/** The record of the memory part the conversation now holds, and where it was given. */
+function deliveryOf(copy: MemoryCopy, boundary: string | undefined, transcript: string | undefined): NonNullable<HookState['delivered']> {
+  return { ...copy, ...(boundary ? { boundary } : {}), ...(transcript ? { transcript } : {}) };
 }
 
 /**
@@ -208,13 +236,24 @@ function answer({ adapter, input }: Moment, text: string): unknown {
   return adapter.answer.answer(input, text);
 }
 
+/**
+ * The copy a resumed conversation still holds: the one last given, unless a compaction removed
+ * it since or the conversation is another transcript. Any other start is a conversation that
+ * holds none.
+ */
+function heldAtStart(state: HookState, input: HookInput, boundary: string | undefined): MemoryCopy | undefined {
+  const held = state.delivered;
+  if (input.source !== 'resume' || !held || held.boundary !== boundary) return undefined;
+  return held.transcript && input.transcriptPath && held.transcript !== input.transcriptPath ? undefined : held;
+}
+
 /** session-start: the session exists, is the project's current one, and gets the memory part. */
 export async function sessionStart(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
   if (moment.adapter.answer.memoryAtStart === false) return { session: session.id, note: `session ready (${input.source ?? 'no source'}); the memory part goes with the first prompt` };
-  const { memory, where, unchanged } = await withState(session, moment, async (state) => {
+  const { plan, where } = await withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, false, session);
     if (read?.cursor) state.transcript = read.cursor;
     const boundary = read?.view.boundary;
@@ -223,23 +262,33 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     if (boundary !== undefined) state.answeredBoundary = boundary;
     state.started = true;
     const part = await memoryPart(session, env, { ...rememberSettings(state, moment), usage: read?.view });
-    const delivery = deliveryOf(part.memory, boundary, input.transcriptPath);
-    // A resumed conversation still holds the copy it was given, unless a compaction removed it since.
-    const same = input.source === 'resume' && JSON.stringify(state.delivered) === JSON.stringify(delivery);
-    state.delivered = delivery;
-    return { ...part, unchanged: same };
+    const plan = planResend(part.memory, heldAtStart(state, input, boundary), part.where);
+    state.delivered = deliveryOf(plan.copy, boundary, input.transcriptPath);
+    return { plan, where: part.where };
   });
-  if (unchanged) {
+  if (plan.kind === 'unchanged') {
     const { renderUnchangedPointer } = await import('../render/context.js');
     return { output: answer(moment, renderUnchangedPointer(where)), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
   }
-  return { output: answer(moment, memory), session: session.id, note: `memory part delivered (${input.source ?? 'no source'})` };
+  return { output: answer(moment, plan.text), session: session.id, note: `${deliveredNote(plan)} (${input.source ?? 'no source'})` };
 }
 
-/** prompt: the meta part; the memory part too on a first hook or after a compaction nobody answered. */
+function deliveredNote(plan: ResendPlan): string {
+  if (plan.kind === 'changed') return `changed memory blocks delivered (${plan.changed.join(', ') || 'none'}${plan.gone.length ? `; now empty: ${plan.gone.join(', ')}` : ''})`;
+  return plan.changed.length || plan.gone.length ? 'changed memory part delivered whole' : 'memory part delivered';
+}
+
+/** Room the line that introduces a memory part sent again takes (render/memory-resend.ts), paths included. */
+const RESEND_LINE_ROOM = 1_200;
+
+/**
+ * prompt: the meta part; the memory part too on a first hook or after a compaction nobody
+ * answered, and what changed of it since the copy the conversation holds (SPEC §14).
+ */
 export async function prompt(moment: Moment): Promise<HookResult> {
   const { input, env, adapter } = moment;
   const cap = adapter.answer.contextCap;
+  const replaces = adapter.answer.memoryCopy === 'replaced';
   const { session, created } = await locateSession(moment);
   return withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, true, session);
@@ -259,22 +308,45 @@ export async function prompt(moment: Moment): Promise<HookResult> {
     if (usage?.lastUsage) state.floor = Math.min(state.floor ?? Infinity, usage.lastUsage);
     const observed: Observed = { ...rememberSettings(state, moment), usage };
     const assemble = async (budget?: number) => assembleContext(session, env, { wantMeta: true, observed, ...(budget ? { budget } : {}) });
-    let { memory, metaText, meta } = await assemble();
-    let text = wantMemory ? `${memory}\n${metaText}` : metaText;
-    if (text.length > cap && wantMemory) {
+    const held = wantMemory ? undefined : state.delivered;
+    let { memory, metaText, meta, where } = await assemble();
+    let plan = planResend(memory, held, where);
+    // An agent that swaps its copy gets the new part beside the meter; the others in the turn.
+    const inTurn = (p: ResendPlan) => (p.kind === 'unchanged' || (replaces && !wantMemory) ? '' : p.text);
+    let text = [inTurn(plan), metaText].filter(Boolean).join('\n');
+    if (text.length > cap && inTurn(plan)) {
       // The memory part gives way so both fit under the cap (SPEC §4 budget rules).
-      ({ memory, metaText, meta } = await assemble(Math.max(200, cap - metaText.length - 1)));
-      text = `${memory}\n${metaText}`;
+      ({ memory, metaText, meta, where } = await assemble(Math.max(200, cap - metaText.length - 1 - (held ? RESEND_LINE_ROOM : 0))));
+      plan = planResend(memory, held, where, { whole: true });
+      text = [inTurn(plan), metaText].filter(Boolean).join('\n');
     }
+    const delivered = text.length <= cap && plan.kind !== 'unchanged';
     if (text.length > cap) text = metaText;
-    else if (wantMemory) state.delivered = deliveryOf(memory, usage?.boundary, input.transcriptPath);
+    if (delivered) state.delivered = deliveryOf(plan.copy, usage?.boundary, input.transcriptPath);
     state.started = true;
+    const replacement = delivered && replaces && !wantMemory ? memory : undefined;
+    const sent = !delivered ? '' : wantMemory ? `, memory part too (${why})` : replacement ? ', memory part replaced (it changed)' : `, ${deliveredNote(plan)}`;
     return {
-      output: answer(moment, text),
+      output: adapter.answer.answer(input, text, replacement),
       session: session.id,
-      note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${wantMemory ? `, memory part too (${why})` : ''}`,
+      note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${sent}`,
     };
   });
+}
+
+/**
+ * Any moment of a subagent or a side chain: it never starts a session nor gets a memory part (its
+ * parent's conversation holds the memory). Its tool calls count for the session it belongs to,
+ * when that session exists.
+ */
+export async function subagent(moment: Moment): Promise<HookResult> {
+  const { input } = moment;
+  if ((input.moment === 'tool-done' || input.moment === 'tool-failed') && input.sessionId && (await sessionExists(moment))) {
+    const result = await toolUse(moment);
+    return { ...result, note: `${result.note} (a subagent's tool call)` };
+  }
+  await assertOn(moment);
+  return { note: `${input.event} from a subagent or side chain: no session of its own, no memory part` };
 }
 
 /** tool-done / tool-failed: the event into hot state, as `wmem track` would. */

@@ -6,6 +6,7 @@ import { logHook, recordFired } from '../agents/hook-log.js';
 import { HookInputError, type AgentAdapter, type HookInput } from '../agents/adapter.js';
 import { DEFAULT_AGENT, findAgent, knownAgents } from '../agents/registry.js';
 import type { AppEnv } from './env.js';
+import { disabledByEnv } from '../store/switch.js';
 import type { HookOptions, HookResult, Moment } from './hook-moments.js';
 
 export type { HookOptions };
@@ -32,6 +33,7 @@ const EXPECTED = new Set(['HookInputError', 'HookFailure', 'WmemError']);
 
 async function handle(moment: Moment): Promise<HookResult> {
   const moments = await import('./hook-moments.js');
+  if (moment.input.subagent) return moments.subagent(moment);
   switch (moment.input.moment) {
     case 'session-start':
       return moments.sessionStart(moment);
@@ -47,6 +49,7 @@ async function handle(moment: Moment): Promise<HookResult> {
     case 'session-end':
       return moments.sessionEnd(moment);
     case 'ignore':
+      await moments.assertOn(moment);
       return { note: `${moment.input.event}: nothing to do` };
   }
 }
@@ -65,6 +68,12 @@ export async function hook(request: HookRequest, env: AppEnv): Promise<HookAnswe
 
 /** The driver for one adapter (undefined: the agent asked for is unknown, which is logged). */
 export async function hookWith(adapter: AgentAdapter | undefined, request: HookRequest, env: AppEnv): Promise<HookAnswer> {
+  // Switched off for the whole environment: nothing read into memory, nothing written, no answer.
+  // The input is still drained, so that the agent never writes into a closed pipe.
+  if (disabledByEnv(env.env)) {
+    await request.readInput().catch(() => '');
+    return { ok: true, note: 'WMEM_DISABLED is set: nothing done' };
+  }
   const started = Date.now();
   const known = adapter?.eventFor(request.event);
   const eventName = known?.name ?? (request.event.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40) || 'unknown');
@@ -80,6 +89,8 @@ export async function hookWith(adapter: AgentAdapter | undefined, request: HookR
     await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
     return { output: result.output, ok: true, note: result.note };
   } catch (err) {
+    // `wmem off` in this project (found where the moment locates its session): silence, nothing written.
+    if ((err as Error)?.name === 'SwitchedOff') return { ok: true, note: (err as Error).message };
     const message = (err as Error)?.message ?? String(err);
     const unexpected = !EXPECTED.has((err as Error)?.name);
     await logHook(env.home, env.now(), key, 'error', unexpected ? `${message} ${(err as Error)?.stack?.split('\n').slice(1, 3).join(' ') ?? ''}` : message, session);

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import { resolveSession, type Where } from '../store/session.js';
 import { assembleContext } from './context.js';
 import { journalPath } from '../history/journal.js';
+import { readSwitches } from './switch.js';
 
 export interface StatusOptions {
   where: Where;
@@ -29,6 +30,7 @@ async function countFiles(dir: string): Promise<number> {
 
 export async function sessionStatus(options: StatusOptions) {
   const session = await resolveSession(options.where);
+  const switches = await readSwitches({ ...options.where, cwd: session.project.cwd });
   const { meta, memory, agent, transcript, warnings } = await assembleContext(session, options.where, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
   const { parseScratch } = await import('../memory/scratch.js');
   const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
@@ -54,6 +56,8 @@ export async function sessionStatus(options: StatusOptions) {
       .then(() => true)
       .catch(() => false),
     ...meta,
+    // Hooks and `wmem context` do nothing while wmem is switched off here (WMEM_DISABLED, `wmem off`).
+    ...(switches.line ? { switchedOff: switches.line } : {}),
   };
   return { data, source: session.source, warnings };
 }

@@ -20,11 +20,18 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
   const format = options.format ?? 'text';
   // Claude Code drops additional context past its cap: fit by whole sections, never by slicing.
   const budget = format === 'claude' ? Math.min(options.budget ?? Infinity, CLAUDE_MEMORY_BUDGET) : options.budget;
-  let { session, part, assembled } = await context({ ...options, budget: Number.isFinite(budget) ? budget : undefined }, ctx);
-  if (format === 'claude' && part === 'all' && assembled.memory.length + 1 + assembled.metaText.length > CLAUDE_CONTEXT_CAP) {
-    // The meta part (its paths are as long as the home's) took more than the room left for it: the memory gives way, as in the hooks.
-    ({ session, part, assembled } = await context({ ...options, budget: Math.max(200, CLAUDE_CONTEXT_CAP - assembled.metaText.length - 1) }, ctx));
+  let result = await context({ ...options, budget: Number.isFinite(budget) ? budget : undefined }, ctx);
+  if ('off' in result) {
+    // Switched off: nothing on stdout for the harness to inject (the JSON form says why).
+    ctx.warn(`wmem: ${result.off}`);
+    return format === 'json' || ctx.json ? { data: result, text: JSON.stringify(result) } : { data: result, text: '' };
   }
+  if (format === 'claude' && result.part === 'all' && result.assembled.memory.length + 1 + result.assembled.metaText.length > CLAUDE_CONTEXT_CAP) {
+    // The meta part (its paths are as long as the home's) took more than the room left for it: the memory gives way, as in the hooks.
+    const again = await context({ ...options, budget: Math.max(200, CLAUDE_CONTEXT_CAP - result.assembled.metaText.length - 1) }, ctx);
+    if (!('off' in again)) result = again;
+  }
+  const { session, part, assembled } = result;
   for (const warning of assembled.warnings) ctx.warn(`note: ${warning}`);
   const pieces = [part !== 'meta' ? assembled.memory : '', part !== 'memory' ? assembled.metaText : ''].filter(Boolean);
   const text = pieces.join('\n');

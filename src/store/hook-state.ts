@@ -29,8 +29,12 @@ export interface HookState {
   tokensMax?: number;
   /** The smallest usage seen: about what the agent sends besides the conversation (system prompt, tools). */
   floor?: number;
-  /** The memory part last given in full: its digest and the compaction it followed, for resumes. */
-  delivered?: { digest: string; boundary?: string; transcript?: string };
+  /**
+   * The memory part the conversation holds as last given (whole, or its changed blocks): its
+   * digest, one digest per block, the compaction it followed and the transcript it went into.
+   * What the next prompt sends again is computed against it (render/memory-resend.ts).
+   */
+  delivered?: { digest: string; blocks?: Record<string, string>; boundary?: string; transcript?: string };
   /** The archive PreCompact wrote, until PostCompact names it in Recent Actions. */
   lastArchive?: string;
   /** The last compaction whose transcript was archived (agents whose before-compact event is speculative). */

@@ -41,6 +41,7 @@ function mcpLines({ mcp }: DoctorResult): string[] {
 export function renderDoctor(result: DoctorResult, now: Date): string {
   const lines = result.agents.flatMap((r) => agentLines(r, now));
   lines.push(...mcpLines(result));
+  if (result.switches.line) lines.push(`switched off: ${result.switches.line}`);
   if (result.recentErrors.length) {
     lines.push(`recent hook errors (${result.log})`);
     for (const l of result.recentErrors) lines.push(`  ${l}`);

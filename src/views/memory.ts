@@ -45,6 +45,7 @@ export function renderStatus({ data, source }: StatusResult, s: Style): string {
     `${s.bold('detail')}      ${data.files.detailFiles} files; archive: ${data.files.archiveFiles} files`,
     `${s.bold('injected')}    ${data.memoryChars} characters of memory`,
   ];
+  if (data.switchedOff) lines.push(`${s.bold('switched')}    ${s.yellow(`off: ${data.switchedOff}`)}`);
   if (data.compactionPending) lines.push(`${s.bold('compaction')}  ${s.yellow('not finished')} (its transcript or overview lines); wmem compact --finish, or the next compact or restore, finishes it`);
   return lines.join('\n');
 }

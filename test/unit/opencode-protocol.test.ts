@@ -98,3 +98,28 @@ describe("OpenCode's plugin file", () => {
     expect(opencode.config.diagnose('user', file, older, {}).problems.join('\n')).toMatch(/older wmem plugin/);
   });
 });
+
+describe('OpenCode: memory that changed, and subagent sessions', () => {
+  const event = (name: string) => opencodeEvent(name)!;
+
+  it('a prompt answer carries a changed memory part beside the meter; the plugin swaps it in', () => {
+    const input = parseOpenCodeInput(JSON.stringify({ event: 'chat.message', sessionID: 'ses_1', directory: '/p', messages: [] }), event('chat.message'));
+    expect(opencode.answer.memoryCopy).toBe('replaced');
+    expect(opencode.answer.answer(input, '<context_meta>x</context_meta>', '<working_memory>\nnew\n</working_memory>')).toEqual({ context: '<context_meta>x</context_meta>', memory: '<working_memory>\nnew\n</working_memory>' });
+    expect(opencode.answer.answer(input, '<context_meta>x</context_meta>')).toEqual({ context: '<context_meta>x</context_meta>' });
+    const template = readTemplate('opencode-plugin.ts');
+    expect(template).toMatch(/typeof answer\?\.memory === 'string'\) cache\.memory = answer\.memory/);
+  });
+
+  it("a subagent's session (the plugin names its parentID) counts for the parent and is marked as a subagent's", () => {
+    const input = parseOpenCodeInput(JSON.stringify({ event: 'tool.execute.after', sessionID: 'ses_child', parentID: 'ses_parent', directory: '/p', tool: { tool: 'bash', args: { command: 'ls' }, output: 'x' } }), event('tool.execute.after'));
+    expect(input).toMatchObject({ subagent: true, sessionId: 'ses_parent' });
+    expect(() => parseOpenCodeInput(JSON.stringify({ event: 'chat.message', sessionID: 'ses_1', parentID: 7 }), event('chat.message'))).toThrow(/parentID is not a string/);
+  });
+
+  it('the plugin does nothing at all under WMEM_DISABLED, and skips a child session', () => {
+    const template = readTemplate('opencode-plugin.ts');
+    expect(template).toMatch(/if \(disabled\(\)\) return \{\};/);
+    expect(template).toMatch(/client\.session\.get\(\{ path: \{ id: sessionID \} \}\)/);
+  });
+});

@@ -43,7 +43,7 @@ export const opencode: AgentAdapter = {
   eventFor: opencodeEvent,
   parseInput: (text, event) => parseOpenCodeInput(text, event),
   toolEvent: (input, root) => opencodeToolEvent(input, root),
-  answer: { contextCap: OPENCODE_CONTEXT_CAP, answer: opencodeAnswer },
+  answer: { contextCap: OPENCODE_CONTEXT_CAP, answer: opencodeAnswer, memoryCopy: 'replaced' },
   // No file to read: what the plugin passed last is what there is (`wmem status` reads it here).
   transcript: {
     async read(file, previous) {

@@ -118,7 +118,7 @@ export function parseOpenCodeInput(text: string, event: AgentEvent): HookInput {
   if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
   const named = str(raw.event);
   if (named && opencodeEvent(named)?.name !== event.name) throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent opencode ${event.name}'`);
-  for (const key of ['sessionID', 'directory'] as const) {
+  for (const key of ['sessionID', 'directory', 'parentID'] as const) {
     if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'string') throw new HookInputError(`hook input field ${key} is not a string`);
   }
   const model = isObject(raw.model) ? raw.model : undefined;
@@ -130,6 +130,9 @@ export function parseOpenCodeInput(text: string, event: AgentEvent): HookInput {
     cwd: str(raw.directory),
     model: str(model?.modelID),
   };
+  // A subagent's session (the plugin names its parent): its events count for the parent session.
+  const parentID = str(raw.parentID);
+  if (parentID) Object.assign(input, { subagent: true, sessionId: parentID });
   const messages = messagesOf(raw.messages);
   if (event.moment === 'session-start') input.source = 'startup';
   if (raw.messages !== undefined && (event.moment === 'prompt' || event.moment === 'session-end')) input.usage = usageFromMessages(messages, windowOf(model));
@@ -197,9 +200,15 @@ function within(file: string, root: string | undefined): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
-/** The answer the plugin reads: `{context}` for the memory part (system) or the meter (the turn). */
-export function opencodeAnswer(input: HookInput, additionalContext: string): unknown | undefined {
+/**
+ * The answer the plugin reads: `{context}` for the memory part (system) or the meter (the turn);
+ * at a prompt, `memory` too when the memory part changed: the plugin puts it in the system prompt
+ * in place of the copy it holds.
+ */
+export function opencodeAnswer(input: HookInput, additionalContext: string, memory?: string): unknown | undefined {
   if (input.moment !== 'session-start' && input.moment !== 'prompt') return undefined;
-  if (additionalContext.length > OPENCODE_CONTEXT_CAP) throw new Error(`additional context of ${additionalContext.length} characters is over the cap`);
-  return { context: additionalContext };
+  for (const text of [additionalContext, memory ?? '']) {
+    if (text.length > OPENCODE_CONTEXT_CAP) throw new Error(`additional context of ${text.length} characters is over the cap`);
+  }
+  return memory !== undefined && input.moment === 'prompt' ? { context: additionalContext, memory } : { context: additionalContext };
 }

@@ -40,6 +40,8 @@ export interface FiredRecord {
 export interface ClaudeOptions {
   resume?: string;
   model?: string;
+  /** More environment for the client and the hooks it runs (`WMEM_DISABLED`). */
+  env?: Record<string, string>;
 }
 
 export interface WorldOptions {
@@ -133,7 +135,7 @@ export class World {
       debugFile,
       ...(options.model ? ['--model', options.model] : []),
     ];
-    const run = await execa(this.claudeBin, args, { cwd: this.project, reject: false, extendEnv: false, env: this.claudeEnv(), stdin: 'ignore', timeout: 120_000 });
+    const run = await execa(this.claudeBin, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.claudeEnv(), ...options.env }, stdin: 'ignore', timeout: 120_000 });
     const debugLog = existsSync(debugFile) ? await readFile(debugFile, 'utf8') : '';
     let result: any;
     try {

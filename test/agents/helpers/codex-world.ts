@@ -42,6 +42,8 @@ export interface CodexOptions {
   /** More flags for `codex exec` (`--trust`). */
   args?: string[];
   timeout?: number;
+  /** More environment for the client and the hooks it runs (`WMEM_DISABLED`). */
+  env?: Record<string, string>;
 }
 
 export interface ProbeRecord {
@@ -232,7 +234,7 @@ export class CodexWorld {
       ...(options.args ?? []),
       prompt,
     ];
-    const run = await execa(this.codexBin, args, { cwd: this.project, reject: false, extendEnv: false, env: this.codexEnv(), stdin: 'ignore', timeout: options.timeout ?? 120_000 });
+    const run = await execa(this.codexBin, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.codexEnv(), ...options.env }, stdin: 'ignore', timeout: options.timeout ?? 120_000 });
     const events = String(run.stdout)
       .split('\n')
       .filter((line) => line.startsWith('{'))

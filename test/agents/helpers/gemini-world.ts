@@ -98,10 +98,10 @@ export class GeminiWorld {
   }
 
   /** Runs `gemini -p` headless in the project; `resume` continues the latest session. */
-  async gemini(prompt: string, options: { resume?: boolean; timeout?: number } = {}): Promise<GeminiRun> {
+  async gemini(prompt: string, options: { resume?: boolean; timeout?: number; env?: Record<string, string> } = {}): Promise<GeminiRun> {
     const before = this.mock.requests.length;
     const args = [this.entry, '-p', prompt, '--yolo', '-m', GEMINI_MODEL, ...(options.resume ? ['--resume', 'latest'] : [])];
-    const run = await execa(process.execPath, args, { cwd: this.project, reject: false, extendEnv: false, env: this.geminiEnv(), stdin: 'ignore', timeout: options.timeout ?? 120_000 });
+    const run = await execa(process.execPath, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.geminiEnv(), ...options.env }, stdin: 'ignore', timeout: options.timeout ?? 120_000 });
     return { exitCode: run.exitCode, stdout: String(run.stdout), stderr: String(run.stderr), requests: this.mock.requests.slice(before) };
   }
 

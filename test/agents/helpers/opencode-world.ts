@@ -91,10 +91,10 @@ export class OpenCodeWorld {
   }
 
   /** `opencode run` in the project; `continue` goes on with the last session. */
-  async opencode(prompt: string, options: { continue?: boolean; timeout?: number } = {}): Promise<OpenCodeRun> {
+  async opencode(prompt: string, options: { continue?: boolean; timeout?: number; env?: Record<string, string> } = {}): Promise<OpenCodeRun> {
     const before = this.mock.requests.length;
     const args = ['run', '--model', MODEL, ...(options.continue ? ['--continue'] : []), prompt];
-    const run = await execa(this.bin, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.env(), PWD: this.project }, stdin: 'ignore', timeout: options.timeout ?? 180_000 });
+    const run = await execa(this.bin, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.env(), PWD: this.project, ...options.env }, stdin: 'ignore', timeout: options.timeout ?? 180_000 });
     const requests = this.mock.requests.slice(before).filter((r) => r.path.endsWith('/chat/completions'));
     return { exitCode: run.exitCode, stdout: String(run.stdout), stderr: String(run.stderr), requests };
   }

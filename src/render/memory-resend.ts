@@ -1,0 +1,128 @@
+// Pure: what a conversation is given of the memory part, the same rule for every agent (SPEC §14).
+// A conversation that holds no copy gets the memory part whole; one whose copy is still current
+// gets nothing more; one whose copy is out of date (a note from another terminal, a teammate's
+// team memory, a consolidation) gets the blocks that changed, each whole, under a line saying
+// they replace the blocks of the same name. The record of the copy given (digests, no text) is
+// kept in the session's hook state.
+import { neutralizeTags, type MemoryWhere } from './context.js';
+
+/** The memory part a conversation was last given: its digest and one digest per block. */
+export interface MemoryCopy {
+  digest: string;
+  /** Block tag (or `notice` for lines outside any block) → digest of its text. */
+  blocks?: Record<string, string>;
+}
+
+export interface Segment {
+  /** The block's tag, or `notice` for lines outside every block (the "left out to fit" line). */
+  name: string;
+  text: string;
+}
+
+export type ResendKind = 'whole' | 'changed' | 'unchanged';
+
+export interface ResendPlan {
+  kind: ResendKind;
+  /** What to send ('' when unchanged). */
+  text: string;
+  /** The record of the copy the conversation holds once `text` is delivered. */
+  copy: MemoryCopy;
+  /** The blocks sent again (changed) and those now gone. */
+  changed: string[];
+  gone: string[];
+}
+
+/**
+ * cyrb53, twice with two seeds: 106 bits, in plain arithmetic. Not a defence against anyone (the
+ * files are the user's own): it tells copies apart on the per-prompt path without loading
+ * node:crypto there.
+ */
+function digestOf(text: string): string {
+  return cyrb53(text, 0x9e3779b9) + cyrb53(text, 0x85ebca6b);
+}
+
+function cyrb53(text: string, seed: number): string {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+}
+
+const OPEN = /^<([a-z][a-z0-9_]*)>$/;
+
+/**
+ * The memory part cut into its top-level blocks (`<tag>` … `</tag>`, each on its own line, as
+ * renderMemory writes them); lines outside every block are gathered as `notice`. Text inside a
+ * block is neutralised, so no line within can close it early.
+ */
+export function splitBlocks(memory: string): Segment[] {
+  const segments: Segment[] = [];
+  const outside: string[] = [];
+  let open: { name: string; lines: string[] } | undefined;
+  for (const line of memory.split('\n')) {
+    if (open) {
+      open.lines.push(line);
+      if (line === `</${open.name}>`) {
+        segments.push({ name: open.name, text: open.lines.join('\n') });
+        open = undefined;
+      }
+      continue;
+    }
+    const tag = OPEN.exec(line)?.[1];
+    if (tag) open = { name: tag, lines: [line] };
+    else if (line.trim()) outside.push(line);
+  }
+  // An unclosed block (a cut render) is kept as it is: it is still what the agent would read.
+  if (open) segments.push({ name: open.name, text: open.lines.join('\n') });
+  if (outside.length) segments.push({ name: 'notice', text: outside.join('\n') });
+  const seen = new Map<string, number>();
+  return segments.map((s) => {
+    const n = (seen.get(s.name) ?? 0) + 1;
+    seen.set(s.name, n);
+    return n === 1 ? s : { ...s, name: `${s.name}#${n}` };
+  });
+}
+
+/** The record of a memory part given whole. */
+export function copyOf(memory: string): MemoryCopy {
+  return { digest: digestOf(memory), blocks: Object.fromEntries(splitBlocks(memory).map((s) => [s.name, digestOf(s.text)])) };
+}
+
+/** Whether a record describes exactly this memory part. */
+export function isCurrent(copy: MemoryCopy | undefined, memory: string): boolean {
+  return copy?.digest === digestOf(memory);
+}
+
+function header(where: MemoryWhere, changed: string[], gone: string[], whole: boolean): string {
+  const what = whole
+    ? 'the copy below replaces it whole'
+    : `each block below replaces the block of the same name in that copy; the blocks not repeated here are unchanged${gone.length ? `; now empty: ${gone.join(', ')}` : ''}`;
+  return neutralizeTags(`[wmem: your working memory changed since the copy given earlier in this conversation (${changed.length ? changed.join(', ') : 'blocks removed'}): ${what}. The files are ${where.overview} and ${where.scratch}.]`);
+}
+
+/**
+ * What to send of `memory` to a conversation that holds `held` (undefined: it holds no copy, as
+ * on a first prompt or after a compaction). `whole`: send it whole even when only part changed
+ * (a record from before block digests, or a caller that had to shrink the part to fit).
+ */
+export function planResend(memory: string, held: MemoryCopy | undefined, where: MemoryWhere, options: { whole?: boolean } = {}): ResendPlan {
+  const copy = copyOf(memory);
+  if (!held) return { kind: 'whole', text: memory, copy, changed: [], gone: [] };
+  if (held.digest === copy.digest) return { kind: 'unchanged', text: '', copy: held, changed: [], gone: [] };
+  const segments = splitBlocks(memory);
+  const before = held.blocks ?? {};
+  const changed = segments.filter((s) => before[s.name] !== copy.blocks![s.name]);
+  const gone = Object.keys(before).filter((name) => !(name in copy.blocks!) && name !== 'notice');
+  const names = changed.map((s) => s.name);
+  const whole: ResendPlan = { kind: 'whole', text: `${header(where, names, gone, true)}\n${memory}`, copy, changed: names, gone };
+  if (options.whole || !held.blocks) return whole;
+  const text = [header(where, names, gone, false), ...changed.map((s) => s.text)].join('\n');
+  // When every block changed the whole part says the same in fewer words.
+  return text.length < whole.text.length ? { kind: 'changed', text, copy, changed: names, gone } : whole;
+}
