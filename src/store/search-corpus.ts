@@ -12,6 +12,7 @@ import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
+import { dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace';
 
@@ -119,20 +120,44 @@ function readText(file: string): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
+/** A line's day from its `timestamp` (Claude Code, Codex and most agents write one on every line). */
+const TIMESTAMP = /"timestamp"\s*:\s*"(\d{4}-\d{2}-\d{2})T/;
+
+/** Day runs as lines are read: a new run when a line's date differs from the last one's. */
+function dayRecorder(): { see(raw: string, line: number): void; days: DayRun[] } {
+  const days: DayRun[] = [];
+  return {
+    days,
+    see(raw, line) {
+      const date = TIMESTAMP.exec(raw.length > 4096 ? raw.slice(0, 4096) : raw)?.[1];
+      if (date && days[days.length - 1]?.[1] !== date) days.push([line, date]);
+    },
+  };
+}
+
+type MessagesText = ({ file: string } | { text: string }) & { days: DayRun[] };
+
 /**
  * The sidecar text file of an archived messages file, built (streaming) when missing or stale;
- * when it cannot be written, the text itself.
+ * when it cannot be written, the text itself. With it, the day each run of lines was written on.
  */
-async function messagesText(paths: SessionPaths, source: Source): Promise<{ file: string } | { text: string }> {
+async function messagesText(paths: SessionPaths, source: Source): Promise<MessagesText> {
   const dir = path.join(paths.stateDir, 'search');
   const base = path.basename(source.path);
   const textFile = path.join(dir, `${base}.txt`);
   const metaFile = path.join(dir, `${base}.json`);
-  if (sidecarFresh(paths, source)) return { file: textFile };
+  const fresh = sidecarFresh(paths, source);
+  if (fresh) return { file: textFile, days: fresh.days ?? [] };
   const stat = statSync(source.path);
   const history: History = { ...(await import('../history/lines.js')), ...(await import('../history/messages.js')) };
+  let recorder = dayRecorder();
   const extracted = async function* () {
-    for await (const line of linesOf(source.path)) yield extractLine(line, history) + '\n';
+    recorder = dayRecorder();
+    let n = 0;
+    for await (const line of linesOf(source.path)) {
+      recorder.see(line, ++n);
+      yield extractLine(line, history) + '\n';
+    }
   };
   // Streamed to the file a line at a time: a long archive's text is never all in memory. A cache:
   // a failed write costs time on the next search, nothing else (the text is then made in memory).
@@ -145,12 +170,12 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<{ file
       }
       if (!lines) yield '\n'; // as an empty join ended
     })());
-    await atomicWrite(metaFile, JSON.stringify({ version: 2, size: stat.size, mtimeMs: stat.mtimeMs, lines }));
-    return { file: textFile };
+    await atomicWrite(metaFile, JSON.stringify({ version: SIDECAR_VERSION, size: stat.size, mtimeMs: stat.mtimeMs, lines, days: recorder.days }));
+    return { file: textFile, days: recorder.days };
   } catch {
     const lines: string[] = [];
     for await (const line of extracted()) lines.push(line);
-    return { text: lines.join('') || '\n' };
+    return { text: lines.join('') || '\n', days: recorder.days };
   }
 }
 
@@ -211,15 +236,26 @@ export async function indexSession(id: string, paths: SessionPaths): Promise<num
   return indexed;
 }
 
-function sidecarFresh(paths: SessionPaths, source: Source): boolean {
+/** 3: the meta file records the day runs of the archive's lines. */
+const SIDECAR_VERSION = 3;
+
+function sidecarFresh(paths: SessionPaths, source: Source): { days?: DayRun[] } | undefined {
   const meta = path.join(paths.stateDir, 'search', `${path.basename(source.path)}.json`);
   try {
-    const recorded = JSON.parse(readFileSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number };
+    const recorded = JSON.parse(readFileSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number; days?: unknown };
     const stat = statSync(source.path);
-    return recorded.version === 2 && recorded.size === stat.size && recorded.mtimeMs === stat.mtimeMs;
+    if (recorded.version !== SIDECAR_VERSION || recorded.size !== stat.size || recorded.mtimeMs !== stat.mtimeMs) return undefined;
+    return { days: validDays(recorded.days) };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Day runs as recorded, or none when the file was edited into something else. */
+function validDays(days: unknown): DayRun[] | undefined {
+  if (!Array.isArray(days)) return undefined;
+  const ok = days.every((d, i) => Array.isArray(d) && Number.isInteger(d[0]) && d[0] > (i ? days[i - 1][0] : 0) && typeof d[1] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d[1]));
+  return ok ? (days as DayRun[]) : undefined;
 }
 
 /**
@@ -318,6 +354,10 @@ interface Scanned {
   texts: Map<number, () => string>;
   /** Indexed files whose lines are read as the ranking asks. */
   readers: { close(): void }[];
+  /** Per source: whether it is a conversation, its days and length (for reshape). */
+  shape: ShapeSource[];
+  /** Per source: any line of its text (neighbours, context). */
+  lineOf: Map<number, (line: number) => string | undefined>;
 }
 
 /** Searches the sessions' memory files and the project's workspace memory. */
@@ -329,17 +369,34 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
   const { sources, sessionOf } = listSources(scope);
   const newest = sources.reduce((m, s) => Math.max(m, s.mtimeMs), 0);
   const infos: SourceInfo[] = sources.map((s) => ({ boost: KIND_BOOST[s.kind], recency: Math.exp(-(newest - s.mtimeMs) / (30 * 86_400_000)) }));
-  const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [] };
+  const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [], shape: sources.map(() => ({ conversation: false })), lineOf: new Map() };
   try {
     for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex }, scanned);
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
-    const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * 4, plain }, scanned.pools);
-    const hits = toHits(ranked, sources, scanned, query, options);
+    const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain }, scanned.pools);
+    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
+    const hits = toHits(shaped, sources, scanned, query, options);
     return { hits, files: sources.length, lines: scanned.totals.lines, query };
   } finally {
     for (const r of scanned.readers) r.close();
   }
+}
+
+/** How many times the limit the line ranking hands to reshape (neighbours and days), and dedup after it. */
+const RESHAPED = 6;
+
+/** A line with no term of its own as a scored entry (a neighbour or a named day's opening). */
+function lineEntry(scanned: Scanned, source: number, line: number): Scored | undefined {
+  const text = scanned.lineOf.get(source)?.(line);
+  if (text === undefined || !text.trim()) return undefined;
+  return { candidate: { source, line, text: text.slice(0, 3000), length: text.length, tf: [] }, score: 0, matched: 0 };
+}
+
+/** Lines of a text, split on first use. */
+function linesOfText(text: string): (line: number) => string | undefined {
+  let lines: string[] | undefined;
+  return (line) => (lines ??= text.split('\n'))[line - 1]?.replace(/\r$/, '');
 }
 
 function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<string, SessionPaths> } {
@@ -369,12 +426,15 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
     } else {
       const paths = sessionOf.get(source.session!)!;
       const sidecar = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
+      if ('days' in sidecar) out.shape[i] = { conversation: true, days: sidecar.days };
       if ('text' in sidecar) text = sidecar.text;
       else {
         const view = options.noIndex ? undefined : (await indexOf(paths, source, sidecar.file))?.view;
         if (view) {
           const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine });
           out.readers.push(stats);
+          out.lineOf.set(i, (n) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined));
+          out.shape[i].lines = stats.lines;
           add(out.totals, stats);
           if (view.meta.pointer) {
             out.pointerFiles.set(view.meta.pointer, i);
@@ -394,7 +454,10 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
   } catch {
     return; // removed or unreadable since it was listed
   }
-  add(out.totals, scanText(text, query, i, out.candidates, { plain, skipLine }));
+  const stats = scanText(text, query, i, out.candidates, { plain, skipLine });
+  out.lineOf.set(i, linesOfText(text));
+  out.shape[i].lines = stats.lines;
+  add(out.totals, stats);
 }
 
 function add(totals: { lines: number; chars: number }, stats: { lines: number; chars: number }): void {
