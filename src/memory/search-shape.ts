@@ -1,8 +1,9 @@
 // Pure: ranking that uses the shape of a conversation (docs/commands.md `wmem search`). Line-level
 // BM25 misses what a conversation says across lines: the answer is often the reply to the line that
 // holds the question's words, and a question often names the day it is about ("on May 2nd"). After
-// the line ranking, each archived message line is scored with its neighbours, and lines of a day the
-// query names are lifted (the first lines of that day join the list when none of them matched).
+// the line ranking, each archived message line is scored with the lines before and after it, and
+// lines of a day the query names are lifted (the first lines of that day join the list when none
+// of them matched).
 import type { Scored } from './search.js';
 
 /** A day in an archived messages file: from `line` (1-based) on, messages are of `date` (YYYY-MM-DD, UTC). */
@@ -58,8 +59,13 @@ export function dateOfLine(days: readonly DayRun[] | undefined, line: number): s
   return days[lo][1];
 }
 
-/** How much a neighbour's score counts toward a line's, and how much a named day lifts its lines. */
-export const NEIGHBOUR_WEIGHT = 0.5;
+/**
+ * How much the two lines before a line count toward its score (an answer follows its question, and
+ * often the exchange that set it up), how much the line after, and how much a named day lifts its
+ * lines. Measured on the dev part of bench/data (bench/README.md).
+ */
+export const BEFORE_WEIGHTS = [0.8, 0.5];
+export const AFTER_WEIGHT = 0.3;
 export const DATE_BOOST = 1;
 /** Lines of a named day added (from its start) when none of them matched a word of the query. */
 const DAY_OPENING_LINES = 4;
@@ -80,9 +86,9 @@ export interface ShapeContext {
 }
 
 /**
- * Rescores the shortlist: each line of a conversation gets NEIGHBOUR_WEIGHT of its best neighbour's
- * score (a neighbour of a shortlisted line joins the list), and lines of a day the query names are
- * multiplied by 1 + DATE_BOOST. Other sources keep their scores. Best first, ties in (source, line) order.
+ * Rescores the shortlist: each line of a conversation adds BEFORE_WEIGHTS of the two lines before it
+ * and AFTER_WEIGHT of the line after (those neighbours of a shortlisted line join the list), and
+ * lines of a day the query names are multiplied by 1 + DATE_BOOST. Other sources keep their scores. Best first, ties in (source, line) order.
  */
 export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
   const key = (source: number, line: number) => `${source}:${line}`;
@@ -98,7 +104,10 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
     const entry = own ?? ctx.lineAt(source, line);
     if (!entry) return;
     let score = own?.score ?? 0;
-    if (info?.conversation) score += NEIGHBOUR_WEIGHT * Math.max(baseScore(source, line - 1), baseScore(source, line + 1));
+    if (info?.conversation) {
+      BEFORE_WEIGHTS.forEach((w, k) => (score += w * baseScore(source, line - 1 - k)));
+      score += AFTER_WEIGHT * baseScore(source, line + 1);
+    }
     if (ctx.dates.length && info?.days) {
       const date = dateOfLine(info.days, line);
       if (date && dateMatches(date, ctx.dates)) score *= 1 + DATE_BOOST;
@@ -110,7 +119,7 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
     consider(source, line, s);
     if (ctx.sources[source]?.conversation) {
       consider(source, line - 1);
-      consider(source, line + 1);
+      BEFORE_WEIGHTS.forEach((_, k) => consider(source, line + 1 + k));
     }
   }
   if (ctx.dates.length) addDayOpenings(scored, ctx, consider);
