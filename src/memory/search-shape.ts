@@ -61,11 +61,11 @@ export function dateOfLine(days: readonly DayRun[] | undefined, line: number): s
 
 /**
  * How much the two lines before a line count toward its score (an answer follows its question, and
- * often the exchange that set it up), how much the line after, and how much a named day lifts its
- * lines. Measured on the dev part of bench/data (bench/README.md).
+ * often the exchange that set it up), how much the line after (0: measured no better), and how much
+ * a named day lifts its lines. Measured on the dev part of bench/data (bench/README.md).
  */
 export const BEFORE_WEIGHTS = [0.8, 0.5];
-export const AFTER_WEIGHT = 0.3;
+export const AFTER_WEIGHT = 0;
 export const DATE_BOOST = 1;
 /** Lines of a named day added (from its start) when none of them matched a word of the query. */
 const DAY_OPENING_LINES = 4;
@@ -87,7 +87,7 @@ export interface ShapeContext {
 
 /**
  * Rescores the shortlist: each line of a conversation adds BEFORE_WEIGHTS of the two lines before it
- * and AFTER_WEIGHT of the line after (those neighbours of a shortlisted line join the list), and
+ * and AFTER_WEIGHT of the line after (the lines after a shortlisted line join the list), and
  * lines of a day the query names are multiplied by 1 + DATE_BOOST. Other sources keep their scores. Best first, ties in (source, line) order.
  */
 export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
@@ -114,11 +114,12 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
     }
     out.set(k, { ...entry, score });
   };
+  // Shortlisted lines first: a line is scored once, with its own score when it has one.
+  for (const s of scored) consider(s.candidate.source, s.candidate.line, s);
   for (const s of scored) {
     const { source, line } = s.candidate;
-    consider(source, line, s);
     if (ctx.sources[source]?.conversation) {
-      consider(source, line - 1);
+      if (AFTER_WEIGHT) consider(source, line - 1);
       BEFORE_WEIGHTS.forEach((_, k) => consider(source, line + 1 + k));
     }
   }

@@ -41,7 +41,16 @@ export interface SearchHit {
   alsoIn?: { file: string; line: number }[];
   /** For a pointer line: the lines it replaced. */
   resolved?: { file: string; line: number; snippet: string }[];
+  /** For an archived message: the day it was written (UTC, from its timestamp). */
+  date?: string;
+  /** The lines around the hit, each cut to CONTEXT_CHARS: enough to answer from without opening the file. */
+  context?: { line: number; text: string }[];
 }
+
+/** How many lines before and after a hit its context holds (archived messages: the turn around it), and their width. */
+const CONTEXT_BEFORE = 1;
+const CONTEXT_AFTER = 1;
+const CONTEXT_CHARS = 300;
 
 export interface SearchOptions {
   limit: number;
@@ -492,11 +501,30 @@ function toHits(ranked: Scored[], sources: Source[], scanned: Scanned, query: Qu
     };
     const also = seen.get(sameText(candidate.text));
     if (also?.length) hit.alsoIn = also;
+    const date = dateOfLine(scanned.shape[candidate.source]?.days, candidate.line);
+    if (date) hit.date = date;
+    if (!plain) {
+      const context = contextOf(scanned, candidate.source, candidate.line, query);
+      if (context.length) hit.context = context;
+    }
     // A pointer resolves to the lines it replaced, kept in the detail file that names it.
     const target = pointerKeywords(candidate.text) ? scanned.pointerFiles.get(candidate.text.trim()) : undefined;
     if (target !== undefined) hit.resolved = resolvePointer(scanned.texts.get(target)!(), sources[target].file, query);
     return hit;
   });
+}
+
+/** The non-blank lines next to a hit, each a snippet around the query's words (or its start). */
+function contextOf(scanned: Scanned, source: number, line: number, query: Query): { line: number; text: string }[] {
+  const read = scanned.lineOf.get(source);
+  if (!read) return [];
+  const out: { line: number; text: string }[] = [];
+  for (let n = line - CONTEXT_BEFORE; n <= line + CONTEXT_AFTER; n++) {
+    if (n === line || n < 1) continue;
+    const text = read(n);
+    if (text?.trim()) out.push({ line: n, text: snippet(text, query, CONTEXT_CHARS) });
+  }
+  return out;
 }
 
 function resolvePointer(text: string, file: string, query: Query): { file: string; line: number; snippet: string }[] {
