@@ -504,7 +504,7 @@ function toHits(ranked: Scored[], sources: Source[], scanned: Scanned, query: Qu
     const date = dateOfLine(scanned.shape[candidate.source]?.days, candidate.line);
     if (date) hit.date = date;
     if (!plain) {
-      const context = contextOf(scanned, candidate.source, candidate.line, query);
+      const context = contextOf(scanned, candidate.source, candidate.line, query, source.kind === 'messages' ? undefined : isComment);
       if (context.length) hit.context = context;
     }
     // A pointer resolves to the lines it replaced, kept in the detail file that names it.
@@ -514,15 +514,15 @@ function toHits(ranked: Scored[], sources: Source[], scanned: Scanned, query: Qu
   });
 }
 
-/** The non-blank lines next to a hit, each a snippet around the query's words (or its start). */
-function contextOf(scanned: Scanned, source: number, line: number, query: Query): { line: number; text: string }[] {
+/** The lines next to a hit that say something (not blank, not a template comment), each a snippet around the query's words (or its start). */
+function contextOf(scanned: Scanned, source: number, line: number, query: Query, skip?: (line: string) => boolean): { line: number; text: string }[] {
   const read = scanned.lineOf.get(source);
   if (!read) return [];
   const out: { line: number; text: string }[] = [];
   for (let n = line - CONTEXT_BEFORE; n <= line + CONTEXT_AFTER; n++) {
     if (n === line || n < 1) continue;
     const text = read(n);
-    if (text?.trim()) out.push({ line: n, text: snippet(text, query, CONTEXT_CHARS) });
+    if (text?.trim() && !skip?.(text)) out.push({ line: n, text: snippet(text, query, CONTEXT_CHARS) });
   }
   return out;
 }
