@@ -130,16 +130,28 @@ function readText(file: string): string {
 }
 
 /** A line's day from its `timestamp` (Claude Code, Codex and most agents write one on every line). */
-const TIMESTAMP = /"timestamp"\s*:\s*"(\d{4}-\d{2}-\d{2})T/;
+const TIMESTAMP_KEY = '"timestamp":"';
+const DAY = /^\d{4}-\d{2}-\d{2}T/;
 
-/** Day runs as lines are read: a new run when a line's date differs from the last one's. */
+/**
+ * Day runs as lines are read: a new run when a line's date differs from the last one's. Found with
+ * indexOf, not a regular expression over the line: this runs on every archived line while the
+ * compaction's finishing builds the search text, where memory is counted.
+ */
 function dayRecorder(): { see(raw: string, line: number): void; days: DayRun[] } {
   const days: DayRun[] = [];
+  let last = '';
   return {
     days,
     see(raw, line) {
-      const date = TIMESTAMP.exec(raw.length > 4096 ? raw.slice(0, 4096) : raw)?.[1];
-      if (date && days[days.length - 1]?.[1] !== date) days.push([line, date]);
+      const at = raw.indexOf(TIMESTAMP_KEY);
+      if (at === -1) return;
+      const start = at + TIMESTAMP_KEY.length;
+      if (raw.charCodeAt(start + 10) !== 84 /* T */ || (last && raw.startsWith(last, start))) return;
+      const date = raw.slice(start, start + 10);
+      if (!DAY.test(raw.slice(start, start + 11))) return;
+      last = date;
+      days.push([line, date]);
     },
   };
 }
