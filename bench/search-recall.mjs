@@ -1,16 +1,20 @@
-// Recall of `wmem search` on long conversations with known evidence (bench/convo-gen.mjs): eight
-// conversations of 24 archived sessions each, 40 planted facts per conversation (320 questions),
-// each question asked in other words than its fact, with a distractor that shares the question's
-// words. Reports recall@1/5/10 and MRR (first evidence line in the top ten) for wmem and for a
-// plain BM25 over the same lines, separately for the dev templates (even) and the test templates
-// (odd; never used to tune the ranking).
+// Recall of `wmem search` on conversations with known evidence, for wmem and for a plain BM25 over
+// the same lines, side by side; recall@1/5/10 and MRR (first evidence line in the top ten), on a
+// dev part (to tune on) and a test part (never used to tune the ranking), for two sets:
+// - real: bench/data/memorybank-en.json (bench/memorybank-convert.mjs, bench/data/SOURCES.md):
+//   15 people's ten days of chat with an AI companion, one wmem session each with one archived
+//   file per day, and the data authors' questions about them; evidence is the question's
+//   query/response turns (a hit on either line counts); dev/test by person.
+// - generated (bench/convo-gen.mjs): eight conversations of 24 archived sessions each, 40 planted
+//   facts per conversation (320 questions), each asked in other words than its fact, with a
+//   distractor that shares the question's words; dev templates even, test odd.
 //
-//   node bench/search-recall.mjs [conversations=8] [--misses]
+//   node bench/search-recall.mjs [conversations=8] [--misses] [--real-only] [--dev]
 //
 // The search runs in process: src/store/search-corpus.ts is bundled with esbuild into
-// bench/.work/ and called directly (the same code `wmem search` runs, without 320 process starts).
+// bench/.work/ and called directly (the same code `wmem search` runs, without process starts).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -21,6 +25,9 @@ const BIN = path.join(ROOT, 'bin', 'wmem.js');
 const WORK = path.join(ROOT, 'bench', '.work', 'recall');
 const conversations = Number(process.argv[2] ?? 8);
 const showMisses = process.argv.includes('--misses');
+const realOnly = process.argv.includes('--real-only');
+// --dev: the dev parts only (while tuning: the test parts are read once, at the end).
+const splits = process.argv.includes('--dev') ? ['dev'] : ['dev', 'test'];
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(path.join(WORK, 'project'), { recursive: true });
@@ -32,13 +39,41 @@ const wmem = (args) => {
 };
 
 // ---- data ---------------------------------------------------------------------------------------
-const sentences = realSentences(ROOT);
-const questions = [];
+const newSession = (id) => JSON.parse(wmem(['init', '--session', id, '--json'])).path;
 let projectDir;
-for (let c = 0; c < conversations; c++) {
-  const session = JSON.parse(wmem(['init', '--session', `conversation-${c}`, '--json'])).path;
+// Generated: questions carry their evidence as one archived line.
+const generated = [];
+if (!realOnly) {
+  const sentences = realSentences(ROOT);
+  for (let c = 0; c < conversations; c++) {
+    const session = newSession(`conversation-${c}`);
+    projectDir = path.dirname(session);
+    generated.push(...writeConversation(path.join(session, 'working-memory', 'archive'), c, sentences).map((q) => ({ ...q, session: `conversation-${c}`, sessionDir: session, gold: [{ file: q.file, line: q.line }] })));
+  }
+}
+// Real: each day one archived file, each turn its query line then its response line.
+const real = [];
+const data = JSON.parse(readFileSync(path.join(ROOT, 'bench', 'data', 'memorybank-en.json'), 'utf8'));
+for (const [c, convo] of data.conversations.entries()) {
+  const id = `person-${c}`;
+  const session = newSession(id);
   projectDir = path.dirname(session);
-  questions.push(...writeConversation(path.join(session, 'working-memory', 'archive'), c, sentences).map((q) => ({ ...q, session: `conversation-${c}`, sessionDir: session })));
+  const archive = path.join(session, 'working-memory', 'archive');
+  mkdirSync(archive, { recursive: true });
+  const fileOf = (date) => `messages-${date.replace(/-/g, '')}T200000000Z.jsonl`;
+  for (const day of convo.sessions) {
+    const lines = day.turns.flatMap((t, n) => {
+      const timestamp = (m) => new Date(Date.parse(`${day.date}T20:00:00Z`) + (2 * n + m) * 60_000).toISOString();
+      return [
+        JSON.stringify({ type: 'user', timestamp: timestamp(0), message: { role: 'user', content: t.user } }),
+        JSON.stringify({ type: 'assistant', timestamp: timestamp(1), message: { id: `msg_${c}_${day.date}_${n}`, role: 'assistant', content: [{ type: 'text', text: t.assistant }] } }),
+      ];
+    });
+    writeFileSync(path.join(archive, fileOf(day.date)), lines.join('\n') + '\n');
+  }
+  for (const q of data.questions.filter((x) => x.user === convo.user)) {
+    real.push({ ...q, conversation: c, session: id, sessionDir: session, gold: q.evidence.flatMap((e) => [1, 2].map((k) => ({ file: fileOf(e.date), line: 2 * e.turn + k }))) });
+  }
 }
 
 // ---- wmem, in process -----------------------------------------------------------------------------
@@ -55,10 +90,13 @@ await build({
   banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
 });
 const { searchMemory } = await import(pathToFileURL(bundle).href);
-const wmemTop = [];
-for (const q of questions) {
-  const { hits } = await searchMemory({ projectDir, sessions: [q.session] }, q.question, { limit: 10 });
-  wmemTop.push(hits.map((h) => ({ file: path.basename(h.file), line: h.line, kind: h.kind, snippet: h.snippet })));
+async function wmemRank(questions) {
+  const out = [];
+  for (const q of questions) {
+    const { hits } = await searchMemory({ projectDir, sessions: [q.session] }, q.question, { limit: 10 });
+    out.push(hits.map((h) => ({ file: path.basename(h.file), line: h.line, kind: h.kind, snippet: h.snippet })));
+  }
+  return out;
 }
 
 // ---- plain BM25 over the same lines -------------------------------------------------------------
@@ -109,28 +147,40 @@ function bm25(sessionDir, list) {
       .map((x) => ({ file: x.d.file, line: x.d.line }));
   });
 }
-const bm25Top = [];
-for (let c = 0; c < conversations; c++) {
-  const own = questions.map((q, i) => ({ q, i })).filter(({ q }) => q.conversation === c);
-  const tops = bm25(own[0].q.sessionDir, own.map(({ q }) => q));
-  own.forEach(({ i }, k) => (bm25Top[i] = tops[k]));
+function bm25Rank(questions) {
+  const out = [];
+  for (const c of new Set(questions.map((q) => q.conversation))) {
+    const own = questions.map((q, i) => ({ q, i })).filter(({ q }) => q.conversation === c);
+    const tops = bm25(own[0].q.sessionDir, own.map(({ q }) => q));
+    own.forEach(({ i }, k) => (out[i] = tops[k]));
+  }
+  return out;
 }
 
 // ---- scores -------------------------------------------------------------------------------------
-const rankOf = (list, q) => list.findIndex((h) => h.file === q.file && h.line === q.line && (h.kind ?? 'messages') === 'messages') + 1;
+const rankOf = (list, q) => list.findIndex((h) => (h.kind ?? 'messages') === 'messages' && q.gold.some((g) => g.file === h.file && g.line === h.line)) + 1;
 function score(ranks) {
   const at = (k) => ranks.filter((r) => r > 0 && r <= k).length;
   const pct = (n) => Math.round((1000 * n) / ranks.length) / 10;
   return { n: ranks.length, 'recall@1': pct(at(1)), 'recall@5': pct(at(5)), 'recall@10': pct(at(10)), mrr: Math.round((1000 * ranks.reduce((n, r) => n + (r ? 1 / r : 0), 0)) / ranks.length) / 1000 };
 }
-const result = { conversations, questions: questions.length, sessionsPerConversation: 24 };
-for (const split of ['dev', 'test']) {
-  const idx = questions.map((q, i) => ({ q, i })).filter(({ q }) => q.split === split);
-  result[split] = { wmem: score(idx.map(({ q, i }) => rankOf(wmemTop[i], q))), plainBm25: score(idx.map(({ q, i }) => rankOf(bm25Top[i], q))) };
-  if (showMisses) {
-    result[split].misses = idx
-      .filter(({ q, i }) => q.conversation < 2 && rankOf(wmemTop[i], q) !== 1)
-      .map(({ q, i }) => ({ question: q.question, answer: q.answer, rank: rankOf(wmemTop[i], q), bm25: rankOf(bm25Top[i], q), top: wmemTop[i][0]?.snippet }));
+async function report(questions) {
+  const wmemTop = await wmemRank(questions);
+  const bm25Top = bm25Rank(questions);
+  const out = {};
+  for (const split of splits) {
+    const idx = questions.map((q, i) => ({ q, i })).filter(({ q }) => q.split === split);
+    out[split] = { wmem: score(idx.map(({ q, i }) => rankOf(wmemTop[i], q))), plainBm25: score(idx.map(({ q, i }) => rankOf(bm25Top[i], q))) };
+    // Misses are shown for dev only: test is looked at once, at the end.
+    if (showMisses && split === 'dev') {
+      out[split].misses = idx
+        .filter(({ q, i }) => rankOf(wmemTop[i], q) !== 1)
+        .slice(0, 40)
+        .map(({ q, i }) => ({ question: q.question, rank: rankOf(wmemTop[i], q), bm25: rankOf(bm25Top[i], q), top: wmemTop[i][0]?.snippet }));
+    }
   }
+  return out;
 }
+const result = { real: { conversations: data.conversations.length, questions: real.length, ...(await report(real)) } };
+if (!realOnly) result.generated = { conversations, questions: generated.length, sessionsPerConversation: 24, ...(await report(generated)) };
 console.log(JSON.stringify(result, null, 2));

@@ -80,7 +80,7 @@ export const TOOLS: ToolSpec[] = [
     name: 'search',
     title: 'Search working memory',
     description:
-      'Ranked search, in your own words, across the overview, scratch notes, detail files, the archives of compacted history and workspace memory. Each hit gives file:line and a snippet; open a file with show. Use it to recover what compaction moved out of your context.',
+      'Ranked search, in your own words, across the overview, scratch notes, detail files, the archives of compacted history and workspace memory. Each hit gives file:line, a snippet, the lines just before and after it and, for an archived message, its date; open a file with show. Use it to recover what compaction moved out of your context.',
     input: {
       query: z.string().min(1).describe('what to look for'),
       limit: z.number().int().min(1).optional().describe('how many hits (default 10)'),

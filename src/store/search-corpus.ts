@@ -13,6 +13,7 @@ import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
+import { dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
 
@@ -41,7 +42,16 @@ export interface SearchHit {
   alsoIn?: { file: string; line: number }[];
   /** For a pointer line: the lines it replaced. */
   resolved?: { file: string; line: number; snippet: string }[];
+  /** For an archived message: the day it was written (UTC, from its timestamp). */
+  date?: string;
+  /** The lines around the hit, each cut to CONTEXT_CHARS: enough to answer from without opening the file. */
+  context?: { line: number; text: string }[];
 }
+
+/** How many lines before and after a hit its context holds (archived messages: the turn around it), and their width. */
+const CONTEXT_BEFORE = 1;
+const CONTEXT_AFTER = 1;
+const CONTEXT_CHARS = 300;
 
 export interface SearchOptions {
   limit: number;
@@ -120,20 +130,56 @@ function readText(file: string): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
+/** A line's day from its `timestamp` (Claude Code, Codex and most agents write one on every line). */
+const TIMESTAMP_KEY = '"timestamp":"';
+const DAY = /^\d{4}-\d{2}-\d{2}T/;
+
+/**
+ * Day runs as lines are read: a new run when a line's date differs from the last one's. Found with
+ * indexOf, not a regular expression over the line: this runs on every archived line while the
+ * compaction's finishing builds the search text, where memory is counted.
+ */
+function dayRecorder(): { see(raw: string, line: number): void; days: DayRun[] } {
+  const days: DayRun[] = [];
+  let last = '';
+  return {
+    days,
+    see(raw, line) {
+      const at = raw.indexOf(TIMESTAMP_KEY);
+      if (at === -1) return;
+      const start = at + TIMESTAMP_KEY.length;
+      if (raw.charCodeAt(start + 10) !== 84 /* T */ || (last && raw.startsWith(last, start))) return;
+      const date = raw.slice(start, start + 10);
+      if (!DAY.test(raw.slice(start, start + 11))) return;
+      last = date;
+      days.push([line, date]);
+    },
+  };
+}
+
+type MessagesText = ({ file: string } | { text: string }) & { days: DayRun[] };
+
 /**
  * The sidecar text file of an archived messages file, built (streaming) when missing or stale;
- * when it cannot be written, the text itself.
+ * when it cannot be written, the text itself. With it, the day each run of lines was written on.
  */
-async function messagesText(paths: SessionPaths, source: Source): Promise<{ file: string } | { text: string }> {
+async function messagesText(paths: SessionPaths, source: Source): Promise<MessagesText> {
   const dir = path.join(paths.stateDir, 'search');
   const base = path.basename(source.path);
   const textFile = path.join(dir, `${base}.txt`);
   const metaFile = path.join(dir, `${base}.json`);
-  if (sidecarFresh(paths, source)) return { file: textFile };
+  const fresh = sidecarFresh(paths, source);
+  if (fresh) return { file: textFile, days: fresh.days ?? [] };
   const stat = statSync(source.path);
   const history: History = { ...(await import('../history/lines.js')), ...(await import('../history/messages.js')) };
+  let recorder = dayRecorder();
   const extracted = async function* () {
-    for await (const line of linesOf(source.path)) yield extractLine(line, history) + '\n';
+    recorder = dayRecorder();
+    let n = 0;
+    for await (const line of linesOf(source.path)) {
+      recorder.see(line, ++n);
+      yield extractLine(line, history) + '\n';
+    }
   };
   // Streamed to the file a line at a time: a long archive's text is never all in memory. A cache:
   // a failed write costs time on the next search, nothing else (the text is then made in memory).
@@ -146,12 +192,12 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<{ file
       }
       if (!lines) yield '\n'; // as an empty join ended
     })());
-    await atomicWrite(metaFile, JSON.stringify({ version: 2, size: stat.size, mtimeMs: stat.mtimeMs, lines }));
-    return { file: textFile };
+    await atomicWrite(metaFile, JSON.stringify({ version: SIDECAR_VERSION, size: stat.size, mtimeMs: stat.mtimeMs, lines, days: recorder.days }));
+    return { file: textFile, days: recorder.days };
   } catch {
     const lines: string[] = [];
     for await (const line of extracted()) lines.push(line);
-    return { text: lines.join('') || '\n' };
+    return { text: lines.join('') || '\n', days: recorder.days };
   }
 }
 
@@ -212,15 +258,26 @@ export async function indexSession(id: string, paths: SessionPaths): Promise<num
   return indexed;
 }
 
-function sidecarFresh(paths: SessionPaths, source: Source): boolean {
+/** 3: the meta file records the day runs of the archive's lines. */
+const SIDECAR_VERSION = 3;
+
+function sidecarFresh(paths: SessionPaths, source: Source): { days?: DayRun[] } | undefined {
   const meta = path.join(paths.stateDir, 'search', `${path.basename(source.path)}.json`);
   try {
-    const recorded = JSON.parse(readFileSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number };
+    const recorded = JSON.parse(readFileSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number; days?: unknown };
     const stat = statSync(source.path);
-    return recorded.version === 2 && recorded.size === stat.size && recorded.mtimeMs === stat.mtimeMs;
+    if (recorded.version !== SIDECAR_VERSION || recorded.size !== stat.size || recorded.mtimeMs !== stat.mtimeMs) return undefined;
+    return { days: validDays(recorded.days) };
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Day runs as recorded, or none when the file was edited into something else. */
+function validDays(days: unknown): DayRun[] | undefined {
+  if (!Array.isArray(days)) return undefined;
+  const ok = days.every((d, i) => Array.isArray(d) && Number.isInteger(d[0]) && d[0] > (i ? days[i - 1][0] : 0) && typeof d[1] === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d[1]));
+  return ok ? (days as DayRun[]) : undefined;
 }
 
 /** Removes the search text and indexes of files that are gone (restored, removed by hand). Best effort. */
@@ -300,6 +357,10 @@ interface Scanned {
   readers: { close(): void }[];
   /** Workspace memory and the team file as searched (read once for both). */
   workspace?: WorkspaceSearchText;
+  /** Per source: whether it is a conversation, its days and length (for reshape). */
+  shape: ShapeSource[];
+  /** Per source: any line of its text (neighbours, context). */
+  lineOf: Map<number, (line: number) => string | undefined>;
 }
 
 /** Searches the sessions' memory files and the project's workspace memory. */
@@ -311,17 +372,34 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
   const { sources, sessionOf } = listSources(scope);
   const newest = sources.reduce((m, s) => Math.max(m, s.mtimeMs), 0);
   const infos: SourceInfo[] = sources.map((s) => ({ boost: KIND_BOOST[s.kind], recency: Math.exp(-(newest - s.mtimeMs) / (30 * 86_400_000)) }));
-  const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [] };
+  const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [], shape: sources.map(() => ({ conversation: false })), lineOf: new Map() };
   try {
     for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex }, scanned);
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
-    const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * 4, plain }, scanned.pools);
-    const hits = toHits(ranked, sources, scanned, query, options);
+    const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain }, scanned.pools);
+    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
+    const hits = toHits(shaped, sources, scanned, query, options);
     return { hits, files: sources.length, lines: scanned.totals.lines, query };
   } finally {
     for (const r of scanned.readers) r.close();
   }
+}
+
+/** How many times the limit the line ranking hands to reshape (neighbours and days), and dedup after it. */
+const RESHAPED = 6;
+
+/** A line with no term of its own as a scored entry (a neighbour or a named day's opening). */
+function lineEntry(scanned: Scanned, source: number, line: number): Scored | undefined {
+  const text = scanned.lineOf.get(source)?.(line);
+  if (text === undefined || !text.trim()) return undefined;
+  return { candidate: { source, line, text: text.slice(0, 3000), length: text.length, tf: [] }, score: 0, matched: 0 };
+}
+
+/** Lines of a text, split on first use. */
+function linesOfText(text: string): (line: number) => string | undefined {
+  let lines: string[] | undefined;
+  return (line) => (lines ??= text.split('\n'))[line - 1]?.replace(/\r$/, '');
 }
 
 function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<string, SessionPaths> } {
@@ -354,12 +432,15 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
     } else {
       const paths = sessionOf.get(source.session!)!;
       const sidecar = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
+      if ('days' in sidecar) out.shape[i] = { conversation: true, days: sidecar.days };
       if ('text' in sidecar) text = sidecar.text;
       else {
         const view = options.noIndex ? undefined : (await indexOf(paths, source, sidecar.file))?.view;
         if (view) {
           const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine });
           out.readers.push(stats);
+          out.lineOf.set(i, (n) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined));
+          out.shape[i].lines = stats.lines;
           add(out.totals, stats);
           if (view.meta.pointer) {
             out.pointerFiles.set(view.meta.pointer, i);
@@ -379,7 +460,10 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
   } catch {
     return; // removed or unreadable since it was listed
   }
-  add(out.totals, scanText(text, query, i, out.candidates, { plain, skipLine }));
+  const stats = scanText(text, query, i, out.candidates, { plain, skipLine });
+  out.lineOf.set(i, linesOfText(text));
+  out.shape[i].lines = stats.lines;
+  add(out.totals, stats);
 }
 
 function add(totals: { lines: number; chars: number }, stats: { lines: number; chars: number }): void {
@@ -414,11 +498,30 @@ function toHits(ranked: Scored[], sources: Source[], scanned: Scanned, query: Qu
     };
     const also = seen.get(sameText(candidate.text));
     if (also?.length) hit.alsoIn = also;
+    const date = dateOfLine(scanned.shape[candidate.source]?.days, candidate.line);
+    if (date) hit.date = date;
+    if (!plain) {
+      const context = contextOf(scanned, candidate.source, candidate.line, query, source.kind === 'messages' ? undefined : isComment);
+      if (context.length) hit.context = context;
+    }
     // A pointer resolves to the lines it replaced, kept in the detail file that names it.
     const target = pointerKeywords(candidate.text) ? scanned.pointerFiles.get(candidate.text.trim()) : undefined;
     if (target !== undefined) hit.resolved = resolvePointer(scanned.texts.get(target)!(), sources[target].file, query);
     return hit;
   });
+}
+
+/** The lines next to a hit that say something (not blank, not a template comment), each a snippet around the query's words (or its start). */
+function contextOf(scanned: Scanned, source: number, line: number, query: Query, skip?: (line: string) => boolean): { line: number; text: string }[] {
+  const read = scanned.lineOf.get(source);
+  if (!read) return [];
+  const out: { line: number; text: string }[] = [];
+  for (let n = line - CONTEXT_BEFORE; n <= line + CONTEXT_AFTER; n++) {
+    if (n === line || n < 1) continue;
+    const text = read(n);
+    if (text?.trim() && !skip?.(text)) out.push({ line: n, text: snippet(text, query, CONTEXT_CHARS) });
+  }
+  return out;
 }
 
 function resolvePointer(text: string, file: string, query: Query): { file: string; line: number; snippet: string }[] {

@@ -286,6 +286,8 @@ class LineReader {
 export interface IndexedScan {
   lines: number;
   chars: number;
+  /** A line of the text (1-based), read now: the neighbours and context of a hit. */
+  line(n: number): string;
   /** Closes the file the candidates' text is read from (read when first asked for). */
   close(): void;
 }
@@ -322,7 +324,7 @@ export function scanIndexed(textFile: string, view: IndexView, query: Query, sou
       return new LazyCandidate(reader, scan, line, view.lineLengths[line - 1], gathered.tf.slice(row * width, row * width + width));
     },
   });
-  return { lines: view.meta.lines, chars: view.meta.chars, close: () => reader.close() };
+  return { lines: view.meta.lines, chars: view.meta.chars, line: (n) => reader.one(n).replace(/\r$/, ''), close: () => reader.close() };
 }
 
 /** A candidate whose text is read (and windowed as scanText would) on first use. */

@@ -22,7 +22,8 @@ export function renderSearch(data: SearchResult, style: Style): string {
   const lines: string[] = [];
   for (const hit of data.hits) {
     const where = `${data.allSessions && hit.session ? `${hit.session}/` : ''}${hit.file}:${hit.line}`;
-    lines.push(`${style.cyan(where)}  ${hit.snippet}`);
+    lines.push(`${style.cyan(where)}${hit.date ? style.dim(` ${hit.date}`) : ''}  ${hit.snippet}`);
+    for (const c of hit.context ?? []) lines.push(`    ${style.dim(`${c.line < hit.line ? '↑' : '↓'} ${c.line}`)}  ${c.text}`);
     for (const r of hit.resolved ?? []) lines.push(`    ${style.dim(`↳ ${r.file}:${r.line}`)}  ${r.snippet}`);
     if (hit.alsoIn?.length) lines.push(`    ${style.dim(`= also ${hit.alsoIn.map((a) => `${a.file}:${a.line}`).join(', ')}`)}`);
   }

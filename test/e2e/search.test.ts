@@ -18,7 +18,19 @@ afterEach(async () => {
   await box.cleanup();
 });
 
-type Hit = { kind: string; file: string; line: number; snippet: string; resolved?: { file: string; line: number; snippet: string }[]; session?: string };
+type Hit = { kind: string; file: string; line: number; snippet: string; resolved?: { file: string; line: number; snippet: string }[]; session?: string; date?: string; context?: { line: number; text: string }[] };
+
+/** An archived conversation: one user/assistant exchange a line each, on the given UTC days. */
+function exchange(days: [string, [string, string][]][]): string {
+  const lines: string[] = [];
+  for (const [day, turns] of days) {
+    turns.forEach(([user, assistant], n) => {
+      lines.push(JSON.stringify({ type: 'user', timestamp: `${day}T10:0${n}:00.000Z`, message: { role: 'user', content: user } }));
+      lines.push(JSON.stringify({ type: 'assistant', timestamp: `${day}T10:0${n}:30.000Z`, message: { id: `msg_${day}_${n}`, role: 'assistant', content: [{ type: 'text', text: assistant }] } }));
+    });
+  }
+  return lines.join('\n') + '\n';
+}
 
 async function search(query: string, ...flags: string[]): Promise<Hit[]> {
   return (await runJson(box, ['search', query, ...flags])).hits;
@@ -55,6 +67,28 @@ describe('search', () => {
     await rm(wm('archive/messages-20260101T000000000Z.jsonl'));
     expect((await search('launch the cached session page instead of regenerating')).some((h) => h.kind === 'messages')).toBe(false);
     expect(existsSync(path.join(dir, 'state/search/messages-20260101T000000000Z.jsonl.txt'))).toBe(false);
+  });
+
+  it('finds the reply to the line that asked, on the day the query names, with its date and the lines around it', async () => {
+    await mkdir(wm('archive'), { recursive: true });
+    await writeFile(
+      wm('archive/messages-20260101T000000000Z.jsonl'),
+      exchange([
+        ['2023-05-01', [['Which bundler should the release build use?', 'Pick esbuild: one binary and no plugins to keep.'], ['Any other release chores?', 'Tag and push.']]],
+        ['2023-05-02', [['Which bundler should the docs site use?', 'Vite, for its dev server.'], ['Thanks.', 'You are welcome.']]],
+      ]),
+    );
+    const hits = await search('which bundler did we pick for the docs site on May 2nd', '--limit', '3');
+    // The answer (line 6) holds none of the question's words but follows the line that asked.
+    expect(hits.slice(0, 2).map((h) => h.line)).toEqual(expect.arrayContaining([5, 6]));
+    const answer = hits.find((h) => h.line === 6)!;
+    expect(answer).toMatchObject({ kind: 'messages', date: '2023-05-02' });
+    expect(answer.context!.map((c) => c.line)).toEqual([5, 7]);
+    expect(answer.context![0].text).toContain('Which bundler should the docs site use?');
+    // The CLI shows the same: date beside the hit, the lines around it below.
+    const text = (await box.run(['search', 'which bundler for the docs site on May 2nd', '--limit', '1'])).stdout;
+    expect(text).toMatch(/messages-20260101T000000000Z\.jsonl:\d+ 2023-05-02 /);
+    expect(text).toMatch(/\n {4}[↑↓] \d+ {2}\S/);
   });
 
   it('a compaction that archives more than a megabyte leaves its search text ready', async () => {

@@ -1,0 +1,149 @@
+// Pure: ranking that uses the shape of a conversation (docs/commands.md `wmem search`). Line-level
+// BM25 misses what a conversation says across lines: the answer is often the reply to the line that
+// holds the question's words, and a question often names the day it is about ("on May 2nd"). After
+// the line ranking, each archived message line is scored with the lines before and after it, and
+// lines of a day the query names are lifted (the first lines of that day join the list when none
+// of them matched).
+import type { Scored } from './search.js';
+
+/** A day in an archived messages file: from `line` (1-based) on, messages are of `date` (YYYY-MM-DD, UTC). */
+export type DayRun = [line: number, date: string];
+
+export interface QueryDate {
+  month: number;
+  day: number;
+  year?: number;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
+const YEAR = '(?:,?\\s+(\\d{4}))?';
+const DATE_FORMS: { re: RegExp; parts: (m: RegExpExecArray) => QueryDate | undefined }[] = [
+  { re: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parts: (m) => ({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }) },
+  { re: new RegExp(`\\b${MONTH}\\s+${DAY}\\b${YEAR}`, 'gi'), parts: (m) => ({ month: MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, day: Number(m[2]), ...(m[3] ? { year: Number(m[3]) } : {}) }) },
+  { re: new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH}${YEAR}`, 'gi'), parts: (m) => ({ month: MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, day: Number(m[1]), ...(m[3] ? { year: Number(m[3]) } : {}) }) },
+];
+
+/** The calendar days a query names ("May 2nd", "2 May 2023", "2023-05-02"). */
+export function queryDates(raw: string): QueryDate[] {
+  const out: QueryDate[] = [];
+  for (const form of DATE_FORMS) {
+    for (const m of raw.matchAll(form.re)) {
+      const d = form.parts(m as RegExpExecArray);
+      if (!d || d.month < 1 || d.month > 12 || d.day < 1 || d.day > 31) continue;
+      if (!out.some((o) => o.month === d.month && o.day === d.day && o.year === d.year)) out.push(d);
+    }
+  }
+  return out;
+}
+
+export function dateMatches(date: string, wanted: QueryDate[]): boolean {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  const day = Number(date.slice(8, 10));
+  return wanted.some((w) => w.month === month && w.day === day && (w.year === undefined || w.year === year));
+}
+
+/** The date of a line from its file's day runs (sorted by line), if known. */
+export function dateOfLine(days: readonly DayRun[] | undefined, line: number): string | undefined {
+  if (!days?.length) return undefined;
+  let lo = 0;
+  let hi = days.length - 1;
+  if (line < days[0][0]) return undefined;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (days[mid][0] <= line) lo = mid;
+    else hi = mid - 1;
+  }
+  return days[lo][1];
+}
+
+/**
+ * How much the two lines before a line count toward its score (an answer follows its question, and
+ * often the exchange that set it up), how much the line after (0: measured no better), and how much
+ * a named day lifts its lines. Measured on the dev part of bench/data (bench/README.md).
+ */
+export const BEFORE_WEIGHTS = [0.8, 0.5];
+export const AFTER_WEIGHT = 0;
+export const DATE_BOOST = 1;
+/** Lines of a named day added (from its start) when none of them matched a word of the query. */
+const DAY_OPENING_LINES = 4;
+
+export interface ShapeSource {
+  /** Archived messages: a line's neighbours are the conversation around it. */
+  conversation: boolean;
+  days?: readonly DayRun[];
+  /** Lines in the file (neighbours stop at its ends). */
+  lines?: number;
+}
+
+export interface ShapeContext {
+  sources: readonly ShapeSource[];
+  dates: QueryDate[];
+  /** A line as a scored entry with no term of its own (score 0), or undefined when it cannot be read. */
+  lineAt(source: number, line: number): Scored | undefined;
+}
+
+/**
+ * Rescores the shortlist: each line of a conversation adds BEFORE_WEIGHTS of the two lines before it
+ * and AFTER_WEIGHT of the line after (the lines after a shortlisted line join the list), and
+ * lines of a day the query names are multiplied by 1 + DATE_BOOST. Other sources keep their scores. Best first, ties in (source, line) order.
+ */
+export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
+  const key = (source: number, line: number) => `${source}:${line}`;
+  const base = new Map<string, Scored>();
+  for (const s of scored) base.set(key(s.candidate.source, s.candidate.line), s);
+  const out = new Map<string, Scored>();
+  const baseScore = (source: number, line: number) => base.get(key(source, line))?.score ?? 0;
+  const consider = (source: number, line: number, own?: Scored) => {
+    const k = key(source, line);
+    if (out.has(k)) return;
+    const info = ctx.sources[source];
+    if (line < 1 || (info?.lines !== undefined && line > info.lines)) return;
+    const entry = own ?? ctx.lineAt(source, line);
+    if (!entry) return;
+    let score = own?.score ?? 0;
+    if (info?.conversation) {
+      BEFORE_WEIGHTS.forEach((w, k) => (score += w * baseScore(source, line - 1 - k)));
+      score += AFTER_WEIGHT * baseScore(source, line + 1);
+    }
+    if (ctx.dates.length && info?.days) {
+      const date = dateOfLine(info.days, line);
+      if (date && dateMatches(date, ctx.dates)) score *= 1 + DATE_BOOST;
+    }
+    out.set(k, { ...entry, score });
+  };
+  // Shortlisted lines first: a line is scored once, with its own score when it has one.
+  for (const s of scored) consider(s.candidate.source, s.candidate.line, s);
+  for (const s of scored) {
+    const { source, line } = s.candidate;
+    if (ctx.sources[source]?.conversation) {
+      if (AFTER_WEIGHT) consider(source, line - 1);
+      BEFORE_WEIGHTS.forEach((_, k) => consider(source, line + 1 + k));
+    }
+  }
+  if (ctx.dates.length) addDayOpenings(scored, ctx, consider);
+  return [...out.values()].sort((a, b) => b.score - a.score || a.candidate.source - b.candidate.source || a.candidate.line - b.candidate.line);
+}
+
+/**
+ * A named day none of whose lines matched: its first lines join, scored as a weak match (the
+ * lowest shortlisted score), so "what did we talk about on May 2nd" finds that day.
+ */
+function addDayOpenings(scored: Scored[], ctx: ShapeContext, consider: (source: number, line: number, own?: Scored) => void): void {
+  const floor = scored.length ? Math.min(...scored.map((s) => s.score)) : 1;
+  ctx.sources.forEach((info, source) => {
+    if (!info.days) return;
+    info.days.forEach(([start, date], i) => {
+      if (!dateMatches(date, ctx.dates)) return;
+      const end = i + 1 < info.days!.length ? info.days![i + 1][0] : (info.lines ?? start + DAY_OPENING_LINES) + 1;
+      const matched = scored.some((s) => s.candidate.source === source && s.candidate.line >= start && s.candidate.line < end);
+      if (matched) return;
+      for (let line = start; line < Math.min(end, start + DAY_OPENING_LINES); line++) {
+        const entry = ctx.lineAt(source, line);
+        if (entry) consider(source, line, { ...entry, score: floor * (1 - (line - start) * 0.01) });
+      }
+    });
+  });
+}

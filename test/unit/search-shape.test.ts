@@ -1,0 +1,75 @@
+// Conversation shape, pure: dates a query names, the day of a line, and the rescoring of a shortlist
+// by the lines before and after each line and by the named day.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { dateMatches, dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
+import type { Scored } from '../../src/memory/search.js';
+
+const entry = (source: number, line: number, score: number, text = `line ${line}`): Scored => ({ candidate: { source, line, text, length: text.length, tf: [] }, score, matched: score ? 1 : 0 });
+const order = (list: Scored[]) => list.map((s) => s.candidate.line);
+
+describe('queryDates', () => {
+  it('reads the usual ways of naming a day', () => {
+    expect(queryDates('what did I say on May 2nd?')).toEqual([{ month: 5, day: 2 }]);
+    expect(queryDates('the 27th of April, 2023 and 2023-05-06')).toEqual([{ year: 2023, month: 5, day: 6 }, { month: 4, day: 27, year: 2023 }]);
+    expect(queryDates('Sept 3 deploy')).toEqual([{ month: 9, day: 3 }]);
+    expect(queryDates('may I ask about 3 tests')).toEqual([]);
+    expect(queryDates('April 31st is no day: 2023-13-01 neither')).toEqual([{ month: 4, day: 31 }]);
+  });
+
+  it('matches a date with or without its year', () => {
+    expect(dateMatches('2023-05-02', [{ month: 5, day: 2 }])).toBe(true);
+    expect(dateMatches('2023-05-02', [{ month: 5, day: 2, year: 2024 }])).toBe(false);
+    expect(dateMatches('2023-05-03', [{ month: 5, day: 2 }])).toBe(false);
+  });
+});
+
+describe('dateOfLine', () => {
+  it('is the date of the last run starting at or before the line', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 0, max: 600 }), (starts, line) => {
+        const days: DayRun[] = starts.sort((a, b) => a - b).map((s, i) => [s, `2023-01-${String(i + 1).padStart(2, '0')}`]);
+        const expected = [...days].reverse().find(([s]) => s <= line)?.[1];
+        expect(dateOfLine(days, line)).toBe(expected);
+      }),
+    );
+  });
+});
+
+describe('reshape', () => {
+  const conversation: ShapeSource[] = [{ conversation: true, lines: 10, days: [[1, '2023-05-01'], [6, '2023-05-02']] }];
+  const lineAt = (source: number, line: number) => entry(source, line, 0);
+
+  it('lifts the reply after a line that holds the question, above lines that merely match', () => {
+    // Line 3 asks with the query's words; line 4 answers without them; line 8 matches a little.
+    const out = reshape([entry(0, 3, 10), entry(0, 8, 6)], { sources: conversation, dates: [], lineAt });
+    expect(order(out).slice(0, 3)).toEqual([3, 4, 8]);
+    expect(out.find((s) => s.candidate.line === 4)!.score).toBeCloseTo(8);
+  });
+
+  it('leaves other sources as they were ranked', () => {
+    const notes: ShapeSource[] = [{ conversation: false }];
+    const out = reshape([entry(0, 3, 10), entry(0, 8, 6)], { sources: notes, dates: [], lineAt });
+    expect(out.map((s) => [s.candidate.line, s.score])).toEqual([[3, 10], [8, 6]]);
+  });
+
+  it('lifts the day a query names, and opens a named day nothing matched', () => {
+    const named = reshape([entry(0, 2, 10), entry(0, 7, 6)], { sources: conversation, dates: [{ month: 5, day: 2 }], lineAt });
+    expect(order(named)[0]).toBe(7);
+    const opened = reshape([entry(0, 2, 10)], { sources: [{ conversation: true, lines: 10, days: [[1, '2023-05-01'], [6, '2023-05-02']] }], dates: [{ month: 5, day: 2 }], lineAt });
+    expect(order(opened)).toEqual(expect.arrayContaining([6, 7, 8, 9]));
+    expect(opened.filter((s) => s.candidate.line >= 6).every((s) => s.score > 0)).toBe(true);
+  });
+
+  it('never invents a line outside the file, and is the same whatever order the shortlist comes in', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.record({ line: fc.integer({ min: 1, max: 10 }), score: fc.double({ min: 0.1, max: 50, noNaN: true }) }), { selector: (r) => r.line, minLength: 1, maxLength: 10 }), (picks) => {
+        const list = picks.map((p) => entry(0, p.line, p.score));
+        const a = reshape(list, { sources: conversation, dates: [], lineAt });
+        const b = reshape([...list].reverse(), { sources: conversation, dates: [], lineAt });
+        expect(a.map((s) => [s.candidate.line, s.score])).toEqual(b.map((s) => [s.candidate.line, s.score]));
+        for (const s of a) expect(s.candidate.line >= 1 && s.candidate.line <= 10).toBe(true);
+      }),
+    );
+  });
+});
