@@ -111,7 +111,8 @@ async function twoSessions(agent: string, world: Wmem & { cleanup(): Promise<voi
   }
 }
 
-describe('a new session starts with a handoff from the previous one, on every agent', () => {
+// Two real runs each, on a loaded 2-core box: generous room beyond the suite's default.
+describe('a new session starts with a handoff from the previous one, on every agent', { timeout: 900_000 }, () => {
   it('Claude Code 2.1.328', async () => {
     const world = await World.create(inject('claudeBin'));
     await twoSessions('claude', world, async (prompt) => {
