@@ -33,22 +33,26 @@ export interface ResendPlan {
 }
 
 /**
- * cyrb53, twice with two seeds: 106 bits, in plain arithmetic. Not a defence against anyone (the
- * files are the user's own): it tells copies apart on the per-prompt path without loading
+ * cyrb53 with two seeds in one pass: 106 bits, in plain arithmetic. Not a defence against anyone
+ * (the files are the user's own): it tells copies apart on the per-prompt path without loading
  * node:crypto there.
  */
 function digestOf(text: string): string {
-  return cyrb53(text, 0x9e3779b9) + cyrb53(text, 0x85ebca6b);
-}
-
-function cyrb53(text: string, seed: number): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
+  let a1 = 0xdeadbeef ^ 0x9e3779b9;
+  let a2 = 0x41c6ce57 ^ 0x9e3779b9;
+  let b1 = 0xdeadbeef ^ 0x85ebca6b;
+  let b2 = 0x41c6ce57 ^ 0x85ebca6b;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+    a1 = Math.imul(a1 ^ c, 2654435761);
+    a2 = Math.imul(a2 ^ c, 1597334677);
+    b1 = Math.imul(b1 ^ c, 2654435761);
+    b2 = Math.imul(b2 ^ c, 1597334677);
   }
+  return finish(a1, a2) + finish(b1, b2);
+}
+
+function finish(h1: number, h2: number): string {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
@@ -112,10 +116,11 @@ function header(where: MemoryWhere, changed: string[], gone: string[], whole: bo
  * (a record from before block digests, or a caller that had to shrink the part to fit).
  */
 export function planResend(memory: string, held: MemoryCopy | undefined, where: MemoryWhere, options: { whole?: boolean } = {}): ResendPlan {
-  const copy = copyOf(memory);
-  if (!held) return { kind: 'whole', text: memory, copy, changed: [], gone: [] };
-  if (held.digest === copy.digest) return { kind: 'unchanged', text: '', copy: held, changed: [], gone: [] };
+  // The usual prompt: nothing changed, and one pass over the text tells.
+  if (held && isCurrent(held, memory)) return { kind: 'unchanged', text: '', copy: held, changed: [], gone: [] };
   const segments = splitBlocks(memory);
+  const copy: MemoryCopy = { digest: digestOf(memory), blocks: Object.fromEntries(segments.map((s) => [s.name, digestOf(s.text)])) };
+  if (!held) return { kind: 'whole', text: memory, copy, changed: [], gone: [] };
   const before = held.blocks ?? {};
   const changed = segments.filter((s) => before[s.name] !== copy.blocks![s.name]);
   const gone = Object.keys(before).filter((name) => !(name in copy.blocks!) && name !== 'notice');
