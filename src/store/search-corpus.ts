@@ -396,6 +396,21 @@ function lineEntry(scanned: Scanned, source: number, line: number): Scored | und
   return { candidate: { source, line, text: text.slice(0, 3000), length: text.length, tf: [] }, score: 0, matched: 0 };
 }
 
+/** A Markdown file's lines read by number, its front matter blank (as a scan sees it). */
+function withoutFrontMatter(read: (line: number) => string | undefined): (line: number) => string | undefined {
+  let end: number | undefined;
+  const frontEnd = () => {
+    if (read(1) !== '---') return 0;
+    for (let n = 2; n <= 1000; n++) {
+      const line = read(n);
+      if (line === undefined) return 0;
+      if (line === '---') return n;
+    }
+    return 0;
+  };
+  return (line) => ((end ??= frontEnd()) >= line ? '' : read(line));
+}
+
 /** Lines of a text, split on first use. */
 function linesOfText(text: string): (line: number) => string | undefined {
   let lines: string[] | undefined;
@@ -439,7 +454,8 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
         if (view) {
           const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine });
           out.readers.push(stats);
-          out.lineOf.set(i, (n) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined));
+          const read = (n: number) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined);
+          out.lineOf.set(i, source.kind === 'messages' ? read : withoutFrontMatter(read));
           out.shape[i].lines = stats.lines;
           add(out.totals, stats);
           if (view.meta.pointer) {
