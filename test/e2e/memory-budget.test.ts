@@ -2,7 +2,8 @@
 // section and the workspace facts in it, through the built wmem: the task and progress at their
 // limits, Known Context, Open Questions, Recent Actions and Pointers filled, 40 decisions at
 // importance 0.9 consolidated, 28 facts remembered; then the same with a 500-entry team file,
-// and with the larger limits an overview made before this change carries.
+// with the larger limits an overview made before this change carries, and in the next session
+// with the handoff of the first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -93,11 +94,10 @@ describe('a full day of work', () => {
     const { text, entries } = await memoryPart();
     expect(text.length).toBeLessThanOrEqual(8000);
     expectEverySection(entries);
-    expect(text).toContain('team fact');
-    // What the user asked to remember comes before the team's entries.
+    // What the user asked to remember comes before the team's entries; the block counts the rest
+    // and says where it is (the block holds 28 entries at most).
     expect((text.match(/workspace fact \d+/g) ?? []).length).toBe(28);
-    expect(text).toMatch(/\[wmem: \d+ more entries of workspace memory: wmem memories, wmem search\]/);
-    expect(text).toMatch(/\n\[wmem: left out to fit 8000 characters: [^\n]*\d+ workspace entries/);
+    expect(text).toContain('500 more not shown: `wmem memories --team`, `wmem search`');
   }, 600_000);
 
   it('keeps a share of every section of an overview made with the older, larger limits', async () => {
@@ -113,5 +113,23 @@ describe('a full day of work', () => {
     expect(text.length).toBeLessThanOrEqual(8000);
     expectEverySection(entries);
     expect(text).toMatch(/workspace fact \d+/);
+  }, 600_000);
+
+  it('keeps them in the next session, with the handoff of this one and the team file', async () => {
+    overviewFile = path.join((await runJson(box, ['init', '--new'])).path, 'working-memory', 'overview.md');
+    await fillDay();
+    await wmem('set', 'decisions', fill('decision of the new session', 1200));
+    const { raw, text, entries } = await memoryPart();
+    expect(text.length).toBeLessThanOrEqual(8000);
+    expectEverySection(entries);
+    const handoff = /<previous_session>\n([\s\S]*?)\n<\/previous_session>/.exec(text)?.[1] ?? '';
+    expect(handoff).toMatch(/^The previous session of this project, [^\n]+|^Session [^\n]+ still running/);
+    expect(handoff).toContain('task step 0');
+    // Its last line, where the rest of that session is, survives any cut.
+    expect(handoff).toMatch(/\nThe rest: \/[^\n]*overview\.md, and wmem search --session \S+ WORDS\.$/);
+    expect((text.match(/workspace fact \d+/g) ?? []).length).toBeGreaterThan(0);
+    expect(text).toMatch(/## Open Questions\n- open question 0/);
+    expect(text).toMatch(/## Known Context\n- known fact 0/);
+    expect(await wmem('context', '--part', 'memory')).toBe(raw);
   }, 600_000);
 });
