@@ -157,7 +157,10 @@ describe('wmem mcp', () => {
 
     const forgot = await call(c, 'forget', { id });
     expect(textOf(forgot)).toBe(`forgot ${id}: The importer must keep memory flat for 10 GB inputs`);
-    expect((await runJson(box, ['memories'])).entries).toEqual([]);
+    // What is left is the decision the consolidation offered to workspace memory (a session's key decisions outlive it).
+    const left = (await runJson(box, ['memories'])).entries as { id: string; type: string; source: string; text: string }[];
+    expect(left.map((e) => e.id)).not.toContain(id);
+    expect(left).toMatchObject([{ type: 'decision', source: 'session', text: expect.stringContaining('chose SQLite over Postgres') }]);
   });
 
   it('compacts only as a dry run unless dry_run is false', async () => {
