@@ -94,7 +94,7 @@ export async function atomicWrite(file: string, data: string | Uint8Array): Prom
 }
 
 /** A private temp name beside `file` in the shape sweeps recognise (`.<name>.<random>.<pid>.tmp`, store/temp-names.ts). */
-function tempBeside(file: string): string {
+export function tempBeside(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.${process.pid}.tmp`);
 }
 

@@ -5,7 +5,7 @@
 // memory folder), so a team file of any size costs a prompt one stat.
 import { lstatSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, withLock } from './fsx.js';
+import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, tempBeside, withLock } from './fsx.js';
 import { usageError } from '../ui/errors.js';
 import { TEAM_ATTRIBUTES, TEAM_FILE, asWorkspaceEntry, notAfter, parseTeam, resolveTeam, type TeamFile } from '../memory/team.js';
 import { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, type ComposedWorkspace, type WorkspaceLimits } from '../memory/workspace-block.js';
@@ -146,7 +146,7 @@ function readCache(file: string): BlockCache | undefined {
 
 /** Best effort: a cache that cannot be written is only a slower next render (its temp never stays). */
 function writeCache(file: string, cache: BlockCache): void {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  const temp = tempBeside(file);
   try {
     writeFileSync(temp, JSON.stringify(cache), { mode: FILE_MODE });
     renameSync(temp, file);
