@@ -1,7 +1,7 @@
 // Every write of a file that matters goes through here: atomic replace (temp, fsync, rename,
 // fsync of the folder), single-write appends, private modes, a lock for read-modify-write, and
 // path containment for names that come from users, agents or hook input.
-import nodeFs, { promises as fs, constants as fsc, readFileSync, lstatSync } from 'node:fs';
+import nodeFs, { promises as fs, constants as fsc, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
@@ -442,4 +442,30 @@ export async function resolveInside(root: string, relative: string, what = 'path
     }
   }
   return current;
+}
+
+/**
+ * A regular file's text, never through a symbolic link, or undefined (missing, a link, not a
+ * regular file, larger than `max` unless `tail`: then its last `max` bytes from a line start).
+ */
+export function readCapped(file: string, max: number, tail = false): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || (st.size > max && !tail)) return undefined;
+    const length = Math.min(st.size, max);
+    const buffer = Buffer.alloc(length);
+    const read = readSync(fd, buffer, 0, length, st.size - length);
+    const text = buffer.subarray(0, read).toString('utf8');
+    return st.size > length ? text.slice(text.indexOf('\n') + 1) : text;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -2,9 +2,9 @@
 // and reading its memory safely (no links followed, size-capped). The block a new session gets is
 // frozen in its meta.json (`handoff`), written once at its creation and read by every prompt with
 // the rest of meta.json: the same bytes each time, and no file of its own to write or read.
-import { closeSync, constants as fsc, fstatSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { withLock } from './fsx.js';
+import { readCapped, withLock } from './fsx.js';
 import { isValidSessionId, sessionPaths, type SessionPaths } from './paths.js';
 import { readMeta, writeMeta, type SessionMeta } from './session.js';
 import type { ProjectRef } from './project.js';
@@ -13,32 +13,6 @@ import type { ProjectRef } from './project.js';
 export const MAX_SOURCE_OVERVIEW_BYTES = 256 * 1024;
 /** How much of scratch.md's end is read for the notes not yet consolidated. */
 const SCRATCH_TAIL_BYTES = 32 * 1024;
-
-/**
- * A regular file's text, never through a symbolic link, or undefined (missing, a link, not a
- * regular file, larger than `max` unless `tail`: then its last `max` bytes from a line start).
- */
-export function readCapped(file: string, max: number, tail = false): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || (st.size > max && !tail)) return undefined;
-    const length = Math.min(st.size, max);
-    const buffer = Buffer.alloc(length);
-    const read = readSync(fd, buffer, 0, length, st.size - length);
-    const text = buffer.subarray(0, read).toString('utf8');
-    return st.size > length ? text.slice(text.indexOf('\n') + 1) : text;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function isLink(file: string): boolean {
   try {

@@ -3,7 +3,7 @@
 // WMEM_CONTINUE). A value that is not usable is ignored with a warning, never fatal: hooks read it.
 import path from 'node:path';
 import { DEFAULT_HANDOFF_CHARS } from '../memory/handoff.js';
-import { readCapped } from './handoff.js';
+import { readCapped } from './fsx.js';
 
 export interface HandoffSettings {
   /** The handoff block's budget in characters; 0 turns it off. */
