@@ -17,6 +17,7 @@
 // Codex and Gemini CLI share; transcript-file.ts's readJsonlUsage reads any JSONL transcript
 // incrementally given the agent's LineRules; config-file.ts's wmemCommandPrefix is the command a
 // hook runs. test/unit/adapters.test.ts holds every registered adapter to this contract.
+import os from 'node:os';
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { UsageView } from '../memory/meter.js';
 import type { TranscriptCursor } from '../store/hook-state.js';
@@ -244,6 +245,28 @@ export interface AnswerSpec {
   memoryAtStart?: boolean;
 }
 
+/**
+ * How `wmem mcp` is registered in the agent's own MCP config, as data (the planners in
+ * mcp-register.ts read it; keeping it data keeps the JSON and TOML parsers off the hook path).
+ */
+export interface McpRegistration {
+  scopes: readonly ('project' | 'user')[];
+  defaultScope: 'project' | 'user';
+  /** The MCP config file a scope means. */
+  file(scope: 'project' | 'user', place: ConfigPlace): string;
+  shape: McpShape;
+}
+
+/**
+ * The shape of wmem's entry. json: `<container>.wmem = {...before, command, args, ...after}`
+ * (`command: 'array'`: `command: [program, ...args]` and no `args`, OpenCode's); the container
+ * is one key of the top object, its name taken literally (`amp.mcpServers` is one key).
+ * toml: a `[<table>.wmem]` table with `command` and `args` (Codex's `mcp_servers`).
+ */
+export type McpShape =
+  | { format: 'json'; container: string; command: 'split' | 'array'; before?: Record<string, unknown>; after?: Record<string, unknown> }
+  | { format: 'toml'; table: string };
+
 export interface AgentAdapter {
   /** Short id used on the command line and in state (`claude`). */
   id: string;
@@ -278,10 +301,17 @@ export interface AgentAdapter {
   /** The agent's own command that compacts, for hints (`/compact`). */
   compactCommand?: string;
   config: AgentConfig;
+  /** Where `wmem install AGENT --mcp` registers the MCP server; absent: the agent has no MCP config wmem writes. */
+  mcp?: McpRegistration;
 }
 
 /** Accepts `session-start`, `sessionstart`, `SessionStart` alike. */
 export function eventByName(events: readonly AgentEvent[], name: string): AgentEvent | undefined {
   const key = name.replace(/[-_\s]/g, '').toLowerCase();
   return events.find((e) => e.name.toLowerCase() === key);
+}
+
+/** The user's home for MCP config paths: $HOME first (tests and sandboxes set it), else the OS's. */
+export function userHome(env: NodeJS.ProcessEnv): string {
+  return env.HOME || os.homedir();
 }

@@ -5,12 +5,11 @@
 // last sibling, so every other byte stays, comments included), and the TOML table is cut or written as text, with the
 // file parsed before and after (smol-toml) to prove that nothing else changed. A file that does
 // not parse is refused and left untouched. Installing twice changes nothing.
-import os from 'node:os';
-import path from 'node:path';
 // The package's ESM build: its `main` is a UMD file whose lazy requires a bundle cannot follow.
 import { parse as parseJsonc, parseTree, printParseErrorCode, type Node as JsonNode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
-import { ConfigShapeError, type ConfigPlan } from './adapter.js';
+import { ConfigShapeError, type AgentAdapter, type ConfigPlan, type McpRegistration, type McpShape } from './adapter.js';
+import { AGENTS, findAgent } from './registry.js';
 
 export type McpScope = 'project' | 'user';
 
@@ -144,14 +143,9 @@ function jsonTarget(container: string, entry: (server: ServerCommand) => Record<
   };
 }
 
-const stdioEntry = (withType: boolean) => (server: ServerCommand) => ({ ...(withType ? { type: 'stdio' } : {}), command: server.command, args: server.args });
 const readStdio = (value: Record<string, unknown>) => (typeof value.command === 'string' ? { command: value.command, args: Array.isArray(value.args) ? value.args.map(String) : [] } : undefined);
 
-const home = (env: NodeJS.ProcessEnv) => env.HOME || os.homedir();
-
 // ---- TOML (Codex) ----------------------------------------------------------------------------
-
-const TABLE = `mcp_servers.${SERVER_NAME}`;
 
 function parseTomlFile(file: string, text: string): Record<string, unknown> {
   try {
@@ -161,10 +155,10 @@ function parseTomlFile(file: string, text: string): Record<string, unknown> {
   }
 }
 
-/** The lines of `[mcp_servers.wmem]` and its sub-tables: [start, end) line indexes, or undefined. */
-function tableSpan(lines: string[]): [number, number] | undefined {
+/** The lines of the `[<table>.wmem]` table and its sub-tables: [start, end) line indexes, or undefined. */
+function tableSpan(lines: string[], wanted: string): [number, number] | undefined {
   const header = (line: string) => /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line)?.[1]?.replace(/\s*\.\s*/g, '.').replace(/"([A-Za-z0-9_-]+)"/g, '$1');
-  const ours = (name: string | undefined) => name === TABLE || Boolean(name?.startsWith(TABLE + '.'));
+  const ours = (name: string | undefined) => name === wanted || Boolean(name?.startsWith(wanted + '.'));
   const start = lines.findIndex((l) => ours(header(l)));
   if (start < 0) return undefined;
   let end = start + 1;
@@ -174,101 +168,86 @@ function tableSpan(lines: string[]): [number, number] | undefined {
   return [start, end];
 }
 
-function withoutWmem(value: Record<string, unknown>): Record<string, unknown> {
-  const servers = value.mcp_servers;
+function withoutWmem(value: Record<string, unknown>, table: string): Record<string, unknown> {
+  const servers = value[table];
   if (!isObject(servers) || !(SERVER_NAME in servers)) return value;
   const { [SERVER_NAME]: _ours, ...rest } = servers;
-  const { mcp_servers: _all, ...others } = value;
-  return Object.keys(rest).length ? { ...others, mcp_servers: rest } : others;
+  const { [table]: _all, ...others } = value;
+  return Object.keys(rest).length ? { ...others, [table]: rest } : others;
 }
 
-function tomlBlock(server: ServerCommand): string {
-  return stringifyToml({ mcp_servers: { [SERVER_NAME]: { command: server.command, args: server.args } } }).trim() + '\n';
+function tomlBlock(server: ServerCommand, table: string): string {
+  return stringifyToml({ [table]: { [SERVER_NAME]: { command: server.command, args: server.args } } }).trim() + '\n';
 }
 
-function planToml(file: string, text: string | undefined, server: ServerCommand | undefined): ConfigPlan {
+/** `[<table>.wmem]` set to `server`, or removed when it is undefined. */
+function planToml(file: string, text: string | undefined, server: ServerCommand | undefined, table: string): ConfigPlan {
+  const ours = `${table}.${SERVER_NAME}`;
   const before = text ?? '';
   const parsed = parseTomlFile(file, before);
   const lines = before.split('\n');
-  const span = tableSpan(lines);
-  const servers = parsed.mcp_servers;
+  const span = tableSpan(lines, ours);
+  const servers = parsed[table];
   const present = isObject(servers) && SERVER_NAME in servers;
-  if (present && !span) throw shapeError(`${file} defines mcp_servers.${SERVER_NAME} inline, which wmem does not edit; left untouched`, `replace it by a [${TABLE}] table, or edit it by hand`);
+  if (present && !span) throw shapeError(`${file} defines ${ours} inline, which wmem does not edit; left untouched`, `replace it by a [${ours}] table, or edit it by hand`);
   if (server && present && JSON.stringify((servers as Record<string, unknown>)[SERVER_NAME]) === JSON.stringify({ command: server.command, args: server.args })) return plan(file, text, before);
   if (!server && !present) return plan(file, text, before, 0);
   let after: string;
   if (span) {
-    const block = server ? tomlBlock(server).trimEnd().split('\n') : [];
+    const block = server ? tomlBlock(server, table).trimEnd().split('\n') : [];
     const kept = [...lines.slice(0, span[0]), ...block, ...lines.slice(span[1])];
     // Removing the table also removes the blank line that separated it from what came before.
     if (!server && span[0] > 0 && /^\s*$/.test(kept[span[0] - 1]!) && (span[0] === kept.length || /^\s*$/.test(kept[span[0]] ?? ''))) kept.splice(span[0] - 1, 1);
     after = kept.join('\n');
   } else {
     const sep = !before ? '' : before.endsWith('\n\n') ? '' : before.endsWith('\n') ? '\n' : '\n\n';
-    after = before + sep + tomlBlock(server!);
+    after = before + sep + tomlBlock(server!, table);
   }
   // Proof that only wmem's table changed: everything else parses to the same values.
   const check = parseTomlFile(file, after);
-  if (JSON.stringify(withoutWmem(check)) !== JSON.stringify(withoutWmem(parsed))) throw shapeError(`${file}: wmem could not change [${TABLE}] without touching the rest; left untouched`, 'edit that table by hand');
+  if (JSON.stringify(withoutWmem(check, table)) !== JSON.stringify(withoutWmem(parsed, table))) throw shapeError(`${file}: wmem could not change [${ours}] without touching the rest; left untouched`, 'edit that table by hand');
   return plan(file, text, after, server ? undefined : 1);
 }
 
-// ---- The table of agents ---------------------------------------------------------------------
+// ---- The table of agents: each adapter's own `mcp` declaration --------------------------------
 
-const claudeJson = jsonTarget('mcpServers', stdioEntry(true), readStdio);
-const geminiJson = jsonTarget('mcpServers', stdioEntry(false), readStdio);
-const opencodeJson = jsonTarget(
-  'mcp',
-  (server) => ({ type: 'local', command: [server.command, ...server.args], enabled: true }),
-  (value) => (Array.isArray(value.command) && value.command.length ? { command: String(value.command[0]), args: value.command.slice(1).map(String) } : undefined),
-);
+/** wmem's entry for a JSON shape, its keys in the shape's order. */
+function jsonEntry(shape: Extract<McpShape, { format: 'json' }>) {
+  return (server: ServerCommand) => ({
+    ...shape.before,
+    ...(shape.command === 'array' ? { command: [server.command, ...server.args] } : { command: server.command, args: server.args }),
+    ...shape.after,
+  });
+}
 
-export const MCP_TARGETS: readonly McpTarget[] = [
-  {
-    id: 'claude',
-    displayName: 'Claude Code',
-    scopes: ['project', 'user'],
-    defaultScope: 'project',
-    // User scope: the `mcpServers` of ~/.claude.json (in CLAUDE_CONFIG_DIR when that is set).
-    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.CLAUDE_CONFIG_DIR || home(env), '.claude.json') : path.join(path.resolve(cwd), '.mcp.json')),
-    ...claudeJson,
-  },
-  {
-    id: 'codex',
-    displayName: 'Codex CLI',
-    scopes: ['user', 'project'],
-    defaultScope: 'user',
-    // Codex reads a project's .codex/ layer too (once the project is trusted).
-    file: (scope, { cwd, env }) => path.join(scope === 'project' ? path.join(path.resolve(cwd), '.codex') : env.CODEX_HOME || path.join(home(env), '.codex'), 'config.toml'),
-    planInstall: (file, text, server) => planToml(file, text, server),
-    planUninstall: (file, text) => planToml(file, text, undefined),
+function readJsonEntry(shape: Extract<McpShape, { format: 'json' }>) {
+  if (shape.command === 'split') return readStdio;
+  return (value: Record<string, unknown>) => (Array.isArray(value.command) && value.command.length ? { command: String(value.command[0]), args: value.command.slice(1).map(String) } : undefined);
+}
+
+function tomlPlanners(table: string): Pick<McpTarget, 'planInstall' | 'planUninstall' | 'registered'> {
+  return {
+    planInstall: (file, text, server) => planToml(file, text, server, table),
+    planUninstall: (file, text) => planToml(file, text, undefined, table),
     registered(file, text) {
-      const servers = parseTomlFile(file, text ?? '').mcp_servers;
+      const servers = parseTomlFile(file, text ?? '')[table];
       const value = isObject(servers) ? servers[SERVER_NAME] : undefined;
       return isObject(value) ? readStdio(value) : undefined;
     },
-  },
-  {
-    id: 'gemini',
-    displayName: 'Gemini CLI',
-    scopes: ['project', 'user'],
-    defaultScope: 'project',
-    file: (scope, { cwd, env }) => path.join(scope === 'user' ? home(env) : path.resolve(cwd), '.gemini', 'settings.json'),
-    ...geminiJson,
-  },
-  {
-    id: 'opencode',
-    displayName: 'OpenCode',
-    scopes: ['project', 'user'],
-    defaultScope: 'project',
-    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.XDG_CONFIG_HOME || path.join(home(env), '.config'), 'opencode', 'opencode.json') : path.join(path.resolve(cwd), 'opencode.json')),
-    ...opencodeJson,
-  },
-];
+  };
+}
 
-const ALIASES: Record<string, string> = { 'claude-code': 'claude', 'gemini-cli': 'gemini' };
+/** The planner an adapter's MCP declaration means. */
+export function mcpTargetOf(adapter: AgentAdapter & { mcp: McpRegistration }): McpTarget {
+  const { mcp } = adapter;
+  const planners = mcp.shape.format === 'toml' ? tomlPlanners(mcp.shape.table) : jsonTarget(mcp.shape.container, jsonEntry(mcp.shape), readJsonEntry(mcp.shape));
+  return { id: adapter.id, displayName: adapter.displayName, scopes: mcp.scopes, defaultScope: mcp.defaultScope, file: mcp.file, ...planners };
+}
 
+export const MCP_TARGETS: readonly McpTarget[] = AGENTS.filter((a): a is AgentAdapter & { mcp: McpRegistration } => a.mcp !== undefined).map(mcpTargetOf);
+
+/** The target an agent's id or alias names (the registry's aliases), or undefined. */
 export function mcpTarget(name: string): McpTarget | undefined {
-  const id = ALIASES[name] ?? name;
+  const id = findAgent(name)?.id;
   return MCP_TARGETS.find((t) => t.id === id);
 }

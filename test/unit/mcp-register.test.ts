@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse as parseToml } from 'smol-toml';
 import { MCP_TARGETS, mcpTarget, type ServerCommand } from '../../src/agents/mcp-register.js';
+import { AGENTS } from '../../src/agents/registry.js';
 import { ConfigShapeError } from '../../src/agents/adapter.js';
 
 const server: ServerCommand = { command: 'wmem', args: ['mcp'] };
@@ -114,6 +115,10 @@ it('knows the four agents and their aliases', () => {
   expect(MCP_TARGETS.map((t) => t.id)).toEqual(['claude', 'codex', 'gemini', 'opencode']);
   expect(mcpTarget('claude-code')?.id).toBe('claude');
   expect(mcpTarget('cursor')).toBeUndefined();
+});
+
+it('takes every alias the registry takes (codex-cli, open-code too)', () => {
+  for (const agent of AGENTS) for (const name of [agent.id, ...agent.aliases, agent.id.toUpperCase()]) expect(mcpTarget(name)?.id).toBe(agent.id);
 });
 
 it('finds each agent\'s config file for each scope', () => {

@@ -1,7 +1,8 @@
 // Claude Code (docs/hooks.md): the first adapter. Hooks in .claude/settings*.json, the answer in
 // hookSpecificOutput.additionalContext (10,000 characters at most), token use from the session
 // transcript (a JSONL file, read incrementally).
-import type { AgentAdapter } from '../adapter.js';
+import path from 'node:path';
+import { userHome, type AgentAdapter } from '../adapter.js';
 import { CLAUDE_CONTEXT_CAP, CLAUDE_EVENTS, claudeAnswer, claudeEvent, parseHookInput, toolEventFrom } from './protocol.js';
 import { claudeConfig } from './config.js';
 
@@ -26,4 +27,11 @@ export const claude: AgentAdapter = {
   defaultWindow: 1_000_000,
   compactCommand: '/compact',
   config: claudeConfig,
+  mcp: {
+    scopes: ['project', 'user'],
+    defaultScope: 'project',
+    // User scope: the `mcpServers` of ~/.claude.json (in CLAUDE_CONFIG_DIR when that is set).
+    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.CLAUDE_CONFIG_DIR || userHome(env), '.claude.json') : path.join(path.resolve(cwd), '.mcp.json')),
+    shape: { format: 'json', container: 'mcpServers', before: { type: 'stdio' }, command: 'split' },
+  },
 };

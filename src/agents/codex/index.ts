@@ -3,7 +3,7 @@
 // hookSpecificOutput.additionalContext (a developer message); token use, window and compactions
 // from the rollout; a command's exit code from the rollout too (PostToolUse carries none).
 import path from 'node:path';
-import type { AgentAdapter, AgentConfig, ConfigStatus, HookInput } from '../adapter.js';
+import { userHome, type AgentAdapter, type AgentConfig, type ConfigStatus, type HookInput } from '../adapter.js';
 import { CODEX_HOOKS, codexCommandPrefix, codexHome, codexHooksFile, installedCodexHooks, parseHooksFile, planCodexInstall, planCodexUninstall } from './hooks-config.js';
 import { CODEX_CONTEXT_CAP, CODEX_EVENTS, codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from './protocol.js';
 import { trustProblems } from './trust.js';
@@ -68,6 +68,13 @@ export const codex: AgentAdapter = {
   defaultWindow: 258_400,
   compactCommand: '/compact',
   config,
+  mcp: {
+    scopes: ['user', 'project'],
+    defaultScope: 'user',
+    // Codex reads a project's .codex/ layer too (once the project is trusted).
+    file: (scope, { cwd, env }) => path.join(scope === 'project' ? path.join(path.resolve(cwd), '.codex') : env.CODEX_HOME || path.join(userHome(env), '.codex'), 'config.toml'),
+    shape: { format: 'toml', table: 'mcp_servers' },
+  },
 };
 
 /** The input with its command's outcome from the rollout (tool-failed on a non-zero exit). */

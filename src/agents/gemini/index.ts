@@ -5,7 +5,7 @@
 // be appended to the tool's result); token use and compressions from the chat JSONL; PreCompress fires
 // before every model call, so the driver takes it as a chance to archive, never as a compaction.
 import path from 'node:path';
-import type { AgentAdapter, AgentConfig, ConfigStatus } from '../adapter.js';
+import { userHome, type AgentAdapter, type AgentConfig, type ConfigStatus } from '../adapter.js';
 import { GEMINI_CONTEXT_CAP, GEMINI_EVENTS, geminiAnswer, geminiEvent, geminiToolEvent, parseGeminiInput } from './protocol.js';
 import { disabledHooks, GEMINI_HOOKS, geminiCommandPrefix, geminiDir, geminiSettingsFile, installedGeminiHooks, parseSettingsFile, planGeminiInstall, planGeminiUninstall, PROJECT_TRUST_NOTE } from './settings.js';
 import { folderTrust } from './trust.js';
@@ -77,4 +77,10 @@ export const gemini: AgentAdapter = {
   defaultWindow: GEMINI_DEFAULT_WINDOW,
   compactCommand: '/compress',
   config,
+  mcp: {
+    scopes: ['project', 'user'],
+    defaultScope: 'project',
+    file: (scope, { cwd, env }) => path.join(scope === 'user' ? userHome(env) : path.resolve(cwd), '.gemini', 'settings.json'),
+    shape: { format: 'json', container: 'mcpServers', command: 'split' },
+  },
 };

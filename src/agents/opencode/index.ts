@@ -3,7 +3,8 @@
 // OpenCode's plugin hooks. The memory part goes into the system prompt, the meter into the user's
 // turn; token use and the messages to archive come in the hook input (OpenCode keeps them in
 // SQLite, which the plugin reads through its SDK client), the window from the model's limit.
-import type { AgentAdapter, AgentConfig, TranscriptCursor, UsageView } from '../adapter.js';
+import path from 'node:path';
+import { userHome, type AgentAdapter, type AgentConfig, type TranscriptCursor, type UsageView } from '../adapter.js';
 import { readTemplate } from '../../store/templates.js';
 import { diagnosePlugin, opencodePluginFile, planPluginInstall, planPluginUninstall } from './plugin-file.js';
 import { OPENCODE_CONTEXT_CAP, OPENCODE_EVENTS, opencodeAnswer, opencodeEvent, opencodeToolEvent, parseOpenCodeInput } from './protocol.js';
@@ -54,4 +55,10 @@ export const opencode: AgentAdapter = {
   // OpenCode's own command that compacts (its TUI's /compact, alias /summarize).
   compactCommand: '/compact',
   config,
+  mcp: {
+    scopes: ['project', 'user'],
+    defaultScope: 'project',
+    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'opencode', 'opencode.json') : path.join(path.resolve(cwd), 'opencode.json')),
+    shape: { format: 'json', container: 'mcp', before: { type: 'local' }, command: 'array', after: { enabled: true } },
+  },
 };
