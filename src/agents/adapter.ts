@@ -159,8 +159,14 @@ export interface InstallRequest {
 /** A config file that cannot be changed safely (not JSON, wrong shape): exit 2, file untouched. */
 export class ConfigShapeError extends Error {
   override name = 'ConfigShapeError';
-  /** How to fix it, for the one-line error. */
-  hint?: string;
+
+  /** `hint`: how to fix it, for the one-line error. */
+  constructor(
+    message: string,
+    public hint = 'fix that file (or move it away) and run the command again',
+  ) {
+    super(message);
+  }
 }
 
 /** A change to one config file, computed from its text alone. */

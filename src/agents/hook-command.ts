@@ -11,12 +11,14 @@ export interface HookCommandRule {
   prefixOf(command: string): string;
 }
 
-export function hookCommandRule(agentId: string): HookCommandRule {
-  const tail = String.raw`\s+hook\s+--agent[= ]${agentId}\s+[A-Za-z]+(?:\s+--tokens-max[= ]\d+)?\s*$`;
+/** `agentId` undefined: Claude Code's, the default agent, whose commands carry no `--agent`. */
+export function hookCommandRule(agentId?: string): HookCommandRule {
+  const agent = agentId ? String.raw`--agent[= ]${agentId}\s+` : '';
+  const tail = String.raw`\s+hook\s+${agent}[A-Za-z]+(?:\s+--tokens-max[= ]\d+)?\s*$`;
   const wmemCommand = new RegExp(String.raw`(?:^|[\s'"/\\])wmem(?:\.js)?['"]?(?:\s+\S+)*?` + tail);
   const tailPattern = new RegExp(tail);
   return {
-    command: (prefix, event, tokensMax) => `${prefix} hook --agent ${agentId} ${event}${tokensMax ? ` --tokens-max ${tokensMax}` : ''}`,
+    command: (prefix, event, tokensMax) => `${prefix} hook ${agentId ? `--agent ${agentId} ` : ''}${event}${tokensMax ? ` --tokens-max ${tokensMax}` : ''}`,
     isWmem: (command) => typeof command === 'string' && wmemCommand.test(command),
     prefixOf: (command) => command.replace(tailPattern, ''),
   };

@@ -4,10 +4,9 @@
 // and adds what is its own.
 import { HookInputError, type AgentEvent, type HookInput } from './adapter.js';
 import { jsonBreak } from '../ui/errors.js';
+import { isObject } from '../ui/json.js';
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject };
 
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;

@@ -10,6 +10,7 @@ import { parse as parseJsonc, parseTree, printParseErrorCode, type Node as JsonN
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
 import { ConfigShapeError, type AgentAdapter, type ConfigPlan, type McpRegistration, type McpShape } from './adapter.js';
 import { AGENTS, findAgent } from './registry.js';
+import { isObject } from '../ui/json.js';
 
 export type McpScope = 'project' | 'user';
 
@@ -33,11 +34,6 @@ export interface McpTarget {
 
 export const SERVER_NAME = 'wmem';
 
-function shapeError(message: string, hint = 'fix that file (or move it away) and run the command again'): ConfigShapeError {
-  const err = new ConfigShapeError(message);
-  err.hint = hint;
-  return err;
-}
 
 function plan(file: string, before: string | undefined, after: string, removed?: number): ConfigPlan {
   const changed = after !== (before ?? '');
@@ -49,12 +45,10 @@ function plan(file: string, before: string | undefined, after: string, removed?:
 function parseJsonObject(file: string, text: string): Record<string, unknown> {
   const errors: ParseError[] = [];
   const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length) throw shapeError(`${file} is not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}); left untouched`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw shapeError(`${file} does not hold a JSON object; left untouched`);
+  if (errors.length) throw new ConfigShapeError(`${file} is not valid JSON (${printParseErrorCode(errors[0]!.error)} at offset ${errors[0]!.offset}); left untouched`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigShapeError(`${file} does not hold a JSON object; left untouched`);
   return value as Record<string, unknown>;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The file's indentation unit (two spaces when it shows none). */
 function indentUnit(text: string): string {
@@ -112,7 +106,7 @@ function jsonTarget(container: string, entry: (server: ServerCommand) => Record<
   const holder = (file: string, text: string | undefined) => {
     const root = text?.trim() ? parseJsonObject(file, text) : {};
     const box = root[container];
-    if (box !== undefined && !isObject(box)) throw shapeError(`${file}: "${container}" is not an object; left untouched`);
+    if (box !== undefined && !isObject(box)) throw new ConfigShapeError(`${file}: "${container}" is not an object; left untouched`);
     return box as Record<string, unknown> | undefined;
   };
   const tree = (text: string) => parseTree(text, [], { allowTrailingComma: true })!;
@@ -151,7 +145,7 @@ function parseTomlFile(file: string, text: string): Record<string, unknown> {
   try {
     return parseToml(text) as Record<string, unknown>;
   } catch (err) {
-    throw shapeError(`${file} is not valid TOML (${String((err as Error).message).split('\n')[0]}); left untouched`);
+    throw new ConfigShapeError(`${file} is not valid TOML (${String((err as Error).message).split('\n')[0]}); left untouched`);
   }
 }
 
@@ -189,7 +183,7 @@ function planToml(file: string, text: string | undefined, server: ServerCommand 
   const span = tableSpan(lines, ours);
   const servers = parsed[table];
   const present = isObject(servers) && SERVER_NAME in servers;
-  if (present && !span) throw shapeError(`${file} defines ${ours} inline, which wmem does not edit; left untouched`, `replace it by a [${ours}] table, or edit it by hand`);
+  if (present && !span) throw new ConfigShapeError(`${file} defines ${ours} inline, which wmem does not edit; left untouched`, `replace it by a [${ours}] table, or edit it by hand`);
   if (server && present && JSON.stringify((servers as Record<string, unknown>)[SERVER_NAME]) === JSON.stringify({ command: server.command, args: server.args })) return plan(file, text, before);
   if (!server && !present) return plan(file, text, before, 0);
   let after: string;
@@ -205,7 +199,7 @@ function planToml(file: string, text: string | undefined, server: ServerCommand 
   }
   // Proof that only wmem's table changed: everything else parses to the same values.
   const check = parseTomlFile(file, after);
-  if (JSON.stringify(withoutWmem(check, table)) !== JSON.stringify(withoutWmem(parsed, table))) throw shapeError(`${file}: wmem could not change [${ours}] without touching the rest; left untouched`, 'edit that table by hand');
+  if (JSON.stringify(withoutWmem(check, table)) !== JSON.stringify(withoutWmem(parsed, table))) throw new ConfigShapeError(`${file}: wmem could not change [${ours}] without touching the rest; left untouched`, 'edit that table by hand');
   return plan(file, text, after, server ? undefined : 1);
 }
 

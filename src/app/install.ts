@@ -45,8 +45,11 @@ function scopeOf(adapter: AgentAdapter, scope: string | undefined): Scope {
   throw usageError(`${adapter.displayName} has no ${JSON.stringify(scope)} scope`, `use --scope ${adapter.config.scopes.join(', --scope ')}`);
 }
 
-/** Reads the file, plans, and writes when the plan changes it (under the lock unless a dry run). */
-async function apply(env: AppEnv, file: string, dryRun: boolean, plan: (text: string | undefined) => ConfigPlan): Promise<ConfigPlan> {
+/**
+ * Reads the file, plans, and writes when the plan changes it (under the lock unless a dry run):
+ * the one write path for every config plan, hooks and MCP alike.
+ */
+export async function applyConfigPlan(env: AppEnv, file: string, dryRun: boolean, plan: (text: string | undefined) => ConfigPlan): Promise<ConfigPlan> {
   const work = async () => {
     const text = await readConfigText(file);
     let planned: ConfigPlan;
@@ -68,7 +71,7 @@ export async function install(options: InstallOptions, env: AppEnv): Promise<Ins
   const file = adapter.config.file(scope, env);
   const command = wmemCommandPrefix(env.env, options.home);
   const dryRun = Boolean(options.dryRun);
-  const plan = await apply(env, file, dryRun, (text) => adapter.config.planInstall(file, text, { command, tokensMax: options.tokensMax, home: env.home }));
+  const plan = await applyConfigPlan(env, file, dryRun, (text) => adapter.config.planInstall(file, text, { command, tokensMax: options.tokensMax, home: env.home }));
   return { agent: adapter.id, displayName: adapter.displayName, scope, file, command, ...(options.tokensMax ? { tokensMax: options.tokensMax } : {}), changed: plan.changed, dryRun, plan };
 }
 
@@ -77,6 +80,6 @@ export async function uninstall(options: InstallOptions, env: AppEnv): Promise<I
   const scope = scopeOf(adapter, options.scope);
   const file = adapter.config.file(scope, env);
   const dryRun = Boolean(options.dryRun);
-  const plan = await apply(env, file, dryRun, (text) => adapter.config.planUninstall(file, text));
+  const plan = await applyConfigPlan(env, file, dryRun, (text) => adapter.config.planUninstall(file, text));
   return { agent: adapter.id, displayName: adapter.displayName, scope, file, changed: plan.changed, dryRun, plan };
 }

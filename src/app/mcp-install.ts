@@ -3,11 +3,11 @@
 // something changes. A file the planner cannot parse is refused (exit 2) and left untouched.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigShapeError, type ConfigPlan } from '../agents/adapter.js';
-import { readConfigText, withConfigLock, writeConfigText } from '../agents/config-file.js';
+import type { ConfigPlan } from '../agents/adapter.js';
 import { MCP_TARGETS, mcpTarget, type McpScope, type McpTarget, type ServerCommand } from '../agents/mcp-register.js';
 import { usageError } from '../ui/errors.js';
 import type { AppEnv } from './env.js';
+import { applyConfigPlan } from './install.js';
 
 export interface McpInstallOptions {
   agent: string;
@@ -67,29 +67,13 @@ function safeRealpath(file: string): string | undefined {
   }
 }
 
-async function apply(env: AppEnv, file: string, dryRun: boolean, plan: (text: string | undefined) => ConfigPlan): Promise<ConfigPlan> {
-  const work = async () => {
-    const text = await readConfigText(file);
-    let planned: ConfigPlan;
-    try {
-      planned = plan(text);
-    } catch (err) {
-      if (err instanceof ConfigShapeError) throw usageError(err.message, err.hint);
-      throw err;
-    }
-    if (planned.changed && !dryRun) await writeConfigText(file, planned.after);
-    return planned;
-  };
-  return dryRun ? work() : withConfigLock(env.home, file, work);
-}
-
 export async function installMcp(options: McpInstallOptions, env: AppEnv): Promise<McpInstallResult> {
   const target = mcpTargetNamed(options.agent);
   const scope = mcpScopeOf(target, options.scope);
   const file = target.file(scope, env);
   const server = mcpServerCommand({ env: env.env, bin: options.bin, node: options.node, home: options.home });
   const dryRun = Boolean(options.dryRun);
-  const plan = await apply(env, file, dryRun, (text) => target.planInstall(file, text, server));
+  const plan = await applyConfigPlan(env, file, dryRun, (text) => target.planInstall(file, text, server));
   return { agent: target.id, displayName: target.displayName, scope, file, server, changed: plan.changed, dryRun, plan };
 }
 
@@ -98,6 +82,6 @@ export async function uninstallMcp(options: McpInstallOptions, env: AppEnv): Pro
   const scope = mcpScopeOf(target, options.scope);
   const file = target.file(scope, env);
   const dryRun = Boolean(options.dryRun);
-  const plan = await apply(env, file, dryRun, (text) => target.planUninstall(file, text));
+  const plan = await applyConfigPlan(env, file, dryRun, (text) => target.planUninstall(file, text));
   return { agent: target.id, displayName: target.displayName, scope, file, changed: plan.changed, dryRun, plan };
 }

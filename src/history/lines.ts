@@ -2,6 +2,7 @@
 // tool_calls, role tool), Anthropic content blocks, Claude Code transcript lines and Codex
 // rollout lines. Anything else (metadata, bookkeeping, broken JSON) is "other": carried byte for
 // byte, never counted as a message.
+import { isObject } from '../ui/json.js';
 
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
 
@@ -31,9 +32,7 @@ export function parseJsonLine(line: string): unknown {
   }
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isObject };
 
 export function classifyValue(value: unknown): LineInfo {
   if (!isObject(value)) return { kind: 'other', value };

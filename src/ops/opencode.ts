@@ -3,6 +3,7 @@
 // memory-working/<sid>.json slots and pool (or the older flat `items`) → hot state (files,
 // errors) and scratch notes (decisions, todos, dependencies, the rest by relevance);
 // workspace-memory.json (1.2+) entries → workspace memory candidates for the gate.
+import { isObject } from '../ui/json.js';
 
 export interface OpenCodeItem {
   type: string;
@@ -38,10 +39,6 @@ export interface WorkspaceEntryPlan {
   source: string;
   confidence?: number;
   createdAt?: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const BLOCK_TO_SECTION = { goal: 'task', progress: 'progress', context: 'context' } as const;

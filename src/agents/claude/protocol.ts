@@ -2,10 +2,10 @@
 // (session_id, transcript_path, cwd, hook_event_name and the event's own fields), how a tool
 // event maps to `wmem track`'s input, and the JSON a hook answers with
 // (hookSpecificOutput.additionalContext, under 10,000 characters).
-import { isAbsolute, relative } from 'node:path';
 import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
 import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
 import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
+import { within } from '../tool-event.js';
 
 export { HookInputError };
 export type { HookInput };
@@ -65,16 +65,10 @@ function responseText(response: unknown): string | undefined {
 export function toolEventFrom(input: HookInput, root?: string): ToolEvent {
   const call = input.tool ?? {};
   const toolInput = call.input ?? {};
-  // Paths inside the project are kept relative to it: shorter, and the same on every machine.
-  const within = (file: string) => {
-    if (!root || !isAbsolute(file)) return file;
-    const rel = relative(root, file);
-    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
-  };
   const files = ['file_path', 'notebook_path', 'path']
     .map((k) => toolInput[k])
     .filter((v): v is string => typeof v === 'string' && v !== '')
-    .map(within);
+    .map((file) => within(file, root));
   const event: ToolEvent = { tool: call.name?.toLowerCase(), ...todoFields(call.name, toolInput, call.response) };
   if (files.length) event.files = [...new Set(files)];
   if (typeof toolInput.command === 'string') event.command = toolInput.command;

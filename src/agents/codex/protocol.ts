@@ -3,9 +3,9 @@
 // event's own fields; there is no session id in the environment. PostToolUse fires for a shell
 // command whether it succeeded or not, and its tool_response is the output only: the exit code is
 // in the rollout (see rollout.ts), so the adapter completes the input from there.
-import { isAbsolute, relative } from 'node:path';
 import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import { isObject, parseHookJson } from '../hook-json.js';
+import { within, withOutcome as outcomeOf } from '../tool-event.js';
 import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
 
 /**
@@ -69,16 +69,8 @@ export function codexToolEvent(input: HookInput, root?: string): ToolEvent {
   if (file) event.files = [within(file, root)];
   const output = responseText(tool.response);
   if (output !== undefined) event.output = output;
-  const exitCode = tool.exitCode;
-  if (input.moment === 'tool-failed') {
-    event.error = tool.error ?? output ?? 'the command failed';
-    event.output = output ?? event.error;
-    event.exit_code = exitCode ?? 1;
-  } else if (exitCode !== undefined) {
-    event.exit_code = exitCode;
-  }
   // No exit code known (the rollout could not be read): hot state then opens and clears nothing.
-  return event;
+  return outcomeOf(event, input, output, 'the command failed');
 }
 
 /** A command's response is its output; an MCP tool's is the MCP result: its text parts. */
@@ -87,12 +79,6 @@ function responseText(response: unknown): string | undefined {
   if (!isObject(response) || !Array.isArray(response.content)) return undefined;
   const texts = response.content.filter((c): c is { text: string } => isObject(c) && typeof c.text === 'string').map((c) => c.text);
   return texts.length ? texts.join('\n') : undefined;
-}
-
-function within(file: string, root: string | undefined): string {
-  if (!root || !isAbsolute(file)) return file;
-  const rel = relative(root, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
 
 /**

@@ -12,6 +12,7 @@
 // from the end, stopping at the last compaction).
 import { parseJsonLine } from '../../history/lines.js';
 import type { CommandOutcome } from './protocol.js';
+import { isObject } from '../../ui/json.js';
 
 export interface RolloutState {
   lastUsage: number | null;
@@ -30,10 +31,6 @@ type LineEvent =
   | { kind: 'boundary'; id?: string }
   | { kind: 'model'; model: string }
   | undefined;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;

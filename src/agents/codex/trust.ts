@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import type { parse as parseToml } from 'smol-toml';
 import path from 'node:path';
 import { PROJECT_TRUST_NOTE, TRUST_NOTE, type InstalledCodexHook } from './hooks-config.js';
+import { isObject } from '../../ui/json.js';
 
 export type TrustState = 'trusted' | 'untrusted' | 'partly' | 'unknown';
 
@@ -17,10 +18,6 @@ export interface TrustReport {
   untrusted: string[];
   /** Why it cannot tell (config.toml does not parse). */
   reason?: string;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

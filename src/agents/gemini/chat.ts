@@ -16,6 +16,7 @@
 // lines change nothing. The same state is reached reading forward or backward.
 import { parseJsonLine } from '../../history/lines.js';
 import { geminiWindow } from './windows.js';
+import { isObject } from '../../ui/json.js';
 
 export interface ChatState {
   lastUsage: number | null;
@@ -36,10 +37,6 @@ type LineEvent =
   | { kind: 'model'; model: string }
   | { kind: 'compaction'; id: string; usage?: number; model?: string }
   | undefined;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;

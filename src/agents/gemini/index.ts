@@ -11,11 +11,6 @@ import { disabledHooks, GEMINI_HOOKS, geminiCommandPrefix, geminiDir, geminiSett
 import { folderTrust } from './trust.js';
 import { GEMINI_DEFAULT_WINDOW } from './windows.js';
 
-/** The user's settings file is the one in Gemini's home folder; any other is a project's. */
-function isUserSettings(file: string): boolean {
-  return path.resolve(file) === path.join(geminiDir(process.env), 'settings.json');
-}
-
 function problemsOf(scope: string, file: string, json: Record<string, unknown>, installed: string[], missing: string[], related: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
   if (!installed.length) return problems;
@@ -39,7 +34,7 @@ const config: AgentConfig = {
   defaultScope: 'user',
   file: geminiSettingsFile,
   related: (scope, place) => (scope === 'project' ? [path.join(geminiDir(place.env), 'trustedFolders.json')] : []),
-  planInstall: (file, text, request) => planGeminiInstall(file, text, request, isUserSettings(file) ? 'user' : 'project'),
+  planInstall: (file, text, request) => planGeminiInstall(file, text, request),
   planUninstall: planGeminiUninstall,
   diagnose(scope, file, text, related): ConfigStatus {
     const all = GEMINI_HOOKS.map((h) => h.event);

@@ -3,9 +3,10 @@
 // and the event's own fields; the environment adds GEMINI_SESSION_ID and GEMINI_PROJECT_DIR.
 // AfterTool's tool_response is `{llmContent, returnDisplay, error?}`: a shell command's exit code
 // is only in llmContent (`Exit Code: N`, written when it is not 0).
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
+import { within, withOutcome } from '../tool-event.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 
 /**
@@ -115,21 +116,8 @@ export function geminiToolEvent(input: HookInput, root?: string): ToolEvent {
   if (file) event.files = [within(file, root)];
   const output = typeof tool.response === 'string' ? tool.response : undefined;
   if (output !== undefined) event.output = output;
-  if (input.moment === 'tool-failed') {
-    if (tool.isInterrupt) event.is_interrupt = true;
-    event.error = tool.error ?? output ?? 'the tool failed';
-    event.output = output ?? event.error;
-    event.exit_code = tool.exitCode ?? 1;
-  } else if (tool.exitCode !== undefined) {
-    event.exit_code = tool.exitCode;
-  }
-  return event;
-}
-
-function within(file: string, root: string | undefined): string {
-  if (!root || !isAbsolute(file)) return file;
-  const rel = relative(root, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+  if (input.moment === 'tool-failed' && tool.isInterrupt) event.is_interrupt = true;
+  return withOutcome(event, input, output, 'the tool failed');
 }
 
 /**

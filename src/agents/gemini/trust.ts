@@ -4,12 +4,9 @@
 // decides (TRUST_PARENT trusts the rule's parent folder), as in Gemini CLI 0.61's isPathTrusted.
 // GEMINI_CLI_TRUST_WORKSPACE and an IDE can trust a folder too: doctor can only tell from the file.
 import path from 'node:path';
+import { isObject } from '../../ui/json.js';
 
 export type FolderTrust = 'trusted' | 'distrusted' | 'unknown';
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function inside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);

@@ -48,9 +48,7 @@ export function pluginCommand(text: string | undefined): string | undefined {
 }
 
 function notOurs(file: string): ConfigShapeError {
-  return Object.assign(new ConfigShapeError(`${file} is not wmem's plugin (it lacks the '${PLUGIN_MARK}' first line); left untouched`), {
-    hint: 'rename your own plugin file, or install into the other scope (--scope user|project)',
-  });
+  return new ConfigShapeError(`${file} is not wmem's plugin (it lacks the '${PLUGIN_MARK}' first line); left untouched`, 'rename your own plugin file, or install into the other scope (--scope user|project)');
 }
 
 export function planPluginInstall(file: string, text: string | undefined, request: InstallRequest, template: string): ConfigPlan {

@@ -5,10 +5,11 @@
 // them ({info, parts}), and for tool.execute.after the tool call. OpenCode keeps messages and
 // token use in SQLite, not in a file: the token use comes in the input (`HookInput.usage`), the
 // messages too (`HookInput.conversation`, archived before a compaction).
-import { isAbsolute, relative } from 'node:path';
 import { eventByName, HookInputError, type AgentEvent, type HookInput, type UsageView } from '../adapter.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 import { parseHookText } from '../hook-json.js';
+import { within, withOutcome } from '../tool-event.js';
+import { isObject } from '../../ui/json.js';
 
 /** The plugin's events, named after the OpenCode hooks that run them. */
 export const OPENCODE_EVENTS: readonly AgentEvent[] = [
@@ -29,10 +30,6 @@ export function opencodeEvent(name: string): AgentEvent | undefined {
 }
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -184,20 +181,7 @@ export function opencodeToolEvent(input: HookInput, root?: string): ToolEvent {
   if (file) event.files = [within(file, root)];
   const output = typeof tool.response === 'string' ? tool.response : undefined;
   if (output !== undefined) event.output = output;
-  if (input.moment === 'tool-failed') {
-    event.error = tool.error ?? output ?? 'the command failed';
-    event.output = output ?? event.error;
-    event.exit_code = tool.exitCode ?? 1;
-  } else if (tool.exitCode !== undefined) {
-    event.exit_code = tool.exitCode;
-  }
-  return event;
-}
-
-function within(file: string, root: string | undefined): string {
-  if (!root || !isAbsolute(file)) return file;
-  const rel = relative(root, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+  return withOutcome(event, input, output, 'the command failed');
 }
 
 /**
