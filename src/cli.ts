@@ -6,7 +6,7 @@ import { WmemError, EXIT } from './ui/errors.js';
 import type { CommandResult, RunContext } from './commands/run.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './entries/runtime.js';
 import { COMPACT_OPTIONS, CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
-import { knownAgents } from './agents/registry.js';
+import { allScopes, defaultScopesHelp, knownAgents, mcpAgents } from './agents/registry.js';
 
 export { VERSION } from './options.js';
 
@@ -219,9 +219,9 @@ export function buildProgram(): Command {
       .command('install')
       .description('merge wmem\'s hooks into an agent\'s settings')
       .argument('<agent>', `the agent: ${knownAgents()}`)
-      .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex and gemini user, opencode project)").choices(['project', 'user', 'local']))
+      .addOption(new Option('--scope <scope>', `which config file (default: the agent's own: ${defaultScopesHelp()})`).choices(allScopes()))
       .option('--tokens-max <n>', "your model's context window in tokens, for every session the hooks serve (default: looked up from the session's model)", intOption('--tokens-max', 1))
-      .option('--mcp', 'register the wmem MCP server (wmem mcp) in the agent\'s MCP config instead of the hooks (claude, codex, gemini, opencode)')
+      .option('--mcp', `register the wmem MCP server (wmem mcp) in the agent's MCP config instead of the hooks (${mcpAgents()})`)
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js'),
   );
@@ -230,7 +230,7 @@ export function buildProgram(): Command {
       .command('uninstall')
       .description('remove only wmem\'s hooks from an agent\'s settings')
       .argument('<agent>', `the agent: ${knownAgents()}`)
-      .addOption(new Option('--scope <scope>', "which config file (default: the agent's own: claude project, codex and gemini user, opencode project)").choices(['project', 'user', 'local']))
+      .addOption(new Option('--scope <scope>', `which config file (default: the agent's own: ${defaultScopesHelp()})`).choices(allScopes()))
       .option('--mcp', 'remove only the wmem MCP server from the agent\'s MCP config')
       .option('--dry-run', 'print the result, change nothing'),
     () => import('./commands/install.js').then((m) => ({ run: m.runUninstall })),

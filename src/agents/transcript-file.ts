@@ -2,11 +2,10 @@
 // time backward from the end (stopping at the last compaction), then forward from where the
 // previous read stopped. A rewritten transcript (its bytes before that point changed) is read
 // again from the end. What a line means is the agent's: its adapter gives the LineRules (Claude
-// Code's are in claude/transcript.ts); any agent whose transcript is JSONL can use this reader.
+// Code's in claude/transcript.ts, Codex's, Gemini CLI's); any agent whose transcript is JSONL can use this reader.
 import { promises as fs } from 'node:fs';
 import type { UsageView } from '../memory/meter.js';
 import { openRegularFile } from '../store/fsx.js';
-import { CLAUDE_LINES, type UsageState } from './claude/transcript.js';
 
 /** How an agent's transcript lines change the usage, read forward or backward. */
 export interface LineRules<S extends UsageView> {
@@ -17,15 +16,6 @@ export interface LineRules<S extends UsageView> {
   backward(): { step(line: string, offset: number): boolean; result(): S };
   /** The state kept in a cursor (a cursor is flat: its own fields and the state's). */
   restore(cursor: S): S;
-}
-
-export interface TranscriptCursor extends UsageState {
-  version: 1;
-  path: string;
-  /** Bytes up to and including the last newline read. */
-  consumed: number;
-  /** The 256 bytes before `consumed`, base64: tells an append from a rewrite. */
-  tailHash: string;
 }
 
 const CHUNK = 256 * 1024;
@@ -110,7 +100,7 @@ async function scanForward<S extends UsageView>(handle: fs.FileHandle, from: num
   return { state, consumed };
 }
 
-export interface TranscriptRead<S extends UsageView = UsageState> {
+export interface TranscriptRead<S extends UsageView = UsageView> {
   cursor: JsonlCursor<S>;
   /** Including a last line without its newline yet (not cached: it may still grow). */
   view: S;
@@ -119,11 +109,6 @@ export interface TranscriptRead<S extends UsageView = UsageState> {
 
 /** The reader's place in the file, and the usage up to it. */
 export type JsonlCursor<S extends UsageView> = S & { version: 1; path: string; consumed: number; tailHash: string };
-
-/** Claude Code's transcript (the default rules). */
-export async function readTranscriptUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
-  return readJsonlUsage(file, previous, CLAUDE_LINES);
-}
 
 /** Brings `previous` up to date with the transcript at `file`. Throws ENOENT when it does not exist. */
 export async function readJsonlUsage<S extends UsageView>(file: string, previous: JsonlCursor<S> | undefined, rules: LineRules<S>): Promise<TranscriptRead<S>> {

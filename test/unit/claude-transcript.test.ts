@@ -5,7 +5,7 @@ import { appendFile, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { usageOfText, applyForward, EMPTY_USAGE } from '../../src/agents/claude/transcript.js';
-import { readTranscriptUsage } from '../../src/agents/transcript-file.js';
+import { readTranscriptUsage } from '../../src/agents/claude/transcript-file.js';
 import { FIXTURES } from '../helpers/cli.js';
 
 const assistant = (id: string, usage: object, extra: object = {}) =>

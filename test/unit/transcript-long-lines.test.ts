@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { MAX_LINE, readTranscriptUsage } from '../../src/agents/transcript-file.js';
+import { MAX_LINE, readTranscriptUsage } from '../../src/agents/claude/transcript-file.js';
 
 const assistant = (id: string, input: number) => JSON.stringify({ type: 'assistant', isSidechain: false, uuid: `u-${id}`, message: { id, model: 'claude-opus-4', role: 'assistant', content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: input, output_tokens: 1 } } });
 const huge = () => JSON.stringify({ type: 'user', message: { role: 'user', content: 'x'.repeat(MAX_LINE + 1024) } });

@@ -18,7 +18,7 @@ export const claude: AgentAdapter = {
   answer: { contextCap: CLAUDE_CONTEXT_CAP, answer: claudeAnswer },
   transcript: {
     async read(file, previous) {
-      const { readTranscriptUsage } = await import('../transcript-file.js');
+      const { readTranscriptUsage } = await import('./transcript-file.js');
       return readTranscriptUsage(file, previous as Parameters<typeof readTranscriptUsage>[1]);
     },
   },
