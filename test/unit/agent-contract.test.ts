@@ -1,0 +1,101 @@
+// The registry is the one list of agents: every adapter in it, under every name it answers to,
+// reaches each place wmem serves agents from without another table to edit: `install --help`,
+// install and uninstall, `--mcp`, doctor, and the session's agent read back from meta.json. A new
+// agent registered in src/agents/registry.ts is held to this by being there.
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENTS, agentByMetaName, findAgent } from '../../src/agents/registry.js';
+import { MCP_TARGETS } from '../../src/agents/mcp-register.js';
+import { buildProgram } from '../../src/cli.js';
+import type { AppEnv } from '../../src/app/env.js';
+import { install, uninstall } from '../../src/app/install.js';
+import { installMcp, uninstallMcp } from '../../src/app/mcp-install.js';
+import { doctor } from '../../src/app/doctor.js';
+
+let root: string;
+let env: AppEnv;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'wmem-contract-'));
+  const home = path.join(root, 'user');
+  // Every agent's user config under the temp folder, whatever variable the agent reads.
+  const vars = { HOME: home, CODEX_HOME: path.join(home, '.codex'), GEMINI_CLI_HOME: home, CLAUDE_CONFIG_DIR: path.join(home, '.claude'), XDG_CONFIG_HOME: path.join(home, '.config') };
+  // A stand-in named wmem runs the hooks: doctor's "does it run" check passes without a build.
+  const bin = path.join(root, 'bin', 'wmem');
+  await mkdir(path.dirname(bin));
+  await writeFile(bin, '#!/bin/sh\nexit 0\n');
+  await chmod(bin, 0o755);
+  env = { home: path.join(root, 'wmem'), cwd: path.join(root, 'project'), env: { ...vars, PATH: process.env.PATH, WMEM_HOOK_COMMAND: bin }, now: () => new Date(0) };
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const names = (a: (typeof AGENTS)[number]) => [a.id, ...a.aliases, a.id.toUpperCase()];
+
+describe('install --help', () => {
+  const help = (name: string) => buildProgram().commands.find((c) => c.name() === name)!.helpInformation();
+
+  it.each(['install', 'uninstall'])('%s names every agent with its aliases, its default scope, and every scope', (command) => {
+    const text = help(command).replace(/\s+/g, ' ');
+    for (const a of AGENTS) {
+      for (const name of [a.id, ...a.aliases]) expect(text).toContain(name);
+      expect(text).toMatch(new RegExp(`${a.id}( and [a-z-]+)* ${a.config.defaultScope}`));
+      for (const scope of a.config.scopes) expect(text).toContain(`"${scope}"`);
+    }
+  });
+
+  it('lists under --mcp every agent that registers the MCP server', () => {
+    const text = help('install').replace(/\s+/g, ' ');
+    expect(text).toContain(`(${AGENTS.filter((a) => a.mcp).map((a) => a.id).join(', ')})`);
+  });
+});
+
+describe.each(AGENTS.map((a) => [a.id, a] as const))('%s', (_id, adapter) => {
+  it('installs and uninstalls (dry run) under every name, in every scope, into its own file', async () => {
+    for (const name of names(adapter)) {
+      for (const scope of adapter.config.scopes) {
+        const result = await install({ agent: name, scope, dryRun: true }, env);
+        expect(result).toMatchObject({ agent: adapter.id, scope, file: adapter.config.file(scope, env), dryRun: true });
+        expect(result.plan.events.length).toBeGreaterThan(0);
+        expect((await uninstall({ agent: name, scope, dryRun: true }, env)).agent).toBe(adapter.id);
+      }
+    }
+  });
+
+  it('registers the MCP server (dry run) under every name, in every MCP scope, into the file it declares', async () => {
+    if (!adapter.mcp) {
+      await expect(installMcp({ agent: adapter.id, dryRun: true, node: process.execPath }, env)).rejects.toThrow(/cannot register its MCP server/);
+      return;
+    }
+    expect(MCP_TARGETS.map((t) => t.id)).toContain(adapter.id);
+    for (const name of names(adapter)) {
+      for (const scope of adapter.mcp.scopes) {
+        const result = await installMcp({ agent: name, scope, dryRun: true, node: process.execPath }, env);
+        expect(result).toMatchObject({ agent: adapter.id, scope, file: adapter.mcp.file(scope, env), changed: true });
+        expect((await uninstallMcp({ agent: name, scope, dryRun: true, node: process.execPath }, env)).agent).toBe(adapter.id);
+      }
+    }
+  });
+
+  it("is found again from the name a session's meta.json records", () => {
+    expect(agentByMetaName(adapter.metaName)).toBe(adapter);
+    for (const name of names(adapter)) expect(findAgent(name)).toBe(adapter);
+  });
+});
+
+describe('doctor', () => {
+  it('reports every agent once its hooks are installed, each with every event installed and its command running', async () => {
+    for (const a of AGENTS) await install({ agent: a.id }, env);
+    const report = await doctor(env);
+    expect(report.agents.map((r) => r.agent)).toEqual(AGENTS.map((a) => a.id));
+    for (const r of report.agents) {
+      const installed = r.scopes.find((s) => s.installed.length);
+      expect(installed?.missing ?? ['no scope installed']).toEqual([]);
+      expect(r.command?.runs).toBe(true);
+    }
+  }, 60_000);
+});
