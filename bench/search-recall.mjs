@@ -30,7 +30,7 @@ import { realSentences, writeConversation } from './convo-gen.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'wmem.js');
 const WORK = path.join(ROOT, 'bench', '.work', 'recall');
-const conversations = Number(process.argv[2] ?? 8);
+const conversations = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 8);
 const showMisses = process.argv.includes('--misses');
 const realOnly = process.argv.includes('--real-only');
 // --dev: the dev parts only (while tuning: the test parts are read once, at the end).
