@@ -1,20 +1,27 @@
 // Recall of `wmem search` on conversations with known evidence, for wmem and for a plain BM25 over
 // the same lines, side by side; recall@1/5/10 and MRR (first evidence line in the top ten), on a
-// dev part (to tune on) and a test part (never used to tune the ranking), for two sets:
+// dev part (to tune on) and a test part (never used to tune the ranking), for three sets:
 // - real: bench/data/memorybank-en.json (bench/memorybank-convert.mjs, bench/data/SOURCES.md):
 //   15 people's ten days of chat with an AI companion, one wmem session each with one archived
 //   file per day, and the data authors' questions about them; evidence is the question's
 //   query/response turns (a hit on either line counts); dev/test by person.
+// - prefeval: bench/data/prefeval-choice.json (bench/prefeval-convert.mjs): 20 people (one per
+//   PrefEval topic), ~50 one-day sessions each in which they reveal a preference by what they pick,
+//   and the authors' later question that depends on it; evidence is that session's four lines (the
+//   authors' pairing); dev/test by topic.
 // - generated (bench/convo-gen.mjs): eight conversations of 24 archived sessions each, 40 planted
 //   facts per conversation (320 questions), each asked in other words than its fact, with a
 //   distractor that shares the question's words; dev templates even, test odd.
 //
-//   node bench/search-recall.mjs [conversations=8] [--misses] [--real-only] [--dev]
+//   node bench/search-recall.mjs [conversations=8] [--misses] [--real-only] [--dev] [--json]
+//     [--sets=memorybank,prefeval,generated] [--reuse]
+//
+// Prints one table row per set and part (--json: every figure).
 //
 // The search runs in process: src/store/search-corpus.ts is bundled with esbuild into
 // bench/.work/ and called directly (the same code `wmem search` runs, without process starts).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -23,13 +30,18 @@ import { realSentences, writeConversation } from './convo-gen.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'wmem.js');
 const WORK = path.join(ROOT, 'bench', '.work', 'recall');
-const conversations = Number(process.argv[2] ?? 8);
+const conversations = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 8);
 const showMisses = process.argv.includes('--misses');
 const realOnly = process.argv.includes('--real-only');
 // --dev: the dev parts only (while tuning: the test parts are read once, at the end).
 const splits = process.argv.includes('--dev') ? ['dev'] : ['dev', 'test'];
 
-rmSync(WORK, { recursive: true, force: true });
+// --reuse: keep bench/.work/recall's sessions from the last run (while tuning; the data is the same).
+const reuse = process.argv.includes('--reuse');
+// --sets=memorybank,prefeval,generated: only these sets.
+const only = process.argv.find((a) => a.startsWith('--sets='))?.slice(7).split(',');
+const wanted = (name) => !only || only.includes(name);
+if (!reuse) rmSync(WORK, { recursive: true, force: true });
 mkdirSync(path.join(WORK, 'project'), { recursive: true });
 const home = path.join(WORK, 'home');
 const wmem = (args) => {
@@ -39,11 +51,17 @@ const wmem = (args) => {
 };
 
 // ---- data ---------------------------------------------------------------------------------------
-const newSession = (id) => JSON.parse(wmem(['init', '--session', id, '--json'])).path;
+const made = path.join(WORK, 'sessions.json');
+const sessionPaths = reuse && existsSync(made) ? JSON.parse(readFileSync(made, 'utf8')) : {};
+const newSession = (id) => {
+  sessionPaths[id] ??= JSON.parse(wmem(['init', '--session', id, '--json'])).path;
+  writeFileSync(made, JSON.stringify(sessionPaths));
+  return sessionPaths[id];
+};
 let projectDir;
 // Generated: questions carry their evidence as one archived line.
 const generated = [];
-if (!realOnly) {
+if (!realOnly && wanted('generated')) {
   const sentences = realSentences(ROOT);
   for (let c = 0; c < conversations; c++) {
     const session = newSession(`conversation-${c}`);
@@ -52,29 +70,38 @@ if (!realOnly) {
   }
 }
 // Real: each day one archived file, each turn its query line then its response line.
-const real = [];
-const data = JSON.parse(readFileSync(path.join(ROOT, 'bench', 'data', 'memorybank-en.json'), 'utf8'));
-for (const [c, convo] of data.conversations.entries()) {
-  const id = `person-${c}`;
-  const session = newSession(id);
-  projectDir = path.dirname(session);
-  const archive = path.join(session, 'working-memory', 'archive');
-  mkdirSync(archive, { recursive: true });
-  const fileOf = (date) => `messages-${date.replace(/-/g, '')}T200000000Z.jsonl`;
-  for (const day of convo.sessions) {
-    const lines = day.turns.flatMap((t, n) => {
-      const timestamp = (m) => new Date(Date.parse(`${day.date}T20:00:00Z`) + (2 * n + m) * 60_000).toISOString();
-      return [
-        JSON.stringify({ type: 'user', timestamp: timestamp(0), message: { role: 'user', content: t.user } }),
-        JSON.stringify({ type: 'assistant', timestamp: timestamp(1), message: { id: `msg_${c}_${day.date}_${n}`, role: 'assistant', content: [{ type: 'text', text: t.assistant }] } }),
-      ];
-    });
-    writeFileSync(path.join(archive, fileOf(day.date)), lines.join('\n') + '\n');
+const REAL_SETS = [
+  ['memorybank', 'memorybank-en.json'],
+  ['prefeval', 'prefeval-choice.json'],
+];
+const fileOf = (date) => `messages-${date.replace(/-/g, '')}T200000000Z.jsonl`;
+function loadReal(name, file) {
+  const questions = [];
+  const data = JSON.parse(readFileSync(path.join(ROOT, 'bench', 'data', file), 'utf8'));
+  for (const [c, convo] of data.conversations.entries()) {
+    const id = `${name}-${c}`;
+    const session = newSession(id);
+    projectDir = path.dirname(session);
+    const archive = path.join(session, 'working-memory', 'archive');
+    mkdirSync(archive, { recursive: true });
+    for (const day of convo.sessions) {
+      if (reuse && existsSync(path.join(archive, fileOf(day.date)))) continue;
+      const lines = day.turns.flatMap((t, n) => {
+        const timestamp = (m) => new Date(Date.parse(`${day.date}T20:00:00Z`) + (2 * n + m) * 60_000).toISOString();
+        return [
+          JSON.stringify({ type: 'user', timestamp: timestamp(0), message: { role: 'user', content: t.user } }),
+          JSON.stringify({ type: 'assistant', timestamp: timestamp(1), message: { id: `msg_${c}_${day.date}_${n}`, role: 'assistant', content: [{ type: 'text', text: t.assistant }] } }),
+        ];
+      });
+      writeFileSync(path.join(archive, fileOf(day.date)), lines.join('\n') + '\n');
+    }
+    for (const q of data.questions.filter((x) => x.user === convo.user)) {
+      questions.push({ ...q, conversation: id, session: id, sessionDir: session, gold: q.evidence.flatMap((e) => [1, 2].map((k) => ({ file: fileOf(e.date), line: 2 * e.turn + k }))) });
+    }
   }
-  for (const q of data.questions.filter((x) => x.user === convo.user)) {
-    real.push({ ...q, conversation: c, session: id, sessionDir: session, gold: q.evidence.flatMap((e) => [1, 2].map((k) => ({ file: fileOf(e.date), line: 2 * e.turn + k }))) });
-  }
+  return { conversations: data.conversations.length, questions };
 }
+const real = Object.fromEntries(REAL_SETS.filter(([name]) => wanted(name)).map(([name, file]) => [name, loadReal(name, file)]));
 
 // ---- wmem, in process -----------------------------------------------------------------------------
 const bundle = path.join(WORK, 'search-corpus.mjs');
@@ -181,6 +208,20 @@ async function report(questions) {
   }
   return out;
 }
-const result = { real: { conversations: data.conversations.length, questions: real.length, ...(await report(real)) } };
-if (!realOnly) result.generated = { conversations, questions: generated.length, sessionsPerConversation: 24, ...(await report(generated)) };
-console.log(JSON.stringify(result, null, 2));
+const result = {};
+for (const [name, set] of Object.entries(real)) result[name] = { conversations: set.conversations, questions: set.questions.length, ...(await report(set.questions)) };
+if (generated.length) result.generated = { conversations, questions: generated.length, sessionsPerConversation: 24, ...(await report(generated)) };
+if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
+else {
+  // One row per set and part, wmem beside BM25 over the same lines.
+  const cell = (w, b, k) => `${w[k]} vs ${b[k]}`;
+  console.log('| set | part | questions | recall@1 wmem vs BM25 | recall@5 | recall@10 | MRR |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [name, set] of Object.entries(result)) {
+    for (const split of splits) {
+      const { wmem: w, plainBm25: b } = set[split];
+      console.log(`| ${name} | ${split} | ${w.n} | ${cell(w, b, 'recall@1')} | ${cell(w, b, 'recall@5')} | ${cell(w, b, 'recall@10')} | ${cell(w, b, 'mrr')} |`);
+    }
+  }
+  if (showMisses) console.log(JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v.dev.misses])), null, 1));
+}

@@ -1,8 +1,9 @@
 // Conversation shape, pure: dates a query names, the day of a line, and the rescoring of a shortlist
-// by the lines before and after each line and by the named day.
+// by the lines before and after each line and by the named day, neighbours of a better line after
+// the other hits, bare headings lowered.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dateMatches, dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
+import { HEADING_WEIGHT, dateMatches, dateOfLine, queryDates, reshape, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
 import type { Scored } from '../../src/memory/search.js';
 
 const entry = (source: number, line: number, score: number, text = `line ${line}`): Scored => ({ candidate: { source, line, text, length: text.length, tf: [] }, score, matched: score ? 1 : 0 });
@@ -42,9 +43,25 @@ describe('reshape', () => {
 
   it('lifts the reply after a line that holds the question, above lines that merely match', () => {
     // Line 3 asks with the query's words; line 4 answers without them; line 8 matches a little.
+    // Line 4 is in line 3's context (the hit's neighbours), so it comes after the other hits.
     const out = reshape([entry(0, 3, 10), entry(0, 8, 6)], { sources: conversation, dates: [], lineAt });
-    expect(order(out).slice(0, 3)).toEqual([3, 4, 8]);
+    expect(order(out)).toEqual([3, 8, 5, 10, 4, 9]);
     expect(out.find((s) => s.candidate.line === 4)!.score).toBeCloseTo(8);
+  });
+
+  it('puts a conversation line next to a better one after the other hits, in score order; notes stay as ranked', () => {
+    const sorted = [entry(0, 5, 9), entry(0, 6, 8), entry(0, 9, 7), entry(0, 4, 6), entry(0, 2, 5), entry(1, 3, 4), entry(1, 4, 3)];
+    const out = spreadNeighbours(sorted, [{ conversation: true }, { conversation: false }]);
+    expect(out.map((s) => [s.candidate.source, s.candidate.line])).toEqual([[0, 5], [0, 9], [0, 2], [1, 3], [1, 4], [0, 6], [0, 4]]);
+    // Property: the same entries, each once.
+    expect(new Set(out)).toEqual(new Set(sorted));
+  });
+
+  it('a bare heading of a memory file keeps a share of its score; a heading with more words, all of it', () => {
+    const notes: ShapeSource[] = [{ conversation: false }];
+    const out = reshape([entry(0, 1, 10, '## Current Task'), entry(0, 2, 6, '- the worker memory limit is 2 GiB'), entry(0, 3, 5, '## Why the worker ran out of memory last week')], { sources: notes, dates: [], lineAt });
+    expect(order(out)).toEqual([2, 3, 1]);
+    expect(out.find((s) => s.candidate.line === 1)!.score).toBeCloseTo(10 * HEADING_WEIGHT);
   });
 
   it('leaves other sources as they were ranked', () => {
