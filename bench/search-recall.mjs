@@ -77,7 +77,7 @@ const REAL_SETS = [
 const fileOf = (date) => `messages-${date.replace(/-/g, '')}T200000000Z.jsonl`;
 function loadReal(name, file) {
   const questions = [];
-  const data = JSON.parse(readFileSync(path.join(ROOT, 'bench', 'data', file), 'utf8'));
+  const data = JSON.parse(readFileSync(path.join(DATA, file), 'utf8'));
   for (const [c, convo] of data.conversations.entries()) {
     const id = `${name}-${c}`;
     const session = newSession(id);
@@ -101,7 +101,15 @@ function loadReal(name, file) {
   }
   return { conversations: data.conversations.length, questions };
 }
-const real = Object.fromEntries(REAL_SETS.filter(([name]) => wanted(name)).map(([name, file]) => [name, loadReal(name, file)]));
+// The real sets are built on the user's machine from the data's own repositories (the converters
+// and bench/data/SOURCES.md say how); they are not committed. A set not built yet is skipped.
+const DATA = process.env.WMEM_BENCH_DATA ? path.resolve(process.env.WMEM_BENCH_DATA) : path.join(ROOT, 'bench', 'data');
+const built = ([name, file]) => {
+  if (existsSync(path.join(DATA, file))) return true;
+  console.error(`${name}: ${path.join(DATA, file)} not built; skipped (see bench/data/SOURCES.md for how to build it)`);
+  return false;
+};
+const real = Object.fromEntries(REAL_SETS.filter(([name]) => wanted(name)).filter(built).map(([name, file]) => [name, loadReal(name, file)]));
 
 // ---- wmem, in process -----------------------------------------------------------------------------
 const bundle = path.join(WORK, 'search-corpus.mjs');
