@@ -3,6 +3,7 @@
 import type { AgentAdapter, Scope } from './adapter.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
+import { copilot } from './copilot/index.js';
 import { gemini } from './gemini/index.js';
 import { opencode } from './opencode/index.js';
 
@@ -11,6 +12,7 @@ export const AGENTS: readonly AgentAdapter[] = [
   codex,
   gemini,
   opencode,
+  copilot,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

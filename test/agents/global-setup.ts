@@ -3,8 +3,10 @@
 import type { TestProject } from 'vitest/node';
 import { ensureClaude } from './helpers/install-claude.js';
 import { ensureCodex } from './helpers/install-codex.js';
+import { ensureCopilot } from './helpers/install-copilot.js';
 import { ensureGemini } from './helpers/install-gemini.js';
 import { ensureOpenCode } from './helpers/install-opencode.js';
+import { ensureQwen } from './helpers/install-qwen.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +15,9 @@ declare module 'vitest' {
     /** Gemini CLI's entry script (bundle/gemini.js), run with node. */
     geminiEntry: string;
     opencodeBin: string;
+    copilotBin: string;
+    /** Qwen Code's entry script (cli-entry.js), run with node. */
+    qwenEntry: string;
   }
 }
 
@@ -22,4 +27,6 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('codexBin', await ensureCodex(log));
   project.provide('geminiEntry', await ensureGemini(log));
   project.provide('opencodeBin', await ensureOpenCode(log));
+  project.provide('copilotBin', await ensureCopilot(log));
+  project.provide('qwenEntry', await ensureQwen(log));
 }

@@ -7,7 +7,8 @@
 // What the "model" does is scripted, in this order:
 //   1. `mock.script`: a queue of replies a test pushes (each used once, by the next request);
 //   2. a `[[bash: CMD]]` marker in the last user message of a request that offers tools, unless
-//      the last message is a tool result already: a tool call to OpenCode's `bash` tool;
+//      the last message is a tool result already: a call to the client's shell tool (`shellTool`,
+//      OpenCode's `bash` unless a test says otherwise);
 //   3. otherwise a plain assistant message (`replyText`).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -66,6 +67,8 @@ export class ChatMock {
   usage: ChatUsage = { prompt_tokens: 1200, cached_tokens: 0, completion_tokens: 20 };
   readonly script: ChatReply[] = [];
   replyText = 'Done.';
+  /** The client's shell tool a `[[bash: CMD]]` marker calls (OpenCode's `bash`; Qwen Code's `run_shell_command`). */
+  shellTool: { name: string; args: (command: string) => Record<string, unknown> } = { name: 'bash', args: (command) => ({ command, description: 'Runs the command' }) };
   private server?: http.Server;
 
   get baseUrl(): string {
@@ -126,7 +129,7 @@ export class ChatMock {
     // Part by part: wmem's meter is a second text part of the same message.
     const parts: string[] = Array.isArray(lastUser?.content) ? lastUser.content.map((p: any) => String(p?.text ?? '')) : [contentText(lastUser)];
     const bash = BASH_MARKER.exec(parts.map(unwrapPrompt).join('\n'));
-    if (bash) return { kind: 'call', name: 'bash', arguments: { command: bash[1].trim(), description: 'Runs the command' } };
+    if (bash) return { kind: 'call', name: this.shellTool.name, arguments: this.shellTool.args(bash[1].trim()) };
     return { kind: 'text', text: this.replyText };
   }
 
