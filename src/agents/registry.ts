@@ -6,6 +6,7 @@ import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
 import { gemini } from './gemini/index.js';
 import { opencode } from './opencode/index.js';
+import { qwen } from './qwen/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
@@ -13,6 +14,7 @@ export const AGENTS: readonly AgentAdapter[] = [
   gemini,
   opencode,
   copilot,
+  qwen,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

@@ -1,0 +1,141 @@
+// One user's machine for a Qwen Code real-client test: a temporary HOME whose ~/.qwen/settings.json
+// turns usage statistics off (else Qwen contacts an outside telemetry host), a wmem home and a
+// project. `qwen` runs the pinned client headless (`qwen -p … --yolo`, the shell tool is offered
+// only with --yolo) against the loopback Chat Completions mock (`--auth-type openai
+// --openai-base-url`), and returns what it printed and the requests it sent. `chatFiles` finds
+// its chat logs (~/.qwen/projects/<slug>/chats/<id>.jsonl).
+import { execa, type Result } from 'execa';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ChatMock, type ChatRequest } from './openai-chat-mock.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
+export const QWEN_MODEL = 'qwen3-coder-plus';
+
+export interface QwenRun {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+  /** Chat completion requests to the mock during this run, in order. */
+  requests: ChatRequest[];
+}
+
+export interface ProbeRecord {
+  input: any;
+}
+
+export const QWEN_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact', 'Stop', 'SessionEnd'] as const;
+
+export class QwenWorld {
+  private constructor(
+    readonly root: string,
+    readonly home: string,
+    readonly wmemHome: string,
+    readonly project: string,
+    readonly mock: ChatMock,
+    readonly entry: string,
+  ) {}
+
+  static async create(entry: string): Promise<QwenWorld> {
+    const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'wmem-qwen-')));
+    const dirs = ['home', 'wmem-home', 'project'].map((d) => path.join(root, d));
+    await Promise.all(dirs.map((d) => mkdir(d, { recursive: true })));
+    const [home, wmemHome, project] = dirs;
+    const mock = new ChatMock();
+    mock.shellTool = { name: 'run_shell_command', args: (command) => ({ command, description: 'Runs the command', is_background: false }) };
+    await mock.start();
+    const world = new QwenWorld(root, home, wmemHome, project, mock, entry);
+    await mkdir(world.qwenDir, { recursive: true });
+    await writeFile(world.settingsPath, world.baseSettings());
+    return world;
+  }
+
+  get qwenDir(): string {
+    return path.join(this.home, '.qwen');
+  }
+
+  get settingsPath(): string {
+    return path.join(this.qwenDir, 'settings.json');
+  }
+
+  baseSettings(): string {
+    return JSON.stringify({ privacy: { usageStatisticsEnabled: false } }, null, 2) + '\n';
+  }
+
+  private baseEnv(): Record<string, string> {
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, NO_COLOR: '1', LANG: 'C.UTF-8', TERM: 'dumb' };
+    for (const key of ['TMPDIR', 'SHELL']) if (process.env[key]) env[key] = process.env[key]!;
+    return env;
+  }
+
+  /** The built wmem, run in the project with `--home` (so nothing relies on the default ~/.ai). */
+  wmem(args: string[], env: Record<string, string> = {}): Promise<Result> {
+    return execa('node', [WMEM_BIN, '--home', this.wmemHome, ...args], { cwd: this.project, reject: false, extendEnv: false, timeout: 30_000, input: '', env: { ...this.baseEnv(), ...env } });
+  }
+
+  async wmemJson<T = any>(args: string[]): Promise<T> {
+    const result = await this.wmem([...args, '--json']);
+    if (result.exitCode !== 0) throw new Error(`wmem ${args.join(' ')} exited ${result.exitCode}: ${result.stderr}`);
+    return JSON.parse(String(result.stdout)) as T;
+  }
+
+  /** `wmem install qwen` (user scope unless told), run by the built wmem in the project. */
+  async installWmem(args: string[] = []): Promise<Result> {
+    const result = await this.wmem(['install', 'qwen', ...args]);
+    if (result.exitCode !== 0) throw new Error(`wmem install qwen exited ${result.exitCode}: ${result.stderr}`);
+    return result;
+  }
+
+  /** Runs `qwen -p PROMPT --yolo` headless in the project; `resume` continues a session by id. */
+  async qwen(prompt: string, options: { resume?: string; timeout?: number; env?: Record<string, string> } = {}): Promise<QwenRun> {
+    const before = this.mock.requests.length;
+    const args = [this.entry, '--auth-type', 'openai', '--openai-base-url', this.mock.baseUrl, '--openai-api-key', 'mock-key-not-a-secret', '-m', QWEN_MODEL, '--yolo', ...(options.resume ? ['--resume', options.resume] : []), '-p', prompt];
+    const run = await execa(process.execPath, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.baseEnv(), ...options.env }, stdin: 'ignore', timeout: options.timeout ?? 120_000 });
+    const requests = this.mock.requests.slice(before).filter((r) => r.path.endsWith('/chat/completions'));
+    return { exitCode: run.exitCode, stdout: String(run.stdout), stderr: String(run.stderr), requests };
+  }
+
+  /** Qwen's chat logs (~/.qwen/projects/<slug>/chats/<id>.jsonl). */
+  chatFiles(): string[] {
+    const projects = path.join(this.qwenDir, 'projects');
+    const out: string[] = [];
+    for (const slug of existsSync(projects) ? readdirSync(projects) : []) {
+      const chats = path.join(projects, slug, 'chats');
+      for (const name of existsSync(chats) ? readdirSync(chats) : []) if (name.endsWith('.jsonl')) out.push(path.join(chats, name));
+    }
+    return out.sort();
+  }
+
+  /** A hook per event (user settings) that appends its stdin to probe.jsonl. */
+  async probeHooks(events: readonly string[] = QWEN_EVENTS): Promise<void> {
+    const script = path.join(this.root, 'probe.mjs');
+    await writeFile(
+      script,
+      ["import { appendFileSync, readFileSync } from 'node:fs';", "const input = readFileSync(0, 'utf8');", `appendFileSync(${JSON.stringify(this.probeLog)}, JSON.stringify({ input: JSON.parse(input || 'null') }) + '\\n');`].join('\n'),
+    );
+    const hooks: Record<string, unknown[]> = {};
+    for (const event of events) hooks[event] = [{ hooks: [{ type: 'command', command: `node ${script}`, timeout: 10 }] }];
+    await writeFile(this.settingsPath, JSON.stringify({ ...JSON.parse(this.baseSettings()), hooks }, null, 2) + '\n');
+  }
+
+  get probeLog(): string {
+    return path.join(this.root, 'probe.jsonl');
+  }
+
+  async probeRecords(): Promise<ProbeRecord[]> {
+    if (!existsSync(this.probeLog)) return [];
+    return (await readFile(this.probeLog, 'utf8'))
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as ProbeRecord);
+  }
+
+  async cleanup(): Promise<void> {
+    await this.mock.stop();
+    await rm(this.root, { recursive: true, force: true });
+  }
+}
