@@ -6,7 +6,8 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CopilotWorld, type CopilotRun } from './helpers/copilot-world.js';
+import { inWorld, lastMeta } from './helpers/agent-world.js';
+import { CopilotWorld, type CopilotRun, type ProbeRecord } from './helpers/copilot-world.js';
 import { chatMessages, chatText, type ChatRequest, type ChatUsage } from './helpers/openai-chat-mock.js';
 import { cacheRoot } from './helpers/install-claude.js';
 import { countOf } from './helpers/requests.js';
@@ -14,22 +15,7 @@ import { countOf } from './helpers/requests.js';
 const copilotBin = inject('copilotBin');
 const observed: Record<string, unknown> = {};
 
-async function withWorld<T>(fn: (world: CopilotWorld) => Promise<T>): Promise<T> {
-  const world = await CopilotWorld.create(copilotBin);
-  let failed = true;
-  try {
-    const value = await fn(world);
-    failed = false;
-    return value;
-  } finally {
-    // A hook never fails the client: what went wrong inside one is only in wmem's hook log.
-    const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
-    if (log.trim()) ((observed.hookLog ??= []) as string[]).push(...log.trim().split('\n'));
-    const errors = log.split('\n').filter((l) => / error: /.test(l));
-    if (!failed) expect(errors, errors.join('\n')).toEqual([]);
-    await world.cleanup();
-  }
-}
+const withWorld = <T>(fn: (world: CopilotWorld) => Promise<T>) => inWorld(() => CopilotWorld.create(copilotBin), observed, fn, (errors) => expect(errors, errors.join('\n')).toEqual([]));
 
 afterAll(async () => {
   await writeFile(path.join(cacheRoot(), 'last-copilot-report.json'), JSON.stringify({ observed }, null, 2) + '\n').catch(() => {});
@@ -42,19 +28,7 @@ function requestsOf(run: CopilotRun): ChatRequest[] {
 
 const memoryCopies = (request: ChatRequest) => countOf(chatText(request), '<working_memory>');
 
-function metaOf(request: ChatRequest): Record<string, any> {
-  const blocks = [...chatText(request).matchAll(/<context_meta>\n?([\s\S]*?)\n?<\/context_meta>/g)];
-  if (!blocks.length) throw new Error(`no <context_meta> in the request: ${chatText(request).slice(-1500)}`);
-  return JSON.parse(blocks[blocks.length - 1][1].trim().split('\n')[0]);
-}
-
-async function sessionPath(world: CopilotWorld): Promise<string> {
-  return (await world.wmemJson(['status'])).path;
-}
-
-async function fired(world: CopilotWorld, event: string): Promise<any> {
-  return JSON.parse(await readFile(path.join(world.wmemHome, 'logs', 'hooks-last', `copilot-${event}.json`), 'utf8'));
-}
+const metaOf = (request: ChatRequest) => lastMeta(chatText(request));
 
 const FAILING = `node -e "console.error('AssertionError: expected 1 to be 2'); process.exit(3)"`;
 
@@ -64,7 +38,7 @@ describe('GitHub Copilot CLI 1.0.102: the hooks as the client runs them', () => 
       await world.probeHooks();
       const run = await world.copilot('List it: [[bash: ls /nonexistent-wmem-dir]]');
       expect(run.exitCode, run.stderr).toBe(0);
-      const records = await world.probeRecords();
+      const records = await world.probeRecords<ProbeRecord>();
       observed.probeOrder = records.map((r) => r.event);
       expect(records.map((r) => r.event)).toEqual(['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'agentStop', 'sessionEnd']);
       const [id] = world.sessionIds();
@@ -110,10 +84,10 @@ describe('GitHub Copilot CLI 1.0.102 with wmem hooks', () => {
       const result = messages.length && chatMessages(afterTool).filter((m) => m.role === 'tool').at(-1)!.text;
       expect(result).toMatch(/completed with exit code 3/);
       expect(result).not.toMatch(/<context_meta>|<working_memory>/);
-      const hot = JSON.parse(await readFile(path.join(await sessionPath(world), 'state', 'hot.json'), 'utf8'));
+      const hot = JSON.parse(await readFile(path.join(await world.sessionPath(), 'state', 'hot.json'), 'utf8'));
       observed.hotErrors = hot.errors;
       expect(hot.errors).toEqual([expect.objectContaining({ category: 'test', summary: expect.stringContaining('AssertionError: expected 1 to be 2'), command: expect.stringContaining('process.exit(3)') })]);
-      expect((await fired(world, 'postToolUse')).note).toMatch(/opened test error/);
+      expect((await world.fired('postToolUse')).note).toMatch(/opened test error/);
 
       // A resume: the first prompt's copy is still in the history; only what changed (the error) is sent.
       const [id] = world.sessionIds();
@@ -141,7 +115,7 @@ describe('GitHub Copilot CLI 1.0.102 with wmem hooks', () => {
       observed.compactExit = compact.exitCode ?? 'killed';
       const log = await readFile(world.eventsFile(id), 'utf8');
       expect(log).toContain('"session.compaction_complete"');
-      const archive = path.join(await sessionPath(world), 'working-memory', 'archive');
+      const archive = path.join(await world.sessionPath(), 'working-memory', 'archive');
       const archives = readdirSync(archive).filter((n) => n.startsWith('transcript-'));
       observed.archives = archives;
       expect(archives.length).toBe(1);

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { inWorld, lastMeta } from './helpers/agent-world.js';
 import { QwenWorld, type QwenRun } from './helpers/qwen-world.js';
 import { chatMessages, chatText, type ChatRequest, type ChatUsage } from './helpers/openai-chat-mock.js';
 import { unescaped } from './helpers/gemini-mock.js';
@@ -15,22 +16,7 @@ import { countOf } from './helpers/requests.js';
 const qwenEntry = inject('qwenEntry');
 const observed: Record<string, unknown> = {};
 
-async function withWorld<T>(fn: (world: QwenWorld) => Promise<T>): Promise<T> {
-  const world = await QwenWorld.create(qwenEntry);
-  let failed = true;
-  try {
-    const value = await fn(world);
-    failed = false;
-    return value;
-  } finally {
-    // A hook never fails the client: what went wrong inside one is only in wmem's hook log.
-    const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
-    if (log.trim()) ((observed.hookLog ??= []) as string[]).push(...log.trim().split('\n'));
-    const errors = log.split('\n').filter((l) => / error: /.test(l));
-    if (!failed) expect(errors, errors.join('\n')).toEqual([]);
-    await world.cleanup();
-  }
-}
+const withWorld = <T>(fn: (world: QwenWorld) => Promise<T>) => inWorld(() => QwenWorld.create(qwenEntry), observed, fn, (errors) => expect(errors, errors.join('\n')).toEqual([]));
 
 afterAll(async () => {
   await writeFile(path.join(cacheRoot(), 'last-qwen-report.json'), JSON.stringify({ observed }, null, 2) + '\n').catch(() => {});
@@ -47,19 +33,7 @@ function turnsOf(run: QwenRun): ChatRequest[] {
 const sent = (request: ChatRequest) => unescaped(chatText(request));
 const memoryCopies = (request: ChatRequest) => countOf(sent(request), '<working_memory>');
 
-function metaOf(request: ChatRequest): Record<string, any> {
-  const blocks = [...sent(request).matchAll(/<context_meta>\n?([\s\S]*?)\n?<\/context_meta>/g)];
-  if (!blocks.length) throw new Error(`no <context_meta> in the request: ${sent(request).slice(-1500)}`);
-  return JSON.parse(blocks[blocks.length - 1][1].trim().split('\n')[0]);
-}
-
-async function sessionPath(world: QwenWorld): Promise<string> {
-  return (await world.wmemJson(['status'])).path;
-}
-
-async function fired(world: QwenWorld, event: string): Promise<any> {
-  return JSON.parse(await readFile(path.join(world.wmemHome, 'logs', 'hooks-last', `qwen-${event}.json`), 'utf8'));
-}
+const metaOf = (request: ChatRequest) => lastMeta(sent(request));
 
 const idOf = (chat: string) => path.basename(chat, '.jsonl');
 const FAILING = `node -e "console.error('AssertionError: expected 1 to be 2'); process.exit(3)"`;
@@ -100,8 +74,8 @@ describe('Qwen Code 0.24.4 with wmem hooks', () => {
       // The UserPromptSubmit after the tool round (empty prompt) added nothing: one copy, one meter.
       expect(memoryCopies(afterTool)).toBe(1);
       expect(countOf(sent(afterTool), '<context_meta>')).toBe(1);
-      expect((await fired(world, 'UserPromptSubmit')).note).toMatch(/ignored|nothing/i);
-      const hot = JSON.parse(await readFile(path.join(await sessionPath(world), 'state', 'hot.json'), 'utf8'));
+      expect((await world.fired('UserPromptSubmit')).note).toMatch(/ignored|nothing/i);
+      const hot = JSON.parse(await readFile(path.join(await world.sessionPath(), 'state', 'hot.json'), 'utf8'));
       observed.hotErrors = hot.errors;
       expect(hot.errors).toEqual([expect.objectContaining({ category: 'test', summary: expect.stringContaining('AssertionError: expected 1 to be 2'), command: expect.stringContaining('process.exit(3)') })]);
 
@@ -129,7 +103,7 @@ describe('Qwen Code 0.24.4 with wmem hooks', () => {
       expect(compress.exitCode, compress.stderr + compress.stdout).toBe(0);
       const log = await readFile(chat, 'utf8');
       expect(log).toContain('"chat_compression"');
-      const dir = await sessionPath(world);
+      const dir = await world.sessionPath();
       const archive = path.join(dir, 'working-memory', 'archive');
       const archives = readdirSync(archive).filter((n) => n.startsWith('transcript-'));
       observed.archives = archives;

@@ -1,19 +1,16 @@
 // One user's machine for a Qwen Code real-client test: a temporary HOME whose ~/.qwen/settings.json
 // turns usage statistics off (else Qwen contacts an outside telemetry host), a wmem home and a
-// project. `qwen` runs the pinned client headless (`qwen -p … --yolo`, the shell tool is offered
+// project (agent-world.ts). `qwen` runs the pinned client headless (`qwen -p … --yolo`, the shell tool is offered
 // only with --yolo) against the loopback Chat Completions mock (`--auth-type openai
 // --openai-base-url`), and returns what it printed and the requests it sent. `chatFiles` finds
 // its chat logs (~/.qwen/projects/<slug>/chats/<id>.jsonl).
-import { execa, type Result } from 'execa';
+import { execa } from 'execa';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ChatMock, type ChatRequest } from './openai-chat-mock.js';
+import { AgentWorld, makeWorldDirs, type WorldDirs } from './agent-world.js';
+import type { ChatRequest } from './openai-chat-mock.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
 export const QWEN_MODEL = 'qwen3-coder-plus';
 
 export interface QwenRun {
@@ -24,31 +21,19 @@ export interface QwenRun {
   requests: ChatRequest[];
 }
 
-export interface ProbeRecord {
-  input: any;
-}
-
 export const QWEN_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PostCompact', 'Stop', 'SessionEnd'] as const;
 
-export class QwenWorld {
+export class QwenWorld extends AgentWorld {
   private constructor(
-    readonly root: string,
-    readonly home: string,
-    readonly wmemHome: string,
-    readonly project: string,
-    readonly mock: ChatMock,
+    dirs: WorldDirs,
     readonly entry: string,
-  ) {}
+  ) {
+    super(dirs, 'qwen');
+  }
 
   static async create(entry: string): Promise<QwenWorld> {
-    const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'wmem-qwen-')));
-    const dirs = ['home', 'wmem-home', 'project'].map((d) => path.join(root, d));
-    await Promise.all(dirs.map((d) => mkdir(d, { recursive: true })));
-    const [home, wmemHome, project] = dirs;
-    const mock = new ChatMock();
-    mock.shellTool = { name: 'run_shell_command', args: (command) => ({ command, description: 'Runs the command', is_background: false }) };
-    await mock.start();
-    const world = new QwenWorld(root, home, wmemHome, project, mock, entry);
+    const world = new QwenWorld(await makeWorldDirs('qwen'), entry);
+    world.mock.shellTool = { name: 'run_shell_command', args: (command) => ({ command, description: 'Runs the command', is_background: false }) };
     await mkdir(world.qwenDir, { recursive: true });
     await writeFile(world.settingsPath, world.baseSettings());
     return world;
@@ -64,30 +49,6 @@ export class QwenWorld {
 
   baseSettings(): string {
     return JSON.stringify({ privacy: { usageStatisticsEnabled: false } }, null, 2) + '\n';
-  }
-
-  private baseEnv(): Record<string, string> {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, NO_COLOR: '1', LANG: 'C.UTF-8', TERM: 'dumb' };
-    for (const key of ['TMPDIR', 'SHELL']) if (process.env[key]) env[key] = process.env[key]!;
-    return env;
-  }
-
-  /** The built wmem, run in the project with `--home` (so nothing relies on the default ~/.ai). */
-  wmem(args: string[], env: Record<string, string> = {}): Promise<Result> {
-    return execa('node', [WMEM_BIN, '--home', this.wmemHome, ...args], { cwd: this.project, reject: false, extendEnv: false, timeout: 30_000, input: '', env: { ...this.baseEnv(), ...env } });
-  }
-
-  async wmemJson<T = any>(args: string[]): Promise<T> {
-    const result = await this.wmem([...args, '--json']);
-    if (result.exitCode !== 0) throw new Error(`wmem ${args.join(' ')} exited ${result.exitCode}: ${result.stderr}`);
-    return JSON.parse(String(result.stdout)) as T;
-  }
-
-  /** `wmem install qwen` (user scope unless told), run by the built wmem in the project. */
-  async installWmem(args: string[] = []): Promise<Result> {
-    const result = await this.wmem(['install', 'qwen', ...args]);
-    if (result.exitCode !== 0) throw new Error(`wmem install qwen exited ${result.exitCode}: ${result.stderr}`);
-    return result;
   }
 
   /** Runs `qwen -p PROMPT --yolo` headless in the project; `resume` continues a session by id. */
@@ -120,22 +81,5 @@ export class QwenWorld {
     const hooks: Record<string, unknown[]> = {};
     for (const event of events) hooks[event] = [{ hooks: [{ type: 'command', command: `node ${script}`, timeout: 10 }] }];
     await writeFile(this.settingsPath, JSON.stringify({ ...JSON.parse(this.baseSettings()), hooks }, null, 2) + '\n');
-  }
-
-  get probeLog(): string {
-    return path.join(this.root, 'probe.jsonl');
-  }
-
-  async probeRecords(): Promise<ProbeRecord[]> {
-    if (!existsSync(this.probeLog)) return [];
-    return (await readFile(this.probeLog, 'utf8'))
-      .split('\n')
-      .filter((line) => line.trim())
-      .map((line) => JSON.parse(line) as ProbeRecord);
-  }
-
-  async cleanup(): Promise<void> {
-    await this.mock.stop();
-    await rm(this.root, { recursive: true, force: true });
   }
 }

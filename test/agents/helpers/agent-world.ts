@@ -1,0 +1,126 @@
+// What every real-client world shares (the Copilot and Qwen worlds extend it): a temporary root
+// with a HOME, a wmem home and a project, the Chat Completions mock the client talks to, the built
+// wmem run with `--home`, and a probe log hooks append their stdin to.
+import { execa, type Result } from 'execa';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ChatMock } from './openai-chat-mock.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
+
+export interface WorldDirs {
+  root: string;
+  home: string;
+  wmemHome: string;
+  project: string;
+  mock: ChatMock;
+}
+
+/** A fresh root (`wmem-<name>-…` in the temp folder) with its folders, and a started mock. */
+export async function makeWorldDirs(name: string): Promise<WorldDirs> {
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `wmem-${name}-`)));
+  const [home, wmemHome, project] = ['home', 'wmem-home', 'project'].map((d) => path.join(root, d));
+  await Promise.all([home, wmemHome, project].map((d) => mkdir(d, { recursive: true })));
+  const mock = new ChatMock();
+  await mock.start();
+  return { root, home, wmemHome, project, mock };
+}
+
+export class AgentWorld {
+  readonly root: string;
+  readonly home: string;
+  readonly wmemHome: string;
+  readonly project: string;
+  readonly mock: ChatMock;
+
+  constructor(
+    dirs: WorldDirs,
+    /** The agent's id for `wmem install` and the hook log's file names. */
+    readonly agent: string,
+  ) {
+    ({ root: this.root, home: this.home, wmemHome: this.wmemHome, project: this.project, mock: this.mock } = dirs);
+  }
+
+  protected baseEnv(): Record<string, string> {
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, NO_COLOR: '1', LANG: 'C.UTF-8', TERM: 'dumb' };
+    for (const key of ['TMPDIR', 'SHELL']) if (process.env[key]) env[key] = process.env[key]!;
+    return env;
+  }
+
+  /** The built wmem, run in the project with `--home` (so nothing relies on the default ~/.ai). */
+  wmem(args: string[], env: Record<string, string> = {}): Promise<Result> {
+    return execa('node', [WMEM_BIN, '--home', this.wmemHome, ...args], { cwd: this.project, reject: false, extendEnv: false, timeout: 30_000, input: '', env: { ...this.baseEnv(), ...env } });
+  }
+
+  async wmemJson<T = any>(args: string[]): Promise<T> {
+    const result = await this.wmem([...args, '--json']);
+    if (result.exitCode !== 0) throw new Error(`wmem ${args.join(' ')} exited ${result.exitCode}: ${result.stderr}`);
+    return JSON.parse(String(result.stdout)) as T;
+  }
+
+  /** `wmem install AGENT` (its default scope unless told), run by the built wmem in the project. */
+  async installWmem(args: string[] = []): Promise<Result> {
+    const result = await this.wmem(['install', this.agent, ...args]);
+    if (result.exitCode !== 0) throw new Error(`wmem install ${this.agent} exited ${result.exitCode}: ${result.stderr}`);
+    return result;
+  }
+
+  /** The folder of the project's current wmem session. */
+  async sessionPath(): Promise<string> {
+    return (await this.wmemJson(['status'])).path;
+  }
+
+  /** What wmem's last firing of `event` recorded (logs/hooks-last/<agent>-<event>.json). */
+  async fired(event: string): Promise<any> {
+    return JSON.parse(await readFile(path.join(this.wmemHome, 'logs', 'hooks-last', `${this.agent}-${event}.json`), 'utf8'));
+  }
+
+  get probeLog(): string {
+    return path.join(this.root, 'probe.jsonl');
+  }
+
+  /** The lines probe hooks appended, parsed. */
+  async probeRecords<T = any>(): Promise<T[]> {
+    if (!existsSync(this.probeLog)) return [];
+    return (await readFile(this.probeLog, 'utf8'))
+      .split('\n')
+      .filter((line) => line.trim())
+      .map((line) => JSON.parse(line) as T);
+  }
+
+  async cleanup(): Promise<void> {
+    await this.mock.stop();
+    await rm(this.root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs `fn` in a fresh world, then fails the test on any error in wmem's hook log (a hook never
+ * fails the client: what went wrong inside one is only there) and removes the world. The log's
+ * lines go to `observed.hookLog` for the suite's report.
+ */
+export async function inWorld<W extends AgentWorld, T>(make: () => Promise<W>, observed: Record<string, unknown>, fn: (world: W) => Promise<T>, check: (errors: string[]) => void): Promise<T> {
+  const world = await make();
+  let failed = true;
+  try {
+    const value = await fn(world);
+    failed = false;
+    return value;
+  } finally {
+    const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
+    if (log.trim()) ((observed.hookLog ??= []) as string[]).push(...log.trim().split('\n'));
+    if (!failed) check(log.split('\n').filter((l) => / error: /.test(l)));
+    await world.cleanup();
+  }
+}
+
+/** The figures of the last <context_meta> block in `text` (a request's text as the hooks wrote it). */
+export function lastMeta(text: string): Record<string, any> {
+  const blocks = [...text.matchAll(/<context_meta>\n?([\s\S]*?)\n?<\/context_meta>/g)];
+  if (!blocks.length) throw new Error(`no <context_meta> in the request: ${text.slice(-1500)}`);
+  return JSON.parse(blocks[blocks.length - 1][1].trim().split('\n')[0]);
+}
