@@ -66,6 +66,24 @@ describe('wmem install copilot', () => {
   });
 });
 
+describe('wmem install copilot --mcp', () => {
+  it('writes mcpServers.wmem as `copilot mcp add` does into mcp-config.json; doctor checks it answers; uninstall gives the bytes back', async () => {
+    const file = path.join(copilotHome, 'mcp-config.json');
+    const before = '{\n  "mcpServers": {\n    "other": {"type": "local", "command": "x", "args": [], "tools": ["*"]}\n  }\n}\n';
+    await writeFile(file, before);
+    const first = await box.run(['install', 'copilot', '--mcp'], { env: env() });
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    const entry = JSON.parse(await readFile(file, 'utf8')).mcpServers.wmem;
+    expect(entry).toEqual({ type: 'local', command: expect.any(String), args: [expect.stringMatching(/bin\/wmem\.js$/), 'mcp'], tools: ['*'] });
+    const doctor = JSON.parse(String((await box.run(['doctor', '--json'], { env: env() })).stdout));
+    expect(doctor.mcp.registrations).toEqual([expect.objectContaining({ agent: 'copilot', scope: 'user', file })]);
+    expect(doctor.mcp.checks).toEqual([expect.objectContaining({ ok: true, detail: expect.stringMatching(/^10 tools: /) })]);
+    const removed = await box.run(['uninstall', 'copilot', '--mcp'], { env: env() });
+    expect(removed.exitCode).toBe(0);
+    expect(await readFile(file, 'utf8')).toBe(before);
+  });
+});
+
 describe('wmem hook --agent copilot', () => {
   const base = () => ({ sessionId: SESSION, timestamp: 1795712906217, cwd: box.project });
   const hook = (event: string, fields: Record<string, unknown>) =>

@@ -50,6 +50,20 @@ describe('wmem install qwen', () => {
   });
 });
 
+describe('wmem install qwen --mcp', () => {
+  it('writes mcpServers.wmem into settings.json beside the hooks; uninstall gives the bytes back', async () => {
+    const before = '{\n  "privacy": {"usageStatisticsEnabled": false},\n  "$version": 4\n}\n';
+    await writeFile(settingsFile(), before);
+    const first = await box.run(['install', 'qwen', '--mcp']);
+    expect(first.exitCode, String(first.stderr)).toBe(0);
+    expect(JSON.parse(await readFile(settingsFile(), 'utf8')).mcpServers.wmem).toEqual({ command: expect.any(String), args: [expect.stringMatching(/bin\/wmem\.js$/), 'mcp'] });
+    const doctor = JSON.parse(String((await box.run(['doctor', '--json'])).stdout));
+    expect(doctor.mcp.checks).toEqual([expect.objectContaining({ ok: true, detail: expect.stringMatching(/^10 tools: /) })]);
+    expect((await box.run(['uninstall', 'qwen', '--mcp'])).exitCode).toBe(0);
+    expect(await readFile(settingsFile(), 'utf8')).toBe(before);
+  });
+});
+
 describe('wmem hook --agent qwen', () => {
   const chat = () => path.join(box.root, 'chat.jsonl');
   const hook = (event: string, fields: Record<string, unknown>) =>

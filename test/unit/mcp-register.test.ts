@@ -12,7 +12,7 @@ const server: ServerCommand = { command: 'wmem', args: ['mcp'] };
 const moved: ServerCommand = { command: '/usr/bin/node', args: ['/opt/wmem/bin/wmem.js', 'mcp', '--home', '/home/me/.ai'] };
 const target = (id: string) => mcpTarget(id)!;
 
-const JSON_TARGETS = ['claude', 'gemini', 'opencode'];
+const JSON_TARGETS = ['claude', 'gemini', 'opencode', 'copilot', 'qwen'];
 
 /** Installs, checks idempotence and the round trip back to the original bytes. */
 function roundTrip(id: string, before: string | undefined) {
@@ -35,6 +35,9 @@ describe('JSON configs', () => {
     expect(JSON.parse(target('claude').planInstall('f', undefined, server).after)).toEqual({ mcpServers: { wmem: { type: 'stdio', command: 'wmem', args: ['mcp'] } } });
     expect(JSON.parse(target('gemini').planInstall('f', undefined, server).after)).toEqual({ mcpServers: { wmem: { command: 'wmem', args: ['mcp'] } } });
     expect(JSON.parse(target('opencode').planInstall('f', undefined, server).after)).toEqual({ mcp: { wmem: { type: 'local', command: ['wmem', 'mcp'], enabled: true } } });
+    // What `copilot mcp add` writes; Qwen's is Gemini's.
+    expect(JSON.parse(target('copilot').planInstall('f', undefined, server).after)).toEqual({ mcpServers: { wmem: { type: 'local', command: 'wmem', args: ['mcp'], tools: ['*'] } } });
+    expect(JSON.parse(target('qwen').planInstall('f', undefined, server).after)).toEqual({ mcpServers: { wmem: { command: 'wmem', args: ['mcp'] } } });
   });
 
   for (const id of JSON_TARGETS) {
@@ -111,8 +114,8 @@ describe('Codex config.toml', () => {
   });
 });
 
-it('knows the four agents and their aliases', () => {
-  expect(MCP_TARGETS.map((t) => t.id)).toEqual(['claude', 'codex', 'gemini', 'opencode']);
+it('knows the agents and their aliases', () => {
+  expect(MCP_TARGETS.map((t) => t.id)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen']);
   expect(mcpTarget('claude-code')?.id).toBe('claude');
   expect(mcpTarget('cursor')).toBeUndefined();
 });
@@ -133,6 +136,9 @@ it('finds each agent\'s config file for each scope', () => {
     'gemini user /h/.gemini/settings.json',
     'opencode project /p/opencode.json',
     'opencode user /h/.config/opencode/opencode.json',
+    'copilot user /h/.copilot/mcp-config.json',
+    'qwen user /h/.qwen/settings.json',
+    'qwen project /p/.qwen/settings.json',
   ]);
   const moved = { cwd: '/p', env: { HOME: '/h', CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', XDG_CONFIG_HOME: '/xdg' } as NodeJS.ProcessEnv };
   expect(['claude', 'codex', 'opencode'].map((id) => target(id).file('user', moved))).toEqual(['/c/.claude.json', '/x/config.toml', '/xdg/opencode/opencode.json']);

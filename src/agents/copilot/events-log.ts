@@ -9,7 +9,7 @@
 //   names the compaction); its `postCompactionTokens` is Copilot's own count of what is left.
 //   The summary call's usage is inside that line, not a usage_record of its own.
 import { parseJsonLine } from '../../history/lines.js';
-import { isObject } from '../hook-json.js';
+import { isObject } from '../../ui/json.js';
 import { positive, type UsageLine } from '../usage-lines.js';
 
 export function copilotLine(line: string, offset: number): UsageLine {

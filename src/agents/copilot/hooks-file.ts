@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { ConfigShapeError, type ConfigPlan, type ConfigPlace, type ConfigStatus, type InstallRequest, type Scope } from '../adapter.js';
 import { hookCommandRule } from '../hook-command.js';
-import { isObject } from '../hook-json.js';
+import { isObject } from '../../ui/json.js';
 import { copilotDir } from './protocol.js';
 
 /** The events wmem installs, with Copilot's timeout for each (seconds). */
@@ -35,10 +35,6 @@ export function copilotHooksFile(scope: Scope, place: ConfigPlace): string {
 
 type Json = Record<string, unknown>;
 
-function shapeError(message: string, hint: string): ConfigShapeError {
-  return Object.assign(new ConfigShapeError(message), { hint });
-}
-
 /** The file's entries per event, or why it is not wmem's file (undefined text: no file). */
 function readOurs(file: string, text: string | undefined): { entries: Map<string, Json>; foreign?: string } {
   const entries = new Map<string, Json>();
@@ -60,7 +56,7 @@ function readOurs(file: string, text: string | undefined): { entries: Map<string
 }
 
 function notOurs(reason: string): ConfigShapeError {
-  return shapeError(`${reason}; left untouched`, 'rename your own hooks file (Copilot loads every *.json of that folder), or install into the other scope (--scope user|project)');
+  return new ConfigShapeError(`${reason}; left untouched`, 'rename your own hooks file (Copilot loads every *.json of that folder), or install into the other scope (--scope user|project)');
 }
 
 export function renderHooksFile(request: InstallRequest): string {

@@ -46,4 +46,12 @@ export const copilot: AgentAdapter = {
   defaultWindow: 64_000,
   compactCommand: '/compact',
   config,
+  // What `copilot mcp add` writes. User scope only: the workspace `.mcp.json` Copilot also reads is
+  // Claude Code's file (`wmem install claude --mcp` registers the server there already).
+  mcp: {
+    scopes: ['user'],
+    defaultScope: 'user',
+    file: (_scope, { env }) => path.join(copilotDir(env), 'mcp-config.json'),
+    shape: { format: 'json', container: 'mcpServers', command: 'split', before: { type: 'local' }, after: { tools: ['*'] } },
+  },
 };

@@ -5,10 +5,12 @@
 // postToolUseFailure `error`, preCompact `transcriptPath`, `trigger`). Only a flat
 // `{"additionalContext"}` is honoured (Claude's `hookSpecificOutput` is silently ignored). A shell
 // command that exits non-zero is still a postToolUse: its exit code is only in the result's last line.
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import os from 'node:os';
 import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
-import { isObject, parseHookText, str } from '../hook-json.js';
+import { parseHookText, str } from '../hook-json.js';
+import { within, withOutcome } from '../tool-event.js';
+import { isObject } from '../../ui/json.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 
 /**
@@ -99,12 +101,6 @@ export function parseCopilotInput(text: string, event: AgentEvent, env: NodeJS.P
   return event.moment === 'tool-done' || event.moment === 'tool-failed' ? parseTool(raw, input) : input;
 }
 
-function within(file: string, root: string | undefined): string {
-  if (!root || !isAbsolute(file)) return file;
-  const rel = relative(root, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
-}
-
 /** A tool moment as a `wmem track` event; paths inside `root` are kept relative to it. */
 export function copilotToolEvent(input: HookInput, root?: string): ToolEvent {
   const tool = input.tool ?? {};
@@ -116,14 +112,7 @@ export function copilotToolEvent(input: HookInput, root?: string): ToolEvent {
   if (file) event.files = [within(file, root)];
   const output = typeof tool.response === 'string' ? tool.response : undefined;
   if (output !== undefined) event.output = output;
-  if (input.moment === 'tool-failed') {
-    event.error = tool.error ?? output ?? 'the tool failed';
-    event.output = output ?? event.error;
-    event.exit_code = tool.exitCode ?? 1;
-  } else if (tool.exitCode !== undefined) {
-    event.exit_code = tool.exitCode;
-  }
-  return event;
+  return withOutcome(event, input, output, 'the tool failed');
 }
 
 /**

@@ -8,7 +8,7 @@
 //   compaction); `systemPayload.info.newTokenCount` is Qwen's own count of what is left. The
 //   summary call writes no assistant line.
 import { parseJsonLine } from '../../history/lines.js';
-import { isObject } from '../hook-json.js';
+import { isObject } from '../../ui/json.js';
 import { positive, type UsageLine } from '../usage-lines.js';
 
 export function qwenLine(line: string, offset: number): UsageLine {

@@ -5,16 +5,17 @@
 // model); the UserPromptSubmit it fires after each tool round with an empty prompt is ignored;
 // token use and compressions from the chat JSONL; the lossless archive at PreCompact, the summary
 // at PostCompact.
-import type { AgentAdapter, AgentConfig } from '../adapter.js';
+import path from 'node:path';
+import { userHome, type AgentAdapter, type AgentConfig } from '../adapter.js';
 import { parseQwenInput, QWEN_CONTEXT_CAP, QWEN_EVENTS, qwenAnswer, qwenEvent, qwenToolEvent } from './protocol.js';
-import { diagnoseQwen, planQwenInstall, planQwenUninstall, qwenCommandPrefix, qwenSettingsFile } from './settings.js';
+import { diagnoseQwen, QWEN_HOOKS_FILE, qwenCommandPrefix, qwenSettingsFile } from './settings.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
   defaultScope: 'user',
   file: qwenSettingsFile,
-  planInstall: planQwenInstall,
-  planUninstall: planQwenUninstall,
+  planInstall: QWEN_HOOKS_FILE.planInstall,
+  planUninstall: QWEN_HOOKS_FILE.planUninstall,
   diagnose: (scope, file, text) => diagnoseQwen(scope, file, text),
   commandPrefix: qwenCommandPrefix,
 };
@@ -37,4 +38,11 @@ export const qwen: AgentAdapter = {
   },
   compactCommand: '/compress',
   config,
+  // `qwen mcp add -s user|project` writes the same entry into the same settings files.
+  mcp: {
+    scopes: ['user', 'project'],
+    defaultScope: 'user',
+    file: (scope, { cwd, env }) => path.join(scope === 'user' ? userHome(env) : path.resolve(cwd), '.qwen', 'settings.json'),
+    shape: { format: 'json', container: 'mcpServers', command: 'split' },
+  },
 };

@@ -4,9 +4,11 @@
 // with `prompt: ""`: that is no new prompt (wmem ignores it, so nothing is counted or sent twice).
 // A failing shell command is a PostToolUseFailure whose `error` is Qwen's shell report
 // (`Command: …\nDirectory: …\nOutput: …\nError: …\nExit Code: N\n…`).
-import { isAbsolute, relative } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
-import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
+import { additionalContextAnswer, parseHookJson, str } from '../hook-json.js';
+import { within, withOutcome } from '../tool-event.js';
+import { isObject } from '../../ui/json.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 
 export const QWEN_EVENTS: readonly AgentEvent[] = [
@@ -75,24 +77,10 @@ export function qwenToolEvent(input: HookInput, root?: string): ToolEvent {
   if (file) event.files = [within(file, root)];
   const output = typeof tool.response === 'string' ? tool.response : undefined;
   if (output !== undefined) event.output = output;
-  if (input.moment === 'tool-failed') {
-    if (tool.isInterrupt) {
-      event.is_interrupt = true;
-      return event;
-    }
-    event.error = tool.error ?? 'the tool failed';
-    event.output = output ?? event.error;
-    event.exit_code = tool.exitCode ?? 1;
-  } else {
-    event.exit_code = 0;
-  }
-  return event;
-}
-
-function within(file: string, root: string | undefined): string {
-  if (!root || !isAbsolute(file)) return file;
-  const rel = relative(root, file);
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+  if (input.moment === 'tool-failed' && tool.isInterrupt) return { ...event, is_interrupt: true };
+  // Qwen fires PostToolUse only when the tool succeeded.
+  if (input.moment === 'tool-done') event.exit_code = 0;
+  return withOutcome(event, input, output, 'the tool failed');
 }
 
 /** The answer: hookSpecificOutput.additionalContext at UserPromptSubmit, a part of the user's turn. */
