@@ -6,6 +6,8 @@
 // - a call's usage is the context in use until the next one; it names the model and the window;
 // - a compaction ends a window: no usage since (lastUsage null), the agent's own count of what is
 //   left kept as `afterCompaction`; model and window from before it still hold until a call says.
+import { parseJsonLine } from '../history/lines.js';
+import { usageEvent } from '../history/usage.js';
 import type { UsageView } from '../memory/meter.js';
 import type { LineRules } from './transcript-file.js';
 
@@ -88,7 +90,16 @@ export function usageOfText(text: string, read: UsageLineReader): UsageView {
   return state;
 }
 
-/** A positive finite number, else 0. */
-export function positive(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+/**
+ * A reader for lines that history/usage.ts knows: only lines holding one of `marks` are parsed
+ * (the rest cannot change the usage), and a compaction without an id of its own is named by its offset.
+ */
+export function markedUsageLines(marks: readonly string[]): UsageLineReader {
+  return (line, offset) => {
+    if (!marks.some((m) => line.includes(m))) return undefined;
+    const event = usageEvent(parseJsonLine(line));
+    if (!event) return undefined;
+    if (event.kind === 'boundary') return { kind: 'boundary', id: event.id ?? `@${offset}`, ...(event.after ? { after: event.after } : {}) };
+    return { kind: 'usage', tokens: event.tokens, ...(event.window ? { window: event.window } : {}), ...(event.model ? { model: event.model } : {}) };
+  };
 }

@@ -11,6 +11,7 @@ import { copilotLine } from '../../src/agents/copilot/events-log.js';
 import { readQwenUsage } from '../../src/agents/qwen/chat-file.js';
 import { qwenLine } from '../../src/agents/qwen/chat-log.js';
 import { usageOfText } from '../../src/agents/usage-lines.js';
+import { seriesOf } from '../../src/report/series.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'wmem-usage-lines-'));
@@ -29,6 +30,17 @@ describe('real logs', () => {
     const expected = { lastUsage: null, boundary: '3d2c0eb1-01ec-4bab-a878-9091f52d977d', model: 'qwen3-coder-plus', window: 1_000_000, afterCompaction: 1030 };
     expect(usageOfText(readFileSync(file, 'utf8'), qwenLine)).toEqual(expected);
     expect((await readQwenUsage(file)).view).toEqual(expected);
+  });
+});
+
+describe("the report's series", () => {
+  it('reads the same logs: every call a point, every compaction a mark', () => {
+    const copilot = seriesOf(readFileSync(path.join(FIXTURES, 'copilot', 'events.jsonl'), 'utf8'));
+    expect(copilot.points.map((p) => [p.tokens, p.model])).toEqual([[1200, 'gpt-4.1'], [1200, 'gpt-4.1'], [1200, 'gpt-4.1'], [1200, 'gpt-4.1']]);
+    expect(copilot.compactions).toEqual([expect.objectContaining({ n: 2, after: 10_490 })]);
+    const qwen = seriesOf(readFileSync(path.join(FIXTURES, 'qwen', 'chat.jsonl'), 'utf8'));
+    expect(qwen.points.map((p) => [p.tokens, p.model])).toEqual([[5000, 'qwen3-coder-plus'], [5000, 'qwen3-coder-plus']]);
+    expect(qwen.compactions).toEqual([expect.objectContaining({ n: 2, after: 1030 })]);
   });
 });
 
