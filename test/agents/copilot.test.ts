@@ -129,7 +129,9 @@ describe('GitHub Copilot CLI 1.0.102 with wmem hooks', () => {
       expect(after.exitCode, after.stderr).toBe(0);
       expect(requestsOf(after).map(memoryCopies)).toEqual([1, ...requestsOf(after).slice(1).map(() => 1)]);
       expect(readdirSync(archive).filter((n) => n.startsWith('transcript-'))).toEqual(archives);
-    }));
+    }),
+    // Four runs of the client, each up to a minute on a loaded box (Copilot's /compact may wait a minute more).
+    900_000);
 
   it('doctor sees the hooks; uninstall leaves the hooks folder as it was', () =>
     withWorld(async (world) => {

@@ -118,7 +118,9 @@ describe('Qwen Code 0.24.4 with wmem hooks', () => {
       observed.afterCompressCopies = turnsOf(after).map(memoryCopies);
       expect(memoryCopies(turnsOf(after)[0])).toBe(1);
       expect(readdirSync(archive).filter((n) => n.startsWith('transcript-'))).toEqual(archives);
-    }));
+    }),
+    // Four runs of the client, each up to a minute on a loaded box (Copilot's /compact may wait a minute more).
+    900_000);
 
   it('doctor sees the hooks; uninstall leaves settings.json as it was', () =>
     withWorld(async (world) => {
