@@ -6,7 +6,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { inWorld, lastMeta } from './helpers/agent-world.js';
+import { expectMeter, inWorld, lastMeta } from './helpers/agent-world.js';
 import { QwenWorld, type QwenRun } from './helpers/qwen-world.js';
 import { chatMessages, chatText, type ChatRequest, type ChatUsage } from './helpers/openai-chat-mock.js';
 import { unescaped } from './helpers/gemini-mock.js';
@@ -87,16 +87,9 @@ describe('Qwen Code 0.24.4 with wmem hooks', () => {
       observed.secondCopies = memoryCopies(next);
       expect(memoryCopies(next)).toBe(1);
       expect(sent(next)).toContain('AssertionError: expected 1 to be 2');
-      const meta = metaOf(next);
-      observed.secondMeta = meta;
-      // tokens_used is the last reply's promptTokenCount in the chat file: the mock's prompt_tokens.
-      expect(meta.tokens_used).toBe(FIRST.prompt_tokens);
-      expect(meta.tokens_source).toBe('usage');
-      expect(meta.tokens_max).toBe(1_000_000);
-      expect(meta.model).toBe('qwen3-coder-plus');
-      const status = await world.wmemJson(['status']);
-      observed.status = { tokens_used: status.tokens_used, tokens_source: status.tokens_source, tokens_max: status.tokens_max, tokens_max_source: status.tokens_max_source };
-      expect(status.tokens_used).toBe(NEXT.prompt_tokens);
+      // tokens_used is the last reply's promptTokenCount in the chat file: the mock's prompt_tokens
+      // (cached inside); tokens_max the reply's contextWindowSize.
+      await expectMeter(world, metaOf(next), { used: FIRST.prompt_tokens, now: NEXT.prompt_tokens, max: 1_000_000, model: 'qwen3-coder-plus' }, observed);
 
       // /compress: PreCompact archives the chat file before the compression is written.
       const compress = await world.qwen('/compress', { resume: idOf(chat) });

@@ -2,6 +2,7 @@
 // with a HOME, a wmem home and a project, the Chat Completions mock the client talks to, the built
 // wmem run with `--home`, and a probe log hooks append their stdin to.
 import { execa, type Result } from 'execa';
+import { expect } from 'vitest';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -123,4 +124,17 @@ export function lastMeta(text: string): Record<string, any> {
   const blocks = [...text.matchAll(/<context_meta>\n?([\s\S]*?)\n?<\/context_meta>/g)];
   if (!blocks.length) throw new Error(`no <context_meta> in the request: ${text.slice(-1500)}`);
   return JSON.parse(blocks[blocks.length - 1][1].trim().split('\n')[0]);
+}
+
+/**
+ * The meter a request carried and `wmem status` after the run, held against what the mock
+ * reported: `used` is the figure the agent's log holds when the request was sent (the run
+ * before's last call), `now` the run's own last call, both counted the agent's way.
+ */
+export async function expectMeter(world: AgentWorld, meta: Record<string, any>, want: { used: number; now: number; max: number; model: string }, observed: Record<string, unknown>): Promise<void> {
+  observed.secondMeta = meta;
+  expect(meta).toMatchObject({ tokens_used: want.used, tokens_source: 'usage', tokens_max: want.max, model: want.model });
+  const status = await world.wmemJson(['status']);
+  observed.status = { tokens_used: status.tokens_used, tokens_source: status.tokens_source, tokens_max: status.tokens_max, tokens_max_source: status.tokens_max_source };
+  expect(status).toMatchObject({ tokens_used: want.now, tokens_source: 'usage', tokens_max: want.max });
 }
