@@ -3,7 +3,7 @@
 // their stdin), then wmem's hooks installed by the built wmem: what Copilot sends the model, what
 // `wmem status` says, what lands on disk.
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expectMeter, inWorld, lastMeta } from './helpers/agent-world.js';
@@ -105,8 +105,14 @@ describe('GitHub Copilot CLI 1.0.102 with wmem hooks', () => {
       await expectMeter(world, metaOf(next), { used: FIRST.prompt_tokens, now: NEXT.prompt_tokens, max: 64_000, model: 'gpt-4.1' }, observed);
 
       // /compact headless: preCompact archives events.jsonl before the compaction is written.
-      // Copilot sometimes waits ~60 s before exiting after it: the run is killed at the timeout.
-      const compact = await world.copilot('/compact', { resume: id, timeout: 150_000 });
+      // Copilot sometimes waits ~60 s before exiting after it: the run ends once the log is complete.
+      // Done once the log holds the compaction and, after it, the session's shutdown.
+      const compacted = () => {
+        const log = existsSync(world.eventsFile(id)) ? readFileSync(world.eventsFile(id), 'utf8') : '';
+        const at = log.indexOf('"session.compaction_complete"');
+        return at !== -1 && log.includes('"session.shutdown"', at);
+      };
+      const compact = await world.copilot('/compact', { resume: id, timeout: 150_000, doneWhen: compacted });
       observed.compactExit = compact.exitCode ?? 'killed';
       const log = await readFile(world.eventsFile(id), 'utf8');
       expect(log).toContain('"session.compaction_complete"');

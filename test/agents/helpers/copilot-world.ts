@@ -62,12 +62,16 @@ export class CopilotWorld extends AgentWorld {
 
   /**
    * Runs `copilot -p PROMPT --allow-all` headless in the project; `resume` continues a session by
-   * id. `timeout` kills a run that hangs (Copilot sometimes waits ~60 s after /compact).
+   * id. `timeout` kills a run that hangs; `doneWhen`, checked each half second, ends the run once
+   * what the test waits for is on disk (Copilot sometimes waits ~60 s before exiting after /compact).
    */
-  async copilot(prompt: string, options: { resume?: string; timeout?: number; env?: Record<string, string>; args?: string[] } = {}): Promise<CopilotRun> {
+  async copilot(prompt: string, options: { resume?: string; timeout?: number; env?: Record<string, string>; args?: string[]; doneWhen?: () => boolean } = {}): Promise<CopilotRun> {
     const before = this.mock.requests.length;
     const args = ['-p', prompt, '--allow-all', '--no-auto-update', ...(options.resume ? [`--resume=${options.resume}`] : []), ...(options.args ?? [])];
-    const run = await execa(this.bin, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.copilotEnv(), ...options.env }, stdin: 'ignore', timeout: options.timeout ?? 180_000 });
+    const child = execa(this.bin, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.copilotEnv(), ...options.env }, stdin: 'ignore', timeout: options.timeout ?? 180_000 });
+    const done = options.doneWhen;
+    const watch = done ? setInterval(() => done() && child.kill(), 500) : undefined;
+    const run = await child.finally(() => clearInterval(watch));
     const requests = this.mock.requests.slice(before).filter((r) => r.path.endsWith('/chat/completions'));
     return { exitCode: run.exitCode, stdout: String(run.stdout), stderr: String(run.stderr), requests };
   }
