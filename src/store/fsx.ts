@@ -48,6 +48,16 @@ export async function openRegularFile(file: string): Promise<fs.FileHandle> {
   }
 }
 
+/** Whether a process with this pid is running (one of another user's counts: EPERM). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export async function exists(file: string): Promise<boolean> {
   try {
     lstatSync(file);

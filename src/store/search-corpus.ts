@@ -6,7 +6,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, unl
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { atomicWrite, atomicWriteWith, createExclusive, staysInside } from './fsx.js';
+import { atomicWrite, atomicWriteWith, createExclusive, processAlive, staysInside } from './fsx.js';
 import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured } from './search-index.js';
 import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
@@ -336,7 +336,7 @@ async function claimMarker(marker: string): Promise<boolean> {
     } catch {
       continue; // released meanwhile
     }
-    if (Number.isInteger(holder) && holder > 0 && alive(holder)) return false;
+    if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return false;
     try {
       unlinkSync(marker);
     } catch {
@@ -344,15 +344,6 @@ async function claimMarker(marker: string): Promise<boolean> {
     }
   }
   return false;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** 3: the meta file records the day runs of the archive's lines. */
