@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Entry point. `wmem context` and `wmem hook` run on every prompt, and `wmem compact` is timed
-// against cp, so they go through lean entries first; everything else (and anything a lean entry
-// does not recognise) goes to the full command line. All are built into dist/ by `npm install`
-// (the prepare script).
+// Entry point. `wmem context` and `wmem hook` run on every prompt, `wmem compact` is timed against
+// cp and `wmem search` against grep, so they go through lean entries first; everything else (and
+// anything a lean entry does not recognise) goes to the full command line. All are built into
+// dist/ by `npm install` (the prepare script).
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -13,6 +13,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // Its own lean entry: a quick cut is timed against cp, and the full CLI's loading shows.
   const { runCompact } = await import('../dist/fast/fast-compact.js');
   if (!(await runCompact(process.argv))) {
+    const { run } = await import('../dist/cli.js');
+    await run(process.argv);
+  }
+} else if (args[0] === 'search') {
+  // Its own lean entry: a search is timed against grep -rF over the same files.
+  const { runSearch } = await import('../dist/fast/fast-search.js');
+  if (!(await runSearch(process.argv))) {
     const { run } = await import('../dist/cli.js');
     await run(process.argv);
   }

@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { WmemError, EXIT } from './ui/errors.js';
 import type { CommandResult, RunContext } from './commands/run.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './entries/runtime.js';
-import { COMPACT_OPTIONS, CONTEXT_OPTIONS, GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
+import { COMPACT_OPTIONS, CONTEXT_OPTIONS, GLOBAL_OPTIONS, SEARCH_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
 import { allScopes, defaultScopesHelp, knownAgents, mcpAgents } from './agents/registry.js';
 
 export { VERSION } from './options.js';
@@ -124,12 +124,13 @@ export function buildProgram(): Command {
     () => import('./commands/consolidate.js'),
   );
   declare(
-    program
-      .command('search')
-      .description('ranked hits across overview, scratch, detail, archive and workspace memory')
-      .argument('<query...>', 'what to look for, in your own words')
-      .option('--limit <n>', 'how many hits', intOption('--limit', 1), 10)
-      .option('--all-sessions', 'search every session of the project'),
+    SEARCH_OPTIONS.reduce(
+      addSpec,
+      program
+        .command('search')
+        .description('ranked hits across overview, scratch, detail, archive and workspace memory')
+        .argument('<query...>', 'what to look for, in your own words'),
+    ),
     () => import('./commands/search.js'),
   );
   declare(

@@ -55,6 +55,11 @@ export const COMPACT_OPTIONS: OptionSpec[] = [
   { flags: '--finish', description: 'only finish what a compaction left to the background (the next compact or restore also does)' },
 ];
 
+export const SEARCH_OPTIONS: OptionSpec[] = [
+  { flags: '--limit <n>', description: 'how many hits', intMin: 1, default: 10 },
+  { flags: '--all-sessions', description: 'search every session of the project' },
+];
+
 export interface ParsedFlags {
   long: string;
   short?: string;

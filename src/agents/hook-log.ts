@@ -63,7 +63,8 @@ function firedFile(home: string, event: string): string {
 export async function recordFired(home: string, fired: FiredRecord): Promise<void> {
   try {
     const record = fired.ok ? fired : await redacted(fired);
-    await atomicWrite(firedFile(home, record.event), JSON.stringify({ version: 1, ...record }) + '\n');
+    // Bookkeeping (docs/guarantees.md): replaced atomically, not fsynced.
+    await atomicWrite(firedFile(home, record.event), JSON.stringify({ version: 1, ...record }) + '\n', { durable: false });
   } catch {
     /* best effort, as above */
   }

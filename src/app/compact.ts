@@ -2,7 +2,6 @@
 // does the work). A quick cut of a long history returns once the archive is safe and leaves its
 // readable transcript and overview lines to `wmem compact --finish`, which the caller's
 // `startFinish` starts in the background; that run only finishes what the journal says is left.
-import { spawn } from 'node:child_process';
 import { resolveSession, type Session, type Where } from '../store/session.js';
 import { withLock } from '../store/fsx.js';
 import { compactSession, recoverCompaction, type CompactOptions, type CompactResult } from '../history/compact.js';
@@ -59,19 +58,4 @@ async function indexForSearch(session: Session): Promise<void> {
   await indexSession(session.id, session.paths);
 }
 
-/** Starts `wmem compact --finish` for a session, detached; false when it could not be started. */
-export function finishInBackground(bin: string | undefined, where: Where, sessionId: string): boolean {
-  if (!bin) return false;
-  try {
-    const child = spawn(process.execPath, [bin, 'compact', '--finish', '--quiet', '--home', where.home, '--cwd', where.cwd, '--session', sessionId], {
-      detached: true,
-      stdio: 'ignore',
-      env: where.env,
-    });
-    child.on('error', () => {});
-    child.unref();
-    return child.pid !== undefined;
-  } catch {
-    return false;
-  }
-}
+export { finishInBackground } from './finish-background.js';

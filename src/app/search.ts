@@ -10,6 +10,11 @@ export interface SearchOptions {
   allSessions?: boolean;
   /** The reading time (a team entry dated after it counts as the oldest copy). */
   now?: Date;
+  /**
+   * Starts a background run that indexes a session's files (`wmem compact --finish`): called when
+   * a large file was scanned because building its index now would have cost more than the scan.
+   */
+  indexLater?: (sessionId: string) => Promise<unknown> | void;
 }
 
 export async function searchSession(options: SearchOptions) {
@@ -22,6 +27,7 @@ export async function searchSession(options: SearchOptions) {
   const root = findRepoRootSync(session.project.cwd);
   const scope = { projectDir: session.project.dir, sessions, teamFile: root ? teamFilePath(root) : undefined, nowMs: (options.now ?? new Date()).getTime() };
   const result = await searchMemory(scope, query, { limit: options.limit ?? 10 });
+  for (const id of result.unindexed) await options.indexLater?.(id);
   return { query, session: session.id, allSessions: Boolean(options.allSessions), filesSearched: result.files, linesSearched: result.lines, hits: result.hits };
 }
 

@@ -1,6 +1,7 @@
 // `wmem search QUERY [--limit N] [--all-sessions]`: src/app/search.ts ranks the hits; this prints
 // them one a line with file and line.
 import { searchSession } from '../app/search.js';
+import { finishInBackground } from '../app/finish-background.js';
 import { renderSearch } from '../views/memory.js';
 import type { CommandResult, RunContext } from './run.js';
 
@@ -11,7 +12,9 @@ export interface SearchCommandOptions {
 
 export async function run(options: SearchCommandOptions, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
   const query = ((args[0] as string[]) ?? []).map((w) => (w.startsWith('\u2060') ? w.slice(1) : w)).join(' ');
-  const data = await searchSession({ where: ctx, query, limit: options.limit, allSessions: options.allSessions, now: ctx.now() });
+  // A large file scanned for want of an index gets one from a background run.
+  const indexLater = (id: string) => void finishInBackground(process.argv[1], ctx, id);
+  const data = await searchSession({ where: ctx, query, limit: options.limit, allSessions: options.allSessions, now: ctx.now(), indexLater });
   if (!data.hits.length && ctx.quiet) return { data, text: '' };
   return { data, text: renderSearch(data, ctx.style) };
 }

@@ -4,15 +4,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { isAtomicWriteLeftover, ownTempPid } from '../store/temp-names.js';
 import type { Session } from '../store/session.js';
+import { processAlive } from '../store/fsx.js';
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Deletes temp files that a killed wmem process left in `dirs` (names `.<…>.<pid>[.replaced].tmp`

@@ -90,7 +90,10 @@ export const TOOLS: ToolSpec[] = [
     async run(args, scope) {
       const { searchSession } = await import('../app/search.js');
       const { renderSearch } = await import('../views/memory.js');
-      const result = await searchSession({ where: scope.where, query: String(args.query), limit: args.limit as number | undefined, allSessions: args.all_sessions as boolean | undefined, now: scope.now() });
+      const { finishInBackground } = await import('../app/finish-background.js');
+      // A large file scanned for want of an index gets one from a background run.
+      const indexLater = (id: string) => void finishInBackground(scope.bin, scope.where, id);
+      const result = await searchSession({ where: scope.where, query: String(args.query), limit: args.limit as number | undefined, allSessions: args.all_sessions as boolean | undefined, now: scope.now(), indexLater });
       return { text: renderSearch(result, PLAIN_STYLE), data: asData(result) };
     },
   },

@@ -49,5 +49,6 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
 
 export async function writeContextCache(stateDir: string, cache: ContextCache): Promise<void> {
   // A failed cache write must never fail the command: the next run recomputes.
-  await atomicWrite(cacheFile(stateDir), JSON.stringify(cache)).catch(() => {});
+  // Not fsynced either: what a power cut loses is recomputed (docs/guarantees.md).
+  await atomicWrite(cacheFile(stateDir), JSON.stringify(cache), { durable: false }).catch(() => {});
 }

@@ -1,7 +1,7 @@
 // Every write of a file that matters goes through here: atomic replace (temp, fsync, rename,
 // fsync of the folder), single-write appends, private modes, a lock for read-modify-write, and
 // path containment for names that come from users, agents or hook input.
-import nodeFs, { promises as fs, constants as fsc, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import nodeFs, { promises as fs, constants as fsc, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
@@ -48,6 +48,16 @@ export async function openRegularFile(file: string): Promise<fs.FileHandle> {
   }
 }
 
+/** Whether a process with this pid is running (one of another user's counts: EPERM). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export async function exists(file: string): Promise<boolean> {
   try {
     lstatSync(file);
@@ -74,23 +84,23 @@ function symlinkRefusal(file: string) {
   return usageError(`${file} is a symbolic link; wmem does not write through links`, 'replace the link with the file itself');
 }
 
+/**
+ * How durable a replace is. `durable: false` is for bookkeeping whose loss in a power cut costs
+ * nothing a user cares about (a hook's last firing, its state, the render cache, hot state: see
+ * docs/guarantees.md): still atomic (readers see the old bytes or the new), but not fsynced, so
+ * that a hook on every prompt and tool call does not wait on the disk for it.
+ */
+export interface WriteOptions {
+  durable?: boolean;
+}
+
 /** Replaces `file` atomically: readers see the old bytes or the new, never a torn file. Never writes through a link. */
-export async function atomicWrite(file: string, data: string | Uint8Array): Promise<void> {
-  const { default: writeFileAtomic } = await import('write-file-atomic');
-  await ensureDir(path.dirname(file));
-  try {
-    if (lstatSync(file).isSymbolicLink()) throw symlinkRefusal(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  assertLocksHeld();
-  try {
-    // A view, not a copy: an index written here runs to megabytes.
-    await writeFileAtomic(file, typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength), { mode: FILE_MODE, fsync: true });
-  } catch (err) {
-    throw fsError(err, 'write', file);
-  }
-  await fsyncDir(path.dirname(file));
+export async function atomicWrite(file: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+  // A view, not a copy: an index written here runs to megabytes.
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  await atomicWriteWith(file, (fd) => {
+    for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
+  }, options);
 }
 
 /** A private temp name beside `file` in the shape sweeps recognise (`.<name>.<random>.<pid>.tmp`, store/temp-names.ts). */
@@ -101,8 +111,10 @@ export function tempBeside(file: string): string {
 /**
  * atomicWrite for bytes written where they belong (`fill` writes to the open temp file with
  * positional writes): a large derived file is never whole in memory. Never writes through a link.
+ * Synchronous inside: one process, nothing to overlap, and no promise-based fs to load.
  */
-export async function atomicWriteWith(file: string, fill: (fd: number) => void): Promise<void> {
+export async function atomicWriteWith(file: string, fill: (fd: number) => void, options: WriteOptions = {}): Promise<void> {
+  const durable = options.durable ?? true;
   await ensureDir(path.dirname(file));
   try {
     if (lstatSync(file).isSymbolicLink()) throw symlinkRefusal(file);
@@ -115,56 +127,20 @@ export async function atomicWriteWith(file: string, fill: (fd: number) => void):
   try {
     fd = nodeFs.openSync(temp, 'wx', FILE_MODE);
     fill(fd);
-    nodeFs.fsyncSync(fd);
+    if (durable) nodeFs.fsyncSync(fd);
     nodeFs.closeSync(fd);
     fd = undefined;
-    await fs.rename(temp, file);
+    nodeFs.renameSync(temp, file);
   } catch (err) {
     if (fd !== undefined) nodeFs.closeSync(fd);
-    await fs.unlink(temp).catch(() => {});
-    throw fsError(err, 'write', file);
-  }
-  await fsyncDir(path.dirname(file));
-}
-
-/**
- * atomicWrite for text made a piece at a time (a large derived file): the pieces go to a private
- * temp file beside `file` as they come, which is then synced and renamed into place; the whole
- * text is never in memory. Never writes through a link.
- */
-export async function atomicWriteStream(file: string, pieces: AsyncIterable<string>): Promise<void> {
-  await ensureDir(path.dirname(file));
-  try {
-    if (lstatSync(file).isSymbolicLink()) throw symlinkRefusal(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  assertLocksHeld();
-  const temp = tempBeside(file);
-  let handle: fs.FileHandle | undefined;
-  try {
-    handle = await fs.open(temp, 'wx', FILE_MODE);
-    let batch: string[] = [];
-    let size = 0;
-    for await (const piece of pieces) {
-      batch.push(piece);
-      size += piece.length;
-      if (size < 1 << 20) continue;
-      await handle.write(batch.join(''));
-      batch = [];
-      size = 0;
+    try {
+      nodeFs.unlinkSync(temp);
+    } catch {
+      /* never made, or gone */
     }
-    await handle.write(batch.join(''));
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await fs.rename(temp, file);
-  } catch (err) {
-    await handle?.close().catch(() => {});
-    await fs.unlink(temp).catch(() => {});
     throw fsError(err, 'write', file);
   }
-  await fsyncDir(path.dirname(file));
+  if (durable) await fsyncDir(path.dirname(file));
 }
 
 /**

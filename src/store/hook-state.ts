@@ -94,7 +94,9 @@ export async function updateHookState<T>(stateDir: string, fn: (state: HookState
       const state = await readHookState(file);
       const before = JSON.stringify(state);
       const result = await fn(state);
-      if (JSON.stringify(state) !== before) await atomicWrite(file, JSON.stringify(withoutSecrets(state)) + '\n');
+      // Bookkeeping, not fsynced (docs/guarantees.md): a state lost in a power cut costs a rescan
+      // of the transcript, or the memory part sent once more.
+      if (JSON.stringify(state) !== before) await atomicWrite(file, JSON.stringify(withoutSecrets(state)) + '\n', { durable: false });
       return result;
     },
     { waitMs: 3_000, staleMs: 5_000 },

@@ -36,7 +36,10 @@ export async function writeHotState(session: Session, state: HotState): Promise<
   await withLock(session.paths.dir, () => saveHotState(session.paths.stateDir, state));
 }
 
-/** Writes hot.json; the caller holds the session lock. */
+/**
+ * Writes hot.json; the caller holds the session lock. Not fsynced (a tool hook writes it on every
+ * call): a power cut may lose the last events of a cache of recent ones (docs/guarantees.md).
+ */
 export async function saveHotState(stateDir: string, state: HotState): Promise<void> {
-  await atomicWrite(hotStatePath(stateDir), JSON.stringify(state, null, 2) + '\n');
+  await atomicWrite(hotStatePath(stateDir), JSON.stringify(state, null, 2) + '\n', { durable: false });
 }

@@ -2,12 +2,12 @@
 // project's workspace memory. Archived messages (JSON lines) are searched through a text sidecar
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
-import { createReadStream, readdirSync, readFileSync, statSync, unlinkSync, type Dirent } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { atomicWrite, atomicWriteStream, staysInside } from './fsx.js';
-import { ensureIndex, INDEX_MIN_BYTES, scanIndexed, type Ensured } from './search-index.js';
+import { atomicWrite, atomicWriteWith, createExclusive, processAlive, staysInside } from './fsx.js';
+import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured } from './search-index.js';
 import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
@@ -160,8 +160,10 @@ function dayRecorder(): { see(raw: string, line: number): void; days: DayRun[] }
 type MessagesText = ({ file: string } | { text: string }) & { days: DayRun[] };
 
 /**
- * The sidecar text file of an archived messages file, built (streaming) when missing or stale;
- * when it cannot be written, the text itself. With it, the day each run of lines was written on.
+ * The sidecar text file of an archived messages file, built when missing or stale; when it cannot
+ * be written, the text itself. With it, the day each run of lines was written on. Built
+ * synchronously, a MiB at a time each way: the first search after a compaction may be the one
+ * that builds it, and per-line promises cost as much as the JSON parsing.
  */
 async function messagesText(paths: SessionPaths, source: Source): Promise<MessagesText> {
   const dir = path.join(paths.stateDir, 'search');
@@ -173,51 +175,94 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<Messag
   const stat = statSync(source.path);
   const history: History = { ...(await import('../history/lines.js')), ...(await import('../history/messages.js')) };
   let recorder = dayRecorder();
-  const extracted = async function* () {
+  let lines = 0;
+  const extract = (write: (text: string) => void) => {
     recorder = dayRecorder();
-    let n = 0;
-    for await (const line of linesOf(source.path)) {
-      recorder.see(line, ++n);
-      yield extractLine(line, history) + '\n';
+    lines = 0;
+    for (const line of linesOfSync(source.path)) {
+      recorder.see(line, ++lines);
+      write(extractLine(line, history) + '\n');
     }
+    if (!lines) write('\n'); // as an empty join ended
   };
-  // Streamed to the file a line at a time: a long archive's text is never all in memory. A cache:
-  // a failed write costs time on the next search, nothing else (the text is then made in memory).
+  // Written a batch at a time: a long archive's text is never all in memory. A cache: a failed
+  // write costs time on the next search, nothing else (the text is then made in memory).
   try {
-    let lines = 0;
-    await atomicWriteStream(textFile, (async function* () {
-      for await (const line of extracted()) {
-        lines++;
-        yield line;
-      }
-      if (!lines) yield '\n'; // as an empty join ended
-    })());
+    await atomicWriteWith(textFile, (fd) => {
+      let batch: string[] = [];
+      let size = 0;
+      const flush = () => {
+        writeAll(fd, Buffer.from(batch.join(''), 'utf8'));
+        batch = [];
+        size = 0;
+      };
+      extract((text) => {
+        batch.push(text);
+        if ((size += text.length) >= 1 << 20) flush();
+      });
+      flush();
+    });
     await atomicWrite(metaFile, JSON.stringify({ version: SIDECAR_VERSION, size: stat.size, mtimeMs: stat.mtimeMs, lines, days: recorder.days }));
     return { file: textFile, days: recorder.days };
   } catch {
-    const lines: string[] = [];
-    for await (const line of extracted()) lines.push(line);
-    return { text: lines.join('') || '\n', days: recorder.days };
+    const pieces: string[] = [];
+    extract((text) => pieces.push(text));
+    return { text: pieces.join(''), days: recorder.days };
   }
 }
 
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
 /**
- * The lines of a file as readline gives them (\n, \r\n or \r ends a line), read with the stream's
- * backpressure: readline's own iterator reads ahead of a slow consumer, holding the file's lines.
+ * The lines of a file as readline gives them (\n, \r\n or \r ends a line), read synchronously a
+ * chunk at a time: only a chunk and its lines are in memory. Each chunk is cut after its last
+ * line end and decoded whole (a line end is never inside a UTF-8 sequence): as Latin-1 when it
+ * is ASCII (the same characters, several times faster), split on \n alone when it has no \r.
  */
-export async function* linesOf(file: string, chunkBytes = 1 << 16): AsyncGenerator<string> {
-  let rest = '';
-  for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: chunkBytes })) {
-    let text = rest + (chunk as string);
-    // A final \r may be the first half of \r\n: kept for the next chunk.
-    const held = text.endsWith('\r');
-    if (held) text = text.slice(0, -1);
-    const parts = text.split(/\r\n|\r|\n/);
-    rest = parts.pop()! + (held ? '\r' : '');
-    for (const part of parts) yield part;
+export function* linesOfSync(file: string, chunkBytes = 1 << 20): Generator<string> {
+  const fd = openSync(file, 'r');
+  try {
+    // What follows the last line end is moved to the front, and the next read goes after it.
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    let carried = 0;
+    for (;;) {
+      if (buffer.length - carried < chunkBytes) buffer = Buffer.concat([buffer.subarray(0, carried)], carried + chunkBytes);
+      const n = readSync(fd, buffer, carried, chunkBytes, null);
+      if (!n) break;
+      const data = buffer.subarray(0, carried + n);
+      // A \r as the last byte may be the first half of \r\n: it waits for the next chunk.
+      const cut = Math.max(data.lastIndexOf(10), data.length > 1 ? data.lastIndexOf(13, data.length - 2) : -1);
+      carried = data.length - cut - 1;
+      if (cut === -1) continue;
+      const parts = splitLines(data.subarray(0, cut + 1));
+      parts.pop(); // the empty rest after the last line end
+      yield* parts;
+      buffer.copy(buffer, 0, cut + 1, data.length);
+    }
+    if (carried) {
+      const rest = decodeLines(buffer.subarray(0, carried));
+      if (rest.endsWith('\r')) yield rest.slice(0, -1);
+      else yield rest;
+    }
+  } finally {
+    closeSync(fd);
   }
-  if (rest.endsWith('\r')) yield rest.slice(0, -1);
-  else if (rest) yield rest;
+}
+
+function decodeLines(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+function splitLines(bytes: Buffer): string[] {
+  const text = decodeLines(bytes);
+  return bytes.indexOf(13) === -1 ? text.split('\n') : text.split(/\r\n|\r|\n/);
+}
+
+/** linesOfSync as an async iterable (the property test compares it with readline). */
+export async function* linesOf(file: string, chunkBytes = 1 << 16): AsyncGenerator<string> {
+  yield* linesOfSync(file, chunkBytes);
 }
 
 /** Where the index of a searched file is kept: beside an archive's sidecar, or by the file's name. */
@@ -227,15 +272,26 @@ function indexFileOf(paths: SessionPaths, source: Source): string {
   return path.join(dir, `md-${createHash('sha1').update(source.file).digest('hex').slice(0, 16)}.idx`);
 }
 
-/** The index of a source's text when the text is large enough to be worth one (built or brought up to date). */
-async function indexOf(paths: SessionPaths, source: Source, textFile: string): Promise<Ensured | undefined> {
+/**
+ * A search builds a missing index itself only for a text up to this size (a few scans' worth of
+ * work); a larger one (an archive just compacted, whose finishing is still indexing it) is
+ * scanned, and its index left to a background run: never slower than a plain scan.
+ */
+export const SEARCH_BUILD_MAX = 1 << 20;
+
+/**
+ * The index of a source's text when the text is large enough to be worth one (built or brought
+ * up to date); 'later' when it is worth one but larger than `buildMax` with none to extend.
+ */
+async function indexOf(paths: SessionPaths, source: Source, textFile: string, buildMax = Infinity): Promise<Ensured | 'later' | undefined> {
   // A small file is scanned: no index, and no system call spent on finding one.
   if (source.kind !== 'messages' && source.size < INDEX_MIN_BYTES) return undefined;
   const indexFile = indexFileOf(paths, source);
   if (!staysInside(paths.dir, indexFile)) return undefined;
   try {
     if (statSync(textFile).size < INDEX_MIN_BYTES) return undefined;
-    return await ensureIndex(textFile, indexFile, source.kind === 'messages' ? undefined : blankFrontMatter, source.kind === 'messages' ? undefined : isComment);
+    const prepare = source.kind === 'messages' ? undefined : blankFrontMatter;
+    return (await ensureIndexUpTo(textFile, indexFile, buildMax, prepare, source.kind === 'messages' ? undefined : isComment)) ?? 'later';
   } catch {
     return undefined; // scanned instead
   }
@@ -247,15 +303,47 @@ async function indexOf(paths: SessionPaths, source: Source, textFile: string): P
  * instead of scanning a large archive. Returns how many files were indexed or checked.
  */
 export async function indexSession(id: string, paths: SessionPaths): Promise<number> {
-  const sources = sessionSources(id, paths);
-  dropStaleSidecars(paths, sources);
-  let indexed = 0;
-  for (const source of sources) {
-    const text = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
-    // Built and written; not read back (nobody searches here).
-    if ('file' in text && (await indexOf(paths, source, text.file))) indexed++;
+  // One run at a time: a search that scanned for want of an index starts one, and so does a
+  // compaction's finishing; a second would only build the same files again beside the first.
+  const marker = path.join(paths.stateDir, 'search', '.indexing');
+  if (!(await claimMarker(marker))) return 0;
+  try {
+    const sources = sessionSources(id, paths);
+    dropStaleSidecars(paths, sources);
+    let indexed = 0;
+    for (const source of sources) {
+      const text = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
+      // Built and written; not read back (nobody searches here).
+      if ('file' in text && (await indexOf(paths, source, text.file))) indexed++;
+    }
+    return indexed;
+  } finally {
+    try {
+      if (readFileSync(marker, 'utf8') === String(process.pid)) unlinkSync(marker);
+    } catch {
+      /* gone already */
+    }
   }
-  return indexed;
+}
+
+/** Takes the indexing marker (the pid of its holder), over one whose process is gone. */
+async function claimMarker(marker: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await createExclusive(marker, String(process.pid))) return true;
+    let holder: number;
+    try {
+      holder = Number(readFileSync(marker, 'utf8'));
+    } catch {
+      continue; // released meanwhile
+    }
+    if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return false;
+    try {
+      unlinkSync(marker);
+    } catch {
+      /* another run took it over first */
+    }
+  }
+  return false;
 }
 
 /** 3: the meta file records the day runs of the archive's lines. */
@@ -361,10 +449,12 @@ interface Scanned {
   shape: ShapeSource[];
   /** Per source: any line of its text (neighbours, context). */
   lineOf: Map<number, (line: number) => string | undefined>;
+  /** Sessions with a large file scanned because its index was left to a background run. */
+  unindexed: Set<string>;
 }
 
 /** Searches the sessions' memory files and the project's workspace memory. */
-export async function searchMemory(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ hits: SearchHit[]; files: number; lines: number; query: Query }> {
+export async function searchMemory(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ hits: SearchHit[]; files: number; lines: number; query: Query; unindexed: string[] }> {
   const plain = Boolean(options.plain);
   // WMEM_SEARCH_INDEX=off scans every file (a diagnostic switch: the bench and the tests compare).
   const noIndex = options.noIndex ?? process.env.WMEM_SEARCH_INDEX === 'off';
@@ -372,7 +462,7 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
   const { sources, sessionOf } = listSources(scope);
   const newest = sources.reduce((m, s) => Math.max(m, s.mtimeMs), 0);
   const infos: SourceInfo[] = sources.map((s) => ({ boost: KIND_BOOST[s.kind], recency: Math.exp(-(newest - s.mtimeMs) / (30 * 86_400_000)) }));
-  const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [], shape: sources.map(() => ({ conversation: false })), lineOf: new Map() };
+  const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [], shape: sources.map(() => ({ conversation: false })), lineOf: new Map(), unindexed: new Set() };
   try {
     for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex }, scanned);
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
@@ -380,7 +470,7 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain }, scanned.pools);
     const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
     const hits = toHits(shaped, sources, scanned, query, options);
-    return { hits, files: sources.length, lines: scanned.totals.lines, query };
+    return { hits, files: sources.length, lines: scanned.totals.lines, query, unindexed: [...scanned.unindexed] };
   } finally {
     for (const r of scanned.readers) r.close();
   }
@@ -450,7 +540,9 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
       if ('days' in sidecar) out.shape[i] = { conversation: true, days: sidecar.days };
       if ('text' in sidecar) text = sidecar.text;
       else {
-        const view = options.noIndex ? undefined : (await indexOf(paths, source, sidecar.file))?.view;
+        const index = options.noIndex ? undefined : await indexOf(paths, source, sidecar.file, SEARCH_BUILD_MAX);
+        if (index === 'later') out.unindexed.add(source.session!);
+        const view = index === 'later' ? undefined : index?.view;
         if (view) {
           const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine });
           out.readers.push(stats);

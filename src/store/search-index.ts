@@ -53,6 +53,15 @@ export const INDEX_CHUNK_BYTES = 256 << 10;
  * version of a file. The file is read a chunk at a time (`chunkBytes`, whole lines).
  */
 export async function ensureIndex(textFile: string, indexFile: string, prepare?: Prepare, skipLine?: (line: string) => boolean, chunkBytes = INDEX_CHUNK_BYTES): Promise<Ensured> {
+  return (await ensureIndexUpTo(textFile, indexFile, Infinity, prepare, skipLine, chunkBytes))!;
+}
+
+/**
+ * ensureIndex, except that a file of more than `buildMax` bytes with no index to extend gets
+ * none (undefined): building one costs several scans of it, which a search that must answer
+ * now leaves to a background run (see searchMemory).
+ */
+export async function ensureIndexUpTo(textFile: string, indexFile: string, buildMax: number, prepare?: Prepare, skipLine?: (line: string) => boolean, chunkBytes = INDEX_CHUNK_BYTES): Promise<Ensured | undefined> {
   const stored = readIndex(indexFile);
   const fd = openSync(textFile, 'r');
   let built: Built;
@@ -60,7 +69,9 @@ export async function ensureIndex(textFile: string, indexFile: string, prepare?:
     const stat = fstatSync(fd);
     if (stored && fresh(stored, stat)) return { view: stored, action: 'fresh' };
     const file = new ChunkedFile(fd, stat.size, chunkBytes);
-    built = (stored && extend(file, stored, stat, skipLine)) || build(file, stat, prepare, skipLine);
+    const extended = stored && extend(file, stored, stat, skipLine);
+    if (!extended && stat.size > buildMax) return undefined;
+    built = extended || build(file, stat, prepare, skipLine);
   } finally {
     closeSync(fd);
   }

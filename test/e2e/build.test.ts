@@ -1,7 +1,8 @@
 // The lean bundles (dist/fast/fast.js for `context` and `hook`, which run on every prompt,
-// dist/fast/fast-compact.js for `compact`, and dist/fast/fast-mcp.js for `mcp`) must each stay one
-// file that loads nothing but Node built-ins up front: every heavy or rarely used module is
-// reached through a dynamic import that points into the full build or a package. A wrong path
+// dist/fast/fast-compact.js for `compact`, dist/fast/fast-search.js for `search`, and
+// dist/fast/fast-mcp.js for `mcp`) must each stay one file that loads nothing but Node built-ins
+// up front: every heavy or rarely used module is reached through a dynamic import that points
+// into the full build or a package. A wrong path
 // there would only fail on the rare run that needs it (a changed overview.md, a first token
 // count, a hook, the MCP server), so each one is checked.
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ const bundles: Record<string, string[]> = {
   'fast.js': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js', '../agents/registry.js'],
   'fast-compact.js': ['../memory/overview.js'],
   'fast-mcp.js': ['../mcp/server.js'],
+  'fast-search.js': [],
 };
 
 it('the lean entries are single files, one per entry', () => {

@@ -50,6 +50,22 @@ describe('search index', () => {
     }
   });
 
+  it('a large text with no index is scanned (the same hits), and indexed by a background run', async () => {
+    await writeHistory();
+    const compacted = await runJson(box, ['compact', '--keep-recent', '2', '--wait']);
+    const name = path.basename(compacted.archive);
+    const searchDir = path.join(dir, 'state/search');
+    // As right after a compaction whose finishing has not indexed yet: the text is there, its index not.
+    expect((await stat(path.join(searchDir, `${name}.txt`))).size).toBeGreaterThan(1 << 20);
+    for (const f of await readdir(searchDir)) if (f.endsWith('.idx')) await rm(path.join(searchDir, f));
+    const query = 'flamingo cache key';
+    const scanned = await search(query, { WMEM_SEARCH_INDEX: 'off' });
+    expect(await search(query)).toEqual(scanned);
+    // The run it started builds the index (one at a time: its marker goes when it is done).
+    await expect.poll(async () => (await readdir(searchDir)).filter((f) => f === `${name}.idx` || f === '.indexing'), { timeout: 90_000, interval: 200 }).toEqual([`${name}.idx`]);
+    expect(await search(query)).toEqual(scanned);
+  }, 180_000);
+
   it('a note appended to a large scratch file is found through the updated index', async () => {
     const scratch = path.join(dir, 'working-memory/scratch.md');
     const filler = Array.from({ length: 6000 }, (_, i) => `- [2026-01-01T00:00:00Z] (importance: 0.3) step ${i}: ran the module checks again`).join('\n');

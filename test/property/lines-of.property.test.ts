@@ -1,4 +1,4 @@
-// The archive's lines as the search text reads them (streamed with backpressure) are exactly
+// The archive's lines as the search text reads them (a chunk at a time, cut after the last line end) are exactly
 // readline's, whatever the line endings and wherever the chunks are cut.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';

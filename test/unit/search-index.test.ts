@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureIndex, scanIndexed } from '../../src/store/search-index.js';
+import { ensureIndex, ensureIndexUpTo, scanIndexed } from '../../src/store/search-index.js';
 import { decodeIndex, CorruptIndex } from '../../src/memory/search-index.js';
 import { parseQuery, type Candidate, type CandidatePool } from '../../src/memory/search.js';
 
@@ -35,6 +35,19 @@ describe('search index', () => {
     expect((await ensureIndex(file, index)).action).toBe('fresh');
     expect(statSync(index).mode & 0o777).toBe(0o600);
     expect(await linesFor('how do we deploy')).toEqual([1]);
+  });
+
+  it('up to a size: a larger file with no index to extend gets none, one that only grew is extended', async () => {
+    writeFileSync(file, 'We deployed to fly.io\nnothing here\n');
+    const size = statSync(file).size;
+    expect(await ensureIndexUpTo(file, index, size - 1)).toBeUndefined();
+    expect(() => statSync(index)).toThrow();
+    expect((await ensureIndexUpTo(file, index, size))?.action).toBe('built');
+    appendFileSync(file, 'the flamingo release\n');
+    expect((await ensureIndexUpTo(file, index, size))?.action).toBe('extended');
+    expect(await linesFor('flamingo')).toEqual([3]);
+    writeFileSync(file, 'rewritten: ' + 'x'.repeat(size) + '\n');
+    expect(await ensureIndexUpTo(file, index, size)).toBeUndefined();
   });
 
   it('indexes only the appended lines, and finds them', async () => {

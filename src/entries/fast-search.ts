@@ -1,0 +1,25 @@
+// The lean entry for `wmem search`: a search answers in about the time of a scan of the files it
+// reads, and commander with the full command line's chunks was a good part of that. One file
+// (dist/fast/fast-search.js, no code splitting), parsed from the same option table as the full
+// CLI (src/options.ts); anything it does not take exactly (help, a typo, a word that starts with
+// a dash) returns false, and bin/wmem.js hands the whole command line to the full CLI.
+import { GLOBAL_OPTIONS, SEARCH_OPTIONS } from '../options.js';
+import { buildRunContext, printResult, reportError, type GlobalFlags } from './runtime.js';
+import { leanOptions, parseLean } from './lean-args.js';
+import * as searchCommand from '../commands/search.js';
+
+/** Returns false when the full CLI should handle this command line. */
+export async function runSearch(argv: string[]): Promise<boolean> {
+  const specs = [...GLOBAL_OPTIONS, ...SEARCH_OPTIONS];
+  const parsed = parseLean(argv.slice(2), specs);
+  if (!parsed || parsed.positionals[0] !== 'search' || parsed.positionals.length < 2) return false;
+  const options = leanOptions(specs, parsed.values, true);
+  if (!options) return false;
+  try {
+    const ctx = await buildRunContext(options as GlobalFlags);
+    printResult(await searchCommand.run(options, ctx, [parsed.positionals.slice(1)]), ctx);
+  } catch (err) {
+    reportError(err);
+  }
+  return true;
+}
