@@ -60,8 +60,3 @@ export function anyOf(rules: readonly UsageLines[]): UsageLines {
     },
   };
 }
-
-/** The cheap test: might `line` (text or bytes) carry usage under `rules`? */
-export function mayCarry(rules: UsageLines, line: string): boolean {
-  return rules.marks.some((m) => line.includes(m));
-}
