@@ -21,6 +21,7 @@ import os from 'node:os';
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { UsageView } from '../memory/meter.js';
 import type { TranscriptCursor } from '../store/hook-state.js';
+import type { UsageLines } from '../history/usage.js';
 
 /** wmem's moments of a session, whatever the agent calls them. */
 export const MOMENTS = ['session-start', 'prompt', 'tool-done', 'tool-failed', 'before-compact', 'after-compact', 'session-end', 'ignore'] as const;
@@ -302,6 +303,12 @@ export interface AgentAdapter {
   answer: AnswerSpec;
   /** Token use from the agent's transcript; absent when the agent keeps none wmem can read. */
   transcript?: TranscriptReader;
+  /**
+   * What one line of its transcript (or of the conversation wmem keeps for it) says about token
+   * use, for the report's chart: a pure rule in the folder's usage-lines.ts, loaded when asked
+   * (the per-prompt hooks never need it).
+   */
+  usageLines?(): Promise<UsageLines>;
   /** The window wmem assumes for this agent when neither the model nor the user says. */
   defaultWindow?: number;
   /** The agent's own command that compacts, for hints (`/compact`). */

@@ -7,7 +7,7 @@
 // - a compaction ends a window: no usage since (lastUsage null), the agent's own count of what is
 //   left kept as `afterCompaction`; model and window from before it still hold until a call says.
 import { parseJsonLine } from '../history/lines.js';
-import { usageEvent } from '../history/usage.js';
+import type { UsageLines } from '../history/usage.js';
 import type { UsageView } from '../memory/meter.js';
 import type { LineRules } from './transcript-file.js';
 
@@ -91,13 +91,13 @@ export function usageOfText(text: string, read: UsageLineReader): UsageView {
 }
 
 /**
- * A reader for lines that history/usage.ts knows: only lines holding one of `marks` are parsed
+ * A reader for lines an agent's `UsageLines` knows: only lines holding one of its marks are parsed
  * (the rest cannot change the usage), and a compaction without an id of its own is named by its offset.
  */
-export function markedUsageLines(marks: readonly string[]): UsageLineReader {
+export function markedUsageLines(rule: UsageLines): UsageLineReader {
   return (line, offset) => {
-    if (!marks.some((m) => line.includes(m))) return undefined;
-    const event = usageEvent(parseJsonLine(line));
+    if (!rule.marks.some((m) => line.includes(m))) return undefined;
+    const event = rule.event(parseJsonLine(line));
     if (!event) return undefined;
     if (event.kind === 'boundary') return { kind: 'boundary', id: event.id ?? `@${offset}`, ...(event.after ? { after: event.after } : {}) };
     return { kind: 'usage', tokens: event.tokens, ...(event.window ? { window: event.window } : {}), ...(event.model ? { model: event.model } : {}) };

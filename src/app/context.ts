@@ -14,6 +14,7 @@ import { renderInjectables, type InjectableInputs } from '../memory/injected.js'
 import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stats.js';
+import { HISTORY_USAGE } from '../agents/history-usage.js';
 import { renderMemory, renderMeta, type MemoryWhere } from '../render/context.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
 import type { AppEnv } from './env.js';
@@ -95,7 +96,7 @@ async function loadInputs(session: Session, around: Surroundings, observed: Obse
   const meta = await readMeta(session.paths).catch(() => undefined);
   const agent = await loadAgent(session, meta, observed);
   const sources = await loadMeterSources(session, meta, around.env, { ...observed, usage: agent?.usage }, agent);
-  const history = await updateHistoryStats(session.paths.messages, cache.history);
+  const history = await updateHistoryStats(session.paths.messages, cache.history, HISTORY_USAGE);
   const overview = await loadOverviewDigest(session.paths.overview, cache);
   const scratchLines = await loadScratchLines(session.paths.scratch);
   // The handoff frozen at the session's start, until the session's own compaction (docs/context.md).
@@ -171,7 +172,7 @@ async function estimateTokens(session: Session, cache: ContextCache, history: Hi
   if (history.view.tokens === null) {
     // An empty history (an agent that keeps its own transcript) counts 0 without the tokenizer.
     counter = historyBytes(session.paths.messages) > 0 ? await loadTokenCounter() : () => 0;
-    history = await updateHistoryStats(session.paths.messages, cache.history, counter);
+    history = await updateHistoryStats(session.paths.messages, cache.history, HISTORY_USAGE, counter);
   }
   let memoryTokens = cache.memoryTokens?.text === memory ? cache.memoryTokens.count : undefined;
   if (memoryTokens === undefined) {

@@ -4,7 +4,7 @@
 // hash of the bytes before that point, and triggers a full rescan.
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { classifyValue, messageText, parseJsonLine } from './lines.js';
-import { usageEvent } from './usage.js';
+import type { UsageLines } from './usage.js';
 import type { HistoryStats } from '../store/context-cache.js';
 
 export const EMPTY_STATS: HistoryStats = { version: 1, consumed: 0, tailHash: '', messages: 0, lastUsage: null, tokens: null };
@@ -26,9 +26,9 @@ type Counter = (text: string) => number;
 
 type Running = Pick<HistoryStats, 'messages' | 'lastUsage' | 'tokens' | 'model' | 'window'>;
 
-function scanLine(line: string, stats: Running, count?: Counter) {
+function scanLine(line: string, stats: Running, usage: UsageLines, count?: Counter) {
   const value = parseJsonLine(line);
-  const event = usageEvent(value);
+  const event = usage.event(value);
   if (event?.kind === 'boundary') stats.lastUsage = null;
   else if (event?.kind === 'usage') {
     stats.lastUsage = event.tokens;
@@ -45,10 +45,12 @@ function scanLine(line: string, stats: Running, count?: Counter) {
 /**
  * Brings `previous` up to date with `file`. Returns the new stats for the complete lines, and
  * separately the figures including a trailing line without a newline (not cached: it may grow).
+ * `usage`: what a line says about token use (the caller's rules: history/ knows no agent).
  */
 export async function updateHistoryStats(
   file: string,
   previous: HistoryStats | undefined,
+  usage: UsageLines,
   count?: Counter,
 ): Promise<{ stats: HistoryStats; view: HistoryStats; changed: boolean }> {
   let size: number;
@@ -72,7 +74,7 @@ export async function updateHistoryStats(
       for (let nl = text.indexOf('\n', from); nl !== -1; nl = text.indexOf('\n', from)) {
         const line = text.slice(from, nl);
         consumed += Buffer.byteLength(line, 'utf8') + 1;
-        scanLine(line, running, count);
+        scanLine(line, running, usage, count);
         from = nl + 1;
       }
       pending = text.slice(from);
@@ -80,7 +82,7 @@ export async function updateHistoryStats(
   }
   const stats: HistoryStats = { version: 1, consumed, tailHash: await hashBefore(file, consumed), ...running };
   const view = { ...stats };
-  if (pending.trim()) scanLine(pending, view, count);
+  if (pending.trim()) scanLine(pending, view, usage, count);
   const changed = !previous || previous.consumed !== stats.consumed || previous.tailHash !== stats.tailHash || previous.tokens !== stats.tokens;
   return { stats, view, changed };
 }

@@ -1,46 +1,67 @@
 // Gathers a session's report: the context in use over time from its transcript (the agent's own,
-// as the hooks recorded it, else wmem's history: the archives in order, then messages.jsonl), its
-// compactions (linked to what they archived), notes and decisions (scratch.md and the scratch
-// archives), open errors (hot state), the overview, and folder sizes. Reads only; files are read
-// a line at a time and only lines that can carry usage are parsed, so a long session stays fast.
+// as the hooks recorded it, read with that agent's usage rules, else wmem's history: the archives
+// in order, then messages.jsonl, read with every registered agent's rules), its compactions
+// (linked to what they archived), notes and decisions (scratch.md and the scratch archives), open
+// errors (hot state), the overview, and folder sizes. Reads only; files are read a line at a time
+// and only lines that can carry usage are parsed, so a long session stays fast.
 import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
-import type { Session } from '../store/session.js';
+import { readMeta, type Session } from '../store/session.js';
 import { readTextIfExists } from '../store/fsx.js';
 import { readLines } from '../history/scan.js';
+import { anyOf, PLAIN_USAGE, type UsageLines } from '../history/usage.js';
 import { readHotStateSync } from '../store/hot-state.js';
 import { parseScratch } from '../memory/scratch.js';
 import { hookStateFile } from '../store/hook-state.js';
+import { AGENTS, agentByMetaName, DEFAULT_AGENT, findAgent } from '../agents/registry.js';
+import type { AgentAdapter } from '../agents/adapter.js';
 import { emptySeries, addLine, type Series } from './series.js';
 import type { ReportEvent } from './html.js';
 
-/** Bytes that every line carrying usage or a compaction holds (a cheap test before JSON.parse). */
-const MAY_CARRY = [Buffer.from('usage'), Buffer.from('compact'), Buffer.from('token_count')];
-
-async function addFile(series: Series, file: string, seen: Set<string>): Promise<void> {
+async function addFile(series: Series, file: string, seen: Set<string>, rules: UsageLines): Promise<void> {
+  // Bytes that every line carrying usage or a compaction holds (a cheap test before JSON.parse).
+  const marks = rules.marks.map((m) => Buffer.from(m));
   for await (const line of readLines(file)) {
-    if (!MAY_CARRY.some((b) => line.bytes.includes(b))) continue;
+    if (!marks.some((b) => line.bytes.includes(b))) continue;
     try {
-      addLine(series, JSON.parse(line.bytes.toString('utf8')), seen);
+      addLine(series, JSON.parse(line.bytes.toString('utf8')), seen, rules);
     } catch {
       /* not JSON: no usage */
     }
   }
 }
 
+/** Every registered agent's rules, then wmem's plain history's: for files whose agent is not known. */
+export async function everyAgentsUsage(): Promise<UsageLines> {
+  const rules = await Promise.all(AGENTS.map((a) => a.usageLines?.()));
+  return anyOf([...rules.filter((r): r is UsageLines => r !== undefined), PLAIN_USAGE]);
+}
+
 async function listNames(dir: string, pattern: RegExp): Promise<string[]> {
   return (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => pattern.test(n)).sort();
 }
 
-/** The agent's transcript as the hooks last read it, if it is still there. */
-async function agentTranscript(session: Session): Promise<string | undefined> {
+/** The transcript `agent`'s hooks last read (the file wmem keeps for one that has none), if still there. */
+async function transcriptOf(session: Session, agent: AgentAdapter): Promise<string | undefined> {
   try {
-    const state = JSON.parse((await readTextIfExists(hookStateFile(session.paths.stateDir))) ?? '{}') as { transcript?: { path?: unknown } };
+    const state = JSON.parse((await readTextIfExists(hookStateFile(session.paths.stateDir, agent.id))) ?? '{}') as { transcript?: { path?: unknown } };
     const file = typeof state.transcript?.path === 'string' ? state.transcript.path : undefined;
     return file && lstatSync(file).isFile() ? file : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The agent's transcript and its rules: Claude Code's hooks first (as `wmem context`), else the agent meta.json names. */
+async function agentTranscript(session: Session): Promise<{ file: string; rules: UsageLines } | undefined> {
+  const meta = await readMeta(session.paths).catch(() => undefined);
+  const named = agentByMetaName(typeof meta?.agent === 'string' ? meta.agent : undefined);
+  for (const agent of [findAgent(DEFAULT_AGENT), named]) {
+    const file = agent && (await transcriptOf(session, agent));
+    if (!agent || !file) continue;
+    return { file, rules: (await agent.usageLines?.()) ?? (await everyAgentsUsage()) };
+  }
+  return undefined;
 }
 
 const stampTime = (name: string) => {
@@ -56,9 +77,10 @@ export async function loadSeries(session: Session, base: string): Promise<{ seri
   const archives = await listNames(session.paths.archiveDir, /^messages-.*\.jsonl$/);
   const details = await listNames(session.paths.detailDir, /-conversation(?:-\d+)?\.md$/);
   const detailFor = (name: string) => details.find((d) => d.startsWith(name.replace(/^messages-/, '').replace(/\.jsonl$/, '')));
-  const transcript = await agentTranscript(session);
-  if (transcript) {
-    await addFile(series, transcript, seen);
+  const agent = await agentTranscript(session);
+  if (agent) {
+    const transcript = agent.file;
+    await addFile(series, transcript, seen, agent.rules);
     // The hooks archived the transcript before each compaction the agent made, in order.
     const hooked = await listNames(session.paths.archiveDir, /^transcript-.*\.jsonl$/);
     const transcriptDetails = await listNames(session.paths.detailDir, /-transcript(?:-\d+)?\.md$/);
@@ -70,8 +92,9 @@ export async function loadSeries(session: Session, base: string): Promise<{ seri
     });
     return { series, source: transcript };
   }
+  const rules = await everyAgentsUsage();
   for (const name of archives) {
-    await addFile(series, path.join(session.paths.archiveDir, name), seen);
+    await addFile(series, path.join(session.paths.archiveDir, name), seen, rules);
     const detail = detailFor(name);
     const last = series.points[series.points.length - 1];
     series.compactions.push({
@@ -83,7 +106,7 @@ export async function loadSeries(session: Session, base: string): Promise<{ seri
     });
   }
   try {
-    await addFile(series, session.paths.messages, seen);
+    await addFile(series, session.paths.messages, seen, rules);
   } catch {
     /* no history yet */
   }

@@ -1,8 +1,9 @@
-// Pure: the context in use over a session, read from transcript lines whichever agent wrote them
-// (Claude Code usage and compact_boundary lines, Codex token_count and compacted events, Kimi
-// _usage records: usage.ts knows each), and its downsampling for a chart that stays small.
-import { usageEvent } from '../history/usage.js';
-import { isObject } from '../history/lines.js';
+// Pure: the context in use over a session, read from transcript lines with the rules of the agent
+// that wrote them (each adapter's usageLines; wmem's own history with HISTORY_USAGE), and its
+// downsampling for a chart that stays small.
+import type { UsageLines } from '../history/usage.js';
+import { isObject } from '../ui/json.js';
+import { HISTORY_USAGE } from '../agents/history-usage.js';
 
 export interface SeriesPoint {
   /** The request's ordinal in the session (0-based): the chart's x axis. */
@@ -41,12 +42,19 @@ function timeOf(value: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-/** Adds one parsed transcript line to `series` (duplicates of one message's usage count once). */
-export function addLine(series: Series, value: unknown, seen: Set<string>): void {
-  const event = usageEvent(value);
+/**
+ * Adds one parsed transcript line to `series` under `rules` (duplicates of one message's usage,
+ * and a compaction the agent names again, count once).
+ */
+export function addLine(series: Series, value: unknown, seen: Set<string>, rules: UsageLines = HISTORY_USAGE): void {
+  const event = rules.event(value);
   if (!event || !isObject(value)) return;
-  const time = timeOf(value);
+  const time = event.time ?? timeOf(value);
   if (event.kind === 'boundary') {
+    if (event.id) {
+      if (seen.has(`compaction ${event.id}`)) return;
+      seen.add(`compaction ${event.id}`);
+    }
     const meta = isObject(value.compactMetadata) ? value.compactMetadata : {};
     const last = series.points[series.points.length - 1];
     const before = typeof meta.preTokens === 'number' ? meta.preTokens : last?.tokens;
@@ -68,13 +76,13 @@ export function emptySeries(): Series {
 }
 
 /** The series of whole transcript text (tests, small files); the loader streams big ones through addLine. */
-export function seriesOf(text: string): Series {
+export function seriesOf(text: string, rules: UsageLines = HISTORY_USAGE): Series {
   const series = emptySeries();
   const seen = new Set<string>();
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      addLine(series, JSON.parse(line), seen);
+      addLine(series, JSON.parse(line), seen, rules);
     } catch {
       /* a line that is not JSON carries no usage */
     }

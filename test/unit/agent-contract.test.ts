@@ -1,8 +1,9 @@
 // The registry is the one list of agents: every adapter in it, under every name it answers to,
 // reaches each place wmem serves agents from without another table to edit: `install --help`,
-// install and uninstall, `--mcp`, doctor, and the session's agent read back from meta.json. A new
-// agent registered in src/agents/registry.ts is held to this by being there.
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+// install and uninstall, `--mcp`, doctor, the session's agent read back from meta.json, and the
+// report's chart read from its transcript with its own rules. A new agent registered in
+// src/agents/registry.ts is held to this by being there (and by a transcript of it in TRANSCRIPTS).
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,10 @@ import type { AppEnv } from '../../src/app/env.js';
 import { install, uninstall } from '../../src/app/install.js';
 import { installMcp, uninstallMcp } from '../../src/app/mcp-install.js';
 import { doctor } from '../../src/app/doctor.js';
+import { loadSeries } from '../../src/report/load.js';
+import { sessionPaths } from '../../src/store/paths.js';
+import type { Session } from '../../src/store/session.js';
+import { FIXTURES } from '../helpers/cli.js';
 
 let root: string;
 let env: AppEnv;
@@ -84,6 +89,49 @@ describe.each(AGENTS.map((a) => [a.id, a] as const))('%s', (_id, adapter) => {
   it("is found again from the name a session's meta.json records", () => {
     expect(agentByMetaName(adapter.metaName)).toBe(adapter);
     for (const name of names(adapter)) expect(findAgent(name)).toBe(adapter);
+  });
+});
+
+/**
+ * A real transcript of each agent (test/fixtures, see each folder's SOURCES.md) and what the
+ * report's chart must show from it, counted apart from wmem (python, the same rules): the tokens
+ * of each request (or their count and peak), and after how many requests each compaction came.
+ * `lines` turns the file into the lines the hooks leave (OpenCode's messages: one JSON line each).
+ */
+const TRANSCRIPTS: Record<string, { file: string; tokens?: number[]; count?: number; peak?: number; compactions: number[]; lines?: (text: string) => string }> = {
+  claude: { file: path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), count: 17, peak: 66603, compactions: [] },
+  codex: { file: path.join(FIXTURES, '..', 'codex', 'rollout-auto-compacted.jsonl'), tokens: [250000, 250000, 250000, 250000], compactions: [3] },
+  gemini: { file: path.join(FIXTURES, '..', 'gemini', 'chat-compressed.jsonl'), tokens: [1234, 1234, 1234, 600000, 600000, 1234], compactions: [4] },
+  opencode: {
+    file: path.join(FIXTURES, '..', 'opencode', 'messages-before-compaction.json'),
+    tokens: [1500, 1500, 3700],
+    compactions: [3],
+    lines: (text) => (JSON.parse(text) as unknown[]).map((m) => JSON.stringify(m) + '\n').join(''),
+  },
+  copilot: { file: path.join(FIXTURES, '..', 'copilot', 'events.jsonl'), tokens: [1200, 1200, 1200, 1200], compactions: [2] },
+  qwen: { file: path.join(FIXTURES, '..', 'qwen', 'chat.jsonl'), tokens: [5000, 5000], compactions: [2] },
+};
+
+describe.each(AGENTS.map((a) => [a.id, a] as const))("the report's chart of a %s session", (id, adapter) => {
+  it('reads the transcript its hooks recorded, with its own usage rules', async () => {
+    const known = TRANSCRIPTS[id];
+    expect(known, `add a transcript of ${id} to TRANSCRIPTS`).toBeDefined();
+    expect(adapter.usageLines, `${id} has no usageLines`).toBeDefined();
+    const paths = sessionPaths(path.join(root, 'report', id), 's1');
+    await mkdir(paths.stateDir, { recursive: true });
+    const transcript = path.join(paths.stateDir, `${id}-transcript.jsonl`);
+    const text = await readFile(known!.file, 'utf8');
+    await writeFile(transcript, known!.lines ? known!.lines(text) : text);
+    await writeFile(paths.meta, JSON.stringify({ version: 1, id: 's1', cwd: root, createdAt: '', updatedAt: '', agent: adapter.metaName }));
+    await writeFile(path.join(paths.stateDir, `${id}-hooks.json`), JSON.stringify({ transcript: { path: transcript } }));
+    const session = { id: 's1', paths, source: 'flag' } as Session;
+    const { series, source } = await loadSeries(session, paths.dir);
+    expect(source).toBe(transcript);
+    const tokens = series.points.map((p) => p.tokens);
+    if (known!.tokens) expect(tokens).toEqual(known!.tokens);
+    if (known!.count) expect(tokens).toHaveLength(known!.count);
+    if (known!.peak) expect(Math.max(...tokens)).toBe(known!.peak);
+    expect(series.compactions.map((c) => c.n)).toEqual(known!.compactions);
   });
 });
 

@@ -57,6 +57,10 @@ describe('layers', () => {
     expect(crossings(['app/'], HOSTS)).toEqual([]);
   });
 
+  it('history/ and store/ know no agent: they import nothing of agents/ or report/ (what a line means is the caller\'s)', () => {
+    expect(crossings(['history/', 'store/'], ['agents/', 'report/'])).toEqual([]);
+  });
+
   it('history/ and store/ import no op, and store/ reads history/ only to index archived messages', () => {
     expect(crossings(['history/', 'store/'], ['ops/'])).toEqual([]);
     const allowed = ['store/search-corpus.ts -> history/lines.ts', 'store/search-corpus.ts -> history/messages.ts'];

@@ -9,6 +9,8 @@ import { FIXTURES } from '../helpers/cli.js';
 import { downsample, peakOf, seriesOf, type SeriesPoint } from '../../src/report/series.js';
 import { chartSvg, renderReport, type ReportData } from '../../src/report/html.js';
 import { markdownToHtml } from '../../src/report/markdown.js';
+import { everyAgentsUsage } from '../../src/report/load.js';
+import { findAgent } from '../../src/agents/registry.js';
 
 const fixture = (rel: string) => readFileSync(path.join(FIXTURES, rel), 'utf8');
 
@@ -41,6 +43,38 @@ describe('the series, per transcript format', () => {
   it('Kimi CLI: _usage records', () => {
     const series = seriesOf(fixture('kimi-cli/pr127-context/531d195b-6436-426e-b010-4bf723a992de.jsonl'));
     expect(series.points.length).toBeGreaterThan(10);
+  });
+});
+
+describe("the series, with each agent's own rules (the registry's usageLines)", () => {
+  const rulesOf = async (id: string) => (await findAgent(id)!.usageLines!());
+
+  it('Gemini CLI: a message written again under its id counts once; a resume that writes the compressed history again is no second compaction', async () => {
+    const rules = await rulesOf('gemini');
+    expect(seriesOf(fixture('../gemini/chat-resumed.jsonl'), rules).points.map((p) => p.tokens)).toEqual([150000, 150000]);
+    const compressed = seriesOf(fixture('../gemini/chat-compressed.jsonl'), rules);
+    expect(compressed.compactions).toMatchObject([{ n: 4, before: 600000 }]);
+    expect(compressed.compactions[0].time).toMatch(/^2026-11-25T/);
+    expect(compressed.points.every((p) => p.time && p.model === 'gemini-2.5-flash')).toBe(true);
+  });
+
+  it('OpenCode: the prompt is input plus cached, the time its creation, a compaction part a compaction', async () => {
+    const lines = (JSON.parse(fixture('../opencode/messages-before-compaction.json')) as unknown[]).map((m) => JSON.stringify(m)).join('\n');
+    const series = seriesOf(lines, await rulesOf('opencode'));
+    expect(series.points.map((p) => p.tokens)).toEqual([1500, 1500, 3700]);
+    expect(series.points.every((p) => p.time?.startsWith('2026-') && p.model === 'm1')).toBe(true);
+    expect(series.compactions).toMatchObject([{ n: 3, before: 3700 }]);
+  });
+
+  it("wmem's own history, read with every registered agent's rules, gives each agent's series", async () => {
+    const every = await everyAgentsUsage();
+    const files: [string, string][] = [
+      ['claude', 'claude-code-log-upstream/dag_compact_after_rewind.jsonl'],
+      ['codex', '../codex/rollout-auto-compacted.jsonl'],
+      ['gemini', '../gemini/chat-compressed.jsonl'],
+    ];
+    for (const [id, file] of files) expect(seriesOf(fixture(file), every), file).toEqual(seriesOf(fixture(file), await rulesOf(id)));
+    expect(seriesOf(fixture('kimi-cli/pr127-context/531d195b-6436-426e-b010-4bf723a992de.jsonl'), every)).toEqual(seriesOf(fixture('kimi-cli/pr127-context/531d195b-6436-426e-b010-4bf723a992de.jsonl')));
   });
 });
 

@@ -12,6 +12,8 @@ import { readQwenUsage } from '../../src/agents/qwen/chat-file.js';
 import { qwenLine } from '../../src/agents/qwen/chat-log.js';
 import { usageOfText } from '../../src/agents/usage-lines.js';
 import { seriesOf } from '../../src/report/series.js';
+import { COPILOT_USAGE } from '../../src/agents/copilot/usage-lines.js';
+import { QWEN_USAGE } from '../../src/agents/qwen/usage-lines.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'wmem-usage-lines-'));
@@ -34,11 +36,11 @@ describe('real logs', () => {
 });
 
 describe("the report's series", () => {
-  it('reads the same logs: every call a point, every compaction a mark', () => {
-    const copilot = seriesOf(readFileSync(path.join(FIXTURES, 'copilot', 'events.jsonl'), 'utf8'));
+  it('reads the same logs with each agent\'s own rules: every call a point, every compaction a mark', () => {
+    const copilot = seriesOf(readFileSync(path.join(FIXTURES, 'copilot', 'events.jsonl'), 'utf8'), COPILOT_USAGE);
     expect(copilot.points.map((p) => [p.tokens, p.model])).toEqual([[1200, 'gpt-4.1'], [1200, 'gpt-4.1'], [1200, 'gpt-4.1'], [1200, 'gpt-4.1']]);
     expect(copilot.compactions).toEqual([expect.objectContaining({ n: 2, after: 10_490 })]);
-    const qwen = seriesOf(readFileSync(path.join(FIXTURES, 'qwen', 'chat.jsonl'), 'utf8'));
+    const qwen = seriesOf(readFileSync(path.join(FIXTURES, 'qwen', 'chat.jsonl'), 'utf8'), QWEN_USAGE);
     expect(qwen.points.map((p) => [p.tokens, p.model])).toEqual([[5000, 'qwen3-coder-plus'], [5000, 'qwen3-coder-plus']]);
     expect(qwen.compactions).toEqual([expect.objectContaining({ n: 2, after: 1030 })]);
   });

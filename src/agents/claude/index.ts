@@ -26,6 +26,7 @@ export const claude: AgentAdapter = {
   // that window for a model it does not recognise.
   defaultWindow: 1_000_000,
   compactCommand: '/compact',
+  usageLines: async () => (await import('./usage-lines.js')).CLAUDE_USAGE,
   config: claudeConfig,
   mcp: {
     scopes: ['project', 'user'],

@@ -5,7 +5,11 @@
 // The same state is reached reading forward (incrementally, as the transcript grows) or backward
 // (the first time, from the end, stopping at the last compaction).
 import { parseJsonLine } from '../../history/lines.js';
-import { usageEvent } from '../../history/usage.js';
+// A Claude Code transcript is read with every history format's rules, as before they moved into
+// the agents' folders (Kimi's `_usage` lines included).
+import { HISTORY_USAGE } from '../history-usage.js';
+
+const usageEvent = HISTORY_USAGE.event;
 
 export interface UsageState {
   /** Tokens of the last response since the last compaction, or null. */

@@ -67,6 +67,7 @@ export const codex: AgentAdapter = {
   // Codex 0.169 reports 258,400 tokens for the gpt-5 models it knows (model_context_window).
   defaultWindow: 258_400,
   compactCommand: '/compact',
+  usageLines: async () => (await import('./usage-lines.js')).CODEX_USAGE,
   config,
   mcp: {
     scopes: ['user', 'project'],

@@ -36,6 +36,7 @@ export const copilot: AgentAdapter = {
   parseInput: parseCopilotInput,
   toolEvent: (input, root) => copilotToolEvent(input, root),
   answer: { contextCap: COPILOT_CONTEXT_CAP, answer: copilotAnswer, memoryAtStart: false },
+  usageLines: async () => (await import('./usage-lines.js')).COPILOT_USAGE,
   transcript: {
     async read(file, previous) {
       const { readCopilotUsage } = await import('./events-file.js');

@@ -71,6 +71,7 @@ export const gemini: AgentAdapter = {
   },
   defaultWindow: GEMINI_DEFAULT_WINDOW,
   compactCommand: '/compress',
+  usageLines: async () => (await import('./usage-lines.js')).GEMINI_USAGE,
   config,
   mcp: {
     scopes: ['project', 'user'],

@@ -54,6 +54,7 @@ export const opencode: AgentAdapter = {
   },
   // OpenCode's own command that compacts (its TUI's /compact, alias /summarize).
   compactCommand: '/compact',
+  usageLines: async () => (await import('./usage-lines.js')).OPENCODE_USAGE,
   config,
   mcp: {
     scopes: ['project', 'user'],

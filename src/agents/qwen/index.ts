@@ -30,6 +30,7 @@ export const qwen: AgentAdapter = {
   parseInput: parseQwenInput,
   toolEvent: (input, root) => qwenToolEvent(input, root),
   answer: { contextCap: QWEN_CONTEXT_CAP, answer: qwenAnswer, memoryAtStart: false },
+  usageLines: async () => (await import('./usage-lines.js')).QWEN_USAGE,
   transcript: {
     async read(file, previous) {
       const { readQwenUsage } = await import('./chat-file.js');
