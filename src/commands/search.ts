@@ -11,7 +11,7 @@ export interface SearchCommandOptions {
 
 export async function run(options: SearchCommandOptions, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
   const query = ((args[0] as string[]) ?? []).map((w) => (w.startsWith('\u2060') ? w.slice(1) : w)).join(' ');
-  const data = await searchSession({ where: ctx, query, limit: options.limit, allSessions: options.allSessions, now: ctx.now() });
+  const data = await searchSession({ query, limit: options.limit, allSessions: options.allSessions }, ctx);
   if (!data.hits.length && ctx.quiet) return { data, text: '' };
   return { data, text: renderSearch(data, ctx.style) };
 }
