@@ -1,77 +1,22 @@
 // Every command, declared once as data: its name, arguments, options (with their defaults) and
 // summary, and a loader that imports the command module only when the command runs. The full
 // command line (src/cli.ts) turns each row into a commander command, in this order, so this table
-// is what `wmem --help` prints; the lean entries (fast.ts, fast-compact.ts) parse their commands
-// from the same rows. Nothing here is imported eagerly, and the rows are plain literals (no calls),
-// so a lean bundle keeps only the rows it reads and none of the other commands' modules.
-import type * as Registry from '../agents/registry.js';
+// is what `wmem --help` prints. The commands the lean entries serve are declared in
+// lean-commands.ts (data their bundles read without any loader) and listed here with theirs.
+// Nothing here is imported eagerly: each loader imports its module when the command runs.
 import type { CommandResult, RunContext } from '../commands/run.js';
-import type { OptionSpec } from '../options.js';
+import { COMPACT, CONTEXT, HOOK, type CommandData } from './lean-commands.js';
+
+export type { ArgumentSpec, CommandData, HelpText } from './lean-commands.js';
 
 export type Handler = (options: Record<string, unknown>, ctx: RunContext, args: unknown[]) => Promise<CommandResult>;
-/** Help text that names the agents is written from the registry, which the full command line loads. */
-export type HelpText = string | ((registry: typeof Registry) => string);
 
-export interface ArgumentSpec {
-  /** commander-style: '<section>', '[file]', '<text...>'. */
-  name: string;
-  description: HelpText;
-  default?: string;
-}
-
-export interface CommandSpec {
-  name: string;
-  summary: string;
-  args?: ArgumentSpec[];
-  options?: OptionSpec<HelpText>[];
+export interface CommandSpec extends CommandData {
   load: () => Promise<{ run: Handler }>;
 }
 
 const TYPES = ['feedback', 'project', 'decision', 'reference'];
 const SCOPE = "which config file (default: the agent's own: claude project, codex and gemini user, opencode project)";
-
-export const CONTEXT: CommandSpec = {
-  name: 'context',
-  summary: 'render what is injected into the agent: memory (stable) and meta (volatile)',
-  options: [
-    { flags: '--part <part>', description: 'which part', choices: ['all', 'memory', 'meta'], default: 'all' },
-    { flags: '--format <format>', description: 'output format', choices: ['text', 'json', 'claude'], default: 'text' },
-    { flags: '--tokens-used <n>', description: 'tokens used so far (else from the transcript, else counted)', intMin: 0 },
-    { flags: '--tokens-max <n>', description: 'the context window (else meta.json)', intMin: 1 },
-    { flags: '--budget <chars>', description: 'character budget of the memory part', intMin: 200 },
-    { flags: '--event <name>', description: 'with --format claude: the hook event name (default SessionStart for --part memory, else UserPromptSubmit)', choices: ['SessionStart', 'UserPromptSubmit', 'PostToolUse'] },
-  ],
-  load: () => import('../commands/context.js'),
-};
-
-export const COMPACT: CommandSpec = {
-  name: 'compact',
-  summary: 'move old history out of messages.jsonl, losslessly',
-  options: [
-    { flags: '--target <target>', description: 'what to compact', choices: ['conversation', 'tools', 'all'], default: 'conversation' },
-    { flags: '--strategy <strategy>', description: 'archive only, or archive and summarize', choices: ['archive', 'summarize'], default: 'archive' },
-    { flags: '--keep-recent <n>', description: 'turns to keep (a turn: a user message and all that follows it until the next)', intMin: 0, default: 5 },
-    { flags: '--keep-steps <n>', description: 'at most this many steps kept (a step: one assistant response with the tool results answering it); the cut may fall inside a turn, whose opening message is then repeated', intMin: 1, default: 20 },
-    { flags: '--archive-to <path>', description: 'archive file, relative to working-memory/ (e.g. archive/before-refactor.jsonl); must stay inside it' },
-    { flags: '--summarizer <cmd>', description: 'with --strategy summarize: a command that reads the transcript on stdin and prints the summary' },
-    { flags: '--timeout <seconds>', description: 'how long the summarizer may take', intMin: 1, default: 120 },
-    { flags: '--dry-run', description: 'print the plan, change nothing' },
-    { flags: '--wait', description: 'write the readable transcript and the overview lines before returning (a long history otherwise has them written in the background)' },
-    { flags: '--finish', description: 'only finish what a compaction left to the background (the next compact or restore also does)' },
-  ],
-  load: () => import('../commands/compact.js'),
-};
-
-export const HOOK: CommandSpec = {
-  name: 'hook',
-  summary: 'answer an agent hook (JSON on stdin); never fails the agent',
-  args: [{ name: '<event>', description: "the agent's event: SessionStart, UserPromptSubmit, PostToolUse, …" }],
-  options: [
-    { flags: '--agent <id>', description: 'the agent whose hook this is (default claude)' },
-    { flags: '--tokens-max <n>', description: "the window of the agent's model in tokens (else looked up from the model)", intMin: 1 },
-  ],
-  load: () => import('../commands/hook.js'),
-};
 
 /** `wmem --help` lists the commands in this order. */
 export const COMMANDS: CommandSpec[] = [
@@ -87,7 +32,7 @@ export const COMMANDS: CommandSpec[] = [
     ],
     load: () => import('../commands/init.js'),
   },
-  CONTEXT,
+  { ...CONTEXT, load: () => import('../commands/context.js') },
   {
     name: 'note',
     summary: 'append a note to scratch.md at once (- reads standard input)',
@@ -123,7 +68,7 @@ export const COMMANDS: CommandSpec[] = [
     load: () => import('../commands/status.js'),
   },
   { name: 'sessions', summary: "the project's sessions", load: () => import('../commands/sessions.js') },
-  COMPACT,
+  { ...COMPACT, load: () => import('../commands/compact.js') },
   {
     name: 'restore',
     summary: 'put what a compaction archived back into messages.jsonl',
@@ -230,7 +175,7 @@ export const COMMANDS: CommandSpec[] = [
     options: [{ flags: '-y, --yes', description: 'do not ask' }],
     load: () => import('../commands/rm.js'),
   },
-  HOOK,
+  { ...HOOK, load: () => import('../commands/hook.js') },
   {
     name: 'install',
     summary: "merge wmem's hooks into an agent's settings",

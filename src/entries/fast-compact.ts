@@ -4,7 +4,7 @@
 // it does not take exactly (help, a typo, a refused value) returns false, and bin/wmem.js hands
 // the whole command line to the full CLI, which says what is wrong.
 import { GLOBAL_OPTIONS } from '../options.js';
-import { COMPACT } from './commands.js';
+import { COMPACT } from './lean-commands.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './runtime.js';
 import { leanOptions, parseLean } from './lean-args.js';
 import * as compactCommand from '../commands/compact.js';

@@ -4,7 +4,8 @@
 // command) returns false, and bin/wmem.js hands the whole command line to the full CLI, which
 // gives the usual messages.
 import { GLOBAL_OPTIONS, VERSION, parseFlags } from '../options.js';
-import { CONTEXT, HOOK, type CommandSpec } from './commands.js';
+import { CONTEXT, HOOK } from './lean-commands.js';
+import type { CommandData } from './commands.js';
 import { buildRunContext, printResult, reportError, writeStdout, type GlobalFlags } from './runtime.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
 import { leanOptions, parseLean } from './lean-args.js';
@@ -22,7 +23,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
   if (!parsed) return false;
   const [name, ...rest] = parsed.positionals;
   // The command's row must take every option given and as many arguments as were given.
-  const takes = (spec: CommandSpec) =>
+  const takes = (spec: CommandData) =>
     name === spec.name &&
     rest.length === (spec.args ?? []).length &&
     Object.keys(parsed.values).every((long) => [...GLOBAL_OPTIONS, ...spec.options!].some((s) => parseFlags(s).long === long));
@@ -33,8 +34,10 @@ export async function runFast(argv: string[]): Promise<boolean> {
   if (!options) return false;
   try {
     const ctx = await buildRunContext(options as GlobalFlags, { plain: true });
-    const { run } = isContext ? contextCommand : await HOOK.load();
-    printResult(await run(options as never, ctx, rest), ctx);
+    const command: { run: (o: never, c: RunContext, a: string[]) => Promise<CommandResult> } = isContext
+      ? contextCommand
+      : await import('../commands/hook.js');
+    printResult(await command.run(options as never, ctx, rest), ctx);
   } catch (err) {
     // A hook never fails the agent: the hook command logs its own errors; this is the last guard.
     if (isHook) process.exitCode = 0;
