@@ -1,7 +1,9 @@
 // Times `wmem context` and `wmem --version` against bare `node -e 0`, interleaved (one of each
 // per round, so machine noise hits all alike), and prints medians and ratios. The session has a
-// filled overview and 100 scratch notes, as the foundation issue asks.
-//   node bench/context.mjs [rounds]
+// filled overview and 100 scratch notes, as the foundation issue asks. Given another build's
+// bin/wmem.js, runs its `wmem context` on the same session in the same rounds and prints the ratio
+// of this build to it.
+//   node bench/context.mjs [rounds] [baseline bin/wmem.js]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,7 @@ import { emit } from './emit.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
 const rounds = Number(process.argv[2] ?? 40);
+const baselineBin = process.argv[3] ? path.resolve(process.argv[3]) : undefined;
 const work = mkdtempSync(path.join(os.tmpdir(), 'wmem-bench-'));
 const env = { ...process.env, WMEM_HOME: path.join(work, 'home'), NO_COLOR: '1' };
 const wmem = (...args) => {
@@ -33,8 +36,15 @@ const cases = {
   'wmem --version': [process.execPath, [bin, '--version']],
   'wmem context': [process.execPath, [bin, 'context']],
   'wmem context --part memory': [process.execPath, [bin, 'context', '--part', 'memory']],
+  ...(baselineBin
+    ? {
+        'wmem context (baseline)': [process.execPath, [baselineBin, 'context']],
+        'wmem context --part memory (baseline)': [process.execPath, [baselineBin, 'context', '--part', 'memory']],
+      }
+    : {}),
 };
 wmem('context'); // warm the render cache, as every prompt after the first finds it
+if (baselineBin) spawnSync(process.execPath, [baselineBin, 'context'], { cwd: work, env }); // the same session, read by the other build
 
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
@@ -52,8 +62,11 @@ const median = (xs) => {
 };
 const base = median(times['node -e 0']);
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores`);
+if (baselineBin) console.log(`baseline: ${baselineBin}; "vs baseline" = this build's median / the baseline's, same rounds`);
 for (const [name, xs] of Object.entries(times)) {
-  console.log(`${name.padEnd(28)} median ${median(xs).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
+  const other = times[`${name} (baseline)`];
+  const versus = other ? `   vs baseline ${(median(xs) / median(other)).toFixed(2)}×` : '';
+  console.log(`${name.padEnd(38)} median ${median(xs).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${versus}`);
 }
 rmSync(work, { recursive: true, force: true });
-emit('context', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));
+emit('context', Object.entries(times).filter(([name]) => name !== 'node -e 0' && !name.endsWith('(baseline)')).map(([what, xs]) => ({ what, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

@@ -1,10 +1,13 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { reporters } from './reporters.js';
+import { SLOW, UNIT } from './tiers.js';
 
+// `npm test`: unit, property and end-to-end tests; the slow tier (test/tiers.ts) runs apart.
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/{unit,e2e,property}/**/*.test.ts'],
+    include: [...UNIT, 'test/e2e/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...SLOW],
     // Generous: a CI machine may be slower than this one; a test that hangs still fails.
     testTimeout: 60_000,
     hookTimeout: 30_000,

@@ -3,14 +3,12 @@
 // readable transcript and overview lines to `wmem compact --finish`, which the caller's
 // `startFinish` starts in the background; that run only finishes what the journal says is left.
 import { resolveSession, type Session, type Where } from '../store/session.js';
+import type { AppEnv } from './env.js';
 import { withLock } from '../store/fsx.js';
 import { compactSession, recoverCompaction, type CompactOptions, type CompactResult } from '../history/compact.js';
 import { logHook } from '../agents/hook-log.js';
 
 export interface CompactUseOptions {
-  where: Where;
-  now: () => Date;
-  warn: (message: string) => void;
   /** What to cut and how; every option of src/history/compact.ts passes through. */
   compact: CompactOptions;
   /** Show progress on stderr. */
@@ -22,12 +20,13 @@ export interface CompactUseOptions {
 /** Archives at least this large are indexed for search when the compaction finishes. */
 const INDEX_AHEAD_BYTES = 1_000_000;
 
-export async function compactMemory(options: CompactUseOptions): Promise<CompactResult> {
-  const session = await resolveSession(options.where);
+export async function compactMemory(options: CompactUseOptions, env: AppEnv): Promise<CompactResult> {
+  const session = await resolveSession(env);
   const { wait } = options.compact;
+  const warn = env.warn ?? (() => {});
   const result = await compactSession(session, options.compact, {
-    now: options.now,
-    warn: options.warn,
+    now: env.now,
+    warn,
     progress: options.progress,
     finishLater: wait ? undefined : () => options.startFinish(session),
   });
@@ -35,20 +34,20 @@ export async function compactMemory(options: CompactUseOptions): Promise<Compact
     // The full way (or --wait) is done: the search index of a large archive is the last of it,
     // in the background unless the caller asked to wait for everything. A small one is indexed
     // by the first search in a few milliseconds.
-    if (wait) await indexForSearch(session).catch((err) => options.warn(`the search index was not updated: ${(err as Error).message}`));
+    if (wait) await indexForSearch(session).catch((err) => warn(`the search index was not updated: ${(err as Error).message}`));
     else options.startFinish(session);
   }
   return result;
 }
 
 /** `--finish`: what a quick cut left, under the lock; failures are logged, never shown (nobody waits on this run). */
-export async function finishCompaction(options: { where: Where; now: () => Date }): Promise<void> {
+export async function finishCompaction(env: AppEnv): Promise<void> {
   try {
-    const session = await resolveSession(options.where);
+    const session = await resolveSession(env);
     await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }));
     await indexForSearch(session);
   } catch (err) {
-    await logHook(options.where.home, options.now(), 'compact --finish', 'error', (err as Error).message).catch(() => {});
+    await logHook(env.home, env.now(), 'compact --finish', 'error', (err as Error).message).catch(() => {});
   }
 }
 

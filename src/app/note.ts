@@ -1,15 +1,14 @@
 // Use case `note`: one note appended to scratch.md at once (a single durable write under the
 // session lock), so nothing is lost between consolidations. Plain options in, a result out.
 import { appendDurably, withLock } from '../store/fsx.js';
-import { resolveSession, type Where } from '../store/session.js';
+import { resolveSession } from '../store/session.js';
+import type { AppEnv } from './env.js';
 import { formatNote, validateImportance } from '../memory/scratch.js';
 import { usageError } from '../ui/errors.js';
 
 const TAG = /^#?\p{L}[\p{L}\p{N}_-]{0,39}$/u;
 
 export interface NoteOptions {
-  where: Where;
-  now: Date;
   text: string;
   /** 0 to 1; absent: the default importance. */
   importance?: number;
@@ -37,15 +36,15 @@ export async function checkNoteOptions(importance: number | undefined, tags: str
   return value;
 }
 
-export async function addNote(options: NoteOptions): Promise<NoteResult> {
+export async function addNote(options: NoteOptions, env: AppEnv): Promise<NoteResult> {
   const importance = await checkNoteOptions(options.importance, options.tags);
-  const session = await resolveSession(options.where);
+  const session = await resolveSession(env);
   const { text } = options;
   if (!text.trim()) throw usageError('the note is empty');
   if (text.includes('\0')) throw usageError('the note holds a NUL byte', 'notes are text: pass text, or save binary output elsewhere and note its path');
   const { guardNoteText } = await import('../memory/gate.js');
   guardNoteText(text);
-  const line = formatNote({ time: options.now, importance, text, tags: options.tags });
+  const line = formatNote({ time: env.now(), importance, text, tags: options.tags });
   // The lock keeps a note from landing in a scratch.md that a consolidation is replacing.
   await withLock(session.paths.dir, () => appendDurably(session.paths.scratch, line + '\n', { onNewLine: true, what: 'note' }));
   return { session: session.id, file: session.paths.scratch, note: line };

@@ -3,10 +3,9 @@
 import { locateProject } from '../store/project.js';
 import type { Where } from '../store/session.js';
 import { usageError } from '../ui/errors.js';
+import type { AppEnv } from './env.js';
 
 export interface RememberOptions {
-  where: Where;
-  now: Date;
   text: string;
   type: string;
   source?: string;
@@ -17,7 +16,8 @@ export async function projectDirOf(where: Where, create: boolean, now?: Date): P
   return project?.dir;
 }
 
-export async function remember(options: RememberOptions) {
+export async function remember(options: RememberOptions, env: AppEnv) {
+  const now = env.now();
   const { WORKSPACE_TYPES, validateInput } = await import('../memory/workspace.js');
   if (!(WORKSPACE_TYPES as readonly string[]).includes(options.type)) {
     throw usageError(`unknown --type ${JSON.stringify(options.type ?? '')}`, `use one of ${WORKSPACE_TYPES.join(', ')}`);
@@ -26,8 +26,8 @@ export async function remember(options: RememberOptions) {
   // Check before creating the project folder: a refusal changes nothing at all.
   const checked = validateInput({ type: options.type, text: options.text, source: options.source });
   if ('refusal' in checked) throw usageError(`refused (${checked.refusal.rule}): ${checked.refusal.reason}`);
-  const dir = (await projectDirOf(options.where, true, options.now))!;
-  const result = await addWorkspaceEntry(dir, { type: options.type, text: options.text, source: options.source ?? 'explicit' }, options.now);
+  const dir = (await projectDirOf(env, true, now))!;
+  const result = await addWorkspaceEntry(dir, { type: options.type, text: options.text, source: options.source ?? 'explicit' }, now);
   return { file: workspaceFilePath(dir), ...result };
 }
 
@@ -38,13 +38,13 @@ export type RememberResult = Awaited<ReturnType<typeof remember>>;
  * per id (the newest copy). `rendered` is the block as injected; with `team`, `listed` holds every
  * entry instead, the ones the block leaves out included.
  */
-export async function listMemories(options: { where: Where; now: Date; team?: boolean }) {
-  const dir = await projectDirOf(options.where, false);
+export async function listMemories(options: { team?: boolean }, env: AppEnv) {
+  const dir = await projectDirOf(env, false);
   const { readWorkspaceSync, workspaceFilePath } = await import('../store/workspace.js');
   const { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, renderComposed } = await import('../memory/workspace-block.js');
   const { readTeamEntriesSync } = await import('../store/team.js');
   const own = dir ? readWorkspaceSync(dir).entries : [];
-  const entries = mergeTeam(own, readTeamEntriesSync(options.where.cwd, options.now.getTime()));
+  const entries = mergeTeam(own, readTeamEntriesSync(env.cwd, env.now().getTime()));
   const composed = composeWorkspace(entries);
   const rendered = renderComposed(composed);
   const listed = options.team ? renderComposed({ ...composed, shown: entries }) : rendered;

@@ -2,13 +2,13 @@
 // the session lock, enforcing its max_chars and the secret gate. On any refusal the file is left
 // as it was.
 import { atomicWrite, readTextIfExists, withLock } from '../store/fsx.js';
-import { resolveSession, type Where } from '../store/session.js';
+import { resolveSession } from '../store/session.js';
+import type { AppEnv } from './env.js';
 import { usageError } from '../ui/errors.js';
 
 export type SectionEdit = 'set' | 'append';
 
 export interface SectionOptions {
-  where: Where;
   /** Section id or title, e.g. task, progress, decisions. */
   section: string;
   text: string;
@@ -40,13 +40,13 @@ export async function editSection(file: string, sectionKey: string, text: string
   return { id: section.id, chars: content.length, maxChars: section.maxChars };
 }
 
-async function edit(mode: SectionEdit, options: SectionOptions): Promise<SectionResult> {
-  const session = await resolveSession(options.where);
+async function edit(mode: SectionEdit, options: SectionOptions, env: AppEnv): Promise<SectionResult> {
+  const session = await resolveSession(env);
   // Setting "" empties a section; appending nothing is a mistake.
   if (mode === 'append' && !options.text.trim()) throw usageError('the text is empty');
   const result = await withLock(session.paths.dir, () => editSection(session.paths.overview, options.section, options.text, mode));
   return { session: session.id, file: session.paths.overview, section: result.id, chars: result.chars, maxChars: result.maxChars ?? null };
 }
 
-export const setSection = (options: SectionOptions) => edit('set', options);
-export const appendSection = (options: SectionOptions) => edit('append', options);
+export const setSection = (options: SectionOptions, env: AppEnv) => edit('set', options, env);
+export const appendSection = (options: SectionOptions, env: AppEnv) => edit('append', options, env);

@@ -4,7 +4,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { resolveInside } from '../store/fsx.js';
-import { resolveSession, type Where } from '../store/session.js';
+import { resolveSession } from '../store/session.js';
+import type { AppEnv } from './env.js';
 import type { SessionPaths } from '../store/paths.js';
 import { fsError, usageError } from '../ui/errors.js';
 
@@ -16,7 +17,6 @@ const NAMED: Record<string, (p: SessionPaths) => string> = {
 };
 
 export interface ShowOptions {
-  where: Where;
   /** overview (default), scratch, meta, messages, detail, detail/NAME, archive, archive/NAME. */
   file?: string;
 }
@@ -35,8 +35,8 @@ export async function showPath(paths: SessionPaths, asked: string): Promise<{ wh
   throw usageError(`unknown file ${JSON.stringify(which)}`, 'use overview, scratch, meta, messages, detail/NAME or archive/NAME');
 }
 
-export async function showFile(options: ShowOptions): Promise<ShowResult> {
-  const session = await resolveSession(options.where);
+export async function showFile(options: ShowOptions, env: AppEnv): Promise<ShowResult> {
+  const session = await resolveSession(env);
   const { which, file } = await showPath(session.paths, String(options.file ?? 'overview'));
   let stat: import('node:fs').Stats;
   try {

@@ -1,13 +1,13 @@
 // Use case `status`: the session's sizes, token use (used, window, pressure, the hint), and
 // whether the overview is maintained.
 import { promises as fs } from 'node:fs';
-import { resolveSession, type Where } from '../store/session.js';
+import { resolveSession } from '../store/session.js';
+import type { AppEnv } from './env.js';
 import { assembleContext } from './context.js';
 import { journalPath } from '../history/journal.js';
 import { readSwitches } from './switch.js';
 
 export interface StatusOptions {
-  where: Where;
   tokensUsed?: number;
   tokensMax?: number;
 }
@@ -28,10 +28,10 @@ async function countFiles(dir: string): Promise<number> {
   }
 }
 
-export async function sessionStatus(options: StatusOptions) {
-  const session = await resolveSession(options.where);
-  const switches = await readSwitches({ ...options.where, cwd: session.project.cwd });
-  const { meta, memory, agent, transcript, warnings } = await assembleContext(session, options.where, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
+export async function sessionStatus(options: StatusOptions, env: AppEnv) {
+  const session = await resolveSession(env);
+  const switches = await readSwitches({ ...env, cwd: session.project.cwd });
+  const { meta, memory, agent, transcript, warnings } = await assembleContext(session, env, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
   const { parseScratch } = await import('../memory/scratch.js');
   const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
   const data = {

@@ -5,7 +5,7 @@ import type { AppEnv } from './env.js';
 import type { Where } from '../store/session.js';
 
 /** Turns wmem off (or back on) for the project of `env.cwd`; off works before any session exists. */
-export async function switchProject(env: AppEnv, off: boolean): Promise<SwitchResult | { off: false; changed: false; project?: undefined; file?: undefined }> {
+export async function switchProject({ off }: { off: boolean }, env: AppEnv): Promise<SwitchResult | { off: false; changed: false; project?: undefined; file?: undefined }> {
   return (await setProjectOff(env.home, env.cwd, off, env.now())) ?? { off: false, changed: false };
 }
 

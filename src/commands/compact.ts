@@ -24,13 +24,10 @@ export interface CompactCommandOptions {
 
 export async function run(options: CompactCommandOptions, ctx: RunContext): Promise<CommandResult> {
   if (options.finish) {
-    await finishCompaction({ where: ctx, now: ctx.now });
+    await finishCompaction(ctx);
     return { data: { finished: true }, text: '' };
   }
   const result = await compactMemory({
-    where: ctx,
-    now: ctx.now,
-    warn: ctx.warn,
     progress: ctx.stderrIsTTY && !ctx.json && !ctx.quiet,
     compact: {
       target: options.target ?? 'conversation',
@@ -44,6 +41,6 @@ export async function run(options: CompactCommandOptions, ctx: RunContext): Prom
       wait: Boolean(options.wait),
     },
     startFinish: (session) => finishInBackground(process.argv[1], ctx, session.id),
-  });
+  }, ctx);
   return { data: result, text: ctx.quiet ? '' : renderCompact(result) };
 }

@@ -11,7 +11,7 @@ export interface ConsolidateCommandOptions {
 }
 
 export async function run(options: ConsolidateCommandOptions, ctx: RunContext): Promise<CommandResult> {
-  const result = await consolidate({ where: ctx, now: ctx.now, warn: ctx.warn, llm: options.llm, timeoutMs: (options.timeout ?? 300) * 1000, dryRun: options.dryRun });
+  const result = await consolidate({ llm: options.llm, timeoutMs: (options.timeout ?? 300) * 1000, dryRun: options.dryRun }, ctx);
   if (ctx.quiet && !result.dryRun) return { data: result, text: '' };
   const { describeOffer } = await import('../app/session-decisions.js');
   const offered = result.decisions ? describeOffer(result.decisions) : '';

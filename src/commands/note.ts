@@ -29,6 +29,6 @@ export async function run(options: NoteOptions, ctx: RunContext, args: unknown[]
   await checkNoteOptions(importance, options.tag);
   await resolveSession(ctx);
   const text = await textFromArgs(args[0] as string[], ctx, 'the note');
-  const result = await addNote({ where: ctx, now: ctx.now(), text, importance: options.importance === undefined ? undefined : importance, tags: options.tag });
+  const result = await addNote({ text, importance: options.importance === undefined ? undefined : importance, tags: options.tag }, ctx);
   return { data: result, text: ctx.quiet ? '' : result.note };
 }

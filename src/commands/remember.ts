@@ -18,18 +18,18 @@ export async function run(options: RememberOptions, ctx: RunContext, args: unkno
     throw usageError(`unknown --type ${JSON.stringify(options.type ?? '')}`, `use one of ${WORKSPACE_TYPES.join(', ')}`);
   }
   const text = await textFromArgs(args[0] as string[], ctx, 'the text to remember');
-  const result = await remember({ where: ctx, now: ctx.now(), text, type: options.type, source: options.source });
+  const result = await remember({ text, type: options.type, source: options.source }, ctx);
   return { data: result, text: ctx.quiet ? '' : renderRemember(result) };
 }
 
 export async function runForget(_options: unknown, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
-  const result = await forget({ where: ctx, id: String(args[0] ?? '') });
+  const result = await forget({ id: String(args[0] ?? '') }, ctx);
   const { teamOnly: _teamOnly, teamFile: _teamFile, ...data } = result;
   return { data, text: ctx.quiet ? '' : renderForget(result) };
 }
 
 export async function runList(options: { team?: boolean }, ctx: RunContext): Promise<CommandResult> {
-  const { rendered: _rendered, ...data } = await listMemories({ where: ctx, now: ctx.now(), team: options.team });
+  const { rendered: _rendered, ...data } = await listMemories({ team: options.team }, ctx);
   if (!data.entries.length) return { data, text: 'no workspace memory yet (add with: wmem remember TEXT --type project)' };
   const shown = new Set(data.shown);
   const listed = options.team ? data.entries : data.entries.filter((e) => shown.has(e.id));

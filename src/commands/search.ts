@@ -14,7 +14,7 @@ export async function run(options: SearchCommandOptions, ctx: RunContext, args: 
   const query = ((args[0] as string[]) ?? []).map((w) => (w.startsWith('\u2060') ? w.slice(1) : w)).join(' ');
   // A large file scanned for want of an index gets one from a background run.
   const indexLater = (id: string) => void finishInBackground(process.argv[1], ctx, id);
-  const data = await searchSession({ where: ctx, query, limit: options.limit, allSessions: options.allSessions, now: ctx.now(), indexLater });
+  const data = await searchSession({ query, limit: options.limit, allSessions: options.allSessions, indexLater }, ctx);
   if (!data.hits.length && ctx.quiet) return { data, text: '' };
   return { data, text: renderSearch(data, ctx.style) };
 }

@@ -11,7 +11,7 @@ async function runEdit(mode: SectionEdit, ctx: RunContext, args: unknown[]): Pro
   await resolveSession(ctx);
   // `wmem set SECTION ""` empties a section; appending nothing is a mistake.
   const text = await textFromArgs(words, ctx, 'the text', { allowEmpty: mode === 'set' });
-  const result = await (mode === 'set' ? setSection : appendSection)({ where: ctx, section, text });
+  const result = await (mode === 'set' ? setSection : appendSection)({ section, text }, ctx);
   return { data: result, text: ctx.quiet ? '' : renderSection(mode, result) };
 }
 

@@ -4,7 +4,7 @@ import { showFile } from '../app/show.js';
 import type { CommandResult, RunContext } from './run.js';
 
 export async function run(_options: unknown, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
-  const result = await showFile({ where: ctx, file: String(args[0] ?? 'overview') });
+  const result = await showFile({ file: String(args[0] ?? 'overview') }, ctx);
   if ('files' in result) {
     const { session, folder, files } = result;
     return { data: { session, folder, files }, text: files.map((n) => `${result.relative}/${n}`).join('\n') };

@@ -5,7 +5,7 @@ import { renderStatus } from '../views/memory.js';
 import type { CommandResult, RunContext } from './run.js';
 
 export async function run(options: { tokensUsed?: number; tokensMax?: number }, ctx: RunContext): Promise<CommandResult> {
-  const result = await sessionStatus({ where: ctx, tokensUsed: options.tokensUsed, tokensMax: options.tokensMax });
+  const result = await sessionStatus({ tokensUsed: options.tokensUsed, tokensMax: options.tokensMax }, ctx);
   for (const warning of result.warnings) ctx.warn(`note: ${warning}`);
   return { data: result.data, text: renderStatus(result, ctx.style) };
 }

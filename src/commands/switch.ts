@@ -3,7 +3,7 @@ import { switchProject } from '../app/switch.js';
 import type { CommandResult, RunContext } from './run.js';
 
 async function flip(ctx: RunContext, off: boolean): Promise<CommandResult> {
-  const result = await switchProject(ctx, off);
+  const result = await switchProject({ off }, ctx);
   const data = { off: result.off, changed: result.changed, ...(result.project ? { project: result.project.cwd, file: result.file } : {}) };
   const where = result.project?.cwd ?? ctx.cwd;
   const text = off

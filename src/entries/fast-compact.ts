@@ -1,18 +1,19 @@
 // The lean entry for `wmem compact`: the quick cut of a long history is timed against cp of the
 // same file (bench/compact.mjs), and commander plus the full command line's chunks are a good
-// part of that. It parses from the same option table as the full CLI (src/options.ts); anything
+// part of that. It parses from the same command table as the full CLI (commands.ts); anything
 // it does not take exactly (help, a typo, a refused value) returns false, and bin/wmem.js hands
 // the whole command line to the full CLI, which says what is wrong.
-import { COMPACT_OPTIONS, GLOBAL_OPTIONS } from '../options.js';
+import { GLOBAL_OPTIONS } from '../options.js';
+import { COMPACT } from './lean-commands.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './runtime.js';
 import { leanOptions, parseLean } from './lean-args.js';
 import * as compactCommand from '../commands/compact.js';
 
 /** Returns false when the full CLI should handle this command line. */
 export async function runCompact(argv: string[]): Promise<boolean> {
-  const specs = [...GLOBAL_OPTIONS, ...COMPACT_OPTIONS];
+  const specs = [...GLOBAL_OPTIONS, ...COMPACT.options!];
   const parsed = parseLean(argv.slice(2), specs);
-  if (!parsed || parsed.positionals.length !== 1 || parsed.positionals[0] !== 'compact') return false;
+  if (!parsed || parsed.positionals.length !== 1 || parsed.positionals[0] !== COMPACT.name) return false;
   const options = leanOptions(specs, parsed.values, true);
   if (!options) return false;
   try {

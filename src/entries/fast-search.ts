@@ -1,16 +1,17 @@
 // The lean entry for `wmem search`: a search answers in about the time of a scan of the files it
 // reads, and commander with the full command line's chunks was a good part of that. One file
-// (dist/fast/fast-search.js, no code splitting), parsed from the same option table as the full
-// CLI (src/options.ts); anything it does not take exactly (help, a typo, a word that starts with
+// (dist/fast/fast-search.js, no code splitting), parsed from the same row as the full CLI's
+// command table (src/entries/lean-commands.ts); anything it does not take exactly (help, a typo, a word that starts with
 // a dash) returns false, and bin/wmem.js hands the whole command line to the full CLI.
-import { GLOBAL_OPTIONS, SEARCH_OPTIONS } from '../options.js';
+import { GLOBAL_OPTIONS, type OptionSpec } from '../options.js';
+import { SEARCH } from './lean-commands.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './runtime.js';
 import { leanOptions, parseLean } from './lean-args.js';
 import * as searchCommand from '../commands/search.js';
 
 /** Returns false when the full CLI should handle this command line. */
 export async function runSearch(argv: string[]): Promise<boolean> {
-  const specs = [...GLOBAL_OPTIONS, ...SEARCH_OPTIONS];
+  const specs = [...GLOBAL_OPTIONS, ...(SEARCH.options as OptionSpec[])];
   const parsed = parseLean(argv.slice(2), specs);
   if (!parsed || parsed.positionals[0] !== 'search' || parsed.positionals.length < 2) return false;
   const options = leanOptions(specs, parsed.values, true);

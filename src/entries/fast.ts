@@ -1,9 +1,11 @@
 // The lean entry for the commands that run on every prompt: `wmem context` and `wmem hook EVENT`.
-// It parses with node:util's parseArgs from the same option table as the full CLI and skips
+// It parses with node:util's parseArgs from the same command table as the full CLI and skips
 // loading commander (~10 ms). Anything it does not recognise exactly (help, a typo, another
 // command) returns false, and bin/wmem.js hands the whole command line to the full CLI, which
 // gives the usual messages.
-import { CONTEXT_OPTIONS, GLOBAL_OPTIONS, HOOK_OPTIONS, VERSION, parseFlags } from '../options.js';
+import { GLOBAL_OPTIONS, VERSION, parseFlags } from '../options.js';
+import { CONTEXT, HOOK } from './lean-commands.js';
+import type { CommandData } from './commands.js';
 import { buildRunContext, printResult, reportError, writeStdout, type GlobalFlags } from './runtime.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
 import { leanOptions, parseLean } from './lean-args.js';
@@ -17,16 +19,18 @@ export async function runFast(argv: string[]): Promise<boolean> {
     writeStdout(VERSION + '\n');
     return true;
   }
-  const specs = [...GLOBAL_OPTIONS, ...CONTEXT_OPTIONS, ...HOOK_OPTIONS];
-  const parsed = parseLean(args, specs);
+  const parsed = parseLean(args, [...GLOBAL_OPTIONS, ...CONTEXT.options!, ...HOOK.options!]);
   if (!parsed) return false;
-  const [command, ...rest] = parsed.positionals;
-  const given = (table: typeof specs, except?: string) => table.some((s) => parseFlags(s).long !== except && parsed.values[parseFlags(s).long] !== undefined);
-  const isContext = command === 'context' && rest.length === 0 && !given(HOOK_OPTIONS);
-  // A hook takes one option of the context table: the user's window (`wmem install --tokens-max`).
-  const isHook = command === 'hook' && rest.length === 1 && !given(CONTEXT_OPTIONS, 'tokens-max');
+  const [name, ...rest] = parsed.positionals;
+  // The command's row must take every option given and as many arguments as were given.
+  const takes = (spec: CommandData) =>
+    name === spec.name &&
+    rest.length === (spec.args ?? []).length &&
+    Object.keys(parsed.values).every((long) => [...GLOBAL_OPTIONS, ...spec.options!].some((s) => parseFlags(s).long === long));
+  const isContext = takes(CONTEXT);
+  const isHook = takes(HOOK);
   if (!isContext && !isHook) return false;
-  const options = leanOptions(specs, parsed.values, isContext);
+  const options = leanOptions([...GLOBAL_OPTIONS, ...(isContext ? CONTEXT : HOOK).options!], parsed.values, true);
   if (!options) return false;
   try {
     const ctx = await buildRunContext(options as GlobalFlags, { plain: true });

@@ -1,13 +1,13 @@
-// Flag parsing for the lean entries (fast.ts, fast-compact.ts): node:util's parseArgs over the
-// shared option tables (src/options.ts), with the same checks as the full command line. Anything
-// it does not take exactly gives undefined, and the full command line then handles (and explains)
-// the whole command.
+// Flag parsing for the lean entries (fast.ts, fast-compact.ts, fast-mcp.ts): node:util's parseArgs
+// over the shared option tables (src/options.ts, and each command's row in commands.ts), with the
+// same checks as the full command line. Anything it does not take exactly gives undefined, and the
+// full command line then handles (and explains) the whole command.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { coerceOption, parseFlags, type OptionSpec } from '../options.js';
 
 type Values = Record<string, string | boolean | undefined>;
 
-export function parseLean(args: string[], specs: OptionSpec[]): { values: Values; positionals: string[] } | undefined {
+export function parseLean(args: string[], specs: OptionSpec<unknown>[]): { values: Values; positionals: string[] } | undefined {
   if (args.includes('--')) return undefined;
   const options: NonNullable<ParseArgsConfig['options']> = {};
   for (const spec of specs) {
@@ -23,7 +23,7 @@ export function parseLean(args: string[], specs: OptionSpec[]): { values: Values
 }
 
 /** The options object commander would give, or undefined when a value is refused (the full CLI says why). */
-export function leanOptions(specs: OptionSpec[], values: Values, withDefaults: boolean): Record<string, unknown> | undefined {
+export function leanOptions(specs: OptionSpec<unknown>[], values: Values, withDefaults: boolean): Record<string, unknown> | undefined {
   const options: Record<string, unknown> = {};
   try {
     for (const spec of specs) {

@@ -3,6 +3,7 @@
 // agent's hooks create after the server started is found), and how a failure becomes tool text.
 import path from 'node:path';
 import type { Where } from '../store/session.js';
+import type { AppEnv } from '../app/env.js';
 import { sessionsRoot } from '../store/project.js';
 import { WmemError } from '../ui/errors.js';
 
@@ -13,6 +14,12 @@ export interface McpScope {
   bin?: string;
   /** A diagnostic line for stderr or the log (never stdout: that is the protocol's). */
   log: (message: string) => void;
+}
+
+/** What a use case is given (src/app/env.ts): the scope's place and clock; its diagnostics go to the log. */
+export function appEnv(scope: McpScope): AppEnv {
+  const { home, cwd, sessionFlag, env } = scope.where;
+  return { home, cwd, sessionFlag, env, now: scope.now, warn: scope.log };
 }
 
 /** The same two lines the CLI prints on stderr for this error. */

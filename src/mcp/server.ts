@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { SubscribeRequestSchema, UnsubscribeRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOOLS, type ToolSpec } from './tools.js';
-import { refusalText, type McpScope } from './scope.js';
+import { appEnv, refusalText, type McpScope } from './scope.js';
 import { resolveSession } from '../store/session.js';
 import { WmemError } from '../ui/errors.js';
 import { VERSION } from '../options.js';
@@ -40,7 +40,7 @@ async function readText(uri: URL, scope: McpScope, read: () => Promise<string>, 
 
 async function fileText(scope: McpScope, file: string): Promise<string> {
   const { showFile } = await import('../app/show.js');
-  const result = await showFile({ where: scope.where, file });
+  const result = await showFile({ file }, appEnv(scope));
   if ('files' in result) throw new WmemError(`${file} is a folder`);
   return result.content;
 }
@@ -48,7 +48,7 @@ async function fileText(scope: McpScope, file: string): Promise<string> {
 async function detailNames(scope: McpScope): Promise<string[]> {
   const { showFile } = await import('../app/show.js');
   try {
-    const result = await showFile({ where: scope.where, file: 'detail' });
+    const result = await showFile({ file: 'detail' }, appEnv(scope));
     return 'files' in result ? result.files : [];
   } catch {
     return [];
@@ -69,7 +69,7 @@ function registerResources(server: McpServer, scope: McpScope): void {
     (uri) =>
       readText(uri, scope, async () => {
         const { listMemories } = await import('../app/remember.js');
-        const result = await listMemories({ where: scope.where, now: scope.now() });
+        const result = await listMemories({}, appEnv(scope));
         return result.rendered || 'no workspace memory yet';
       }),
   );

@@ -3,7 +3,7 @@
 // agent can act on. A handler returns the CLI's wording as text and the use case's result as
 // structured content; refusals are thrown as WmemError and become tool errors in server.ts.
 import { z } from 'zod';
-import type { McpScope } from './scope.js';
+import { appEnv, type McpScope } from './scope.js';
 import { PLAIN_STYLE } from '../ui/color.js';
 
 export interface ToolOutput {
@@ -45,7 +45,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: false,
     async run(args, scope) {
       const { addNote } = await import('../app/note.js');
-      const result = await addNote({ where: scope.where, now: scope.now(), text: String(args.text), importance: args.importance as number | undefined, tags: args.tags as string[] | undefined });
+      const result = await addNote({ text: String(args.text), importance: args.importance as number | undefined, tags: args.tags as string[] | undefined }, appEnv(scope));
       return { text: result.note, data: asData(result) };
     },
   },
@@ -59,7 +59,7 @@ export const TOOLS: ToolSpec[] = [
     async run(args, scope) {
       const { setSection } = await import('../app/set.js');
       const { renderSection } = await import('../views/memory.js');
-      const result = await setSection({ where: scope.where, section: String(args.section), text: String(args.text) });
+      const result = await setSection({ section: String(args.section), text: String(args.text) }, appEnv(scope));
       return { text: renderSection('set', result), data: asData(result) };
     },
   },
@@ -72,7 +72,7 @@ export const TOOLS: ToolSpec[] = [
     async run(args, scope) {
       const { appendSection } = await import('../app/set.js');
       const { renderSection } = await import('../views/memory.js');
-      const result = await appendSection({ where: scope.where, section: String(args.section), text: String(args.text) });
+      const result = await appendSection({ section: String(args.section), text: String(args.text) }, appEnv(scope));
       return { text: renderSection('append', result), data: asData(result) };
     },
   },
@@ -93,7 +93,7 @@ export const TOOLS: ToolSpec[] = [
       const { finishInBackground } = await import('../app/finish-background.js');
       // A large file scanned for want of an index gets one from a background run.
       const indexLater = (id: string) => void finishInBackground(scope.bin, scope.where, id);
-      const result = await searchSession({ where: scope.where, query: String(args.query), limit: args.limit as number | undefined, allSessions: args.all_sessions as boolean | undefined, now: scope.now(), indexLater });
+      const result = await searchSession({ query: String(args.query), limit: args.limit as number | undefined, allSessions: args.all_sessions as boolean | undefined, indexLater }, appEnv(scope));
       return { text: renderSearch(result, PLAIN_STYLE), data: asData(result) };
     },
   },
@@ -105,7 +105,7 @@ export const TOOLS: ToolSpec[] = [
     readOnly: true,
     async run(args, scope) {
       const { showFile } = await import('../app/show.js');
-      const result = await showFile({ where: scope.where, file: (args.file as string | undefined) ?? 'overview' });
+      const result = await showFile({ file: (args.file as string | undefined) ?? 'overview' }, appEnv(scope));
       if ('files' in result) return { text: result.files.map((n) => `${result.relative}/${n}`).join('\n') || `${result.relative}/ is empty`, data: asData(result) };
       const truncated = result.content.length > SHOW_MAX_CHARS;
       const content = truncated ? result.content.slice(0, SHOW_MAX_CHARS) : result.content;
@@ -126,7 +126,7 @@ export const TOOLS: ToolSpec[] = [
     async run(args, scope) {
       const { remember } = await import('../app/remember.js');
       const { renderRemember } = await import('../views/memory.js');
-      const result = await remember({ where: scope.where, now: scope.now(), text: String(args.text), type: String(args.type), source: 'explicit' });
+      const result = await remember({ text: String(args.text), type: String(args.type), source: 'explicit' }, appEnv(scope));
       return { text: renderRemember(result), data: asData(result) };
     },
   },
@@ -139,7 +139,7 @@ export const TOOLS: ToolSpec[] = [
     async run(args, scope) {
       const { forget } = await import('../app/forget.js');
       const { renderForget } = await import('../views/memory.js');
-      const result = await forget({ where: scope.where, id: String(args.id) });
+      const result = await forget({ id: String(args.id) }, appEnv(scope));
       return { text: renderForget(result), data: asData(result) };
     },
   },
@@ -156,7 +156,7 @@ export const TOOLS: ToolSpec[] = [
     async run(args, scope) {
       const { sessionStatus } = await import('../app/status.js');
       const { renderStatus } = await import('../views/memory.js');
-      const result = await sessionStatus({ where: scope.where, tokensUsed: args.tokens_used as number | undefined, tokensMax: args.tokens_max as number | undefined });
+      const result = await sessionStatus({ tokensUsed: args.tokens_used as number | undefined, tokensMax: args.tokens_max as number | undefined }, appEnv(scope));
       for (const warning of result.warnings) scope.log(`note: ${warning}`);
       return { text: renderStatus(result, PLAIN_STYLE), data: asData(result.data) };
     },
@@ -177,9 +177,6 @@ export const TOOLS: ToolSpec[] = [
       const { compactMemory, finishInBackground } = await import('../app/compact.js');
       const { renderCompact } = await import('../views/memory.js');
       const result = await compactMemory({
-        where: scope.where,
-        now: scope.now,
-        warn: scope.log,
         compact: {
           target: (args.target as 'conversation' | 'tools' | 'all' | undefined) ?? 'conversation',
           strategy: 'archive',
@@ -189,7 +186,7 @@ export const TOOLS: ToolSpec[] = [
           wait: false,
         },
         startFinish: (session) => finishInBackground(scope.bin, scope.where, session.id),
-      });
+      }, appEnv(scope));
       return { text: renderCompact(result), data: asData(result) };
     },
   },
@@ -203,7 +200,7 @@ export const TOOLS: ToolSpec[] = [
     async run(args, scope) {
       const { consolidate } = await import('../app/consolidate.js');
       const { renderConsolidate } = await import('../views/memory.js');
-      const result = await consolidate({ where: scope.where, now: scope.now, warn: scope.log, dryRun: Boolean(args.dry_run), timeoutMs: 300_000 });
+      const result = await consolidate({ dryRun: Boolean(args.dry_run), timeoutMs: 300_000 }, appEnv(scope));
       return { text: renderConsolidate(result), data: asData(result) };
     },
   },

@@ -1,11 +1,11 @@
 // End-to-end: `wmem migrate` on realistic inputs: legacy flat sessions built from the real
-// transcripts (including a SIGKILL in the middle, then a rerun), a hand-written MEMORY.md, and
-// the OpenCode plugin's files.
+// transcripts, a hand-written MEMORY.md, and the OpenCode plugin's files. Killed in the middle,
+// then rerun: migrate-kill.test.ts (the slow tier).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFile, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
-import { spawn } from 'node:child_process';
+import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { BIN, FIXTURES, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
+import { runJson, sandbox, type Sandbox } from '../helpers/cli.js';
+import { expectMigrated, legacySessions, projectDir } from '../helpers/legacy-sessions.js';
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -15,87 +15,24 @@ afterEach(async () => {
   await box.cleanup();
 });
 
-const TRANSCRIPTS = [
-  'claude-code-log/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl',
-  'claude-code-log/89488521-e2e7-4d97-bc02-38197efdddc8.jsonl',
-  'claude-code-log/edge_cases.jsonl',
-  'spotter/tool_heavy.jsonl',
-  'kimi-cli/pr127-context/531d195b-6436-426e-b010-4bf723a992de.jsonl',
-];
-
-async function projectDir(): Promise<string> {
-  await runJson(box, ['init']);
-  const root = path.join(box.home, 'sessions');
-  return path.join(root, (await readdir(root))[0]);
-}
-
-/** n legacy sessions: `<id>.jsonl` (a real transcript) + `<id>.meta.json` with fields of its own. */
-async function legacySessions(dir: string, n: number): Promise<Map<string, Buffer>> {
-  const originals = new Map<string, Buffer>();
-  for (let i = 0; i < n; i++) {
-    const id = `legacy-${String(i).padStart(3, '0')}`;
-    const source = path.join(FIXTURES, TRANSCRIPTS[i % TRANSCRIPTS.length]);
-    await copyFile(source, path.join(dir, `${id}.jsonl`));
-    await writeFile(path.join(dir, `${id}.meta.json`), JSON.stringify({ id, cwd: box.project, createdAt: '2025-01-02T03:04:05Z', tokensMax: 128000, model: 'claude-sonnet', title: `old session ${i}`, custom: { nested: [1, 2, i] } }));
-    originals.set(id, await readFile(source));
-  }
-  return originals;
-}
-
-async function expectMigrated(dir: string, originals: Map<string, Buffer>) {
-  const names = await readdir(dir);
-  expect(names.filter((n) => n.endsWith('.jsonl') || n.endsWith('.meta.json'))).toEqual([]);
-  expect(names.filter((n) => n.endsWith('.tmp'))).toEqual([]);
-  for (const [id, bytes] of originals) {
-    expect((await readFile(path.join(dir, id, 'messages.jsonl'))).equals(bytes), id).toBe(true);
-    const meta = JSON.parse(await readFile(path.join(dir, id, 'meta.json'), 'utf8'));
-    expect(meta).toMatchObject({ version: 1, id, cwd: box.project, createdAt: '2025-01-02T03:04:05Z', tokensMax: 128000, model: 'claude-sonnet', custom: { nested: [1, 2, Number(id.slice(-3))] }, migratedFrom: 'legacy' });
-    await stat(path.join(dir, id, 'working-memory', 'overview.md'));
-    await stat(path.join(dir, id, 'working-memory', 'scratch.md'));
-    expect((await readdir(path.join(dir, id))).filter((n) => n.endsWith('.tmp') || /\.\d+$/.test(n))).toEqual([]);
-  }
-}
-
 describe('migrate legacy', () => {
   it('--dry-run lists and changes nothing; the run migrates; a rerun does nothing', async () => {
-    const dir = await projectDir();
-    const originals = await legacySessions(dir, 5);
+    const dir = await projectDir(box);
+    const originals = await legacySessions(box, dir, 5);
     const before = (await readdir(dir)).sort();
     const dry = await runJson(box, ['migrate', 'legacy', '--dry-run']);
     expect(dry.sessions.map((s: any) => s.status)).toEqual(Array(5).fill('would migrate'));
     expect((await readdir(dir)).sort()).toEqual(before);
     const done = await runJson(box, ['migrate', 'legacy']);
     expect(done.sessions.map((s: any) => s.status)).toEqual(Array(5).fill('migrated'));
-    await expectMigrated(dir, originals);
+    await expectMigrated(box, dir, originals);
     expect((await runJson(box, ['migrate', 'legacy'])).sessions).toEqual([]);
     const sessions = JSON.stringify(await runJson(box, ['sessions']));
     for (const id of originals.keys()) expect(sessions).toContain(id);
   });
 
-  it('is resumable after a SIGKILL at any point', async () => {
-    const dir = await projectDir();
-    const originals = await legacySessions(dir, 40);
-    // Kill runs at growing delays until one finishes; every rerun must pick up where the last stopped.
-    let kills = 0;
-    for (const delay of [60, 90, 120, 150, 200, 260, 330, 420, 600, 900, 1500, 3000]) {
-      const child = spawn('node', [BIN, 'migrate', 'legacy'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home, NO_COLOR: '1' }, stdio: 'ignore' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), delay);
-      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-      clearTimeout(timer);
-      if (code === 0) break;
-      kills++;
-    }
-    expect(kills).toBeGreaterThan(0);
-    // On a loaded machine every run above may have been killed: an unkilled run finishes what is
-    // left, and the one after it finds nothing to do.
-    await runJson(box, ['migrate', 'legacy']);
-    const rerun = await runJson(box, ['migrate', 'legacy']);
-    expect(rerun.sessions).toEqual([]);
-    await expectMigrated(dir, originals);
-  });
-
   it('a legacy meta that does not parse is reported (exit 1) and its files kept', async () => {
-    const dir = await projectDir();
+    const dir = await projectDir(box);
     await writeFile(path.join(dir, 'bad.jsonl'), '{"role":"user","content":"hi"}\n');
     await writeFile(path.join(dir, 'bad.meta.json'), '{nope');
     const result = await box.run(['migrate', 'legacy']);
@@ -146,33 +83,6 @@ describe('migrate memory-md', () => {
     const search = await box.run(['search', 'CORS relay']);
     if (search.exitCode === 0) expect(String(search.stdout)).toContain('memory-md-');
   });
-
-  it('is resumable after a SIGKILL: no chunk written twice, none missing', async () => {
-    const { path: sessionDir } = await runJson(box, ['init']);
-    const big = Array.from({ length: 1500 }, (_, i) => `- Fact ${i}: module ${i % 37} owns table t${i} and is deployed by job ${i % 11}.`).join('\n');
-    await writeFile(path.join(box.project, 'MEMORY.md'), big);
-    const expected = (await runJson(box, ['migrate', 'memory-md', 'MEMORY.md', '--dry-run'])).chunks.length;
-    let kills = 0;
-    for (const delay of [300, 400, 500, 600, 700, 800, 1000, 1300, 1700, 2500, 6000]) {
-      const child = spawn('node', [BIN, 'migrate', 'memory-md', 'MEMORY.md'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home, NO_COLOR: '1' }, stdio: 'ignore' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), delay);
-      const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-      clearTimeout(timer);
-      if (code === 0) break;
-      kills++;
-    }
-    expect(kills).toBeGreaterThan(0);
-    // On a loaded machine every run may have been killed: this one finishes what is left, and
-    // the next finds nothing to do.
-    await runJson(box, ['migrate', 'memory-md', 'MEMORY.md']);
-    const final = await runJson(box, ['migrate', 'memory-md', 'MEMORY.md']);
-    expect(final.alreadySeeded).toBe(true);
-    const details = (await readdir(path.join(sessionDir, 'working-memory', 'detail'))).filter((n) => n.startsWith('memory-md-'));
-    expect(details).toHaveLength(expected);
-    const overview = await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8');
-    for (const d of details) expect(overview.split(`detail/${d}`).length - 1, d).toBe(1);
-    expect(await readFile(path.join(box.project, 'MEMORY.md.seed-backup'), 'utf8')).toBe(big);
-  }, 120_000); // up to eleven runs killed at up to 6 s each, then two more: slow on a loaded machine
 
   it('refuses a missing file and a changed file with an old backup', async () => {
     await runJson(box, ['init']);

@@ -136,7 +136,7 @@ async function fire(agent: AgentAdapter, event: string, fields: Record<string, u
 }
 
 /** `wmem note` from another terminal: the session the hooks serve is the project's current one. */
-const noteFromOutside = (text: string) => addNote({ where: env, now: env.now(), text });
+const noteFromOutside = (text: string) => addNote({ text }, env);
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe('the rule through the hook driver', () => {
