@@ -5,12 +5,14 @@ import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
 import { gemini } from './gemini/index.js';
 import { opencode } from './opencode/index.js';
+import { droid } from './droid/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
   codex,
   gemini,
   opencode,
+  droid,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

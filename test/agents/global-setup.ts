@@ -5,6 +5,8 @@ import { ensureClaude } from './helpers/install-claude.js';
 import { ensureCodex } from './helpers/install-codex.js';
 import { ensureGemini } from './helpers/install-gemini.js';
 import { ensureOpenCode } from './helpers/install-opencode.js';
+import { ensureDroid } from './helpers/install-droid.js';
+import { ensureKilo } from './helpers/install-kilo.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +15,8 @@ declare module 'vitest' {
     /** Gemini CLI's entry script (bundle/gemini.js), run with node. */
     geminiEntry: string;
     opencodeBin: string;
+    droidBin: string;
+    kiloBin: string;
   }
 }
 
@@ -22,4 +26,6 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('codexBin', await ensureCodex(log));
   project.provide('geminiEntry', await ensureGemini(log));
   project.provide('opencodeBin', await ensureOpenCode(log));
+  project.provide('droidBin', await ensureDroid(log));
+  project.provide('kiloBin', await ensureKilo(log));
 }

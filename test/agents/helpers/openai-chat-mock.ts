@@ -66,6 +66,8 @@ export class ChatMock {
   usage: ChatUsage = { prompt_tokens: 1200, cached_tokens: 0, completion_tokens: 20 };
   readonly script: ChatReply[] = [];
   replyText = 'Done.';
+  /** The tool call a `[[bash: CMD]]` marker makes (OpenCode's `bash`; Droid calls its shell `Execute`). */
+  shellCall = (command: string): { name: string; arguments: Record<string, unknown> } => ({ name: 'bash', arguments: { command, description: 'Runs the command' } });
   private server?: http.Server;
 
   get baseUrl(): string {
@@ -126,7 +128,7 @@ export class ChatMock {
     // Part by part: wmem's meter is a second text part of the same message.
     const parts: string[] = Array.isArray(lastUser?.content) ? lastUser.content.map((p: any) => String(p?.text ?? '')) : [contentText(lastUser)];
     const bash = BASH_MARKER.exec(parts.map(unwrapPrompt).join('\n'));
-    if (bash) return { kind: 'call', name: 'bash', arguments: { command: bash[1].trim(), description: 'Runs the command' } };
+    if (bash) return { kind: 'call', ...this.shellCall(bash[1].trim()) };
     return { kind: 'text', text: this.replyText };
   }
 
