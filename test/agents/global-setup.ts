@@ -7,6 +7,7 @@ import { ensureGemini } from './helpers/install-gemini.js';
 import { ensureOpenCode } from './helpers/install-opencode.js';
 import { ensureDroid } from './helpers/install-droid.js';
 import { ensureKilo } from './helpers/install-kilo.js';
+import { ensureAmp } from './helpers/install-amp.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +18,7 @@ declare module 'vitest' {
     opencodeBin: string;
     droidBin: string;
     kiloBin: string;
+    ampBin: string;
   }
 }
 
@@ -28,4 +30,5 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('opencodeBin', await ensureOpenCode(log));
   project.provide('droidBin', await ensureDroid(log));
   project.provide('kiloBin', await ensureKilo(log));
+  project.provide('ampBin', await ensureAmp(log));
 }
