@@ -6,6 +6,7 @@ import { codex } from './codex/index.js';
 import { gemini } from './gemini/index.js';
 import { opencode } from './opencode/index.js';
 import { droid } from './droid/index.js';
+import { kilo } from './kilo/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
@@ -13,6 +14,7 @@ export const AGENTS: readonly AgentAdapter[] = [
   gemini,
   opencode,
   droid,
+  kilo,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */
