@@ -111,9 +111,10 @@ describe('Codex config.toml', () => {
   });
 });
 
-it('knows the four agents and their aliases', () => {
-  expect(MCP_TARGETS.map((t) => t.id)).toEqual(['claude', 'codex', 'gemini', 'opencode']);
+it('knows the agents and their aliases', () => {
+  expect(MCP_TARGETS.map((t) => t.id)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'droid', 'kilo', 'auggie', 'amp', 'crush']);
   expect(mcpTarget('claude-code')?.id).toBe('claude');
+  expect(['factory-droid', 'kilo-code', 'augment'].map((a) => mcpTarget(a)?.id)).toEqual(['droid', 'kilo', 'auggie']);
   expect(mcpTarget('cursor')).toBeUndefined();
 });
 
@@ -133,6 +134,14 @@ it('finds each agent\'s config file for each scope', () => {
     'gemini user /h/.gemini/settings.json',
     'opencode project /p/opencode.json',
     'opencode user /h/.config/opencode/opencode.json',
+    'droid user /h/.factory/mcp.json',
+    'droid project /p/.factory/mcp.json',
+    'kilo project /p/kilo.json',
+    'kilo user /h/.config/kilo/kilo.json',
+    'auggie user /h/.augment/settings.json',
+    'amp user /h/.config/amp/settings.json',
+    'crush project /p/crush.json',
+    'crush user /h/.config/crush/crush.json',
   ]);
   const moved = { cwd: '/p', env: { HOME: '/h', CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', XDG_CONFIG_HOME: '/xdg' } as NodeJS.ProcessEnv };
   expect(['claude', 'codex', 'opencode'].map((id) => target(id).file('user', moved))).toEqual(['/c/.claude.json', '/x/config.toml', '/xdg/opencode/opencode.json']);

@@ -47,6 +47,7 @@ export function parseDroidHooks(file: string, text: string | undefined): { json:
     throw shapeError(`${file} is not valid JSON (${jsonBreak(err, text)}); left untouched`);
   }
   if (!isObject(parsed)) throw shapeError(`${file} does not hold a JSON object; left untouched`);
+  if (isObject(parsed.hooks)) throw shapeError(`${file} keeps its events under an outer "hooks" key, which Droid ignores (it reads them at the top); left untouched`);
   for (const [event, groups] of Object.entries(parsed)) {
     if (!Array.isArray(groups)) throw shapeError(`${file}: "${event}" is not a list of hook groups; left untouched`);
     groups.forEach((group, i) => {
@@ -113,6 +114,5 @@ export function diagnoseDroidHooks(scope: Scope, file: string, text: string | un
   const missing = all.filter((e) => !commandOf(e));
   const command = installed.length ? String(commandOf(installed[0]!)!.command) : undefined;
   const problems = installed.length && missing.length ? [`${file} lacks ${missing.join(', ')}: run 'wmem install droid --scope ${scope}'`] : [];
-  if (isObject((json as Json).hooks)) problems.push(`${file} has an outer "hooks" key, which Droid ignores: its events belong at the top`);
   return { scope, file, exists: text !== undefined, installed, missing, ...(command ? { command } : {}), problems };
 }
