@@ -7,6 +7,9 @@ import { gemini } from './gemini/index.js';
 import { opencode } from './opencode/index.js';
 import { droid } from './droid/index.js';
 import { kilo } from './kilo/index.js';
+import { auggie } from './auggie/index.js';
+import { amp } from './amp/index.js';
+import { crush } from './crush/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
@@ -15,6 +18,9 @@ export const AGENTS: readonly AgentAdapter[] = [
   opencode,
   droid,
   kilo,
+  auggie,
+  amp,
+  crush,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

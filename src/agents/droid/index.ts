@@ -2,8 +2,9 @@
 // keyed by event (`~/.factory/hooks.json` or the project's `.factory/hooks.json`), timeouts in
 // seconds; the answer in hookSpecificOutput.additionalContext; token use from the session's
 // `<id>.settings.json` beside the transcript; a failed command from the transcript at Stop; the
-// transcript archived at PreCompact. MCP: `~/.factory/mcp.json` (src/agents/mcp-register.ts).
-import type { AgentAdapter, AgentConfig } from '../adapter.js';
+// transcript archived at PreCompact. MCP: `mcpServers` in `~/.factory/mcp.json`.
+import path from 'node:path';
+import { userHome, type AgentAdapter, type AgentConfig } from '../adapter.js';
 import { DROID_COMMAND, diagnoseDroidHooks, droidHooksFile, planDroidInstall, planDroidUninstall } from './hooks-file.js';
 import { completeDroidInput, DROID_CONTEXT_CAP, DROID_EVENTS, droidAnswer, droidEvent, droidToolEvent, parseDroidInput } from './protocol.js';
 
@@ -36,4 +37,11 @@ export const droid: AgentAdapter = {
   },
   compactCommand: '/compact',
   config,
+  mcp: {
+    scopes: ['user', 'project'],
+    defaultScope: 'user',
+    // `droid mcp add` writes {type: "stdio", command, args} under `mcpServers` (checked on 0.215.0).
+    file: (scope, { cwd, env }) => path.join(scope === 'user' ? userHome(env) : path.resolve(cwd), '.factory', 'mcp.json'),
+    shape: { format: 'json', container: 'mcpServers', before: { type: 'stdio' }, command: 'split' },
+  },
 };

@@ -4,10 +4,9 @@
 // `.kilo/plugins/` or `$XDG_CONFIG_HOME/kilo/plugins/` (`.opencode` folders are not loaded). Kilo
 // does not contain a plugin's throw (in system.transform it ends the run): the plugin guards every
 // hook. Everything else (events, input, answers, token use from the messages it passes) is
-// OpenCode's. MCP: `mcp` in kilo.json (src/agents/mcp-register.ts).
-import os from 'node:os';
+// OpenCode's. MCP: `mcp` in kilo.json, as OpenCode's in opencode.json.
 import path from 'node:path';
-import type { AgentAdapter, AgentConfig, Scope } from '../adapter.js';
+import { userHome, type AgentAdapter, type AgentConfig, type Scope } from '../adapter.js';
 import { readTemplate } from '../../store/templates.js';
 import { opencode } from '../opencode/index.js';
 import { diagnosePlugin, planPluginInstall, planPluginUninstall, type PluginHost } from '../opencode/plugin-file.js';
@@ -17,7 +16,7 @@ const TEMPLATE = 'opencode-plugin.ts';
 const HOST: PluginHost = { id: 'kilo', mark: '// wmem:kilo-plugin' };
 
 export function kiloPluginFile(scope: Scope, place: { cwd: string; env: NodeJS.ProcessEnv }): string {
-  if (scope === 'user') return path.join(place.env.XDG_CONFIG_HOME || path.join(place.env.HOME || os.homedir(), '.config'), 'kilo', 'plugins', 'wmem.ts');
+  if (scope === 'user') return path.join(place.env.XDG_CONFIG_HOME || path.join(userHome(place.env), '.config'), 'kilo', 'plugins', 'wmem.ts');
   return path.join(path.resolve(place.cwd), '.kilo', 'plugins', 'wmem.ts');
 }
 
@@ -45,4 +44,8 @@ export const kilo: AgentAdapter = {
   metaName: 'kilo',
   parseInput: (text, event) => parseOpenCodeInput(text, event, 'kilo'),
   config,
+  mcp: {
+    ...opencode.mcp!,
+    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'kilo', 'kilo.json') : path.join(path.resolve(cwd), 'kilo.json')),
+  },
 };
