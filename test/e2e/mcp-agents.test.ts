@@ -92,10 +92,13 @@ describe('wmem install AGENT --mcp for the MCP-only agents and Droid', () => {
     });
   }
 
-  it('names the new agents among those it knows, and takes their aliases', async () => {
+  it('names the new agents among those it knows, takes their aliases, and points a hooks install of an MCP-only agent at --mcp', async () => {
     const unknown = await box.run(['install', 'cursor', '--mcp']);
     expect(unknown.exitCode).toBe(2);
-    expect(String(unknown.stderr)).toMatch(/known agents: .*droid, auggie, amp, crush/);
+    expect(String(unknown.stderr)).toMatch(/known agents: .*droid.*kilo.*auggie.*amp.*crush/);
+    const hooks = await box.run(['install', 'crush']);
+    expect(hooks.exitCode).toBe(2);
+    expect(String(hooks.stderr)).toContain("Crush takes wmem through MCP only: its hooks cannot give the model wmem's memory\n  run 'wmem install crush --mcp'");
     const dry = await box.run(['install', 'augment', '--mcp', '--dry-run']);
     expect(dry.exitCode, String(dry.stderr)).toBe(0);
     expect(JSON.parse(String(dry.stdout))).toMatchObject({ mcpServers: { wmem: { command: expect.any(String) } } });
