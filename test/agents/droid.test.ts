@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DroidWorld } from './helpers/droid-world.js';
-import { chatMessages, type ChatRequest } from './helpers/openai-chat-mock.js';
+import { chatMessages, contextMeta, type ChatRequest } from './helpers/openai-chat-mock.js';
 import { cacheRoot } from './helpers/install-claude.js';
 
 const droidBin = inject('droidBin');
@@ -39,16 +39,6 @@ afterAll(async () => {
  */
 function memoryCopies(request: ChatRequest): number {
   return chatMessages(request).filter((m) => m.text.startsWith('<working_memory>')).length;
-}
-
-function metaOf(request: ChatRequest): Record<string, any> {
-  const text = chatMessages(request)
-    .filter((m) => m.role === 'user')
-    .map((m) => m.text)
-    .join('\n');
-  const blocks = [...text.matchAll(/<context_meta>\n?([\s\S]*?)\n?<\/context_meta>/g)];
-  if (!blocks.length) throw new Error(`no <context_meta> in the request's user messages: ${text.slice(-1200)}`);
-  return JSON.parse(blocks[blocks.length - 1]![1]!.trim().split('\n')[0]!);
 }
 
 const FAILING = `node -e "console.error('AssertionError: expected 1 to be 2'); process.exit(3)"`;
@@ -83,7 +73,7 @@ describe('Factory Droid 0.215.0 with wmem hooks', () => {
         observed.lastCallTokenUsage = last;
         world.mock.usage = { prompt_tokens: 2100, cached_tokens: 600, completion_tokens: 40 };
         const second = await rpc.turn('And now?');
-        const meta = metaOf(second.find((r) => chatMessages(r).some((m) => m.text.includes('<context_meta>')))!);
+        const meta = contextMeta(second.find((r) => chatMessages(r).some((m) => m.text.includes('<context_meta>')))!);
         observed.meter = { meta: meta.tokens_used, mock: 1500, droid: last.inputTokens + last.cacheReadTokens, source: meta.tokens_source };
         expect(last).toMatchObject({ inputTokens: 1100, cacheReadTokens: 400 });
         expect(meta).toMatchObject({ tokens_used: 1500, tokens_source: 'usage' });

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OpenCodeWorld, type Flavour, type OpenCodeRun } from './helpers/opencode-world.js';
-import { chatMessages, type ChatRequest } from './helpers/openai-chat-mock.js';
+import { chatMessages, contextMeta, type ChatRequest } from './helpers/openai-chat-mock.js';
 import { cacheRoot } from './helpers/install-claude.js';
 
 const kiloBin = inject('kiloBin');
@@ -32,16 +32,6 @@ function memoryIn(request: ChatRequest): string[] {
   return chatMessages(request)
     .filter((m) => m.role === 'system' && m.text.startsWith('<working_memory>'))
     .map((m) => m.text);
-}
-
-function metaOf(request: ChatRequest): Record<string, any> {
-  const text = chatMessages(request)
-    .filter((m) => m.role === 'user')
-    .map((m) => m.text)
-    .join('\n');
-  const blocks = [...text.matchAll(/<context_meta>\n?([\s\S]*?)\n?<\/context_meta>/g)];
-  if (!blocks.length) throw new Error(`no <context_meta> in the request's user messages: ${text.slice(-1200)}`);
-  return JSON.parse(blocks[blocks.length - 1]![1]!.trim().split('\n')[0]!);
 }
 
 function expectRan(run: OpenCodeRun): void {
@@ -77,7 +67,7 @@ describe('Kilo Code 7.7.9 with wmem plugin', () => {
       world.mock.usage = { prompt_tokens: 2000, cached_tokens: 1500, completion_tokens: 10 };
       const second = await world.opencode('What is open?', { continue: true, timeout: 280_000 });
       expectRan(second);
-      const meta = metaOf(second.requests[0]!);
+      const meta = contextMeta(second.requests[0]!);
       observed.meter = { meta: meta.tokens_used, mock: 1500 + 30, source: meta.tokens_source };
       expect(meta).toMatchObject({ tokens_used: 1530, tokens_max: 150_000, tokens_max_source: 'agent' });
       expect(memoryIn(second.requests[0]!)[0]).toContain('AssertionError: expected 1 to be 2');

@@ -8,24 +8,15 @@
 import path from 'node:path';
 import { userHome, type AgentAdapter, type AgentConfig, type Scope } from '../adapter.js';
 import { readTemplate } from '../../store/templates.js';
-import { opencode } from '../opencode/index.js';
+import { opencode, template, TEMPLATE } from '../opencode/index.js';
 import { diagnosePlugin, planPluginInstall, planPluginUninstall, type PluginHost } from '../opencode/plugin-file.js';
 import { parseOpenCodeInput } from '../opencode/protocol.js';
 
-const TEMPLATE = 'opencode-plugin.ts';
 const HOST: PluginHost = { id: 'kilo', mark: '// wmem:kilo-plugin' };
 
 export function kiloPluginFile(scope: Scope, place: { cwd: string; env: NodeJS.ProcessEnv }): string {
   if (scope === 'user') return path.join(place.env.XDG_CONFIG_HOME || path.join(userHome(place.env), '.config'), 'kilo', 'plugins', 'wmem.ts');
   return path.join(path.resolve(place.cwd), '.kilo', 'plugins', 'wmem.ts');
-}
-
-function template(): string | undefined {
-  try {
-    return readTemplate(TEMPLATE);
-  } catch {
-    return undefined;
-  }
 }
 
 const config: AgentConfig = {

@@ -55,6 +55,17 @@ export function chatMessages(request: ChatRequest): { role: string; text: string
   return messages.map((m) => ({ role: String(m?.role), text: contentText(m) }));
 }
 
+/** The last `<context_meta>` JSON in the request's user messages (wmem's meter). */
+export function contextMeta(request: ChatRequest): Record<string, any> {
+  const text = chatMessages(request)
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
+  const blocks = [...text.matchAll(/<context_meta>\n?([\s\S]*?)\n?<\/context_meta>/g)];
+  if (!blocks.length) throw new Error(`no <context_meta> in the request's user messages: ${text.slice(-1200)}`);
+  return JSON.parse(blocks[blocks.length - 1]![1]!.trim().split('\n')[0]!);
+}
+
 export function chatText(request: ChatRequest): string {
   return chatMessages(request)
     .map((m) => m.text)
