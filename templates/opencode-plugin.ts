@@ -7,11 +7,14 @@
 // the meter goes into the user's turn; tool calls are tracked; before OpenCode compacts, the
 // session's messages are archived and memory is put into the summarizer's context; on idle the
 // session is consolidated. Nothing here ever throws into OpenCode: failures go to the log below.
+// (Kilo Code, an OpenCode fork with the same plugin API, runs this same file with AGENT "kilo":
+// it does not contain a plugin's throw either, so every hook below is guarded.)
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const WMEM = __WMEM_COMMAND__;
+const AGENT = __WMEM_AGENT__;
 const TAIL = __WMEM_TAIL__;
 const LOG = __WMEM_LOG__;
 const TIMEOUT_MS = 30_000;
@@ -29,7 +32,7 @@ function log(what: string, err: unknown): void {
 }
 
 function commandFor(event: string): string[] {
-  return ['/bin/sh', '-c', `${WMEM} hook --agent opencode ${event}${TAIL}`];
+  return ['/bin/sh', '-c', `${WMEM} hook --agent ${AGENT} ${event}${TAIL}`];
 }
 
 function parsed(stdout: string): Any {

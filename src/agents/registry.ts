@@ -7,6 +7,11 @@ import { copilot } from './copilot/index.js';
 import { gemini } from './gemini/index.js';
 import { opencode } from './opencode/index.js';
 import { qwen } from './qwen/index.js';
+import { droid } from './droid/index.js';
+import { kilo } from './kilo/index.js';
+import { auggie } from './auggie/index.js';
+import { amp } from './amp/index.js';
+import { crush } from './crush/index.js';
 
 export const AGENTS: readonly AgentAdapter[] = [
   claude,
@@ -15,6 +20,11 @@ export const AGENTS: readonly AgentAdapter[] = [
   opencode,
   copilot,
   qwen,
+  droid,
+  kilo,
+  auggie,
+  amp,
+  crush,
 ];
 
 /** The agent a hook serves when `--agent` is not given. */

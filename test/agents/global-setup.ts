@@ -7,6 +7,9 @@ import { ensureCopilot } from './helpers/install-copilot.js';
 import { ensureGemini } from './helpers/install-gemini.js';
 import { ensureOpenCode } from './helpers/install-opencode.js';
 import { ensureQwen } from './helpers/install-qwen.js';
+import { ensureDroid } from './helpers/install-droid.js';
+import { ensureKilo } from './helpers/install-kilo.js';
+import { ensureAmp } from './helpers/install-amp.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +21,9 @@ declare module 'vitest' {
     copilotBin: string;
     /** Qwen Code's entry script (cli-entry.js), run with node. */
     qwenEntry: string;
+    droidBin: string;
+    kiloBin: string;
+    ampBin: string;
   }
 }
 
@@ -29,4 +35,7 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('opencodeBin', await ensureOpenCode(log));
   project.provide('copilotBin', await ensureCopilot(log));
   project.provide('qwenEntry', await ensureQwen(log));
+  project.provide('droidBin', await ensureDroid(log));
+  project.provide('kiloBin', await ensureKilo(log));
+  project.provide('ampBin', await ensureAmp(log));
 }

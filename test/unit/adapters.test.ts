@@ -64,6 +64,11 @@ describe.each(AGENTS.map((a) => [a.id, a] as const))('adapter %s', (_id, adapter
   });
 
   it('plans an install into a new file, idempotently, that diagnose sees and uninstall takes back', () => {
+    // An agent reached through MCP only (no hook event) refuses a hooks install, pointing at --mcp.
+    if (!adapter.events.length) {
+      expect(() => adapter.config.planInstall(adapter.config.file(adapter.config.defaultScope, place), undefined, request)).toThrow(/through MCP only/);
+      return;
+    }
     for (const scope of adapter.config.scopes) {
       const file = adapter.config.file(scope, place);
       const first = adapter.config.planInstall(file, undefined, request);

@@ -115,8 +115,9 @@ describe('Codex config.toml', () => {
 });
 
 it('knows the agents and their aliases', () => {
-  expect(MCP_TARGETS.map((t) => t.id)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen']);
+  expect(MCP_TARGETS.map((t) => t.id)).toEqual(['claude', 'codex', 'gemini', 'opencode', 'copilot', 'qwen', 'droid', 'kilo', 'auggie', 'amp', 'crush']);
   expect(mcpTarget('claude-code')?.id).toBe('claude');
+  expect(['factory-droid', 'kilo-code', 'augment'].map((a) => mcpTarget(a)?.id)).toEqual(['droid', 'kilo', 'auggie']);
   expect(mcpTarget('cursor')).toBeUndefined();
 });
 
@@ -139,6 +140,14 @@ it('finds each agent\'s config file for each scope', () => {
     'copilot user /h/.copilot/mcp-config.json',
     'qwen user /h/.qwen/settings.json',
     'qwen project /p/.qwen/settings.json',
+    'droid user /h/.factory/mcp.json',
+    'droid project /p/.factory/mcp.json',
+    'kilo project /p/kilo.json',
+    'kilo user /h/.config/kilo/kilo.json',
+    'auggie user /h/.augment/settings.json',
+    'amp user /h/.config/amp/settings.json',
+    'crush project /p/crush.json',
+    'crush user /h/.config/crush/crush.json',
   ]);
   const moved = { cwd: '/p', env: { HOME: '/h', CLAUDE_CONFIG_DIR: '/c', CODEX_HOME: '/x', XDG_CONFIG_HOME: '/xdg' } as NodeJS.ProcessEnv };
   expect(['claude', 'codex', 'opencode'].map((id) => target(id).file('user', moved))).toEqual(['/c/.claude.json', '/x/config.toml', '/xdg/opencode/opencode.json']);

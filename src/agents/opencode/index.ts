@@ -9,9 +9,10 @@ import { readTemplate } from '../../store/templates.js';
 import { diagnosePlugin, opencodePluginFile, planPluginInstall, planPluginUninstall } from './plugin-file.js';
 import { OPENCODE_CONTEXT_CAP, OPENCODE_EVENTS, opencodeAnswer, opencodeEvent, opencodeToolEvent, parseOpenCodeInput } from './protocol.js';
 
-const TEMPLATE = 'opencode-plugin.ts';
+export const TEMPLATE = 'opencode-plugin.ts';
 
-function template(): string | undefined {
+/** The plugin template's text, or undefined when it cannot be read (doctor then skips the version check). */
+export function template(): string | undefined {
   try {
     return readTemplate(TEMPLATE);
   } catch {

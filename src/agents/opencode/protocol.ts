@@ -108,19 +108,19 @@ function windowOf(model: unknown): number | undefined {
 }
 
 /** Parses what wmem's plugin writes on the hook's stdin. Throws HookInputError on anything malformed. */
-export function parseOpenCodeInput(text: string, event: AgentEvent): HookInput {
+export function parseOpenCodeInput(text: string, event: AgentEvent, agent = 'opencode'): HookInput {
   if (!text.trim()) throw new HookInputError("empty hook input on stdin (expected the JSON wmem's OpenCode plugin sends)");
   // Where the JSON broke, never its first bytes: they may be a secret, and failures are logged.
   const raw = parseHookText(text);
   if (!isObject(raw)) throw new HookInputError('hook input is not a JSON object');
   const named = str(raw.event);
-  if (named && opencodeEvent(named)?.name !== event.name) throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent opencode ${event.name}'`);
+  if (named && opencodeEvent(named)?.name !== event.name) throw new HookInputError(`hook input is for ${named}, but the command is 'wmem hook --agent ${agent} ${event.name}'`);
   for (const key of ['sessionID', 'directory', 'parentID'] as const) {
     if (raw[key] !== undefined && raw[key] !== null && typeof raw[key] !== 'string') throw new HookInputError(`hook input field ${key} is not a string`);
   }
   const model = isObject(raw.model) ? raw.model : undefined;
   const input: HookInput = {
-    agent: 'opencode',
+    agent,
     event: event.name,
     moment: event.moment,
     sessionId: str(raw.sessionID),

@@ -56,6 +56,17 @@ export function chatMessages(request: ChatRequest): { role: string; text: string
   return messages.map((m) => ({ role: String(m?.role), text: contentText(m) }));
 }
 
+/** The last `<context_meta>` JSON in the request's user messages (wmem's meter). */
+export function contextMeta(request: ChatRequest): Record<string, any> {
+  const text = chatMessages(request)
+    .filter((m) => m.role === 'user')
+    .map((m) => m.text)
+    .join('\n');
+  const blocks = [...text.matchAll(/<context_meta>\n?([\s\S]*?)\n?<\/context_meta>/g)];
+  if (!blocks.length) throw new Error(`no <context_meta> in the request's user messages: ${text.slice(-1200)}`);
+  return JSON.parse(blocks[blocks.length - 1]![1]!.trim().split('\n')[0]!);
+}
+
 export function chatText(request: ChatRequest): string {
   return chatMessages(request)
     .map((m) => m.text)
@@ -67,8 +78,8 @@ export class ChatMock {
   usage: ChatUsage = { prompt_tokens: 1200, cached_tokens: 0, completion_tokens: 20 };
   readonly script: ChatReply[] = [];
   replyText = 'Done.';
-  /** The client's shell tool a `[[bash: CMD]]` marker calls (OpenCode's `bash`; Qwen Code's `run_shell_command`). */
-  shellTool: { name: string; args: (command: string) => Record<string, unknown> } = { name: 'bash', args: (command) => ({ command, description: 'Runs the command' }) };
+  /** The tool call a `[[bash: CMD]]` marker makes (OpenCode's `bash`; Droid calls its shell `Execute`, Qwen Code `run_shell_command`). */
+  shellCall = (command: string): { name: string; arguments: Record<string, unknown> } => ({ name: 'bash', arguments: { command, description: 'Runs the command' } });
   private server?: http.Server;
 
   get baseUrl(): string {
@@ -129,7 +140,7 @@ export class ChatMock {
     // Part by part: wmem's meter is a second text part of the same message.
     const parts: string[] = Array.isArray(lastUser?.content) ? lastUser.content.map((p: any) => String(p?.text ?? '')) : [contentText(lastUser)];
     const bash = BASH_MARKER.exec(parts.map(unwrapPrompt).join('\n'));
-    if (bash) return { kind: 'call', name: this.shellTool.name, arguments: this.shellTool.args(bash[1].trim()) };
+    if (bash) return { kind: 'call', ...this.shellCall(bash[1].trim()) };
     return { kind: 'text', text: this.replyText };
   }
 

@@ -25,6 +25,28 @@ export interface OpenCodeRun {
   requests: ChatRequest[];
 }
 
+/**
+ * OpenCode, or a fork that runs its plugins the same way (Kilo Code): the agent id wmem installs
+ * for, its config file, its plugin file, what its config adds, its variables and run flags.
+ */
+export interface Flavour {
+  agent: string;
+  config: string;
+  plugin: string;
+  settings: Record<string, unknown>;
+  env: Record<string, string>;
+  runArgs: string[];
+}
+
+export const OPENCODE: Flavour = {
+  agent: 'opencode',
+  config: 'opencode.json',
+  plugin: path.join('.opencode', 'plugin', 'wmem.ts'),
+  settings: { $schema: 'https://opencode.ai/config.json' },
+  env: { OPENCODE_DISABLE_AUTOUPDATE: '1' },
+  runArgs: [],
+};
+
 export class OpenCodeWorld {
   private constructor(
     readonly root: string,
@@ -33,30 +55,31 @@ export class OpenCodeWorld {
     readonly project: string,
     readonly mock: ChatMock,
     readonly bin: string,
+    readonly flavour: Flavour,
   ) {}
 
-  static async create(bin: string, limit = { context: 150_000, output: 4_000 }): Promise<OpenCodeWorld> {
-    const root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'wmem-opencode-')));
+  static async create(bin: string, limit = { context: 150_000, output: 4_000 }, flavour: Flavour = OPENCODE): Promise<OpenCodeWorld> {
+    const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `wmem-${flavour.agent}-`)));
     const dirs = ['home', 'wmem-home', 'project', 'home/.config', 'home/.local/share'].map((d) => path.join(root, d));
     await Promise.all(dirs.map((d) => mkdir(d, { recursive: true })));
     const mock = new ChatMock();
     await mock.start();
-    const world = new OpenCodeWorld(root, dirs[0], dirs[1], dirs[2], mock, bin);
+    const world = new OpenCodeWorld(root, dirs[0], dirs[1], dirs[2], mock, bin, flavour);
     await writeFile(world.configPath, world.config(limit));
     return world;
   }
 
   get configPath(): string {
-    return path.join(this.project, 'opencode.json');
+    return path.join(this.project, this.flavour.config);
   }
 
   get pluginPath(): string {
-    return path.join(this.project, '.opencode', 'plugin', 'wmem.ts');
+    return path.join(this.project, this.flavour.plugin);
   }
 
   private config(limit: { context: number; output: number }): string {
     const provider = { mock: { npm: '@ai-sdk/openai-compatible', options: { baseURL: this.mock.baseUrl, apiKey: 'mock-key-not-a-secret' }, models: { m1: { limit } } } };
-    return JSON.stringify({ $schema: 'https://opencode.ai/config.json', model: MODEL, autoupdate: false, share: 'disabled', provider }, null, 2) + '\n';
+    return JSON.stringify({ ...this.flavour.settings, model: MODEL, autoupdate: false, share: 'disabled', provider }, null, 2) + '\n';
   }
 
   private env(): Record<string, string> {
@@ -68,7 +91,7 @@ export class OpenCodeWorld {
       NO_COLOR: '1',
       LANG: 'C.UTF-8',
       npm_config_cache: path.join(cacheRoot(), 'npm-cache'),
-      OPENCODE_DISABLE_AUTOUPDATE: '1',
+      ...this.flavour.env,
     };
     for (const key of ['TMPDIR', 'SHELL']) if (process.env[key]) env[key] = process.env[key]!;
     return env;
@@ -85,22 +108,22 @@ export class OpenCodeWorld {
   }
 
   async installWmem(args: string[] = []): Promise<Result> {
-    const result = await this.wmem(['install', 'opencode', ...args]);
-    if (result.exitCode !== 0) throw new Error(`wmem install opencode exited ${result.exitCode}: ${result.stderr}`);
+    const result = await this.wmem(['install', this.flavour.agent, ...args]);
+    if (result.exitCode !== 0) throw new Error(`wmem install ${this.flavour.agent} exited ${result.exitCode}: ${result.stderr}`);
     return result;
   }
 
   /** `opencode run` in the project; `continue` goes on with the last session. */
   async opencode(prompt: string, options: { continue?: boolean; timeout?: number; env?: Record<string, string> } = {}): Promise<OpenCodeRun> {
     const before = this.mock.requests.length;
-    const args = ['run', '--model', MODEL, ...(options.continue ? ['--continue'] : []), prompt];
+    const args = ['run', '--model', MODEL, ...this.flavour.runArgs, ...(options.continue ? ['--continue'] : []), prompt];
     const run = await execa(this.bin, args, { cwd: this.project, reject: false, extendEnv: false, env: { ...this.env(), PWD: this.project, ...options.env }, stdin: 'ignore', timeout: options.timeout ?? 180_000 });
     const requests = this.mock.requests.slice(before).filter((r) => r.path.endsWith('/chat/completions'));
     return { exitCode: run.exitCode, stdout: String(run.stdout), stderr: String(run.stderr), requests };
   }
 
   async pluginLog(): Promise<string> {
-    return readFile(path.join(this.wmemHome, 'logs', 'opencode-plugin.log'), 'utf8').catch(() => '');
+    return readFile(path.join(this.wmemHome, 'logs', `${this.flavour.agent}-plugin.log`), 'utf8').catch(() => '');
   }
 
   async cleanup(): Promise<void> {

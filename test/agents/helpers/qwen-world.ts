@@ -33,7 +33,7 @@ export class QwenWorld extends AgentWorld {
 
   static async create(entry: string): Promise<QwenWorld> {
     const world = new QwenWorld(await makeWorldDirs('qwen'), entry);
-    world.mock.shellTool = { name: 'run_shell_command', args: (command) => ({ command, description: 'Runs the command', is_background: false }) };
+    world.mock.shellCall = (command) => ({ name: 'run_shell_command', arguments: { command, description: 'Runs the command', is_background: false } });
     await mkdir(world.qwenDir, { recursive: true });
     await writeFile(world.settingsPath, world.baseSettings());
     return world;

@@ -1,0 +1,108 @@
+// Droid's files beside a session (checked on 0.215.0): the transcript
+// `~/.factory/sessions/<cwd slug>/<id>.jsonl` (one JSON message per line, no token figures) and
+// `<id>.settings.json`, which holds the token use: `lastCallTokenUsage` {inputTokens (cached input
+// left out), cacheReadTokens, cacheCreationTokens?, outputTokens}, rewritten after every model
+// call (before the next hook runs). The context in use is the last call's whole prompt: input +
+// cache read + cache creation (the API's prompt_tokens), as Claude Code's is counted. Both files
+// are read size-capped and without following a link.
+import type { TranscriptCursor, TranscriptRead, UsageView } from '../adapter.js';
+import path from 'node:path';
+import { openRegularFile, readCapped } from '../../store/fsx.js';
+import { isObject } from '../hook-json.js';
+
+/** The transcript's last megabytes are enough for the last turn. */
+const TAIL = 4 * 1024 * 1024;
+const SETTINGS_MAX = 1024 * 1024;
+
+/** The transcript's last lines as JSON (a line that does not parse is skipped). */
+export async function readTail(file: string): Promise<Record<string, unknown>[]> {
+  const text = readCapped(file, TAIL, true) ?? '';
+  const lines: Record<string, unknown>[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (isObject(value)) lines.push(value);
+    } catch {
+      /* a line still being written */
+    }
+  }
+  return lines;
+}
+
+/** The transcript's first lines (up to 64 KiB), as JSON. */
+async function readHead(file: string): Promise<Record<string, unknown>[]> {
+  const handle = await openRegularFile(file);
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const text = buffer.subarray(0, bytesRead).toString('utf8');
+    return text.split('\n').slice(0, 4).flatMap((line) => {
+      try {
+        const value = JSON.parse(line) as unknown;
+        return isObject(value) ? [value] : [];
+      } catch {
+        return [];
+      }
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/**
+ * The session a compaction's new session continues: Droid's `compact_session` starts a session
+ * whose transcript opens with `{"type":"session_start","parent":<old id>}` then a
+ * `compaction_state` line. A chain of compactions is followed back (to a bounded depth) to the
+ * first session, which is the wmem session of them all. Undefined: not a compaction's session.
+ */
+export async function compactionChain(transcript: string): Promise<{ root: string; parentTranscript: string } | undefined> {
+  let file = transcript;
+  let found: { root: string; parentTranscript: string } | undefined;
+  for (let depth = 0; depth < 64; depth++) {
+    const head = await readHead(file).catch(() => []);
+    const parent = head[0]?.type === 'session_start' ? head[0].parent : undefined;
+    if (typeof parent !== 'string' || !SESSION_ID.test(parent) || !head.some((l) => l.type === 'compaction_state')) break;
+    const parentFile = path.join(path.dirname(file), `${parent}.jsonl`);
+    found = { root: parent, parentTranscript: found?.parentTranscript ?? parentFile };
+    file = parentFile;
+  }
+  return found;
+}
+
+/** `<transcript without .jsonl>.settings.json`. */
+export function settingsFileOf(transcript: string): string {
+  return transcript.replace(/\.jsonl$/, '') + '.settings.json';
+}
+
+const count = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+
+/** The usage a session settings file shows (pure). */
+export function usageFromSettings(text: string | undefined): UsageView {
+  let json: unknown;
+  try {
+    json = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (!isObject(json)) return { lastUsage: null };
+  const last = isObject(json.lastCallTokenUsage) ? json.lastCallTokenUsage : undefined;
+  const used = last ? count(last.inputTokens) + count(last.cacheReadTokens) + count(last.cacheCreationTokens) : 0;
+  const model = typeof json.model === 'string' && json.model ? json.model : undefined;
+  return { lastUsage: used > 0 ? used : null, ...(model ? { model } : {}) };
+}
+
+interface DroidCursor extends TranscriptCursor {
+  view: UsageView;
+}
+
+export async function readDroidUsage(file: string, previous?: TranscriptCursor): Promise<TranscriptRead> {
+  const text = readCapped(settingsFileOf(file), SETTINGS_MAX);
+  // A settings file gone since (or not written yet) keeps the last figure.
+  const prior = previous?.path === file ? (previous as DroidCursor).view : undefined;
+  const view = text === undefined && prior ? prior : usageFromSettings(text);
+  const changed = JSON.stringify(view) !== JSON.stringify(prior);
+  return { cursor: { path: file, view } as DroidCursor, view, changed };
+}

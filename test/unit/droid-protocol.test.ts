@@ -1,0 +1,103 @@
+// Factory Droid's adapter, pure parts and its small file reads: the failed call of a turn as the
+// transcript shows it (lines shaped as Droid 0.215.0 wrote them in a real run), token use from
+// the session settings file, the hooks.json plans, and a compaction's new session traced back to
+// the first one of the chain.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ConfigShapeError } from '../../src/agents/adapter.js';
+import { droid } from '../../src/agents/droid/index.js';
+import { diagnoseDroidHooks, planDroidInstall, planDroidUninstall } from '../../src/agents/droid/hooks-file.js';
+import { failureMessage, lastTurnFailure } from '../../src/agents/droid/protocol.js';
+import { compactionChain, usageFromSettings } from '../../src/agents/droid/transcript.js';
+
+const prompt = (text: string) => ({ type: 'message', id: `p-${text}`, message: { role: 'user', content: [{ type: 'text', text }] } });
+const hookMessage = { type: 'message', id: 'h1', message: { role: 'user', content: [], hookEventName: 'SessionStart' } };
+const call = (id: string, command: string) => ({ type: 'message', id: `a-${id}`, message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Execute', input: { command, riskLevel: 'low' } }] } });
+const result = (id: string, isError: boolean, content: string) => ({ type: 'message', id: `r-${id}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, is_error: isError, content }] } });
+const FAILED = 'Error: Command failed (exit code: 3)\nAssertionError: expected 1 to be 2\n\n\n[Process exited with code 3]';
+
+describe('Droid: a failed command from the transcript', () => {
+  it("finds the turn's failed call with its command, its informative text and its exit code", () => {
+    const lines = [hookMessage, prompt('run it'), call('c1', 'npm test'), result('c1', true, FAILED)];
+    expect(lastTurnFailure(lines)).toEqual({ name: 'Execute', input: { command: 'npm test', riskLevel: 'low' }, id: 'c1', error: 'AssertionError: expected 1 to be 2', exitCode: 3 });
+    const event = droid.toolEvent({ agent: 'droid', event: 'Stop', moment: 'tool-failed', tool: lastTurnFailure(lines) }, '/p') as Record<string, unknown>;
+    expect(event).toMatchObject({ tool: 'execute', command: 'npm test', error: 'AssertionError: expected 1 to be 2', exit_code: 3 });
+  });
+
+  it('sees nothing when the failure belongs to an earlier turn, or the call succeeded', () => {
+    expect(lastTurnFailure([prompt('one'), call('c1', 'x'), result('c1', true, FAILED), prompt('two')])).toBeUndefined();
+    expect(lastTurnFailure([prompt('one'), call('c1', 'x'), result('c1', false, 'ok')])).toBeUndefined();
+  });
+
+  it("strips only Droid's frame from the failure text", () => {
+    expect(failureMessage(FAILED)).toEqual({ message: 'AssertionError: expected 1 to be 2', exitCode: 3 });
+    expect(failureMessage('Error: Command failed (exit code: 1)\n')).toEqual({ message: 'Error: Command failed (exit code: 1)', exitCode: 1 });
+  });
+});
+
+describe('Droid: token use from the session settings file', () => {
+  it('is the last call whole prompt: input (cached left out) + cache read + cache creation', () => {
+    const text = JSON.stringify({ model: 'custom:m-0', tokenUsage: { inputTokens: 9999 }, lastCallTokenUsage: { inputTokens: 1100, outputTokens: 30, cacheReadTokens: 400, cacheCreationTokens: 5 } });
+    expect(usageFromSettings(text)).toEqual({ lastUsage: 1505, model: 'custom:m-0' });
+    expect(usageFromSettings('{"model":"m"}')).toEqual({ lastUsage: null, model: 'm' });
+    expect(usageFromSettings('not json')).toEqual({ lastUsage: null });
+  });
+});
+
+describe('Droid: hooks.json keyed by event', () => {
+  const request = { command: 'wmem' };
+  const userFile = (events: Record<string, string>) =>
+    JSON.stringify(Object.fromEntries(Object.entries(events).map(([event, command]) => [event, [{ hooks: [{ type: 'command', command, timeout: 5 }] }]])), null, 2) + '\n';
+
+  it('writes each event at the top with no outer hooks key, seconds, and a matcher on PostToolUse only', () => {
+    const plan = planDroidInstall('/h/.factory/hooks.json', undefined, request);
+    const json = JSON.parse(plan.after);
+    expect(Object.keys(json)).toEqual(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'PreCompact', 'SessionEnd']);
+    expect(json.SessionStart).toEqual([{ hooks: [{ type: 'command', command: 'wmem hook --agent droid SessionStart', timeout: 10 }] }]);
+    expect(json.PostToolUse[0].matcher).toMatch(/Execute/);
+    expect(diagnoseDroidHooks('user', '/h/.factory/hooks.json', plan.after)).toMatchObject({ installed: Object.keys(json), missing: [], problems: [], command: 'wmem hook --agent droid SessionStart' });
+  });
+
+  it('property: install then uninstall gives the user file back byte for byte; a second install changes nothing', () => {
+    const events = fc.dictionary(fc.constantFrom('Notification', 'Stop', 'PreToolUse', 'SessionStart', 'SubagentStop'), fc.constantFrom('true', 'echo hi', 'my-linter --fix'));
+    fc.assert(
+      fc.property(events, (user) => {
+        const before = userFile(user);
+        const installed = planDroidInstall('f', before, request);
+        expect(planDroidInstall('f', installed.after, request).changed).toBe(false);
+        expect(planDroidUninstall('f', installed.after).after).toBe(before);
+      }),
+    );
+  });
+
+  it('refuses a file it cannot change safely, naming an outer "hooks" key Droid would ignore', () => {
+    expect(() => planDroidInstall('f', '{"SessionStart": {}}', request)).toThrow(ConfigShapeError);
+    expect(() => planDroidInstall('f', '[', request)).toThrow(/is not valid JSON/);
+    expect(() => planDroidInstall('f', '{"hooks": {"SessionStart": []}}', request)).toThrow(/outer "hooks" key, which Droid ignores/);
+    expect(diagnoseDroidHooks('user', 'f', '{"hooks": {}}').error).toMatch(/outer "hooks" key/);
+  });
+});
+
+describe('Droid: a compaction starts a session with a new id', () => {
+  it('is traced back through its parents to the first session of the chain', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'wmem-droid-chain-'));
+    try {
+      const head = (parent: string) => `{"type":"session_start","id":"x","parent":"${parent}"}\n{"type":"compaction_state","removedCount":3}\n`;
+      await writeFile(path.join(dir, 'first.jsonl'), '{"type":"session_start","id":"first"}\n');
+      await writeFile(path.join(dir, 'second.jsonl'), head('first'));
+      await writeFile(path.join(dir, 'third.jsonl'), head('second'));
+      await writeFile(path.join(dir, 'fork.jsonl'), '{"type":"session_start","id":"fork","parent":"first"}\n');
+      expect(await compactionChain(path.join(dir, 'third.jsonl'))).toEqual({ root: 'first', parentTranscript: path.join(dir, 'second.jsonl') });
+      expect(await compactionChain(path.join(dir, 'first.jsonl'))).toBeUndefined();
+      // A session with a parent but no compaction (a fork) is a session of its own.
+      expect(await compactionChain(path.join(dir, 'fork.jsonl'))).toBeUndefined();
+      const input = await droid.completeInput!({ agent: 'droid', event: 'SessionStart', moment: 'session-start', sessionId: 'third', source: 'compact', transcriptPath: path.join(dir, 'third.jsonl') });
+      expect(input).toMatchObject({ sessionId: 'first', source: 'resume', transcriptPath: path.join(dir, 'second.jsonl') });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
