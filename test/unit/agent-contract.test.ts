@@ -48,7 +48,7 @@ describe('install --help', () => {
     const text = help(command).replace(/\s+/g, ' ');
     for (const a of AGENTS) {
       for (const name of [a.id, ...a.aliases]) expect(text).toContain(name);
-      expect(text).toMatch(new RegExp(`${a.id}( and [a-z-]+)* ${a.config.defaultScope}`));
+      expect(text).toMatch(new RegExp(`${a.id}((, | and )[a-z-]+)* ${a.config.defaultScope}`));
       for (const scope of a.config.scopes) expect(text).toContain(`"${scope}"`);
     }
   });
@@ -116,11 +116,29 @@ const TRANSCRIPTS: Record<string, { file: string; tokens?: number[]; count?: num
     compactions: [3],
     lines: (text) => (JSON.parse(text) as unknown[]).map((m) => JSON.stringify(m) + '\n').join(''),
   },
+  kilo: {
+    file: path.join(FIXTURES, '..', 'opencode', 'messages-before-compaction.json'),
+    tokens: [1500, 1500, 3700],
+    compactions: [3],
+    lines: (text) => (JSON.parse(text) as unknown[]).map((m) => JSON.stringify(m) + '\n').join(''),
+  },
   copilot: { file: path.join(FIXTURES, '..', 'copilot', 'events.jsonl'), tokens: [1200, 1200, 1200, 1200], compactions: [2] },
   qwen: { file: path.join(FIXTURES, '..', 'qwen', 'chat.jsonl'), tokens: [5000, 5000], compactions: [2] },
 };
 
-describe.each(AGENTS.map((a) => [a.id, a] as const))("the report's chart of a %s session", (id, adapter) => {
+/**
+ * Agents whose transcript carries no token figures, so the report charts wmem's own history for
+ * them: Droid writes its usage only to `<id>.settings.json`, the last call's (its meter reads it);
+ * an MCP-only agent runs no hook that would record a transcript.
+ */
+const NO_USAGE_LINES: Record<string, string> = { droid: 'usage only in the session settings file, last call only' };
+const charted = AGENTS.filter((a) => !mcpOnly(a) && !(a.id in NO_USAGE_LINES));
+
+it('every agent with hooks is charted by the report, or says why not', () => {
+  expect(AGENTS.filter((a) => !mcpOnly(a) && !charted.includes(a)).map((a) => a.id)).toEqual(Object.keys(NO_USAGE_LINES));
+});
+
+describe.each(charted.map((a) => [a.id, a] as const))("the report's chart of a %s session", (id, adapter) => {
   it('reads the transcript its hooks recorded, with its own usage rules', async () => {
     const known = TRANSCRIPTS[id];
     expect(known, `add a transcript of ${id} to TRANSCRIPTS`).toBeDefined();
