@@ -21,7 +21,7 @@ import os from 'node:os';
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { UsageView } from '../memory/meter.js';
 import type { TranscriptCursor } from '../store/hook-state.js';
-import type { UsageLines } from '../history/usage.js';
+import type { UsageLines } from '../history/model/usage.js';
 
 /** wmem's moments of a session, whatever the agent calls them. */
 export const MOMENTS = ['session-start', 'prompt', 'tool-done', 'tool-failed', 'before-compact', 'after-compact', 'session-end', 'ignore'] as const;

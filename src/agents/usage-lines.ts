@@ -6,8 +6,8 @@
 // - a call's usage is the context in use until the next one; it names the model and the window;
 // - a compaction ends a window: no usage since (lastUsage null), the agent's own count of what is
 //   left kept as `afterCompaction`; model and window from before it still hold until a call says.
-import { parseJsonLine } from '../history/lines.js';
-import type { UsageLines } from '../history/usage.js';
+import { parseJsonLine } from '../history/model/lines.js';
+import type { UsageLines } from '../history/model/usage.js';
 import type { UsageView } from '../memory/meter.js';
 import type { LineRules } from './transcript-file.js';
 

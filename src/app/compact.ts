@@ -1,15 +1,15 @@
-// Use case `compact`: moves old history out of messages.jsonl, losslessly (src/history/compact.ts
+// Use case `compact`: moves old history out of messages.jsonl, losslessly (src/history/compaction/compact.ts
 // does the work). A quick cut of a long history returns once the archive is safe and leaves its
 // readable transcript and overview lines to `wmem compact --finish`, which the caller's
 // `startFinish` starts in the background; that run only finishes what the journal says is left.
 import { resolveSession, type Session, type Where } from '../store/session.js';
 import type { AppEnv } from './env.js';
 import { withLock } from '../store/fsx.js';
-import { compactSession, recoverCompaction, type CompactOptions, type CompactResult } from '../history/compact.js';
+import { compactSession, recoverCompaction, type CompactOptions, type CompactResult } from '../history/compaction/compact.js';
 import { logHook } from '../agents/hook-log.js';
 
 export interface CompactUseOptions {
-  /** What to cut and how; every option of src/history/compact.ts passes through. */
+  /** What to cut and how; every option of src/history/compaction/compact.ts passes through. */
   compact: CompactOptions;
   /** Show progress on stderr. */
   progress?: boolean;

@@ -13,7 +13,7 @@ import { disabledByEnv, isOffAt, offFile, projectOff } from '../store/switch.js'
 import { renderInjectables, type InjectableInputs } from '../memory/injected.js';
 import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
-import { updateHistoryStats } from '../history/stats.js';
+import { updateHistoryStats } from '../history/stream/stats.js';
 import { HISTORY_USAGE } from '../agents/history-usage.js';
 import { renderMemory, renderMeta, type MemoryWhere } from '../render/context.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';

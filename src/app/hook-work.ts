@@ -20,7 +20,7 @@ export async function trackTool(session: Session, event: ToolEvent, now: Date): 
 
 /** before-compact: the transcript's lines not archived yet go byte for byte to archive/, with a readable copy in detail/. */
 export async function archiveTranscriptBeforeCompact(session: Session, transcript: string, now: Date): Promise<{ note: string; archive?: string }> {
-  const { archiveTranscript } = await import('../history/archive-transcript.js');
+  const { archiveTranscript } = await import('../history/compaction/archive-transcript.js');
   const result = await archiveTranscript(session, transcript, { now: () => now });
   if (!result.lines) return { note: 'nothing new to archive' };
   return { note: `archived ${result.lines} lines to ${result.archive} (readable: ${result.detail})`, archive: result.archive };
@@ -30,7 +30,7 @@ export const NOTHING_TO_CONSOLIDATE = 'nothing to consolidate';
 
 /** session-end: a deterministic consolidation (no LLM: Claude Code gives SessionEnd hooks ~1.5 s). */
 export async function consolidateAtEnd(session: Session, now: Date, warn: (m: string) => void): Promise<string> {
-  const { consolidateSession } = await import('../ops/consolidate.js');
+  const { consolidateSession } = await import('../ops/consolidate/consolidate.js');
   const result = await consolidateSession(session, { dryRun: false }, { now: () => now, warn });
   // The session's decisions outlive it: offered to workspace memory (a failure there costs only the offer).
   const { offerAfterConsolidation, describeOffer } = await import('./session-decisions.js');

@@ -11,9 +11,9 @@ export interface MigrateOptions {
   dryRun?: boolean;
 }
 
-type Legacy = Awaited<ReturnType<typeof import('../ops/migrate-legacy.js').migrateLegacy>>;
-type MemoryMd = Awaited<ReturnType<typeof import('../ops/migrate-memory-md.js').migrateMemoryMd>>;
-type OpenCode = Awaited<ReturnType<typeof import('../ops/migrate-opencode.js').migrateOpenCode>>;
+type Legacy = Awaited<ReturnType<typeof import('../ops/migrate/legacy.js').migrateLegacy>>;
+type MemoryMd = Awaited<ReturnType<typeof import('../ops/migrate/memory-md.js').migrateMemoryMd>>;
+type OpenCode = Awaited<ReturnType<typeof import('../ops/migrate/opencode.js').migrateOpenCode>>;
 
 export type MigrateResult =
   | { kind: 'legacy'; dryRun: boolean; home: string; sessions: Legacy; failed: boolean }
@@ -21,7 +21,7 @@ export type MigrateResult =
   | { kind: 'opencode'; dryRun: boolean; report: OpenCode; failed: boolean };
 
 async function legacy(dryRun: boolean, env: AppEnv): Promise<MigrateResult> {
-  const { migrateLegacy } = await import('../ops/migrate-legacy.js');
+  const { migrateLegacy } = await import('../ops/migrate/legacy.js');
   const { readTemplate, overviewTemplateName } = await import('../store/templates.js');
   const sessions = await migrateLegacy(env.home, { dryRun, now: env.now(), overviewTemplate: () => readTemplate(overviewTemplateName('en')) });
   return { kind: 'legacy', dryRun, home: env.home, sessions, failed: sessions.some((o) => o.status === 'error' || o.status === 'conflict') };
@@ -30,13 +30,13 @@ async function legacy(dryRun: boolean, env: AppEnv): Promise<MigrateResult> {
 async function memoryMd(dryRun: boolean, env: AppEnv, file: string | undefined): Promise<MigrateResult> {
   if (!file) throw usageError('wmem migrate memory-md needs the file to seed from', 'e.g. wmem migrate memory-md MEMORY.md');
   const session = await resolveSession(env);
-  const { migrateMemoryMd } = await import('../ops/migrate-memory-md.js');
+  const { migrateMemoryMd } = await import('../ops/migrate/memory-md.js');
   return { kind: 'memory-md', result: await migrateMemoryMd(session, file, { cwd: env.cwd, dryRun, now: env.now() }), failed: false };
 }
 
 async function openCode(dryRun: boolean, env: AppEnv, dir: string | undefined): Promise<MigrateResult> {
   if (!dir) throw usageError('wmem migrate opencode needs the folder to read', 'e.g. wmem migrate opencode . (the project with .opencode/)');
-  const { migrateOpenCode } = await import('../ops/migrate-opencode.js');
+  const { migrateOpenCode } = await import('../ops/migrate/opencode.js');
   const report = await migrateOpenCode(env.home, env.cwd, dir, { dryRun, now: env.now() });
   const failed = report.sessions.some((s) => s.skipped && s.skipped !== 'already imported') || Boolean(report.workspace?.skipped);
   return { kind: 'opencode', dryRun, report, failed };

@@ -6,7 +6,7 @@ import { atomicWrite } from '../store/fsx.js';
 import { fileStamp } from '../store/paths.js';
 import { locateProject } from '../store/project.js';
 import { resolveSession, type Session } from '../store/session.js';
-import { pointerLine, pruneOutput, type PruneMode } from '../history/prune.js';
+import { pointerLine, pruneOutput, type PruneMode } from '../history/model/prune.js';
 import { WmemError } from '../ui/errors.js';
 import type { AppEnv } from './env.js';
 

@@ -1,6 +1,6 @@
 // `wmem restore ARCHIVE`: puts what a compaction archived back into messages.jsonl.
 import { resolveSession } from '../store/session.js';
-import { restoreArchive } from '../history/restore.js';
+import { restoreArchive } from '../history/compaction/restore.js';
 import type { AppEnv } from './env.js';
 
 export type RestoreResult = Awaited<ReturnType<typeof restoreArchive>>;

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import { resolveSession } from '../store/session.js';
 import type { AppEnv } from './env.js';
 import { assembleContext } from './context.js';
-import { journalPath } from '../history/journal.js';
+import { journalPath } from '../history/compaction/journal.js';
 import { readSwitches } from './switch.js';
 
 export interface StatusOptions {

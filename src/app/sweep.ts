@@ -1,6 +1,6 @@
 // `wmem sweep`: storage governance for CI and cron, over every project under the home.
-import { sweepHome } from '../ops/sweep.js';
-import { parseTtl } from '../ops/sweep-plan.js';
+import { sweepHome } from '../ops/sweep/sweep.js';
+import { parseTtl } from '../ops/sweep/plan.js';
 import type { AppEnv } from './env.js';
 
 export interface SweepOptions {

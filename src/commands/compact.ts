@@ -1,8 +1,8 @@
 // `wmem compact`: moves old history out of messages.jsonl, losslessly (src/app/compact.ts).
-// A quick cut of a long history (src/history/quick-cut.ts) returns once the archive is safe and
+// A quick cut of a long history (src/history/compaction/quick-cut.ts) returns once the archive is safe and
 // leaves its readable transcript and overview lines to `wmem compact --finish`, started here in
 // the background; that run only finishes what the journal says is left, quietly.
-import type { CompactStrategy, CompactTarget } from '../history/compact.js';
+import type { CompactStrategy, CompactTarget } from '../history/compaction/compact.js';
 import { compactMemory, finishCompaction, finishInBackground } from '../app/compact.js';
 import { renderCompact } from '../views/memory.js';
 import type { CommandResult, RunContext } from './run.js';

@@ -1,7 +1,7 @@
 // Pure: the context in use over a session, read from transcript lines with the rules of the agent
 // that wrote them (each adapter's usageLines; wmem's own history with HISTORY_USAGE), and its
 // downsampling for a chart that stays small.
-import type { UsageLines } from '../history/usage.js';
+import type { UsageLines } from '../history/model/usage.js';
 import { isObject } from '../ui/json.js';
 import { HISTORY_USAGE } from '../agents/history-usage.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { atomicWrite, readTextIfExists } from './fsx.js';
 import type { OverviewDigest } from '../render/context.js';
 
-/** What history/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
+/** What history/stream/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
 export interface HistoryStats {
   version: 1;
   /** Bytes up to and including the last newline scanned. */

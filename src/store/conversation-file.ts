@@ -1,7 +1,7 @@
 // The conversation of an agent that keeps no transcript file wmem can read (OpenCode keeps its
 // messages in SQLite): the hook input carries the messages, and wmem keeps them in a JSONL file of
 // its own in the session's state folder, one line per message id, appended in order and never
-// rewritten, so the archive's byte offsets (history/archive-transcript.ts) stay valid.
+// rewritten, so the archive's byte offsets (history/compaction/archive-transcript.ts) stay valid.
 import { readTextIfExists, appendDurably, withLock } from './fsx.js';
 import type { Session } from './session.js';
 

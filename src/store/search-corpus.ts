@@ -103,7 +103,7 @@ function sessionSources(id: string, paths: SessionPaths): Source[] {
   return out;
 }
 
-type History = typeof import('../history/lines.js') & typeof import('../history/messages.js');
+type History = typeof import('../history/model/lines.js') & typeof import('../history/model/messages.js');
 
 /** One line of searchable text for an archived JSON line: role and what the model saw. */
 function extractLine(line: string, history: History): string {
@@ -173,7 +173,7 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<Messag
   const fresh = sidecarFresh(paths, source);
   if (fresh) return { file: textFile, days: fresh.days ?? [] };
   const stat = statSync(source.path);
-  const history: History = { ...(await import('../history/lines.js')), ...(await import('../history/messages.js')) };
+  const history: History = { ...(await import('../history/model/lines.js')), ...(await import('../history/model/messages.js')) };
   let recorder = dayRecorder();
   let lines = 0;
   const extract = (write: (text: string) => void) => {

@@ -1,8 +1,8 @@
 // Pure: the use cases' results of the memory verbs (note, set, append, search, status, remember,
 // forget, compact, consolidate) worded for a person or an agent. The CLI prints these with colour
 // when it may; the MCP server returns them as tool text with the plain style.
-import type { CompactResult } from '../history/compact.js';
-import type { ConsolidateResult } from '../ops/consolidate.js';
+import type { CompactResult } from '../history/compaction/compact.js';
+import type { ConsolidateResult } from '../ops/consolidate/consolidate.js';
 import type { SearchResult } from '../app/search.js';
 import type { StatusResult } from '../app/status.js';
 import type { RememberResult } from '../app/remember.js';

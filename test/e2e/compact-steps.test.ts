@@ -7,7 +7,7 @@ import path from 'node:path';
 import { FIXTURES, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
 import { leadingMarker, linkIds, sessionWith, type SessionFiles } from '../helpers/history-e2e.js';
 import { splitLines } from '../helpers/history-session.js';
-import { lineFacts } from '../../src/history/messages.js';
+import { lineFacts } from '../../src/history/model/messages.js';
 
 /** The real transcripts that are one user turn with many tool calls, and how many steps each holds. */
 const SINGLE_TURN = [

@@ -4,8 +4,8 @@ import { copyFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { runJson, type Sandbox } from './cli.js';
-import { parseMarker, type CompactionMarker } from '../../src/history/marker.js';
-import { lineFacts } from '../../src/history/messages.js';
+import { parseMarker, type CompactionMarker } from '../../src/history/model/marker.js';
+import { lineFacts } from '../../src/history/model/messages.js';
 import { splitLines } from './history-session.js';
 
 export interface SessionFiles {

@@ -8,7 +8,7 @@ import { locateProject } from '../../src/store/project.js';
 import { sessionPaths } from '../../src/store/paths.js';
 import { readTemplate } from '../../src/store/templates.js';
 import type { Session } from '../../src/store/session.js';
-import { parseMarker } from '../../src/history/marker.js';
+import { parseMarker } from '../../src/history/model/marker.js';
 
 export interface TestSession {
   session: Session;

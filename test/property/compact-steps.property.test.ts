@@ -9,11 +9,11 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { compactSession, type CompactTarget } from '../../src/history/compact.js';
-import { restoreArchive } from '../../src/history/restore.js';
-import { parseMarker } from '../../src/history/marker.js';
-import { lineFacts } from '../../src/history/messages.js';
-import { CutPlanner, plannerLine } from '../../src/history/turns.js';
+import { compactSession, type CompactTarget } from '../../src/history/compaction/compact.js';
+import { restoreArchive } from '../../src/history/compaction/restore.js';
+import { parseMarker } from '../../src/history/model/marker.js';
+import { lineFacts } from '../../src/history/model/messages.js';
+import { CutPlanner, plannerLine } from '../../src/history/model/turns.js';
 import { archives, makeSession, setMessages, splitLines, unionAfterCut, type TestSession } from '../helpers/history-session.js';
 
 const J = (v: unknown) => JSON.stringify(v);

@@ -3,8 +3,8 @@
 // turn starts, calls, results (answered, late, reused ids) and split Claude Code responses.
 import { expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CutPlanner } from '../../src/history/turns.js';
-import type { Link } from '../../src/history/messages.js';
+import { CutPlanner } from '../../src/history/model/turns.js';
+import type { Link } from '../../src/history/model/messages.js';
 
 const line = fc.record({
   turnStart: fc.boolean(),

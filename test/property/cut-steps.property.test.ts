@@ -12,9 +12,9 @@ import fc from 'fast-check';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { lineFacts, type Link } from '../../src/history/messages.js';
-import { BackwardStepTracker, CutPlanner, StepTracker, plannerLine, type PlannedCut, type PlannerLine } from '../../src/history/turns.js';
-import { planFromStart, planFromTail } from '../../src/history/plan.js';
+import { lineFacts, type Link } from '../../src/history/model/messages.js';
+import { BackwardStepTracker, CutPlanner, StepTracker, plannerLine, type PlannedCut, type PlannerLine } from '../../src/history/model/turns.js';
+import { planFromStart, planFromTail } from '../../src/history/compaction/plan.js';
 
 const lineArb = (ids: string[], responses: string[]): fc.Arbitrary<PlannerLine> =>
   fc.oneof(

@@ -7,10 +7,10 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { compactSession, type CompactTarget } from '../../src/history/compact.js';
-import { restoreArchive } from '../../src/history/restore.js';
+import { compactSession, type CompactTarget } from '../../src/history/compaction/compact.js';
+import { restoreArchive } from '../../src/history/compaction/restore.js';
 import { archives, makeSession, setMessages, splitLines, unionAfterCut, type TestSession } from '../helpers/history-session.js';
-import { planLineCut } from '../../src/history/turns.js';
+import { planLineCut } from '../../src/history/model/turns.js';
 
 const J = (v: unknown) => JSON.stringify(v);
 const longOutput = Array.from({ length: 60 }, (_, i) => `src/file${i}.ts`).join('\n');

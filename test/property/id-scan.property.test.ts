@@ -5,7 +5,7 @@
 // other way round.)
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { IdScanner } from '../../src/history/id-scan.js';
+import { IdScanner } from '../../src/history/model/id-scan.js';
 
 const idChar = fc.constantFrom(...'abcXYZ019_-:/.'.split(''));
 const id = fc.tuple(fc.constantFrom('msg_01', 'toolu_01', 'call', 'Bash:'), fc.array(idChar, { minLength: 1, maxLength: 8 })).map(([head, tail]) => head + tail.join(''));

@@ -14,8 +14,8 @@ import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { compactSession } from '../../src/history/compact.js';
-import { restoreArchive } from '../../src/history/restore.js';
+import { compactSession } from '../../src/history/compaction/compact.js';
+import { restoreArchive } from '../../src/history/compaction/restore.js';
 import { makeSession, setMessages, type TestSession } from '../helpers/history-session.js';
 
 const J = (v: unknown) => JSON.stringify(v);

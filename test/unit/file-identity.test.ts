@@ -7,7 +7,7 @@ import { writeFile, rename, stat } from 'node:fs/promises';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileIdentity, isSameFile } from '../../src/history/journal.js';
+import { fileIdentity, isSameFile } from '../../src/history/compaction/journal.js';
 
 // A file appended to since it was made: its change time is past its birth time.
 const st = (dev: number, ino: number, birthtimeMs: number, ctimeMs = birthtimeMs + 500) => ({ dev, ino, birthtimeMs, ctimeMs });

@@ -1,8 +1,8 @@
 // Steps and the cut inside a turn (--keep-steps, docs/compaction.md): where steps start in each history
 // format wmem reads, and where the planner cuts when the last turns hold too many of them.
 import { describe, expect, it } from 'vitest';
-import { lineFacts } from '../../src/history/messages.js';
-import { BackwardStepTracker, CutPlanner, StepTracker, planLineCut, plannerLine } from '../../src/history/turns.js';
+import { lineFacts } from '../../src/history/model/messages.js';
+import { BackwardStepTracker, CutPlanner, StepTracker, planLineCut, plannerLine } from '../../src/history/model/turns.js';
 
 const J = (v: unknown) => JSON.stringify(v);
 // OpenAI-style messages (Kimi CLI's context.jsonl, wmem's own messages.jsonl).

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { lineFacts } from '../../src/history/messages.js';
-import { renderMessage, fenceFor } from '../../src/history/transcript.js';
-import { SummaryCollector } from '../../src/history/summary.js';
-import type { MessageLine } from '../../src/history/lines.js';
+import { lineFacts } from '../../src/history/model/messages.js';
+import { renderMessage, fenceFor } from '../../src/history/model/transcript.js';
+import { SummaryCollector } from '../../src/history/model/summary.js';
+import type { MessageLine } from '../../src/history/model/lines.js';
 
 const J = (v: unknown) => JSON.stringify(v);
 const lines = [

@@ -2,10 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { lineFacts } from '../../src/history/messages.js';
-import { planLineCut, splitTurns } from '../../src/history/turns.js';
-import { readLines, readLinesBackward } from '../../src/history/scan.js';
-import { markerLine, parseMarker } from '../../src/history/marker.js';
+import { lineFacts } from '../../src/history/model/messages.js';
+import { planLineCut, splitTurns } from '../../src/history/model/turns.js';
+import { readLines, readLinesBackward } from '../../src/history/stream/index.js';
+import { markerLine, parseMarker } from '../../src/history/model/marker.js';
 
 const J = (v: unknown) => JSON.stringify(v);
 const user = (text: string) => J({ role: 'user', content: text });

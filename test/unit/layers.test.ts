@@ -63,7 +63,19 @@ describe('layers', () => {
 
   it('history/ and store/ import no op, and store/ reads history/ only to index archived messages', () => {
     expect(crossings(['history/', 'store/'], ['ops/'])).toEqual([]);
-    const allowed = ['store/search-corpus.ts -> history/lines.ts', 'store/search-corpus.ts -> history/messages.ts'];
+    const allowed = ['store/search-corpus.ts -> history/model/lines.ts', 'store/search-corpus.ts -> history/model/messages.ts'];
     expect(crossings(['store/'], ['history/'], allowed)).toEqual([]);
+  });
+
+  it('history/model/ is the pure line and message model: no file I/O, and nothing of the compaction or the streams', () => {
+    const model = sources(path.join(SRC, 'history', 'model'));
+    expect(model.length).toBeGreaterThan(5);
+    const io = model.filter((file) => /from\s*'node:(fs|fs\/promises|child_process)'/.test(readFileSync(file, 'utf8')));
+    expect(io.map((f) => path.relative(SRC, f))).toEqual([]);
+    expect(crossings(['history/model/'], ['history/compaction/', 'history/stream/', 'store/'])).toEqual([]);
+  });
+
+  it('the streams know no compaction stage', () => {
+    expect(crossings(['history/stream/'], ['history/compaction/'])).toEqual([]);
   });
 });

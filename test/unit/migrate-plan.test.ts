@@ -1,9 +1,9 @@
 // The pure parts of migration: finding legacy sessions, token chunking with overlap, and reading
 // the OpenCode plugin's files.
 import { describe, expect, it } from 'vitest';
-import { findLegacy } from '../../src/ops/migrate-legacy.js';
-import { chunkRanges, chunkText, loadTokenizer } from '../../src/ops/chunk.js';
-import { planCore, planWorking, planWorkspace } from '../../src/ops/opencode.js';
+import { findLegacy } from '../../src/ops/migrate/legacy.js';
+import { chunkRanges, chunkText, loadTokenizer } from '../../src/ops/migrate/chunk.js';
+import { planCore, planWorking, planWorkspace } from '../../src/ops/migrate/opencode-files.js';
 
 describe('findLegacy', () => {
   it('pairs <id>.jsonl with <id>.meta.json and ignores everything else', () => {

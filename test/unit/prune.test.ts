@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collapseRepeats, detectKind, pruneOutput, rewriteToolOutputs, PRUNE_RULES } from '../../src/history/prune.js';
+import { collapseRepeats, detectKind, pruneOutput, rewriteToolOutputs, PRUNE_RULES } from '../../src/history/model/prune.js';
 
 const listing = (n: number) => Array.from({ length: n }, (_, i) => `src/module${i % 7}/file${i}.${['ts', 'json', 'md'][i % 3]}`).join('\n');
 

@@ -7,11 +7,11 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { appendFile, link, open, readFile, stat, truncate, unlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { compactSession, recoverCompaction } from '../../src/history/compact.js';
-import { restoreArchive } from '../../src/history/restore.js';
-import { journalPath, type Journal } from '../../src/history/journal.js';
+import { compactSession, recoverCompaction } from '../../src/history/compaction/compact.js';
+import { restoreArchive } from '../../src/history/compaction/restore.js';
+import { journalPath, type Journal } from '../../src/history/compaction/journal.js';
 import { withLock } from '../../src/store/fsx.js';
-import { removeAtomicLeftovers } from '../../src/history/scan.js';
+import { removeAtomicLeftovers } from '../../src/history/stream/index.js';
 import { makeSession, setMessages, type TestSession } from '../helpers/history-session.js';
 
 const J = (v: unknown) => JSON.stringify(v);

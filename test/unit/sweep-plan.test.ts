@@ -1,6 +1,6 @@
 // What a sweep deletes from a cache, and how --ttl reads.
 import { describe, expect, it } from 'vitest';
-import { parseTtl, planCache } from '../../src/ops/sweep-plan.js';
+import { parseTtl, planCache } from '../../src/ops/sweep/plan.js';
 import { isTempName } from '../../src/store/temp-names.js';
 
 const DAY = 86_400_000;

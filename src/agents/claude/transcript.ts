@@ -4,7 +4,7 @@
 // several lines repeats its usage under one message.id: it counts once, as the latest response.
 // The same state is reached reading forward (incrementally, as the transcript grows) or backward
 // (the first time, from the end, stopping at the last compaction).
-import { parseJsonLine } from '../../history/lines.js';
+import { parseJsonLine } from '../../history/model/lines.js';
 // A Claude Code transcript is read with every history format's rules, as before they moved into
 // the agents' folders (Kimi's `_usage` lines included).
 import { HISTORY_USAGE } from '../history-usage.js';

@@ -1,7 +1,7 @@
 // Pure: Claude Code's transcript lines as usage. The last main-chain assistant usage (input +
 // cache creation + cache read), sidechain and <synthetic> lines skipped; a compact_boundary ends
 // a window (its compactMetadata.postTokens is Claude Code's count right after it).
-import { num, type UsageLines } from '../../history/usage.js';
+import { num, type UsageLines } from '../../history/model/usage.js';
 import { isObject } from '../../ui/json.js';
 
 export const CLAUDE_USAGE: UsageLines = {

@@ -10,7 +10,7 @@
 // - `turn_context` lines name the model.
 // The same state is reached reading forward (as the rollout grows) or backward (the first time,
 // from the end, stopping at the last compaction).
-import { parseJsonLine } from '../../history/lines.js';
+import { parseJsonLine } from '../../history/model/lines.js';
 import type { CommandOutcome } from './protocol.js';
 import { isObject } from '../../ui/json.js';
 

@@ -2,7 +2,7 @@
 // tokens (`event_msg` token_count's last_token_usage.input_tokens) are the context in use, with the
 // window Codex reports; a `compacted` line or a context_compacted event ends a window. (The meter
 // reads the rollout more closely: rollout.ts.)
-import { num, type UsageLines } from '../../history/usage.js';
+import { num, type UsageLines } from '../../history/model/usage.js';
 import { isObject } from '../../ui/json.js';
 
 export const CODEX_USAGE: UsageLines = {

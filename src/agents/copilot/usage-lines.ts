@@ -1,7 +1,7 @@
 // Pure: GitHub Copilot CLI's events.jsonl lines as usage. Each model call's `inputTokens` (the
 // API's prompt tokens, cached inside; what Copilot compares with its prompt limit
 // `maxPromptTokens`), and a successful `session.compaction_complete`.
-import { boundaryOf, num, usageOf, type UsageLines } from '../../history/usage.js';
+import { boundaryOf, num, usageOf, type UsageLines } from '../../history/model/usage.js';
 import { isObject } from '../../ui/json.js';
 
 export const COPILOT_USAGE: UsageLines = {

@@ -14,7 +14,7 @@
 // compaction, and usage before it is stale. A resume writes the history again (the same summary
 // id, no token figures): only the first line with a summary is its compaction, and other history
 // lines change nothing. The same state is reached reading forward or backward.
-import { parseJsonLine } from '../../history/lines.js';
+import { parseJsonLine } from '../../history/model/lines.js';
 import { geminiWindow } from './windows.js';
 import { isObject } from '../../ui/json.js';
 

@@ -3,7 +3,7 @@
 // changes: its id lets it count once); a history that starts over with a compression summary is
 // a compaction, named by the summary's id (a resume writes that history again: the id lets it
 // count once).
-import type { UsageLines } from '../../history/usage.js';
+import type { UsageLines } from '../../history/model/usage.js';
 import { isObject } from '../../ui/json.js';
 import { chatEvent, COMPRESSION_ACK } from './chat.js';
 

@@ -3,7 +3,7 @@
 // state/opencode-transcript.jsonl. An assistant message's prompt is `tokens.input` plus the cached
 // `tokens.cache.read` and `.write` (OpenCode 1.18: input = prompt − cached); a user message with a
 // `compaction` part is the compaction OpenCode made there.
-import { num, type UsageLines } from '../../history/usage.js';
+import { num, type UsageLines } from '../../history/model/usage.js';
 import { isObject } from '../../ui/json.js';
 
 function timeOf(info: Record<string, unknown>): string | undefined {

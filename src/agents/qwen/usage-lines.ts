@@ -1,6 +1,6 @@
 // Pure: Qwen Code's chat-file lines as usage: a reply's `promptTokenCount` (cached inside) and
 // its window; a chat_compression line is a compaction.
-import { boundaryOf, num, usageOf, type UsageLines } from '../../history/usage.js';
+import { boundaryOf, num, usageOf, type UsageLines } from '../../history/model/usage.js';
 import { isObject } from '../../ui/json.js';
 
 export const QWEN_USAGE: UsageLines = {

@@ -3,8 +3,8 @@
 import { createHash, type Hash } from 'node:crypto';
 import { promises as fs, constants as fsc } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, ensureDir, fsyncDir } from '../store/fsx.js';
-import { fsError } from '../ui/errors.js';
+import { FILE_MODE, ensureDir, fsyncDir } from '../../store/fsx.js';
+import { fsError } from '../../ui/errors.js';
 import { CHUNK, readChunks } from './read.js';
 
 /** A file written in pieces to a temp name, fsynced, then linked into place (never overwriting). */
@@ -177,7 +177,7 @@ export function tempFor(final: string, id: string): string {
 
 /** `dir/stem.ext`, or `dir/stem-2.ext`, … : a name that is not taken. */
 export async function freeName(dir: string, stem: string, ext: string): Promise<string> {
-  const { exists } = await import('../store/fsx.js');
+  const { exists } = await import('../../store/fsx.js');
   let name = `${stem}${ext}`;
   for (let n = 2; await exists(path.join(dir, name)); n++) name = `${stem}-${n}${ext}`;
   return path.join(dir, name);

@@ -5,17 +5,17 @@
 // the original file byte for byte.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { exists, resolveInside, withLock } from '../store/fsx.js';
-import type { Session } from '../store/session.js';
-import { appendToSection } from '../store/detail.js';
-import { fsError, refusedError, usageError } from '../ui/errors.js';
-import { MARKER_KEY, parseMarker, type CompactionMarker } from './marker.js';
+import { exists, resolveInside, withLock } from '../../store/fsx.js';
+import type { Session } from '../../store/session.js';
+import { appendToSection } from '../../store/detail.js';
+import { fsError, refusedError, usageError } from '../../ui/errors.js';
+import { MARKER_KEY, parseMarker, type CompactionMarker } from '../model/marker.js';
 import { recoverCompaction } from './journal.js';
 import { archiveDigest } from './archive-digests.js';
-import { hashRange, readLines } from './read.js';
-import { DurableFile } from './durable.js';
-import { SETTLE_MS, replaceKeepingAppends } from './swap.js';
-import { removeSessionLeftovers } from './leftovers.js';
+import { hashRange, readLines } from '../stream/read.js';
+import { DurableFile } from '../stream/durable.js';
+import { SETTLE_MS, replaceKeepingAppends } from '../stream/swap.js';
+import { removeSessionLeftovers } from '../stream/leftovers.js';
 
 export interface RestoreResult {
   session: string;

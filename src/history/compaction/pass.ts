@@ -4,17 +4,17 @@
 // full compaction (compact.ts) and the finishing of a quick one (quick-cut.ts).
 import { createHash, type Hash } from 'node:crypto';
 import path from 'node:path';
-import type { Session } from '../store/session.js';
-import { detailFrontMatter } from '../store/detail.js';
-import type { MessageLine } from './lines.js';
-import { lineFacts } from './messages.js';
-import { renderMessage, messageTime, fenceFor } from './transcript.js';
-import type { SummaryCollector } from './summary.js';
-import { pruneOutput, rewriteToolOutputs, pointerLine, type PruneMode } from './prune.js';
+import type { Session } from '../../store/session.js';
+import { detailFrontMatter } from '../../store/detail.js';
+import type { MessageLine } from '../model/lines.js';
+import { lineFacts } from '../model/messages.js';
+import { renderMessage, messageTime, fenceFor } from '../model/transcript.js';
+import type { SummaryCollector } from '../model/summary.js';
+import { pruneOutput, rewriteToolOutputs, pointerLine, type PruneMode } from '../model/prune.js';
 import { detectFormat } from './plan.js';
-import type { HistoryFormat } from './marker.js';
-import { readLineBatches } from './read.js';
-import type { DurableFile } from './durable.js';
+import type { HistoryFormat } from '../model/marker.js';
+import { readLineBatches } from '../stream/read.js';
+import type { DurableFile } from '../stream/durable.js';
 
 const COMPACT_PRUNE_MODE: PruneMode = 'aggressive';
 

@@ -7,14 +7,14 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { appendDurably, exists, readTextIfExists, staysInside, withLock } from '../store/fsx.js';
-import { findSecret, redactSecrets } from '../memory/gate.js';
-import { appendToSection, detailIndexLine, writeDetail } from '../store/detail.js';
-import { assertSessionId, fileStamp, sessionPaths } from '../store/paths.js';
-import { locateProject, type ProjectRef } from '../store/project.js';
-import { readMeta, writeMeta, type Session } from '../store/session.js';
-import { usageError } from '../ui/errors.js';
-import { planCore, planWorking, planWorkspace, type NotePlan } from './opencode.js';
+import { appendDurably, exists, readTextIfExists, staysInside, withLock } from '../../store/fsx.js';
+import { findSecret, redactSecrets } from '../../memory/gate.js';
+import { appendToSection, detailIndexLine, writeDetail } from '../../store/detail.js';
+import { assertSessionId, fileStamp, sessionPaths } from '../../store/paths.js';
+import { locateProject, type ProjectRef } from '../../store/project.js';
+import { readMeta, writeMeta, type Session } from '../../store/session.js';
+import { usageError } from '../../ui/errors.js';
+import { planCore, planWorking, planWorkspace, type NotePlan } from './opencode-files.js';
 
 export interface OpenCodeReport {
   dir: string;
@@ -37,8 +37,8 @@ function hashOf(text: string): string {
 }
 
 async function sessionFor(project: ProjectRef, id: string, now: Date): Promise<Session> {
-  const { ensureSessionTree } = await import('../store/session-tree.js');
-  const { readTemplate, overviewTemplateName } = await import('../store/templates.js');
+  const { ensureSessionTree } = await import('../../store/session-tree.js');
+  const { readTemplate, overviewTemplateName } = await import('../../store/templates.js');
   await ensureSessionTree(project, id, { overviewTemplate: readTemplate(overviewTemplateName('en')), now, extraMeta: { agent: 'opencode' } });
   return { id, project, paths: sessionPaths(project.dir, id), source: 'flag' };
 }
@@ -59,7 +59,7 @@ async function markImported(session: Session, file: string, hash: string, now: D
 }
 
 async function appendNotes(session: Session, notes: NotePlan[], now: Date, warnings: string[]): Promise<number> {
-  const { formatNote } = await import('../memory/scratch.js');
+  const { formatNote } = await import('../../memory/scratch.js');
   const lines: string[] = [];
   for (const note of notes) {
     const secret = findSecret([note.text, ...(note.tags ?? [])].join(' '));
@@ -75,8 +75,8 @@ async function appendNotes(session: Session, notes: NotePlan[], now: Date, warni
 
 /** Puts each block in its section: set when empty, appended below otherwise; over a limit, a line pointing at the detail copy. */
 async function fillSections(session: Session, sections: { id: string; text: string; from: string }[], detailRel: string): Promise<string[]> {
-  const { parseOverview, findSection, replaceSectionContent, joinContent } = await import('../memory/overview.js');
-  const { atomicWrite } = await import('../store/fsx.js');
+  const { parseOverview, findSection, replaceSectionContent, joinContent } = await import('../../memory/overview.js');
+  const { atomicWrite } = await import('../../store/fsx.js');
   const done: string[] = [];
   await withLock(session.paths.dir, async () => {
     for (const found of sections) {

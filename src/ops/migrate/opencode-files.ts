@@ -3,7 +3,7 @@
 // memory-working/<sid>.json slots and pool (or the older flat `items`) → hot state (files,
 // errors) and scratch notes (decisions, todos, dependencies, the rest by relevance);
 // workspace-memory.json (1.2+) entries → workspace memory candidates for the gate.
-import { isObject } from '../ui/json.js';
+import { isObject } from '../../ui/json.js';
 
 export interface OpenCodeItem {
   type: string;

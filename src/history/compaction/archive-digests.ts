@@ -2,8 +2,8 @@
 // the archive; its finishing records the digest in state/archives.json, and restore checks it).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, readTextIfExists } from '../store/fsx.js';
-import type { Session } from '../store/session.js';
+import { atomicWrite, readTextIfExists } from '../../store/fsx.js';
+import type { Session } from '../../store/session.js';
 
 /** Digests of archives whose marker has none (quick cuts), by path relative to working-memory/. */
 interface ArchiveDigests {

@@ -4,7 +4,7 @@
 // the way several rules read one file of unknown origin (wmem's own history), and the one format
 // that is wmem's own: a plain chat history's `{"role": "_usage", "token_count": N}` bookkeeping
 // (Kimi CLI's context files).
-import { isObject } from '../ui/json.js';
+import { isObject } from '../../ui/json.js';
 
 export type UsageEvent =
   | {

@@ -2,9 +2,9 @@
 // name, once that process is gone) and write-file-atomic's leftovers (once stale).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { isAtomicWriteLeftover, ownTempPid } from '../store/temp-names.js';
-import type { Session } from '../store/session.js';
-import { processAlive } from '../store/fsx.js';
+import { isAtomicWriteLeftover, ownTempPid } from '../../store/temp-names.js';
+import type { Session } from '../../store/session.js';
+import { processAlive } from '../../store/fsx.js';
 
 
 /**

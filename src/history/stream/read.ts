@@ -3,7 +3,7 @@
 // counts. Nothing here holds a whole file in memory.
 import { createHash, type Hash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { fsError } from '../ui/errors.js';
+import { fsError } from '../../ui/errors.js';
 
 export interface RawLine {
   /** Byte offset of the line's first byte. */

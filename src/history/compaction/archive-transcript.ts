@@ -3,17 +3,17 @@
 // transcript itself is only read.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, openRegularFile, readTextIfExists, withLock } from '../store/fsx.js';
-import { fileStamp } from '../store/paths.js';
-import type { Session } from '../store/session.js';
-import { appendToSection, detailFrontMatter, detailIndexLine } from '../store/detail.js';
-import { fsError } from '../ui/errors.js';
-import { isObject, type MessageLine } from './lines.js';
-import { lineFacts } from './messages.js';
-import { renderMessage } from './transcript.js';
-import { hashRange, readLines } from './read.js';
-import { DurableFile, freeName, linkInto, tempFor } from './durable.js';
-import { removeSessionLeftovers } from './leftovers.js';
+import { atomicWrite, openRegularFile, readTextIfExists, withLock } from '../../store/fsx.js';
+import { fileStamp } from '../../store/paths.js';
+import type { Session } from '../../store/session.js';
+import { appendToSection, detailFrontMatter, detailIndexLine } from '../../store/detail.js';
+import { fsError } from '../../ui/errors.js';
+import { isObject, type MessageLine } from '../model/lines.js';
+import { lineFacts } from '../model/messages.js';
+import { renderMessage } from '../model/transcript.js';
+import { hashRange, readLines } from '../stream/read.js';
+import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
+import { removeSessionLeftovers } from '../stream/leftovers.js';
 
 function rel(session: Session, file: string): string {
   return path.relative(session.paths.workingMemory, file).split(path.sep).join('/');

@@ -3,8 +3,8 @@
 // the carrying over of what reaches the old file around that instant.
 import { closeSync, fstatSync, fsyncSync, openSync, promises as fs, readSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, assertLocksHeld, fsyncDir } from '../store/fsx.js';
-import { WmemError, fsError, ioError } from '../ui/errors.js';
+import { FILE_MODE, assertLocksHeld, fsyncDir } from '../../store/fsx.js';
+import { WmemError, fsError, ioError } from '../../ui/errors.js';
 import { CHUNK } from './read.js';
 import { DurableFile, appendBytes, tempFor } from './durable.js';
 

@@ -1,7 +1,7 @@
 // Pure: what a sweep deletes (docs/operations.md). In a cache, a file goes when it is older than the TTL or
 // not among the newest `maxFiles`; everything else a sweep may remove is state a deleted session
 // left behind, judged by name and age only.
-import { usageError } from '../ui/errors.js';
+import { usageError } from '../../ui/errors.js';
 
 export interface CacheEntry {
   name: string;

@@ -2,11 +2,11 @@
 // the lines before the cut are checked for links into the kept part while they are archived
 // (pass 2). Exact plan: a full forward scan, used only when the quick cut would separate linked
 // lines (or in the rare shapes the backward reading leaves to it).
-import { isObject } from './lines.js';
-import { lineFacts } from './messages.js';
-import { BackwardStepTracker, CutPlanner, plannerLine } from './turns.js';
-import type { HistoryFormat } from './marker.js';
-import { countLines, readLines, readLinesBackward } from './read.js';
+import { isObject } from '../model/lines.js';
+import { lineFacts } from '../model/messages.js';
+import { BackwardStepTracker, CutPlanner, plannerLine } from '../model/turns.js';
+import type { HistoryFormat } from '../model/marker.js';
+import { countLines, readLines, readLinesBackward } from '../stream/read.js';
 
 export function detectFormat(value: unknown, current: HistoryFormat | undefined): HistoryFormat | undefined {
   if (current) return current;

@@ -6,17 +6,17 @@
 // held; notes appended meanwhile stay in scratch.md for the next consolidation.
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, readTextIfExists, withLock } from '../store/fsx.js';
-import { detailIndexLine, writeDetail } from '../store/detail.js';
-import { fileStamp } from '../store/paths.js';
-import { readMeta, writeMeta, type Session } from '../store/session.js';
-import { readTemplate } from '../store/templates.js';
-import { ioError, refusedError, usageError } from '../ui/errors.js';
-import { parseScratch, type Note } from '../memory/scratch.js';
-import { addIndexLines, appendSynthesis, checkSynthesis, fillPrompt, normalizeCandidate, removeLines } from '../memory/consolidate.js';
+import { atomicWrite, readTextIfExists, withLock } from '../../store/fsx.js';
+import { detailIndexLine, writeDetail } from '../../store/detail.js';
+import { fileStamp } from '../../store/paths.js';
+import { readMeta, writeMeta, type Session } from '../../store/session.js';
+import { readTemplate } from '../../store/templates.js';
+import { ioError, refusedError, usageError } from '../../ui/errors.js';
+import { parseScratch, type Note } from '../../memory/scratch.js';
+import { addIndexLines, appendSynthesis, checkSynthesis, fillPrompt, normalizeCandidate, removeLines } from '../../memory/consolidate.js';
 import { interruptibly, type Interruptible } from './interrupt.js';
-import { commitPass, discardPass, streamScratch } from './consolidate-stream.js';
-import { budgetForTokensMax } from '../render/context.js';
+import { commitPass, discardPass, streamScratch } from './stream.js';
+import { budgetForTokensMax } from '../../render/context.js';
 
 export interface ConsolidateOptions {
   /** A shell command that reads the prompt on stdin and prints the new overview. */

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, exists, readTextIfExists, withLock } from '../store/fsx.js';
-import { appendToSection, detailIndexLine, writeDetail } from '../store/detail.js';
-import { readMeta, writeMeta, type Session } from '../store/session.js';
-import { fsError, refusedError } from '../ui/errors.js';
+import { atomicWrite, exists, readTextIfExists, withLock } from '../../store/fsx.js';
+import { appendToSection, detailIndexLine, writeDetail } from '../../store/detail.js';
+import { readMeta, writeMeta, type Session } from '../../store/session.js';
+import { fsError, refusedError } from '../../ui/errors.js';
 import { chunkText, loadTokenizer } from './chunk.js';
 
 export interface MemoryMdResult {

@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs, constants as fsc } from 'node:fs';
 import path from 'node:path';
-import { assertLocksHeld, ensureDir, exists, fsyncDir, readTextIfExists } from '../store/fsx.js';
-import { isValidSessionId, sessionPaths } from '../store/paths.js';
-import { listProjectDirs } from '../store/project.js';
-import { upgradeMeta, writeMeta, type SessionMeta } from '../store/session.js';
-import type { ProjectRef } from '../store/project.js';
-import { removeAtomicLeftovers, removeStaleTemps } from '../history/scan.js';
+import { assertLocksHeld, ensureDir, exists, fsyncDir, readTextIfExists } from '../../store/fsx.js';
+import { isValidSessionId, sessionPaths } from '../../store/paths.js';
+import { listProjectDirs } from '../../store/project.js';
+import { upgradeMeta, writeMeta, type SessionMeta } from '../../store/session.js';
+import type { ProjectRef } from '../../store/project.js';
+import { removeAtomicLeftovers, removeStaleTemps } from '../../history/stream/index.js';
 
 export interface LegacyItem {
   project: string;
@@ -143,7 +143,7 @@ async function migrateOne(project: ProjectRef, item: { id: string; messages: boo
     await writeMeta(paths, meta);
     act(`wrote ${paths.meta}`);
   }
-  const { ensureSessionTree } = await import('../store/session-tree.js');
+  const { ensureSessionTree } = await import('../../store/session-tree.js');
   const created = await ensureSessionTree(project, item.id, { overviewTemplate: overviewTemplate(), now });
   if (created.length) act(`created ${created.join(', ')}`);
   // The old files go last, each only once its replacement is durable and identical.

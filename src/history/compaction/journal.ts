@@ -6,12 +6,12 @@
 // that takes the lock.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, readTextIfExists } from '../store/fsx.js';
-import type { Session } from '../store/session.js';
-import { appendToSections } from '../store/detail.js';
-import { fsError } from '../ui/errors.js';
-import { parseMarker } from './marker.js';
-import { readLines } from './read.js';
+import { atomicWrite, readTextIfExists } from '../../store/fsx.js';
+import type { Session } from '../../store/session.js';
+import { appendToSections } from '../../store/detail.js';
+import { fsError } from '../../ui/errors.js';
+import { parseMarker } from '../model/marker.js';
+import { readLines } from '../stream/read.js';
 import { carriedNotePath, finishQuickCut, type ArchivedCounts, type QuickPart } from './quick-finish.js';
 
 export interface Journal {

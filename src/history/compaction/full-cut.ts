@@ -6,21 +6,21 @@
 import { createHash, type Hash } from 'node:crypto';
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, atomicWrite, ensureDir } from '../store/fsx.js';
-import { fileStamp } from '../store/paths.js';
-import type { Session } from '../store/session.js';
-import { detailFrontMatter, detailIndexLine } from '../store/detail.js';
-import { fsError } from '../ui/errors.js';
-import { redactSecrets } from '../memory/gate.js';
-import { SummaryCollector } from './summary.js';
-import { markerLine, openingNote, type CompactionMarker } from './marker.js';
+import { FILE_MODE, atomicWrite, ensureDir } from '../../store/fsx.js';
+import { fileStamp } from '../../store/paths.js';
+import type { Session } from '../../store/session.js';
+import { detailFrontMatter, detailIndexLine } from '../../store/detail.js';
+import { fsError } from '../../ui/errors.js';
+import { redactSecrets } from '../../memory/gate.js';
+import { SummaryCollector } from '../model/summary.js';
+import { markerLine, openingNote, type CompactionMarker } from '../model/marker.js';
 import { planFromStart, type CutPlan, type NoCut } from './plan.js';
 import { journalPath, updateOverview, type FileIdentity, type Journal } from './journal.js';
 import { archivedRecentLine, fillSlots, firstLineOf, rel, scanRegion, startTranscript, transcriptTitle, type Progress, type ScanState, type Sinks } from './pass.js';
-import { DurableFile, freeName, linkInto, tempFor } from './durable.js';
-import { SETTLE_MS, replaceKeepingAppends } from './swap.js';
+import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
+import { SETTLE_MS, replaceKeepingAppends } from '../stream/swap.js';
 import { runSummarizer } from './summarizer.js';
-import type { CompactCounts, CompactEnv, CompactOptions, CompactResult } from './compact-types.js';
+import type { CompactCounts, CompactEnv, CompactOptions, CompactResult } from './types.js';
 
 const MAX_HEADER_SUMMARY = 6000;
 
@@ -240,7 +240,7 @@ class FullRun {
       return { ...base, reason: 'dry run: nothing was changed', ...(measured.opening ? { cutInsideTurn: true } : {}), archive: files.archiveRel, archivePath: files.archiveFinal, details: measured.details, counts: measured.counts };
     }
     // Loaded while the disk syncs, rather than after: the overview edit at the end needs it.
-    import('../memory/overview.js').catch(() => {});
+    import('../../memory/overview.js').catch(() => {});
     const written = await this.writeArchive(scanned, measured);
     const summary = await this.writeSummary(scanned, measured);
     const { recentLine } = await this.commit(scanned, measured, written, summary);

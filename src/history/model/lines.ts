@@ -2,7 +2,7 @@
 // tool_calls, role tool), Anthropic content blocks, Claude Code transcript lines and Codex
 // rollout lines. Anything else (metadata, bookkeeping, broken JSON) is "other": carried byte for
 // byte, never counted as a message.
-import { isObject } from '../ui/json.js';
+import { isObject } from '../../ui/json.js';
 
 export type Role = 'user' | 'assistant' | 'tool' | 'system';
 

@@ -30,19 +30,19 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createExclusive, ensureDir, fsyncDir } from '../store/fsx.js';
-import { fileStamp } from '../store/paths.js';
-import type { Session } from '../store/session.js';
-import { fsError, ioError } from '../ui/errors.js';
-import { IdScanner } from './id-scan.js';
-import { markerLine, openingNote, type CompactionMarker } from './marker.js';
+import { createExclusive, ensureDir, fsyncDir } from '../../store/fsx.js';
+import { fileStamp } from '../../store/paths.js';
+import type { Session } from '../../store/session.js';
+import { fsError, ioError } from '../../ui/errors.js';
+import { IdScanner } from '../model/id-scan.js';
+import { markerLine, openingNote, type CompactionMarker } from '../model/marker.js';
 import type { CutPlan } from './plan.js';
 import { fileIdentity, journalPath, writeJournal, type Journal } from './journal.js';
 import { noteCarried } from './quick-finish.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
-import { readChunks } from './read.js';
-import { DurableFile, freeName, tempFor } from './durable.js';
-import { replaceKeepingAppends } from './swap.js';
+import { readChunks } from '../stream/read.js';
+import { DurableFile, freeName, tempFor } from '../stream/durable.js';
+import { replaceKeepingAppends } from '../stream/swap.js';
 
 /** From this many archived bytes a plain cut goes the quick way (below, the full way costs little). */
 export const QUICK_CUT_BYTES = 8 << 20;

@@ -3,9 +3,9 @@
 // to, so only the bytes after the last scan are read. A rewrite (compaction) is detected by a
 // hash of the bytes before that point, and triggers a full rescan.
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
-import { classifyValue, messageText, parseJsonLine } from './lines.js';
-import type { UsageLines } from './usage.js';
-import type { HistoryStats } from '../store/context-cache.js';
+import { classifyValue, messageText, parseJsonLine } from '../model/lines.js';
+import type { UsageLines } from '../model/usage.js';
+import type { HistoryStats } from '../../store/context-cache.js';
 
 export const EMPTY_STATS: HistoryStats = { version: 1, consumed: 0, tailHash: '', messages: 0, lastUsage: null, tokens: null };
 

@@ -6,11 +6,11 @@
 // Synchronous file calls on purpose: a sweep of 100,000 files is bound by system calls, and the
 // thread pool's round trips would only add to them.
 import { lstatSync, readdirSync, readFileSync, rmSync, unlinkSync, type Dirent } from 'node:fs';
-import { staysInside } from '../store/fsx.js';
+import { staysInside } from '../../store/fsx.js';
 import path from 'node:path';
-import { listProjectDirs } from '../store/project.js';
-import { isTempName } from '../store/temp-names.js';
-import { isTrashName, planCache, STALE_LOCK_MS, STALE_TEMP_MS, type CacheEntry, type SweepLimits } from './sweep-plan.js';
+import { listProjectDirs } from '../../store/project.js';
+import { isTempName } from '../../store/temp-names.js';
+import { isTrashName, planCache, STALE_LOCK_MS, STALE_TEMP_MS, type CacheEntry, type SweepLimits } from './plan.js';
 
 export interface SweepReport {
   filesScanned: number;

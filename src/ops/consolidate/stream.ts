@@ -8,15 +8,15 @@
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { assertLocksHeld } from '../store/fsx.js';
-import { detailHeader, detailIndexLine, freeDetailName } from '../store/detail.js';
-import { fileStamp } from '../store/paths.js';
-import type { Session } from '../store/session.js';
-import { ioError, fsError } from '../ui/errors.js';
+import { assertLocksHeld } from '../../store/fsx.js';
+import { detailHeader, detailIndexLine, freeDetailName } from '../../store/detail.js';
+import { fileStamp } from '../../store/paths.js';
+import type { Session } from '../../store/session.js';
+import { ioError, fsError } from '../../ui/errors.js';
 import { StringDecoder } from 'node:string_decoder';
-import { DurableFile, linkInto, readChunks, readLineBatches, replaceKeepingAppends, tempFor } from '../history/scan.js';
-import { isScratchHeader, parseNoteLine } from '../memory/scratch.js';
-import { NoteMerger, type Eviction, type MergePlan } from '../memory/consolidate.js';
+import { DurableFile, linkInto, readChunks, readLineBatches, replaceKeepingAppends, tempFor } from '../../history/stream/index.js';
+import { isScratchHeader, parseNoteLine } from '../../memory/scratch.js';
+import { NoteMerger, type Eviction, type MergePlan } from '../../memory/consolidate.js';
 import type { Interruptible } from './interrupt.js';
 
 export interface StreamInput {

@@ -5,14 +5,14 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir } from '../store/fsx.js';
-import type { Session } from '../store/session.js';
-import { detailIndexLine } from '../store/detail.js';
-import { fsError } from '../ui/errors.js';
+import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir } from '../../store/fsx.js';
+import type { Session } from '../../store/session.js';
+import { detailIndexLine } from '../../store/detail.js';
+import { fsError } from '../../ui/errors.js';
 import { Progress, archivedRecentLine, fillSlots, rel, scanRegion, startTranscript, transcriptTitle, type ScanState } from './pass.js';
-import { readLines } from './read.js';
-import { DurableFile, appendBytes, tempFor } from './durable.js';
-import { SETTLE_MS, untilStill } from './swap.js';
+import { readLines } from '../stream/read.js';
+import { DurableFile, appendBytes, tempFor } from '../stream/durable.js';
+import { SETTLE_MS, untilStill } from '../stream/swap.js';
 import { recordArchiveDigest } from './archive-digests.js';
 
 /** A quick cut's part of the journal: what its finishing still has to do. */

@@ -1,6 +1,6 @@
 // The summarizer of `--strategy summarize --summarizer CMD`: a shell command that reads the
 // readable transcript on stdin and prints the summary; any failure changes nothing.
-import { ioError } from '../ui/errors.js';
+import { ioError } from '../../ui/errors.js';
 
 /** Runs the summarizer with the transcript on stdin; any failure throws and changes nothing. */
 export async function runSummarizer(command: string, transcriptFile: string, timeoutMs: number): Promise<string> {

@@ -1,7 +1,7 @@
 // SIGINT and SIGTERM during long work that commits at the end (a consolidation of a large
 // scratch.md): before the first commit, a signal stops the work and leaves the old state as it
 // was; once the commits have begun (a few renames), they finish, so the state is the new one.
-import { ioError } from '../ui/errors.js';
+import { ioError } from '../../ui/errors.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 

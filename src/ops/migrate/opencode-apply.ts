@@ -1,17 +1,17 @@
 // What an OpenCode import writes besides sessions: active files and open errors into hot session
 // state, and workspace memory entries through the gate.
-import type { Session } from '../store/session.js';
-import type { ProjectRef } from '../store/project.js';
-import type { WorkspaceEntryPlan } from './opencode.js';
+import type { Session } from '../../store/session.js';
+import type { ProjectRef } from '../../store/project.js';
+import type { WorkspaceEntryPlan } from './opencode-files.js';
 
 /**
  * Active files and open errors into hot session state. An error hot state cannot file under a
  * category (typecheck, test, lint, build, runtime) comes back as a note, so nothing is lost.
  */
 export async function addHotState(session: Session, input: { files: string[]; errors: string[] }, now: Date): Promise<{ note: string; asNotes: { text: string; importance: number; tags: string[] }[] }> {
-  const { applyToolEvent } = await import('../memory/hot-state.js');
-  const { readHotStateSync, saveHotState } = await import('../store/hot-state.js');
-  const { withLock } = await import('../store/fsx.js');
+  const { applyToolEvent } = await import('../../memory/hot-state.js');
+  const { readHotStateSync, saveHotState } = await import('../../store/hot-state.js');
+  const { withLock } = await import('../../store/fsx.js');
   const asNotes: { text: string; importance: number; tags: string[] }[] = [];
   let opened = 0;
   await withLock(session.paths.dir, async () => {
@@ -30,7 +30,7 @@ export async function addHotState(session: Session, input: { files: string[]; er
 
 /** Workspace memory entries through the gate (refusals reported, not thrown). */
 export async function addWorkspaceEntries(project: ProjectRef, entries: WorkspaceEntryPlan[], now: Date): Promise<{ added: number; refused: { text: string; reason: string }[] }> {
-  const { addWorkspaceEntries: add } = await import('../store/workspace.js');
+  const { addWorkspaceEntries: add } = await import('../../store/workspace.js');
   const sources = new Set(['explicit', 'compaction', 'manual']);
   const result = await add(
     project.dir,

@@ -30,18 +30,18 @@
 // holds every line). Either way a rerun then compacts normally.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { exists, resolveInside, withLock } from '../store/fsx.js';
-import type { Session } from '../store/session.js';
-import { usageError, fsError } from '../ui/errors.js';
+import { exists, resolveInside, withLock } from '../../store/fsx.js';
+import type { Session } from '../../store/session.js';
+import { usageError, fsError } from '../../ui/errors.js';
 import { planFromTail, type CutPlan, type NoCut } from './plan.js';
 import { fileIdentity, finishCommitted, journalPath, recoverCompaction, type FileIdentity } from './journal.js';
 import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
 import { Progress } from './pass.js';
-import { removeSessionLeftovers } from './leftovers.js';
+import { removeSessionLeftovers } from '../stream/leftovers.js';
 import { fullCut } from './full-cut.js';
 
-export type { CompactTarget, CompactStrategy, CompactOptions, CompactEnv, CompactCounts, CompactResult } from './compact-types.js';
-import type { CompactOptions, CompactEnv, CompactResult, CompactCounts } from './compact-types.js';
+export type { CompactTarget, CompactStrategy, CompactOptions, CompactEnv, CompactCounts, CompactResult } from './types.js';
+import type { CompactOptions, CompactEnv, CompactResult, CompactCounts } from './types.js';
 
 /** Resolves --archive-to inside working-memory/ (relative, or absolute but inside); never an existing file. */
 export async function resolveArchiveTo(session: Session, archiveTo: string): Promise<string> {
