@@ -6,22 +6,14 @@
 // (`Command: …\nDirectory: …\nOutput: …\nError: …\nExit Code: N\n…`).
 import { isAbsolute } from 'node:path';
 import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
+import { CLAUDE_EVENTS } from '../claude/protocol.js';
 import { additionalContextAnswer, parseHookJson, str } from '../hook-json.js';
 import { within, withOutcome } from '../tool-event.js';
 import { isObject } from '../../ui/json.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 
-export const QWEN_EVENTS: readonly AgentEvent[] = [
-  { name: 'SessionStart', moment: 'session-start' },
-  { name: 'UserPromptSubmit', moment: 'prompt' },
-  { name: 'PostToolUse', moment: 'tool-done' },
-  { name: 'PostToolUseFailure', moment: 'tool-failed' },
-  { name: 'PreCompact', moment: 'before-compact' },
-  { name: 'PostCompact', moment: 'after-compact' },
-  { name: 'SessionEnd', moment: 'session-end' },
-  { name: 'PreToolUse', moment: 'ignore' },
-  { name: 'Stop', moment: 'ignore' },
-];
+/** Claude Code's events (Qwen took its hook model), and two more it fires that wmem leaves alone. */
+export const QWEN_EVENTS: readonly AgentEvent[] = [...CLAUDE_EVENTS, { name: 'PreToolUse', moment: 'ignore' }, { name: 'Stop', moment: 'ignore' }];
 
 /** Qwen sets no cap of its own; wmem keeps Claude Code's. */
 export const QWEN_CONTEXT_CAP = 10_000;
