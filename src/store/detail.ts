@@ -103,3 +103,12 @@ export async function appendToSections(session: Session, additions: Array<{ sect
 export function detailIndexLine(relativePath: string, title: string): string {
   return `- ${relativePath} — ${redactSecrets(title.replace(/\s+/g, ' ').trim())}`;
 }
+
+/**
+ * Starts loading the overview module (remark) without waiting: a compaction calls this while the
+ * disk syncs, since its overview edit at the end needs it. It lives here, one folder below src/,
+ * because the lean compact bundle keeps `../memory/overview.js` external by that exact path.
+ */
+export function preloadOverviewModule(): void {
+  import('../memory/overview.js').catch(() => {});
+}

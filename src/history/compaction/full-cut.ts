@@ -9,7 +9,7 @@ import path from 'node:path';
 import { FILE_MODE, atomicWrite, ensureDir } from '../../store/fsx.js';
 import { fileStamp } from '../../store/paths.js';
 import type { Session } from '../../store/session.js';
-import { detailFrontMatter, detailIndexLine } from '../../store/detail.js';
+import { detailFrontMatter, detailIndexLine, preloadOverviewModule } from '../../store/detail.js';
 import { fsError } from '../../ui/errors.js';
 import { redactSecrets } from '../../memory/gate.js';
 import { SummaryCollector } from '../model/summary.js';
@@ -240,7 +240,7 @@ class FullRun {
       return { ...base, reason: 'dry run: nothing was changed', ...(measured.opening ? { cutInsideTurn: true } : {}), archive: files.archiveRel, archivePath: files.archiveFinal, details: measured.details, counts: measured.counts };
     }
     // Loaded while the disk syncs, rather than after: the overview edit at the end needs it.
-    import('../../memory/overview.js').catch(() => {});
+    preloadOverviewModule();
     const written = await this.writeArchive(scanned, measured);
     const summary = await this.writeSummary(scanned, measured);
     const { recentLine } = await this.commit(scanned, measured, written, summary);
