@@ -3,7 +3,7 @@
 // an OpenCode fork, so the OpenCode world drives it (`kilo run --format json --auto`, its own
 // config file kilo.json, offline: only the mock provider enabled, no models fetch, npm offline).
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OpenCodeWorld, type Flavour, type OpenCodeRun } from './helpers/opencode-world.js';
@@ -37,6 +37,16 @@ function memoryIn(request: ChatRequest): string[] {
 function expectRan(run: OpenCodeRun): void {
   expect(run.exitCode, run.stderr.slice(-1500)).toBe(0);
   expect(run.requests.length, run.stderr.slice(-1500)).toBeGreaterThan(0);
+}
+
+/** A message as Kilo exports it, less the step-start times its plugin API does not hand over. */
+function withoutStepStartTime(message: any): unknown {
+  const parts = message.parts.map((p: any) => {
+    if (p.type !== 'step-start') return p;
+    const { time: _time, ...rest } = p;
+    return rest;
+  });
+  return { ...message, parts };
 }
 
 const FAILING = `node -e "console.error('AssertionError: expected 1 to be 2'); process.exit(3)"`;
@@ -82,4 +92,62 @@ describe('Kilo Code 7.7.9 with wmem plugin', () => {
       await world.cleanup();
     }
   }, 600_000);
+
+  it('a turn that ended over a small model limit compacts at the next prompt: every message archived whole before the summary, the memory part once after', async () => {
+    const world = await OpenCodeWorld.create(kiloBin, { context: 4000, output: 500 }, KILO);
+    try {
+      await world.installWmem();
+      world.mock.usage = { prompt_tokens: 1500, cached_tokens: 0, completion_tokens: 30 };
+      const first = await world.opencode('Say hello [[bash: echo wmem-marker-one]]', { timeout: 280_000 });
+      expectRan(first);
+      // This answer ends over the limit; Kilo checks overflow only before its next loop step, so
+      // this run ends uncompacted and the next prompt compacts before it is answered.
+      world.mock.script.push({ kind: 'text', text: 'Done: wmem-reply-two.', usage: { prompt_tokens: 3700, cached_tokens: 0, completion_tokens: 30 } });
+      const second = await world.opencode('Go on with wmem-prompt-two', { continue: true, timeout: 280_000 });
+      expectRan(second);
+      const sessionId = /"sessionID"\s*:\s*"([^"]+)"/.exec(second.stdout)?.[1];
+      expect(sessionId, second.stdout.slice(0, 800)).toBeDefined();
+      // The conversation as it stood before the compaction, as Kilo itself exports it.
+      const stood = (await world.exportSession(sessionId!)).messages;
+
+      const third = await world.opencode('Now wmem-prompt-three', { continue: true, timeout: 280_000 });
+      expectRan(third);
+      observed.compaction = third.requests.map((r) => chatMessages(r).map((m) => `${m.role}: ${m.text.slice(0, 80)}`));
+      const summaryAt = third.requests.findIndex((r) => !(Array.isArray(r.body?.tools) && r.body.tools.length));
+      expect(summaryAt).toBeGreaterThanOrEqual(0);
+      // After the summary, the memory part reaches the next request once.
+      const after = third.requests[summaryAt + 1];
+      expect(after).toBeDefined();
+      expect(memoryIn(after!)).toHaveLength(1);
+
+      const status = await world.wmemJson(['status']);
+      const archiveDir = path.join(status.path, 'working-memory', 'archive');
+      const archives = readdirSync(archiveDir).filter((n) => n.endsWith('.jsonl'));
+      observed.archives = readdirSync(archiveDir);
+      expect(archives).toHaveLength(1);
+      const lines = (await readFile(path.join(archiveDir, archives[0]!), 'utf8')).trim().split('\n');
+      // Every message Kilo held before the compaction, in order, each field and value as Kilo's own
+      // export has it. Two differences are Kilo's, not wmem's: the export orders keys otherwise, and
+      // the messages its plugin API hands over carry no `time` on step-start parts.
+      const archived = lines.map((l) => JSON.parse(l));
+      observed.archived = { lines: lines.length, exported: stood.length, extra: archived.slice(stood.length).map((m) => [m.info?.role, JSON.stringify(m.parts).slice(0, 160)]) };
+      expect(archived.slice(0, stood.length)).toStrictEqual(stood.map(withoutStepStartTime));
+      // Then the prompt that triggered it and Kilo's compaction marker; not the summary: archived before it.
+      const extra = archived.slice(stood.length);
+      expect(extra.map((m) => m.info.role)).toEqual(['user', 'user']);
+      expect(JSON.stringify(extra[0].parts)).toContain('Now wmem-prompt-three');
+      expect(extra[1].parts).toEqual([expect.objectContaining({ type: 'compaction', auto: true })]);
+      expect(archived.some((m) => m.info.summary === true)).toBe(false);
+      expect(new Set(archived.map((m) => m.info.id)).size).toBe(archived.length);
+      const texts = lines.join('\n');
+      for (const needle of ['Say hello', 'wmem-marker-one\\n', 'Go on with wmem-prompt-two', 'Done: wmem-reply-two.']) expect(texts).toContain(needle);
+      const overview = await readFile(path.join(status.path, 'working-memory', 'overview.md'), 'utf8');
+      expect(overview).toMatch(/Kilo Code compacted the conversation \(auto\)/);
+      const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
+      expect(log.split('\n').filter((l) => / error: /.test(l))).toEqual([]);
+      expect(await world.pluginLog()).toBe('');
+    } finally {
+      await world.cleanup();
+    }
+  }, 900_000);
 });

@@ -122,6 +122,28 @@ export class OpenCodeWorld {
     return { exitCode: run.exitCode, stdout: String(run.stdout), stderr: String(run.stderr), requests };
   }
 
+  /**
+   * `<client> export <id>`: the session as the client holds it. Kilo prints the JSON and then does
+   * not exit, so the export is done when its stdout parses; the process is ended then.
+   */
+  async exportSession(id: string): Promise<{ messages: unknown[] }> {
+    const child = execa(this.bin, ['export', id], { cwd: this.project, reject: false, extendEnv: false, env: { ...this.env(), PWD: this.project }, stdin: 'ignore', timeout: 120_000 });
+    let text = '';
+    let parsed: { messages: unknown[] } | undefined;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      try {
+        parsed = JSON.parse(text.slice(text.indexOf('{')));
+        child.kill();
+      } catch {
+        // not all of it yet
+      }
+    });
+    const result = await child;
+    if (!parsed) throw new Error(`${this.flavour.agent} export ${id} printed no JSON (exit ${result.exitCode}): ${String(result.stderr).slice(-800)} ${text.slice(0, 400)}`);
+    return parsed;
+  }
+
   async pluginLog(): Promise<string> {
     return readFile(path.join(this.wmemHome, 'logs', `${this.flavour.agent}-plugin.log`), 'utf8').catch(() => '');
   }
