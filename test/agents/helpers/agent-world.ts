@@ -4,11 +4,12 @@
 import { execa, type Result } from 'execa';
 import { expect } from 'vitest';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatMock } from './openai-chat-mock.js';
+import { removeTree } from './remove-tree.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
@@ -95,7 +96,7 @@ export class AgentWorld {
 
   async cleanup(): Promise<void> {
     await this.mock.stop();
-    await rm(this.root, { recursive: true, force: true });
+    await removeTree(this.root);
   }
 }
 

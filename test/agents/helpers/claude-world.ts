@@ -5,12 +5,13 @@
 // requests it sent and the hook timings its debug log reports.
 import { execa, type Result } from 'execa';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AnthropicMock, type RecordedRequest } from './anthropic-mock.js';
 import { parseHookTimings, type HookTiming } from './debug-log.js';
+import { removeTree } from './remove-tree.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
@@ -182,6 +183,6 @@ export class World {
 
   async cleanup(): Promise<void> {
     await this.mock.stop();
-    await rm(this.root, { recursive: true, force: true });
+    await removeTree(this.root);
   }
 }

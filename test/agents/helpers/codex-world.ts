@@ -10,11 +10,12 @@
 import { execa, type Result } from 'execa';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ResponsesMock, type RecordedRequest } from './responses-mock.js';
+import { removeTree } from './remove-tree.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
@@ -351,7 +352,7 @@ export class CodexWorld {
   async cleanup(): Promise<void> {
     await this.mock.stop();
     // A hook Codex started may still be finishing a write: rm retries a folder that refills.
-    await rm(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    await removeTree(this.root);
   }
 }
 

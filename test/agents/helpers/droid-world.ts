@@ -6,13 +6,14 @@
 // object per line each way), where UserPromptSubmit fires and `droid.compact_session` compacts.
 import { execa, type Result } from 'execa';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { DROID_OFFLINE_ENV } from './install-droid.js';
 import { ChatMock, type ChatRequest } from './openai-chat-mock.js';
+import { removeTree } from './remove-tree.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
@@ -82,7 +83,7 @@ export class DroidWorld {
 
   async cleanup(): Promise<void> {
     await this.mock.stop();
-    await rm(this.root, { recursive: true, force: true });
+    await removeTree(this.root);
   }
 }
 

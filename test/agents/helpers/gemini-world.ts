@@ -6,11 +6,12 @@
 // the requests it sent; `chatFiles` finds its chat transcripts.
 import { execa, type Result } from 'execa';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GeminiMock, type GeminiRequest } from './gemini-mock.js';
+import { removeTree } from './remove-tree.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
@@ -148,6 +149,6 @@ export class GeminiWorld {
 
   async cleanup(): Promise<void> {
     await this.mock.stop();
-    await rm(this.root, { recursive: true, force: true });
+    await removeTree(this.root);
   }
 }

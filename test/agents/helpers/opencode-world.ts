@@ -6,12 +6,13 @@
 // @opencode-ai/plugin from npm at start: the npm cache is kept in the agents cache, so that is
 // fetched once.
 import { execa, type Result } from 'execa';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cacheRoot } from './install-claude.js';
 import { ChatMock, type ChatRequest } from './openai-chat-mock.js';
+import { removeTree } from './remove-tree.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const WMEM_BIN = path.join(ROOT, 'bin', 'wmem.js');
@@ -150,6 +151,6 @@ export class OpenCodeWorld {
 
   async cleanup(): Promise<void> {
     await this.mock.stop();
-    await rm(this.root, { recursive: true, force: true });
+    await removeTree(this.root);
   }
 }
