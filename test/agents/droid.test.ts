@@ -8,26 +8,14 @@ import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DroidWorld } from './helpers/droid-world.js';
+import { inWorld } from './helpers/agent-world.js';
 import { chatMessages, contextMeta, type ChatRequest } from './helpers/openai-chat-mock.js';
 import { cacheRoot } from './helpers/install-claude.js';
 
 const droidBin = inject('droidBin');
 const observed: Record<string, unknown> = {};
 
-async function withWorld<T>(fn: (world: DroidWorld) => Promise<T>): Promise<T> {
-  const world = await DroidWorld.create(droidBin);
-  let failed = true;
-  try {
-    const value = await fn(world);
-    failed = false;
-    return value;
-  } finally {
-    const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
-    if (log.trim()) ((observed.logs ??= []) as string[]).push(...log.trim().split('\n'));
-    if (!failed) expect(log.split('\n').filter((l) => / error: /.test(l))).toEqual([]);
-    await world.cleanup();
-  }
-}
+const withWorld = <T>(fn: (world: DroidWorld) => Promise<T>) => inWorld(() => DroidWorld.create(droidBin), observed, fn, (errors) => expect(errors, errors.join('\n')).toEqual([]));
 
 afterAll(async () => {
   await writeFile(path.join(cacheRoot(), 'last-droid-report.json'), JSON.stringify(observed, null, 2) + '\n').catch(() => {});

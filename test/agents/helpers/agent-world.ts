@@ -105,7 +105,13 @@ export class AgentWorld {
  * fails the client: what went wrong inside one is only there) and removes the world. The log's
  * lines go to `observed.hookLog` for the suite's report.
  */
-export async function inWorld<W extends AgentWorld, T>(make: () => Promise<W>, observed: Record<string, unknown>, fn: (world: W) => Promise<T>, check: (errors: string[]) => void): Promise<T> {
+/** What inWorld needs of a world (AgentWorld, and worlds of their own shape such as Droid's). */
+export interface DisposableWorld {
+  readonly wmemHome: string;
+  cleanup(): Promise<void>;
+}
+
+export async function inWorld<W extends DisposableWorld, T>(make: () => Promise<W>, observed: Record<string, unknown>, fn: (world: W) => Promise<T>, check: (errors: string[]) => void): Promise<T> {
   const world = await make();
   let failed = true;
   try {
