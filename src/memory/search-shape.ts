@@ -4,6 +4,7 @@
 // the line ranking, each archived message line is scored with the lines before and after it, and
 // lines of a day the query names are lifted (the first lines of that day join the list when none
 // of them matched); a line next to a better one (already in that hit's context) yields its place.
+import { closeness } from './meaning.js';
 import type { Scored } from './search.js';
 
 /** A day in an archived messages file: from `line` (1-based) on, messages are of `date` (YYYY-MM-DD, UTC). */
@@ -73,6 +74,11 @@ export const DATE_BOOST = 1;
  * a place of its own: the top places reach more exchanges. Measured on the dev parts of bench/data.
  */
 export const NEIGHBOUR_GAP = 1;
+/**
+ * A day of at most this many lines is one exchange: its best line stands for it in the first
+ * places and its other lines go after the other hits (more sessions reach the top places).
+ */
+export const SHORT_DAY = 4;
 /** A bare Markdown heading of a memory file ("## Current Task") names a section, not a fact: it keeps this share of its score. */
 export const HEADING_WEIGHT = 0.3;
 const BARE_HEADING = /^#{1,6}\s+\S+(?:\s+\S+){0,3}\s*$/;
@@ -92,6 +98,8 @@ export interface ShapeContext {
   dates: QueryDate[];
   /** A line as a scored entry with no term of its own (score 0), or undefined when it cannot be read. */
   lineAt(source: number, line: number): Scored | undefined;
+  /** The query's meaning and a text's (word vectors), when the vectors are there: the best days are reranked by it. */
+  meaning?: { query: Float32Array; of(text: string): Float32Array | undefined };
 }
 
 /**
@@ -136,6 +144,7 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
     }
   }
   if (ctx.dates.length) addDayOpenings(scored, ctx, consider);
+  if (ctx.meaning) addMeaning([...out.values()], ctx, ctx.meaning);
   const sorted = [...out.values()].sort((a, b) => b.score - a.score || a.candidate.source - b.candidate.source || a.candidate.line - b.candidate.line);
   return spreadNeighbours(sorted, ctx.sources);
 }
@@ -143,19 +152,144 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
 /** Best first, but a conversation line within NEIGHBOUR_GAP of a line placed before it goes after the others (in its order). */
 export function spreadNeighbours(sorted: Scored[], sources: readonly ShapeSource[]): Scored[] {
   const placed = new Set<string>();
+  const shortDays = new Set<string>();
   const first: Scored[] = [];
   const later: Scored[] = [];
   for (const s of sorted) {
     const { source, line } = s.candidate;
+    const info = sources[source];
     let near = false;
-    if (sources[source]?.conversation) for (let d = 1; d <= NEIGHBOUR_GAP && !near; d++) near = placed.has(`${source}:${line - d}`) || placed.has(`${source}:${line + d}`);
+    if (info?.conversation) for (let d = 1; d <= NEIGHBOUR_GAP && !near; d++) near = placed.has(`${source}:${line - d}`) || placed.has(`${source}:${line + d}`);
+    const day = info?.conversation ? shortDay(info, line) : undefined;
+    if (day !== undefined && shortDays.has(`${source}:${day}`)) near = true;
     if (near) later.push(s);
     else {
       first.push(s);
       placed.add(`${source}:${line}`);
+      if (day !== undefined) shortDays.add(`${source}:${day}`);
     }
   }
   return later.length ? [...first, ...later] : first;
+}
+
+/** The day (run index, first line, lines) of a conversation line, from its file's day runs. */
+export function dayOf(info: ShapeSource, line: number): { run: number; start: number; lines: number } | undefined {
+  const days = info.days;
+  if (!days?.length || line < days[0][0]) return undefined;
+  let lo = 0;
+  let hi = days.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (days[mid][0] <= line) lo = mid;
+    else hi = mid - 1;
+  }
+  const start = days[lo][0];
+  const end = lo + 1 < days.length ? days[lo + 1][0] : Math.max((info.lines ?? start) + 1, start + 1);
+  return { run: lo, start, lines: end - start };
+}
+
+/** The first line of the day holding `line` when that day has at most SHORT_DAY lines. */
+function shortDay(info: ShapeSource, line: number): number | undefined {
+  const day = dayOf(info, line);
+  return day && day.lines <= SHORT_DAY ? day.start : undefined;
+}
+
+/** How much a line's day (BM25 over whole days) adds to the line's score. Measured on the dev parts of bench/data. */
+export const DAY_WEIGHT = 0.5;
+
+export interface DayTerm {
+  weight: number;
+  group: number;
+}
+
+/**
+ * BM25 over whole days of conversation (each day of each archived file one document, its term counts
+ * the sum of its lines'), as a function of a line: what a session says across its lines
+ * (the user's request, the options, the choice) counts together. `visit` walks every candidate line.
+ */
+export function dayScores(terms: readonly DayTerm[], shape: readonly ShapeSource[], visit: (add: (source: number, line: number, tf: ArrayLike<number>, at: number) => void) => void): (source: number, line: number) => number {
+  const T = terms.length;
+  let N = 0;
+  let allLines = 0;
+  for (const info of shape) {
+    if (!info.conversation || !info.days?.length) continue;
+    N += info.days.length;
+    allLines += Math.max(info.lines ?? 0, info.days[info.days.length - 1][0]) - info.days[0][0] + 1;
+  }
+  if (!N || !T) return () => 0;
+  const days = new Map<number, { tf: Float64Array; lines: number; score: number }>();
+  const key = (source: number, run: number) => source * 1_000_000 + run;
+  visit((source, line, tf, at) => {
+    const info = shape[source];
+    if (!info?.conversation) return;
+    const day = dayOf(info, line);
+    if (!day) return;
+    const k = key(source, day.run);
+    let d = days.get(k);
+    if (!d) days.set(k, (d = { tf: new Float64Array(T), lines: day.lines, score: 0 }));
+    for (let t = 0; t < T; t++) d.tf[t] += tf[at + t];
+  });
+  const df = new Array<number>(T).fill(0);
+  for (const d of days.values()) for (let t = 0; t < T; t++) if (d.tf[t]) df[t]++;
+  const idf = df.map((n) => Math.log(1 + (N - n + 0.5) / (n + 0.5)));
+  const avg = allLines / N;
+  const best = new Array<number>(T).fill(0);
+  for (const d of days.values()) {
+    const norm = 1.2 * (0.25 + (0.75 * d.lines) / avg);
+    best.fill(0);
+    for (let t = 0; t < T; t++) {
+      const n = d.tf[t];
+      if (!n) continue;
+      const part = terms[t].weight * idf[t] * ((n * 2.2) / (n + norm));
+      if (part > best[terms[t].group]) best[terms[t].group] = part;
+    }
+    d.score = best.reduce((a, b) => a + b, 0);
+  }
+  return (source, line) => {
+    const info = shape[source];
+    const day = info?.conversation ? dayOf(info, line) : undefined;
+    return day ? (days.get(key(source, day.run))?.score ?? 0) : 0;
+  };
+}
+
+/** How many of the best days are reranked by meaning, how much of the best score the closest gets, and how many of a day's lines are read. */
+export const MEANING_DAYS = 20;
+export const MEANING_WEIGHT = 1;
+const MEANING_LINES = 40;
+
+/**
+ * The best MEANING_DAYS days (by their best line) reranked by how close the day's text is in
+ * meaning to the query: each line of a day adds MEANING_WEIGHT × the best score × (its day's
+ * closeness − the least close's), so the least close of them adds nothing and lines of no day nothing.
+ */
+function addMeaning(entries: Scored[], ctx: ShapeContext, meaning: NonNullable<ShapeContext['meaning']>): void {
+  const days = new Map<string, { source: number; start: number; lines: number; best: number; entries: Scored[] }>();
+  let top = 0;
+  for (const e of entries) {
+    top = Math.max(top, e.score);
+    const info = ctx.sources[e.candidate.source];
+    const day = info?.conversation ? dayOf(info, e.candidate.line) : undefined;
+    if (!day) continue;
+    const k = `${e.candidate.source}:${day.start}`;
+    let d = days.get(k);
+    if (!d) days.set(k, (d = { source: e.candidate.source, start: day.start, lines: day.lines, best: 0, entries: [] }));
+    d.best = Math.max(d.best, e.score);
+    d.entries.push(e);
+  }
+  const chosen = [...days.values()].sort((a, b) => b.best - a.best || a.source - b.source || a.start - b.start).slice(0, MEANING_DAYS);
+  const close = chosen.map((d) => {
+    const text: string[] = [];
+    for (let line = d.start; line < d.start + Math.min(d.lines, MEANING_LINES); line++) text.push(ctx.lineAt(d.source, line)?.candidate.text ?? '');
+    const m = meaning.of(text.join('\n'));
+    return m ? closeness(meaning.query, m) : undefined;
+  });
+  const known = close.filter((c): c is number => c !== undefined);
+  if (known.length < 2) return;
+  const least = Math.min(...known);
+  chosen.forEach((d, i) => {
+    const c = close[i];
+    if (c !== undefined) for (const e of d.entries) e.score += MEANING_WEIGHT * top * (c - least);
+  });
 }
 
 /**
