@@ -3,7 +3,7 @@
 // the other hits, bare headings lowered.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEADING_WEIGHT, dateMatches, dateOfLine, queryDates, reshape, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
+import { HEADING_WEIGHT, SHORT_DAY, dateMatches, dateOfLine, dayOf, queryDates, reshape, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
 import type { Scored } from '../../src/memory/search.js';
 
 const entry = (source: number, line: number, score: number, text = `line ${line}`): Scored => ({ candidate: { source, line, text, length: text.length, tf: [] }, score, matched: score ? 1 : 0 });
@@ -88,5 +88,42 @@ describe('reshape', () => {
         for (const s of a) expect(s.candidate.line >= 1 && s.candidate.line <= 10).toBe(true);
       }),
     );
+  });
+
+  it('gives a short day (one exchange) one place among the first hits; a longer day keeps its lines apart', () => {
+    expect(SHORT_DAY).toBe(4);
+    // Day one: lines 1-4 (short); day two: lines 5-14 (long).
+    const sources: ShapeSource[] = [{ conversation: true, lines: 14, days: [[1, '2024-01-01'], [5, '2024-01-02']] }];
+    const sorted = [entry(0, 1, 9), entry(0, 4, 8), entry(0, 6, 7), entry(0, 10, 6), entry(0, 13, 5)];
+    const out = spreadNeighbours(sorted, sources);
+    expect(order(out)).toEqual([1, 6, 10, 13, 4]);
+  });
+
+  it('reranks the best days by how close their text is in meaning to the query; lines of no day stay as they were', () => {
+    const sources: ShapeSource[] = [{ conversation: true, lines: 8, days: [[1, '2024-01-01'], [5, '2024-01-02']] }, { conversation: false }];
+    const text = (source: number, line: number) => (source === 0 && line >= 5 ? 'chess and strategy' : 'pasta');
+    const at = (source: number, line: number) => entry(source, line, 0, text(source, line));
+    const unit = (x: number) => new Float32Array([x, Math.sqrt(1 - x * x)]);
+    const meaning = { query: unit(1), of: (t: string) => unit(t.includes('strategy') ? 0.9 : 0.2) };
+    const list = [entry(0, 1, 10, 'pasta'), entry(0, 5, 9, 'chess and strategy'), entry(1, 3, 9.5, 'pasta')];
+    const out = reshape(list, { sources, dates: [], lineAt: at, meaning });
+    expect(out.map((s) => [s.candidate.source, s.candidate.line]).slice(0, 3)).toEqual([[0, 5], [0, 1], [1, 3]]);
+    // The least close day adds nothing; the closer adds the best score × the difference.
+    expect(out.find((s) => s.candidate.line === 1 && s.candidate.source === 0)!.score).toBeCloseTo(10);
+    expect(out.find((s) => s.candidate.source === 1)!.score).toBeCloseTo(9.5);
+    const best = Math.max(...out.map((s) => s.score));
+    expect(out.find((s) => s.candidate.line === 5 && s.candidate.source === 0)!.score).toBeCloseTo(best);
+    // Without word vectors: the lexical order.
+    expect(order(reshape(list, { sources, dates: [], lineAt: at })).slice(0, 3)).toEqual([1, 3, 5]);
+  });
+});
+
+describe('dayOf', () => {
+  it('is the run holding the line, with its first line and length', () => {
+    const info: ShapeSource = { conversation: true, lines: 12, days: [[1, '2024-01-01'], [5, '2024-01-02']] };
+    expect(dayOf(info, 3)).toEqual({ run: 0, start: 1, lines: 4 });
+    expect(dayOf(info, 12)).toEqual({ run: 1, start: 5, lines: 8 });
+    expect(dayOf({ conversation: true, lines: 3, days: [[2, '2024-01-01']] }, 1)).toBeUndefined();
+    expect(dayOf({ conversation: true }, 1)).toBeUndefined();
   });
 });

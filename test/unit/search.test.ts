@@ -81,3 +81,44 @@ describe('ranking', () => {
     expect(pointerKeywords('- a plain line')).toBeUndefined();
   });
 });
+
+describe('days as evidence', () => {
+  // Two days of four lines each, then one of eight: a session's request, options and choice say
+  // together what no single line does.
+  const lines = [
+    'user: what should we play tonight',
+    'assistant: a strategy game or a puzzle',
+    'user: the puzzle one',
+    'assistant: puzzle it is',
+    'user: what should we cook tonight',
+    'assistant: pasta or a curry',
+    'user: pasta, the strategy of a quick dinner',
+    'assistant: pasta it is',
+  ];
+  const shape = [{ conversation: true, lines: 8, days: [[1, '2024-01-01'], [5, '2024-01-02']] as [number, string][] }];
+  const ranked = (withShape: boolean) => {
+    const q = parseQuery('strategy game for tonight');
+    const out: Candidate[] = [];
+    const stats = scanText(lines.join('\n'), q, 0, out);
+    return rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8, ...(withShape ? { shape } : {}) });
+  };
+
+  it("adds a line's day score: a line of the day that covers the query ranks above an equal line of another day", () => {
+    const plainOrder = ranked(false);
+    const withDays = ranked(true);
+    // Lines 1 and 5 match the same one word ("tonight"); only day one also holds "strategy game".
+    const at = (list: typeof withDays, line: number) => list.findIndex((s) => s.candidate.line === line);
+    expect(at(withDays, 1)).toBeLessThan(at(withDays, 5));
+    const gap = (list: typeof withDays) => list.find((s) => s.candidate.line === 1)!.score - list.find((s) => s.candidate.line === 5)!.score;
+    expect(gap(withDays)).toBeGreaterThan(gap(plainOrder));
+  });
+
+  it('a source that is not a conversation gets nothing from days', () => {
+    const q = parseQuery('strategy game for tonight');
+    const out: Candidate[] = [];
+    const stats = scanText(lines.join('\n'), q, 0, out);
+    const a = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8 }).map((s) => [s.candidate.line, s.score]);
+    const b = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8, shape: [{ conversation: false }] }).map((s) => [s.candidate.line, s.score]);
+    expect(b).toEqual(a);
+  });
+});
