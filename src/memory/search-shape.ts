@@ -252,10 +252,11 @@ export function dayScores(terms: readonly DayTerm[], shape: readonly ShapeSource
   };
 }
 
-/** How many of the best days are reranked by meaning, how much of the best score the closest gets, and how many of a day's lines are read. */
+/** How many of the best days are reranked by meaning, how much of the best score the closest gets, and how much of a day is read (its first lines). */
 export const MEANING_DAYS = 20;
 export const MEANING_WEIGHT = 1;
 const MEANING_LINES = 40;
+const MEANING_CHARS = 4000;
 
 /**
  * The best MEANING_DAYS days (by their best line) reranked by how close the day's text is in
@@ -278,9 +279,9 @@ function addMeaning(entries: Scored[], ctx: ShapeContext, meaning: NonNullable<S
   }
   const chosen = [...days.values()].sort((a, b) => b.best - a.best || a.source - b.source || a.start - b.start).slice(0, MEANING_DAYS);
   const close = chosen.map((d) => {
-    const text: string[] = [];
-    for (let line = d.start; line < d.start + Math.min(d.lines, MEANING_LINES); line++) text.push(ctx.lineAt(d.source, line)?.candidate.text ?? '');
-    const m = meaning.of(text.join('\n'));
+    let text = '';
+    for (let line = d.start; line < d.start + Math.min(d.lines, MEANING_LINES) && text.length < MEANING_CHARS; line++) text += `${ctx.lineAt(d.source, line)?.candidate.text ?? ''}\n`;
+    const m = meaning.of(text.slice(0, MEANING_CHARS));
     return m ? closeness(meaning.query, m) : undefined;
   });
   const known = close.filter((c): c is number => c !== undefined);

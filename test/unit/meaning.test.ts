@@ -4,15 +4,23 @@ import { describe, expect, it } from 'vitest';
 import { closeness, meaningOf } from '../../src/memory/meaning.js';
 import { parseVectors } from '../../src/store/word-vectors.js';
 
-/** A vectors file as scripts/word-vectors.mjs writes it. */
+/** A vectors file as scripts/word-vectors.mjs writes it (words given most frequent first). */
 function vectorsFile(words: string[], vectors: number[][]): Buffer {
-  const list = Buffer.from(words.join('\n'));
+  const order = words.map((w, rank) => ({ w, rank, v: vectors[rank] })).sort((a, b) => Buffer.compare(Buffer.from(a.w), Buffer.from(b.w)));
+  const list = Buffer.from(order.map((o) => o.w).join(''));
   const head = Buffer.alloc(16);
-  head.write('WMV1', 0, 'latin1');
+  head.write('WMV2', 0, 'latin1');
   head.writeUInt32LE(words.length, 4);
   head.writeUInt32LE(vectors[0].length, 8);
   head.writeUInt32LE(list.length, 12);
-  return Buffer.concat([head, list, Buffer.from(Int8Array.from(vectors.flat()).buffer)]);
+  const offsets: number[] = [];
+  let at = 0;
+  for (const o of order) {
+    offsets.push(at);
+    at += o.w.length;
+  }
+  offsets.push(at);
+  return Buffer.concat([head, Buffer.from(Uint32Array.from(offsets).buffer), Buffer.from(Uint32Array.from(order.map((o) => o.rank)).buffer), list, Buffer.from(Int8Array.from(order.flatMap((o) => o.v)).buffer)]);
 }
 
 describe('word vectors', () => {
@@ -24,6 +32,8 @@ describe('word vectors', () => {
     expect(v.dims).toBe(2);
     expect([...v.vector('chess')!]).toEqual([120, 40]);
     expect(v.vector('curry')).toBeUndefined();
+    expect(v.vector('a')).toBeUndefined();
+    expect([...v.vector('pasta')!]).toEqual([0, 127]);
     expect(v.rank('game')).toBe(1);
     expect(v.rank('curry')).toBe(4);
   });
