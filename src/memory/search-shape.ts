@@ -217,17 +217,23 @@ export function dayScores(terms: readonly DayTerm[], shape: readonly ShapeSource
     allLines += Math.max(info.lines ?? 0, info.days[info.days.length - 1][0]) - info.days[0][0] + 1;
   }
   if (!N || !T) return () => 0;
-  const days = new Map<number, { tf: Float64Array; lines: number; score: number }>();
-  const key = (source: number, run: number) => source * 1_000_000 + run;
-  visit((source, line, tf, at) => {
+  type Day = { tf: Float64Array; lines: number; score: number; source: number; start: number; end: number };
+  const days = new Map<number, Day>();
+  // Lines come in order within a source: the day of the last line is most often the next one's.
+  let last: Day | undefined;
+  const dayAt = (source: number, line: number, make: boolean): Day | undefined => {
+    if (last && last.source === source && line >= last.start && line < last.end) return last;
     const info = shape[source];
-    if (!info?.conversation) return;
-    const day = dayOf(info, line);
-    if (!day) return;
-    const k = key(source, day.run);
+    const day = info?.conversation ? dayOf(info, line) : undefined;
+    if (!day) return undefined;
+    const k = source * 1_000_000 + day.run;
     let d = days.get(k);
-    if (!d) days.set(k, (d = { tf: new Float64Array(T), lines: day.lines, score: 0 }));
-    for (let t = 0; t < T; t++) d.tf[t] += tf[at + t];
+    if (!d && make) days.set(k, (d = { tf: new Float64Array(T), lines: day.lines, score: 0, source, start: day.start, end: day.start + day.lines }));
+    return d ? (last = d) : undefined;
+  };
+  visit((source, line, tf, at) => {
+    const d = dayAt(source, line, true);
+    if (d) for (let t = 0; t < T; t++) d.tf[t] += tf[at + t];
   });
   const df = new Array<number>(T).fill(0);
   for (const d of days.values()) for (let t = 0; t < T; t++) if (d.tf[t]) df[t]++;
@@ -245,11 +251,7 @@ export function dayScores(terms: readonly DayTerm[], shape: readonly ShapeSource
     }
     d.score = best.reduce((a, b) => a + b, 0);
   }
-  return (source, line) => {
-    const info = shape[source];
-    const day = info?.conversation ? dayOf(info, line) : undefined;
-    return day ? (days.get(key(source, day.run))?.score ?? 0) : 0;
-  };
+  return (source, line) => dayAt(source, line, false)?.score ?? 0;
 }
 
 /** How many of the best days are reranked by meaning, how much of the best score the closest gets, and how much of a day is read (its first lines). */
