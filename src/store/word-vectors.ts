@@ -24,7 +24,15 @@ export function wordVectors(): WordVectors | null {
   if (!file || file === 'off') return loaded;
   try {
     const fd = openSync(file, 'r');
-    loaded = openVectors((buf, at) => readSync(fd, buf, 0, buf.length, at), fstatSync(fd).size);
+    // A read that fails later (the disk, not the data) reads as nothing: that word has no vector.
+    const read = (buf: Buffer, at: number) => {
+      try {
+        return readSync(fd, buf, 0, buf.length, at);
+      } catch {
+        return 0;
+      }
+    };
+    loaded = openVectors(read, fstatSync(fd).size);
     if (!loaded) closeSync(fd); // else kept open for the process's life: vectors are read as words come
   } catch {
     loaded = null; // unreadable: search stays lexical
