@@ -3,7 +3,10 @@
 // holds the question's words, and a question often names the day it is about ("on May 2nd"). After
 // the line ranking, each archived message line is scored with the lines before and after it, and
 // lines of a day the query names are lifted (the first lines of that day join the list when none
-// of them matched); a line next to a better one (already in that hit's context) yields its place.
+// of them matched); a line next to a better one (already in that hit's context) yields its place,
+// and so does every line but the best of a short day (one exchange). A day is also a document:
+// its BM25 score over all its lines adds to each line (dayScores, used by the line ranking), and
+// the best days are reranked by how close their text is in meaning to the query (word vectors).
 import { closeness } from './meaning.js';
 import type { Scored } from './search.js';
 

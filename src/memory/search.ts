@@ -2,7 +2,8 @@
 // document. A query becomes stemmed terms (plus a few expansions for the words people use for
 // the same thing); one regular expression finds candidate lines in a file's text in a single
 // pass, and candidates are scored with BM25 (k1 1.2, b 0.75, length in characters), then boosted
-// for phrases, for covering more of the query, by source and by recency.
+// for phrases, for covering more of the query, by source and by recency; an archived line also gets
+// a share of its day's score (BM25 over whole days, search-shape.ts).
 import { DAY_WEIGHT, dayScores, type ShapeSource } from './search-shape.js';
 import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
 
