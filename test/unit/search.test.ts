@@ -1,5 +1,6 @@
 // Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate } from '../../src/memory/search.js';
 import { keywordsOf, stem, terms } from '../../src/memory/text.js';
 
@@ -120,5 +121,22 @@ describe('days as evidence', () => {
     const a = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8 }).map((s) => [s.candidate.line, s.score]);
     const b = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8, shape: [{ conversation: false }] }).map((s) => [s.candidate.line, s.score]);
     expect(b).toEqual(a);
+  });
+});
+
+describe('days as evidence, whatever the order', () => {
+  it('ranks the same lines with the same scores whatever order the candidates come in', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('chess game', 'baking', 'game night', 'chess', 'tonight', 'other words'), { minLength: 2, maxLength: 16 }), fc.integer({ min: 1, max: 5 }), (lines, dayLength) => {
+        const q = parseQuery('chess game tonight');
+        const out: Candidate[] = [];
+        const stats = scanText(lines.join('\n'), q, 0, out);
+        const days: [number, string][] = [];
+        for (let start = 1, d = 1; start <= lines.length; start += dayLength, d++) days.push([start, `2024-01-${String(d).padStart(2, '0')}`]);
+        const shape = [{ conversation: true, lines: lines.length, days }];
+        const run = (list: Candidate[]) => rank(list, q, stats, [{ boost: 1, recency: 1 }], { limit: 20, shape }).map((s) => [s.candidate.line, s.score]);
+        expect(run([...out].reverse())).toEqual(run(out));
+      }),
+    );
   });
 });
