@@ -19,8 +19,7 @@
 // Prints one table row per set and part (--json: every figure).
 //
 // The search runs in process: src/store/search-corpus.ts is bundled with esbuild into
-// bench/.work/ and called directly (the same code `wmem search` runs, without process starts),
-// with the word vectors of dist/word-vectors.bin (WMEM_WORD_VECTORS=off: without them).
+// bench/.work/ and called directly (the same code `wmem search` runs, without process starts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -126,8 +125,6 @@ await build({
   banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
 });
 const { searchMemory } = await import(pathToFileURL(bundle).href);
-// The semantic part reads dist/word-vectors.bin (npm run build); without it the figures are lexical only.
-if (!process.env.WMEM_WORD_VECTORS && !existsSync(path.join(ROOT, 'dist', 'word-vectors.bin'))) console.error('dist/word-vectors.bin not built (npm run build): wmem runs without its semantic part');
 async function wmemRank(questions) {
   const out = [];
   for (const q of questions) {

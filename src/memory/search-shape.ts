@@ -5,9 +5,7 @@
 // lines of a day the query names are lifted (the first lines of that day join the list when none
 // of them matched); a line next to a better one (already in that hit's context) yields its place,
 // and so does every line but the best of a short day (one exchange). A day is also a document:
-// its BM25 score over all its lines adds to each line (dayScores, used by the line ranking), and
-// the best days are reranked by how close their text is in meaning to the query (word vectors).
-import { closeness } from './meaning.js';
+// its BM25 score over all its lines adds to each line (dayScores, used by the line ranking).
 import type { Scored } from './search.js';
 
 /** A day in an archived messages file: from `line` (1-based) on, messages are of `date` (YYYY-MM-DD, UTC). */
@@ -101,8 +99,6 @@ export interface ShapeContext {
   dates: QueryDate[];
   /** A line as a scored entry with no term of its own (score 0), or undefined when it cannot be read. */
   lineAt(source: number, line: number): Scored | undefined;
-  /** The query's meaning and a text's (word vectors), when the vectors are there: the best days are reranked by it. */
-  meaning?: { query: Float32Array; of(text: string): Float32Array | undefined };
 }
 
 /**
@@ -147,7 +143,6 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
     }
   }
   if (ctx.dates.length) addDayOpenings(scored, ctx, consider);
-  if (ctx.meaning) addMeaning([...out.values()], ctx, ctx.meaning);
   const sorted = [...out.values()].sort((a, b) => b.score - a.score || a.candidate.source - b.candidate.source || a.candidate.line - b.candidate.line);
   return spreadNeighbours(sorted, ctx.sources);
 }
@@ -255,47 +250,6 @@ export function dayScores(terms: readonly DayTerm[], shape: readonly ShapeSource
     d.score = best.reduce((a, b) => a + b, 0);
   }
   return (source, line) => dayAt(source, line, false)?.score ?? 0;
-}
-
-/** How many of the best days are reranked by meaning, how much of the best score the closest gets, and how much of a day is read (its first lines). */
-export const MEANING_DAYS = 20;
-export const MEANING_WEIGHT = 1;
-const MEANING_LINES = 40;
-const MEANING_CHARS = 4000;
-
-/**
- * The best MEANING_DAYS days (by their best line) reranked by how close the day's text is in
- * meaning to the query: each line of a day adds MEANING_WEIGHT × the best score × (its day's
- * closeness − the least close's), so the least close of them adds nothing and lines of no day nothing.
- */
-function addMeaning(entries: Scored[], ctx: ShapeContext, meaning: NonNullable<ShapeContext['meaning']>): void {
-  const days = new Map<string, { source: number; start: number; lines: number; best: number; entries: Scored[] }>();
-  let top = 0;
-  for (const e of entries) {
-    top = Math.max(top, e.score);
-    const info = ctx.sources[e.candidate.source];
-    const day = info?.conversation ? dayOf(info, e.candidate.line) : undefined;
-    if (!day) continue;
-    const k = `${e.candidate.source}:${day.start}`;
-    let d = days.get(k);
-    if (!d) days.set(k, (d = { source: e.candidate.source, start: day.start, lines: day.lines, best: 0, entries: [] }));
-    d.best = Math.max(d.best, e.score);
-    d.entries.push(e);
-  }
-  const chosen = [...days.values()].sort((a, b) => b.best - a.best || a.source - b.source || a.start - b.start).slice(0, MEANING_DAYS);
-  const close = chosen.map((d) => {
-    let text = '';
-    for (let line = d.start; line < d.start + Math.min(d.lines, MEANING_LINES) && text.length < MEANING_CHARS; line++) text += `${ctx.lineAt(d.source, line)?.candidate.text ?? ''}\n`;
-    const m = meaning.of(text.slice(0, MEANING_CHARS));
-    return m ? closeness(meaning.query, m) : undefined;
-  });
-  const known = close.filter((c): c is number => c !== undefined);
-  if (known.length < 2) return;
-  const least = Math.min(...known);
-  chosen.forEach((d, i) => {
-    const c = close[i];
-    if (c !== undefined) for (const e of d.entries) e.score += MEANING_WEIGHT * top * (c - least);
-  });
 }
 
 /**

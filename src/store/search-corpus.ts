@@ -13,9 +13,7 @@ import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
-import { meaningOf } from '../memory/meaning.js';
 import { dateOfLine, queryDates, reshape, type DayRun, type ShapeContext, type ShapeSource } from '../memory/search-shape.js';
-import { wordVectors } from './word-vectors.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
 
@@ -470,20 +468,12 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
-    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line), meaning: meaningFor(rawQuery, scanned.shape) });
+    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
     const hits = toHits(shaped, sources, scanned, query, options);
     return { hits, files: sources.length, lines: scanned.totals.lines, query, unindexed: [...scanned.unindexed] };
   } finally {
     for (const r of scanned.readers) r.close();
   }
-}
-
-/** The query's meaning and how to take a text's, when the word vectors are there and a conversation is searched. */
-function meaningFor(rawQuery: string, shape: ShapeSource[]): ShapeContext['meaning'] {
-  if (!shape.some((s) => s.conversation)) return undefined;
-  const vectors = wordVectors();
-  const query = vectors ? meaningOf(rawQuery, vectors) : undefined;
-  return vectors && query ? { query, of: (text) => meaningOf(text, vectors) } : undefined;
 }
 
 /** How many times the limit the line ranking hands to reshape (neighbours and days), and dedup after it. */

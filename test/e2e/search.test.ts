@@ -93,24 +93,6 @@ describe('search', () => {
     expect(text).toMatch(/\n {4}[↑↓] \d+ {2}\S/);
   });
 
-  it('ranks the session closer in meaning first when the words tie (word vectors shipped in dist/)', async () => {
-    await mkdir(wm('archive'), { recursive: true });
-    await writeFile(
-      wm('archive/messages-20260101T000000000Z.jsonl'),
-      exchange([
-        // Lines of the same length and the same query words ("games", "game"): a lexical tie.
-        ['2024-01-01', [['What games should I try this weekend?', 'A sewing game or a baking game.'], ['The first one.', 'Good choice.']]],
-        ['2024-01-02', [['What games should I try this weekend?', 'A chess game or a cricket game.'], ['The first one.', 'Good choice.']]],
-      ]),
-    );
-    const query = 'which board games with strategy and tactics did I like';
-    const hits = await search(query, '--limit', '2');
-    expect(hits.map((h) => h.date)).toEqual(['2024-01-02', '2024-01-01']);
-    // Without the vectors the two days tie on "games" and the earlier line comes first.
-    const lexical = (await runJson(box, ['search', query, '--limit', '2'], { env: { WMEM_WORD_VECTORS: 'off' } })).hits as Hit[];
-    expect(lexical.map((h) => h.date)).toEqual(['2024-01-01', '2024-01-02']);
-  });
-
   it('a compaction that archives more than a megabyte leaves its search text ready', async () => {
     const turns = Array.from({ length: 3000 }, (_, t) => [
       JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${t}: check module ${t % 50}` } }),

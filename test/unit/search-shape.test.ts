@@ -99,23 +99,6 @@ describe('reshape', () => {
     expect(order(out)).toEqual([1, 6, 10, 13, 4]);
   });
 
-  it('reranks the best days by how close their text is in meaning to the query; lines of no day stay as they were', () => {
-    const sources: ShapeSource[] = [{ conversation: true, lines: 8, days: [[1, '2024-01-01'], [5, '2024-01-02']] }, { conversation: false }];
-    const text = (source: number, line: number) => (source === 0 && line >= 5 ? 'chess and strategy' : 'pasta');
-    const at = (source: number, line: number) => entry(source, line, 0, text(source, line));
-    const unit = (x: number) => new Float32Array([x, Math.sqrt(1 - x * x)]);
-    const meaning = { query: unit(1), of: (t: string) => unit(t.includes('strategy') ? 0.9 : 0.2) };
-    const list = [entry(0, 1, 10, 'pasta'), entry(0, 5, 9, 'chess and strategy'), entry(1, 3, 9.5, 'pasta')];
-    const out = reshape(list, { sources, dates: [], lineAt: at, meaning });
-    expect(out.map((s) => [s.candidate.source, s.candidate.line]).slice(0, 3)).toEqual([[0, 5], [0, 1], [1, 3]]);
-    // The least close day adds nothing; the closer adds the best score × the difference.
-    expect(out.find((s) => s.candidate.line === 1 && s.candidate.source === 0)!.score).toBeCloseTo(10);
-    expect(out.find((s) => s.candidate.source === 1)!.score).toBeCloseTo(9.5);
-    const best = Math.max(...out.map((s) => s.score));
-    expect(out.find((s) => s.candidate.line === 5 && s.candidate.source === 0)!.score).toBeCloseTo(best);
-    // Without word vectors: the lexical order.
-    expect(order(reshape(list, { sources, dates: [], lineAt: at })).slice(0, 3)).toEqual([1, 3, 5]);
-  });
 });
 
 describe('dayOf', () => {
