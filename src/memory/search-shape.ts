@@ -3,7 +3,9 @@
 // holds the question's words, and a question often names the day it is about ("on May 2nd"). After
 // the line ranking, each archived message line is scored with the lines before and after it, and
 // lines of a day the query names are lifted (the first lines of that day join the list when none
-// of them matched); a line next to a better one (already in that hit's context) yields its place.
+// of them matched); a line next to a better one (already in that hit's context) yields its place,
+// and so does every line but the best of a short day (one exchange). A day is also a document:
+// its BM25 score over all its lines adds to each line (dayScores, used by the line ranking).
 import type { Scored } from './search.js';
 
 /** A day in an archived messages file: from `line` (1-based) on, messages are of `date` (YYYY-MM-DD, UTC). */
@@ -73,6 +75,11 @@ export const DATE_BOOST = 1;
  * a place of its own: the top places reach more exchanges. Measured on the dev parts of bench/data.
  */
 export const NEIGHBOUR_GAP = 1;
+/**
+ * A day of at most this many lines is one exchange: its best line stands for it in the first
+ * places and its other lines go after the other hits (more sessions reach the top places).
+ */
+export const SHORT_DAY = 4;
 /** A bare Markdown heading of a memory file ("## Current Task") names a section, not a fact: it keeps this share of its score. */
 export const HEADING_WEIGHT = 0.3;
 const BARE_HEADING = /^#{1,6}\s+\S+(?:\s+\S+){0,3}\s*$/;
@@ -143,19 +150,106 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
 /** Best first, but a conversation line within NEIGHBOUR_GAP of a line placed before it goes after the others (in its order). */
 export function spreadNeighbours(sorted: Scored[], sources: readonly ShapeSource[]): Scored[] {
   const placed = new Set<string>();
+  const shortDays = new Set<string>();
   const first: Scored[] = [];
   const later: Scored[] = [];
   for (const s of sorted) {
     const { source, line } = s.candidate;
+    const info = sources[source];
     let near = false;
-    if (sources[source]?.conversation) for (let d = 1; d <= NEIGHBOUR_GAP && !near; d++) near = placed.has(`${source}:${line - d}`) || placed.has(`${source}:${line + d}`);
+    if (info?.conversation) for (let d = 1; d <= NEIGHBOUR_GAP && !near; d++) near = placed.has(`${source}:${line - d}`) || placed.has(`${source}:${line + d}`);
+    const day = info?.conversation ? shortDay(info, line) : undefined;
+    if (day !== undefined && shortDays.has(`${source}:${day}`)) near = true;
     if (near) later.push(s);
     else {
       first.push(s);
       placed.add(`${source}:${line}`);
+      if (day !== undefined) shortDays.add(`${source}:${day}`);
     }
   }
   return later.length ? [...first, ...later] : first;
+}
+
+/** The day (run index, first line, lines) of a conversation line, from its file's day runs. */
+export function dayOf(info: ShapeSource, line: number): { run: number; start: number; lines: number } | undefined {
+  const days = info.days;
+  if (!days?.length || line < days[0][0]) return undefined;
+  let lo = 0;
+  let hi = days.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (days[mid][0] <= line) lo = mid;
+    else hi = mid - 1;
+  }
+  const start = days[lo][0];
+  const end = lo + 1 < days.length ? days[lo + 1][0] : Math.max((info.lines ?? start) + 1, start + 1);
+  return { run: lo, start, lines: end - start };
+}
+
+/** The first line of the day holding `line` when that day has at most SHORT_DAY lines. */
+function shortDay(info: ShapeSource, line: number): number | undefined {
+  const day = dayOf(info, line);
+  return day && day.lines <= SHORT_DAY ? day.start : undefined;
+}
+
+/** How much a line's day (BM25 over whole days) adds to the line's score. Measured on the dev parts of bench/data. */
+export const DAY_WEIGHT = 0.5;
+
+export interface DayTerm {
+  weight: number;
+  group: number;
+}
+
+/**
+ * BM25 over whole days of conversation (each day of each archived file one document, its term counts
+ * the sum of its lines'), as a function of a line: what a session says across its lines
+ * (the user's request, the options, the choice) counts together. `visit` walks every candidate line.
+ */
+export function dayScores(terms: readonly DayTerm[], shape: readonly ShapeSource[], visit: (add: (source: number, line: number, tf: ArrayLike<number>, at: number) => void) => void): (source: number, line: number) => number {
+  const T = terms.length;
+  let N = 0;
+  let allLines = 0;
+  for (const info of shape) {
+    if (!info.conversation || !info.days?.length) continue;
+    N += info.days.length;
+    allLines += Math.max(info.lines ?? 0, info.days[info.days.length - 1][0]) - info.days[0][0] + 1;
+  }
+  if (!N || !T) return () => 0;
+  type Day = { tf: Float64Array; lines: number; score: number; source: number; start: number; end: number };
+  const days = new Map<number, Day>();
+  // Lines come in order within a source: the day of the last line is most often the next one's.
+  let last: Day | undefined;
+  const dayAt = (source: number, line: number, make: boolean): Day | undefined => {
+    if (last && last.source === source && line >= last.start && line < last.end) return last;
+    const info = shape[source];
+    const day = info?.conversation ? dayOf(info, line) : undefined;
+    if (!day) return undefined;
+    const k = source * 1_000_000 + day.run;
+    let d = days.get(k);
+    if (!d && make) days.set(k, (d = { tf: new Float64Array(T), lines: day.lines, score: 0, source, start: day.start, end: day.start + day.lines }));
+    return d ? (last = d) : undefined;
+  };
+  visit((source, line, tf, at) => {
+    const d = dayAt(source, line, true);
+    if (d) for (let t = 0; t < T; t++) d.tf[t] += tf[at + t];
+  });
+  const df = new Array<number>(T).fill(0);
+  for (const d of days.values()) for (let t = 0; t < T; t++) if (d.tf[t]) df[t]++;
+  const idf = df.map((n) => Math.log(1 + (N - n + 0.5) / (n + 0.5)));
+  const avg = allLines / N;
+  const best = new Array<number>(T).fill(0);
+  for (const d of days.values()) {
+    const norm = 1.2 * (0.25 + (0.75 * d.lines) / avg);
+    best.fill(0);
+    for (let t = 0; t < T; t++) {
+      const n = d.tf[t];
+      if (!n) continue;
+      const part = terms[t].weight * idf[t] * ((n * 2.2) / (n + norm));
+      if (part > best[terms[t].group]) best[terms[t].group] = part;
+    }
+    d.score = best.reduce((a, b) => a + b, 0);
+  }
+  return (source, line) => dayAt(source, line, false)?.score ?? 0;
 }
 
 /**

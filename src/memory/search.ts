@@ -2,7 +2,9 @@
 // document. A query becomes stemmed terms (plus a few expansions for the words people use for
 // the same thing); one regular expression finds candidate lines in a file's text in a single
 // pass, and candidates are scored with BM25 (k1 1.2, b 0.75, length in characters), then boosted
-// for phrases, for covering more of the query, by source and by recency.
+// for phrases, for covering more of the query, by source and by recency; an archived line also gets
+// a share of its day's score (BM25 over whole days, search-shape.ts).
+import { DAY_WEIGHT, dayScores, type ShapeSource } from './search-shape.js';
 import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
 
 export interface QueryTerm {
@@ -232,6 +234,8 @@ export interface Scored {
 export interface RankOptions {
   plain?: boolean;
   limit: number;
+  /** Per source: whether it is a conversation and its days (a line's day adds to its score). */
+  shape?: readonly ShapeSource[];
 }
 
 /**
@@ -287,13 +291,19 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
       floor = last.score;
     }
   };
+  const day = options.plain || !options.shape || !DAY_WEIGHT ? undefined : dayScores(query.terms, options.shape, (add) => {
+    for (const c of candidates) add(c.source, c.line, c.tf, 0);
+    for (const pool of pools) for (const line of pool.lines) add(pool.source, line, pool.tf, pool.row(line) * terms);
+  });
+  // A line's day (BM25 over whole days) adds to it: what a session says across its lines counts together.
+  const withDay = (value: number, source: number, line: number) => (day ? value + DAY_WEIGHT * day(source, line) * (sources[source]?.boost ?? 1) : value);
   for (const c of candidates) {
-    const value = score.of(c.tf, 0, c.length, c.source);
+    const value = withDay(score.of(c.tf, 0, c.length, c.source), c.source, c.line);
     if (admits(value, c.source, c.line)) keep({ score: value, matched: score.matched, source: c.source, line: c.line, candidate: c });
   }
   for (const pool of pools) {
     for (const line of pool.lines) {
-      const value = score.of(pool.tf, pool.row(line) * terms, pool.length(line), pool.source);
+      const value = withDay(score.of(pool.tf, pool.row(line) * terms, pool.length(line), pool.source), pool.source, line);
       if (admits(value, pool.source, line)) keep({ score: value, matched: score.matched, source: pool.source, line, pool });
     }
   }

@@ -3,7 +3,7 @@
 // the other hits, bare headings lowered.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEADING_WEIGHT, dateMatches, dateOfLine, queryDates, reshape, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
+import { HEADING_WEIGHT, SHORT_DAY, dateMatches, dateOfLine, dayOf, queryDates, reshape, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
 import type { Scored } from '../../src/memory/search.js';
 
 const entry = (source: number, line: number, score: number, text = `line ${line}`): Scored => ({ candidate: { source, line, text, length: text.length, tf: [] }, score, matched: score ? 1 : 0 });
@@ -88,5 +88,25 @@ describe('reshape', () => {
         for (const s of a) expect(s.candidate.line >= 1 && s.candidate.line <= 10).toBe(true);
       }),
     );
+  });
+
+  it('gives a short day (one exchange) one place among the first hits; a longer day keeps its lines apart', () => {
+    expect(SHORT_DAY).toBe(4);
+    // Day one: lines 1-4 (short); day two: lines 5-14 (long).
+    const sources: ShapeSource[] = [{ conversation: true, lines: 14, days: [[1, '2024-01-01'], [5, '2024-01-02']] }];
+    const sorted = [entry(0, 1, 9), entry(0, 4, 8), entry(0, 6, 7), entry(0, 10, 6), entry(0, 13, 5)];
+    const out = spreadNeighbours(sorted, sources);
+    expect(order(out)).toEqual([1, 6, 10, 13, 4]);
+  });
+
+});
+
+describe('dayOf', () => {
+  it('is the run holding the line, with its first line and length', () => {
+    const info: ShapeSource = { conversation: true, lines: 12, days: [[1, '2024-01-01'], [5, '2024-01-02']] };
+    expect(dayOf(info, 3)).toEqual({ run: 0, start: 1, lines: 4 });
+    expect(dayOf(info, 12)).toEqual({ run: 1, start: 5, lines: 8 });
+    expect(dayOf({ conversation: true, lines: 3, days: [[2, '2024-01-01']] }, 1)).toBeUndefined();
+    expect(dayOf({ conversation: true }, 1)).toBeUndefined();
   });
 });

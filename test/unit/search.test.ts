@@ -1,5 +1,6 @@
 // Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate } from '../../src/memory/search.js';
 import { keywordsOf, stem, terms } from '../../src/memory/text.js';
 
@@ -79,5 +80,63 @@ describe('ranking', () => {
   it('reads a pointer\'s keywords', () => {
     expect(pointerKeywords('- Past: CORS debugging → search: `CORS P2P`')).toBe('CORS P2P');
     expect(pointerKeywords('- a plain line')).toBeUndefined();
+  });
+});
+
+describe('days as evidence', () => {
+  // Two days of four lines each, then one of eight: a session's request, options and choice say
+  // together what no single line does.
+  const lines = [
+    'user: what should we play tonight',
+    'assistant: a strategy game or a puzzle',
+    'user: the puzzle one',
+    'assistant: puzzle it is',
+    'user: what should we cook tonight',
+    'assistant: pasta or a curry',
+    'user: pasta, the strategy of a quick dinner',
+    'assistant: pasta it is',
+  ];
+  const shape = [{ conversation: true, lines: 8, days: [[1, '2024-01-01'], [5, '2024-01-02']] as [number, string][] }];
+  const ranked = (withShape: boolean) => {
+    const q = parseQuery('strategy game for tonight');
+    const out: Candidate[] = [];
+    const stats = scanText(lines.join('\n'), q, 0, out);
+    return rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8, ...(withShape ? { shape } : {}) });
+  };
+
+  it("adds a line's day score: a line of the day that covers the query ranks above an equal line of another day", () => {
+    const plainOrder = ranked(false);
+    const withDays = ranked(true);
+    // Lines 1 and 5 match the same one word ("tonight"); only day one also holds "strategy game".
+    const at = (list: typeof withDays, line: number) => list.findIndex((s) => s.candidate.line === line);
+    expect(at(withDays, 1)).toBeLessThan(at(withDays, 5));
+    const gap = (list: typeof withDays) => list.find((s) => s.candidate.line === 1)!.score - list.find((s) => s.candidate.line === 5)!.score;
+    expect(gap(withDays)).toBeGreaterThan(gap(plainOrder));
+  });
+
+  it('a source that is not a conversation gets nothing from days', () => {
+    const q = parseQuery('strategy game for tonight');
+    const out: Candidate[] = [];
+    const stats = scanText(lines.join('\n'), q, 0, out);
+    const a = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8 }).map((s) => [s.candidate.line, s.score]);
+    const b = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8, shape: [{ conversation: false }] }).map((s) => [s.candidate.line, s.score]);
+    expect(b).toEqual(a);
+  });
+});
+
+describe('days as evidence, whatever the order', () => {
+  it('ranks the same lines with the same scores whatever order the candidates come in', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('chess game', 'baking', 'game night', 'chess', 'tonight', 'other words'), { minLength: 2, maxLength: 16 }), fc.integer({ min: 1, max: 5 }), (lines, dayLength) => {
+        const q = parseQuery('chess game tonight');
+        const out: Candidate[] = [];
+        const stats = scanText(lines.join('\n'), q, 0, out);
+        const days: [number, string][] = [];
+        for (let start = 1, d = 1; start <= lines.length; start += dayLength, d++) days.push([start, `2024-01-${String(d).padStart(2, '0')}`]);
+        const shape = [{ conversation: true, lines: lines.length, days }];
+        const run = (list: Candidate[]) => rank(list, q, stats, [{ boost: 1, recency: 1 }], { limit: 20, shape }).map((s) => [s.candidate.line, s.score]);
+        expect(run([...out].reverse())).toEqual(run(out));
+      }),
+    );
   });
 });
