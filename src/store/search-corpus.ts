@@ -5,7 +5,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { nameHash } from '../memory/hash.js';
 import { atomicWrite, atomicWriteWith, createExclusive, processAlive, staysInside } from './fsx.js';
 import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured } from './search-index.js';
 import type { IndexView } from '../memory/search-index.js';
@@ -269,7 +269,7 @@ export async function* linesOf(file: string, chunkBytes = 1 << 16): AsyncGenerat
 function indexFileOf(paths: SessionPaths, source: Source): string {
   const dir = path.join(paths.stateDir, 'search');
   if (source.kind === 'messages') return path.join(dir, `${path.basename(source.path)}.idx`);
-  return path.join(dir, `md-${createHash('sha1').update(source.file).digest('hex').slice(0, 16)}.idx`);
+  return path.join(dir, `md-${nameHash(source.file)}.idx`);
 }
 
 /**

@@ -5,7 +5,6 @@
 // costs only speed: the caller scans the file instead.
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync, type Stats } from 'node:fs';
 import { isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { atomicWriteWith } from './fsx.js';
 import { addText, gather, CorruptIndex, decodeIndex, openIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
@@ -169,7 +168,8 @@ async function store(indexFile: string, plan: IndexPlan, action: Ensured['action
 
 /** A file read in chunks of whole lines, hashed as it is read (every byte once, in order). */
 class ChunkedFile {
-  private hash = createHash('sha1');
+  // node:crypto loaded when an index is built or extended, not by a search that reads one.
+  private hash = process.getBuiltinModule('node:crypto').createHash('sha1');
   private hashed = 0;
 
   constructor(
