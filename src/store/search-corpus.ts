@@ -157,15 +157,17 @@ function dayRecorder(): { see(raw: string, line: number): void; days: DayRun[] }
   };
 }
 
-type MessagesText = ({ file: string } | { text: string }) & { days: DayRun[] };
+type MessagesText = ({ file: string; built?: string } | { text: string }) & { days: DayRun[] };
 
 /**
  * The sidecar text file of an archived messages file, built when missing or stale; when it cannot
  * be written, the text itself. With it, the day each run of lines was written on. Built
  * synchronously, a MiB at a time each way: the first search after a compaction may be the one
- * that builds it, and per-line promises cost as much as the JSON parsing.
+ * that builds it, and per-line promises cost as much as the JSON parsing. A search that builds it
+ * (`keep`) also gets the text it wrote (`built`), instead of reading it back; the finishing,
+ * whose memory is counted, does not.
  */
-async function messagesText(paths: SessionPaths, source: Source): Promise<MessagesText> {
+async function messagesText(paths: SessionPaths, source: Source, keep = false): Promise<MessagesText> {
   const dir = path.join(paths.stateDir, 'search');
   const base = path.basename(source.path);
   const textFile = path.join(dir, `${base}.txt`);
@@ -187,12 +189,15 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<Messag
   };
   // Written a batch at a time: a long archive's text is never all in memory. A cache: a failed
   // write costs time on the next search, nothing else (the text is then made in memory).
+  const kept: string[] = [];
   try {
     await atomicWriteWith(textFile, (fd) => {
       let batch: string[] = [];
       let size = 0;
       const flush = () => {
-        writeAll(fd, Buffer.from(batch.join(''), 'utf8'));
+        const joined = batch.join('');
+        if (keep) kept.push(joined);
+        writeAll(fd, Buffer.from(joined, 'utf8'));
         batch = [];
         size = 0;
       };
@@ -203,7 +208,7 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<Messag
       flush();
     });
     await atomicWrite(metaFile, JSON.stringify({ version: SIDECAR_VERSION, size: stat.size, mtimeMs: stat.mtimeMs, lines, days: recorder.days }));
-    return { file: textFile, days: recorder.days };
+    return { file: textFile, days: recorder.days, ...(keep ? { built: kept.join('') } : {}) };
   } catch {
     const pieces: string[] = [];
     extract((text) => pieces.push(text));
@@ -501,10 +506,29 @@ function withoutFrontMatter(read: (line: number) => string | undefined): (line: 
   return (line) => ((end ??= frontEnd()) >= line ? '' : read(line));
 }
 
-/** Lines of a text, split on first use. */
+/** Lines of a text, found on first use by where they start (a search reads a few: no string per line). */
 function linesOfText(text: string): (line: number) => string | undefined {
-  let lines: string[] | undefined;
-  return (line) => (lines ??= text.split('\n'))[line - 1]?.replace(/\r$/, '');
+  let starts: Uint32Array | undefined;
+  let count = 0;
+  const find = () => {
+    let list = new Uint32Array(1024);
+    list[count++] = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) {
+      if (count === list.length) {
+        const grown = new Uint32Array(list.length * 2);
+        grown.set(list);
+        list = grown;
+      }
+      list[count++] = nl + 1;
+    }
+    return list;
+  };
+  return (line) => {
+    starts ??= find();
+    if (line < 1 || line > count) return undefined;
+    const end = line < count ? starts[line] - 1 : text.length;
+    return text.slice(starts[line - 1], end).replace(/\r$/, '');
+  };
 }
 
 function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<string, SessionPaths> } {
@@ -536,7 +560,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
       text = out.workspace[source.kind] ?? '';
     } else {
       const paths = sessionOf.get(source.session!)!;
-      const sidecar = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
+      const sidecar: MessagesText | { file: string; built?: string } = source.kind === 'messages' ? await messagesText(paths, source, true) : { file: source.path };
       if ('days' in sidecar) out.shape[i] = { conversation: true, days: sidecar.days };
       if ('text' in sidecar) text = sidecar.text;
       else {
@@ -556,7 +580,8 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
           }
           return;
         }
-        const raw = readText(sidecar.file);
+        // The text this search just built (and wrote): not read back.
+        const raw = sidecar.built ?? readText(sidecar.file);
         const { text: body, pointer } = source.kind === 'messages' ? { text: raw } : blankFrontMatter(raw);
         text = body;
         if (pointer) {
