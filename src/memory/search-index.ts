@@ -262,10 +262,7 @@ export function seal(data: IndexData): void {
   // Copied to their exact sizes: a run is kept until the merge, the sinks' spare room is not.
   const source = sectionsView(
     { lines: data.lines, tokens: tokens.ends.length, asciiTokens: asciiTokens.length },
-    Buffer.from(tokens.bytes()),
-    tokens.ends.view().slice(),
-    varints.bytes.slice(0, varints.length),
-    postingEnds.view().slice(),
+    arraySections(Buffer.from(tokens.bytes()), tokens.ends.view().slice(), varints.bytes.slice(0, varints.length), postingEnds.view().slice()),
   );
   data.runs.push({ source, maxLine: data.lines, level: 0 });
   for (;;) {
@@ -287,10 +284,7 @@ function mergeIntoRun(runs: Run[], lines: number): PostingSource {
   writeRuns(runs, { tokenEnds: new SectionWriter(0, put), postingEnds: new SectionWriter(4 * n.tokens, put), tokenBytes: new SectionWriter(tokenBytesAt, put), postings: new SectionWriter(postingsAt, put) });
   return sectionsView(
     { lines, tokens: n.tokens, asciiTokens: n.asciiTokens },
-    mem.subarray(tokenBytesAt, postingsAt),
-    new Uint32Array(mem.buffer, 0, n.tokens),
-    mem.subarray(postingsAt),
-    new Uint32Array(mem.buffer, 4 * n.tokens, n.tokens),
+    arraySections(mem.subarray(tokenBytesAt, postingsAt), new Uint32Array(mem.buffer, 0, n.tokens), mem.subarray(postingsAt), new Uint32Array(mem.buffer, 4 * n.tokens, n.tokens)),
   );
 }
 
@@ -638,19 +632,24 @@ export function openIndex(size: number, readAt: ReadAt): IndexView {
   const postingEndsAt = align4(tokenBytesAt + h.tokenBytes);
   const postingsAt = postingEndsAt + 4 * h.tokens;
   if (postingsAt + h.postingBytes !== size) throw new CorruptIndex('truncated or padded');
-  // The token table in one read: the token ends, their text and the posting ends.
-  const table = read(tokenEndsAt, postingsAt - tokenEndsAt);
-  const tokenEnds = u32(table, 0, h.tokens);
-  const postingEnds = u32(table, postingEndsAt - tokenEndsAt, h.tokens);
-  if (h.tokens && (tokenEnds[h.tokens - 1] !== h.tokenBytes || postingEnds[h.tokens - 1] !== h.postingBytes)) throw new CorruptIndex('sections do not add up');
-  const tokenText = table.subarray(tokenBytesAt - tokenEndsAt, tokenBytesAt - tokenEndsAt + h.tokenBytes);
+  // The token table is read a page at a time, as a binary search for the query's words asks.
+  const page = pager(read, size);
+  const tokenEnd = (i: number) => page.u32(tokenEndsAt + 4 * i);
+  const postingEnd = (i: number) => page.u32(postingEndsAt + 4 * i);
+  if (h.tokens && (tokenEnd(h.tokens - 1) !== h.tokenBytes || postingEnd(h.tokens - 1) !== h.postingBytes)) throw new CorruptIndex('sections do not add up');
   // Postings read ahead for ranges of tokens (preload): [from, from + bytes.length) of the section.
   const ahead: { from: number; bytes: Uint8Array }[] = [];
-  const postingBytes = (from: number, to: number): Uint8Array => {
-    const got = ahead.find((a) => from >= a.from && to <= a.from + a.bytes.length);
-    return got ? got.bytes.subarray(from - got.from, to - got.from) : read(postingsAt + from, to - from);
-  };
-  const sections = sectionsView(h, tokenText, tokenEnds, postingBytes, postingEnds);
+  const sections = sectionsView(h, {
+    tokenEnd,
+    postingEnd,
+    tokenText: (from, to, encoding) => page.bytes(tokenBytesAt + from, tokenBytesAt + to).toString(encoding),
+    postingBytes: (from, to) => {
+      const got = ahead.find((a) => from >= a.from && to <= a.from + a.bytes.length);
+      return got ? got.bytes.subarray(from - got.from, to - got.from) : read(postingsAt + from, to - from);
+    },
+    tokenBytes: h.tokenBytes,
+    postingTotal: h.postingBytes,
+  });
   let lineStarts: Uint32Array | undefined;
   let lineLengths: Uint32Array | undefined;
   return {
@@ -671,29 +670,76 @@ export function openIndex(size: number, readAt: ReadAt): IndexView {
     },
     preload(from, to) {
       if (from >= to) return;
-      const first = from ? postingEnds[from - 1] : 0;
-      const last = postingEnds[to - 1];
+      const first = from ? postingEnd(from - 1) : 0;
+      const last = postingEnd(to - 1);
       if (first > last || last > h.postingBytes) throw new CorruptIndex('posting bounds');
       ahead.push({ from: first, bytes: read(postingsAt + first, last - first) });
     },
   };
 }
 
+/** Where a view reads its token table and postings: arrays in memory, or pages of a file. */
+interface Sections {
+  tokenEnd(i: number): number;
+  postingEnd(i: number): number;
+  tokenText(from: number, to: number, encoding: 'latin1' | 'utf8'): string;
+  postingBytes(from: number, to: number): Uint8Array;
+  tokenBytes: number;
+  postingTotal: number;
+}
+
+/** The sections of a sealed run or a whole index in memory. */
+function arraySections(tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uint8Array, postingEnds: Uint32Array): Sections {
+  return {
+    tokenEnd: (i) => tokenEnds[i],
+    postingEnd: (i) => postingEnds[i],
+    tokenText: (from, to, encoding) => tokenBytes.toString(encoding, from, to),
+    postingBytes: (from, to) => postings.subarray(from, to),
+    tokenBytes: tokenBytes.length,
+    postingTotal: postings.length,
+  };
+}
+
+/** Pages of 16 KiB of a file, each read once: the token table's entries a binary search visits. */
+function pager(read: (at: number, length: number) => Buffer, size: number): { u32(at: number): number; bytes(from: number, to: number): Buffer } {
+  const PAGE = 1 << 14;
+  const pages = new Map<number, Buffer>();
+  const pageOf = (n: number) => {
+    let got = pages.get(n);
+    if (!got) pages.set(n, (got = read(n * PAGE, Math.min(PAGE, size - n * PAGE))));
+    return got;
+  };
+  return {
+    // A 4-byte value at a multiple of 4 never straddles two pages.
+    u32: (at) => pageOf(Math.floor(at / PAGE)).readUInt32LE(at % PAGE),
+    bytes(from, to) {
+      const n = Math.floor(from / PAGE);
+      if (to <= (n + 1) * PAGE) return pageOf(n).subarray(from % PAGE, from % PAGE + (to - from));
+      return read(from, to - from);
+    },
+  };
+}
+
 /** Sorted tokens and their postings, read in place (an index file's sections, or a sealed run's). */
-function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uint8Array | ((from: number, to: number) => Uint8Array), postingEnds: Uint32Array): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths' | 'lineSpan'> {
-  const postingTotal = postingEnds.length ? postingEnds[postingEnds.length - 1] : 0;
-  const bytesOf = typeof postings === 'function' ? postings : (from: number, to: number) => postings.subarray(from, to);
+function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, at: Sections): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths' | 'lineSpan'> {
+  const postingRange = (i: number): [number, number] => {
+    const from = i ? at.postingEnd(i - 1) : 0;
+    const to = at.postingEnd(i);
+    if (from > to || to > at.postingTotal) throw new CorruptIndex('posting bounds');
+    return [from, to];
+  };
   return {
     tokenCount: counts.tokens,
     asciiTokens: counts.asciiTokens,
-    sectionBytes: { tokens: tokenBytes.length, postings: typeof postings === 'function' ? postingTotal : postings.length },
+    sectionBytes: { tokens: at.tokenBytes, postings: at.postingTotal },
     token(i) {
-      const from = i ? tokenEnds[i - 1] : 0;
-      if (from > tokenEnds[i]) throw new CorruptIndex('token bounds');
-      return tokenBytes.toString(i < counts.asciiTokens ? 'latin1' : 'utf8', from, tokenEnds[i]);
+      const from = i ? at.tokenEnd(i - 1) : 0;
+      const to = at.tokenEnd(i);
+      if (from > to || to > at.tokenBytes) throw new CorruptIndex('token bounds');
+      return at.tokenText(from, to, i < counts.asciiTokens ? 'latin1' : 'utf8');
     },
     postingOffset(i) {
-      return i ? postingEnds[i - 1] : 0;
+      return i ? at.postingEnd(i - 1) : 0;
     },
     postings(i) {
       const out: number[] = [];
@@ -701,16 +747,10 @@ function sectionsView(counts: { lines: number; tokens: number; asciiTokens: numb
       return out;
     },
     forEachPosting(i, fn) {
-      const from = i ? postingEnds[i - 1] : 0;
-      const to = postingEnds[i];
-      if (from > to || to > (typeof postings === 'function' ? postingTotal : postings.length)) throw new CorruptIndex('posting bounds');
-      readPostings(bytesOf(from, to), counts.lines, fn);
+      readPostings(at.postingBytes(...postingRange(i)), counts.lines, fn);
     },
     decodePostings(i, into) {
-      const from = i ? postingEnds[i - 1] : 0;
-      const to = postingEnds[i];
-      if (from > to || to > (typeof postings === 'function' ? postingTotal : postings.length)) throw new CorruptIndex('posting bounds');
-      return decodeInto(bytesOf(from, to), counts.lines, into);
+      return decodeInto(at.postingBytes(...postingRange(i)), counts.lines, into);
     },
   };
 }
