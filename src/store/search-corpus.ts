@@ -318,8 +318,10 @@ export async function indexSession(id: string, paths: SessionPaths): Promise<num
     let indexed = 0;
     for (const source of sources) {
       const text = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
-      // Built and written; not read back (nobody searches here).
-      if ('file' in text && (await indexOf(paths, source, text.file))) indexed++;
+      // Built and written; not read back (nobody searches here). One found fresh is open: closed.
+      const index = 'file' in text ? await indexOf(paths, source, text.file) : undefined;
+      if (index && index !== 'later' && index.action === 'fresh') index.view.close?.();
+      if (index) indexed++;
     }
     return indexed;
   } finally {
