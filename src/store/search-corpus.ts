@@ -12,7 +12,7 @@ import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
-import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
+import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
 import { dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
@@ -385,7 +385,9 @@ function dropStaleSidecars(paths: SessionPaths, sources: Source[]): void {
     return;
   }
   const archives = new Set(sources.filter((s) => s.kind === 'messages').map((s) => path.basename(s.path)));
-  const indexes = new Set(sources.filter((s) => s.kind !== 'messages').map((s) => path.basename(indexFileOf(paths, s))));
+  // Only a file of INDEX_MIN_BYTES or more is searched through an index: the names of the others
+  // are not worked out (a session may hold thousands of small detail files).
+  const indexes = new Set(sources.filter((s) => s.kind !== 'messages' && s.size >= INDEX_MIN_BYTES).map((s) => path.basename(indexFileOf(paths, s))));
   for (const name of names) {
     const base = name.replace(/\.(?:txt|json|idx)$/, '');
     const gone = base.endsWith('.jsonl') ? !archives.has(base) : /^md-[0-9a-f]{16}\.idx$/.test(name) && !indexes.has(name);
@@ -471,7 +473,9 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
   const infos: SourceInfo[] = sources.map((s) => ({ boost: KIND_BOOST[s.kind], recency: Math.exp(-(newest - s.mtimeMs) / (30 * 86_400_000)) }));
   const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [], shape: sources.map(() => ({ conversation: false })), lineOf: new Map(), unindexed: new Set() };
   try {
-    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex }, scanned);
+    // One memo of which words stand for which terms, for every file (thousands of small ones).
+    const match = wordMatcher(query, plain);
+    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex, match }, scanned);
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain }, scanned.pools);
@@ -552,7 +556,7 @@ function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<st
 }
 
 /** Adds one source's candidates: through its index when it has one, else by scanning its text. */
-async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: { plain: boolean; noIndex: boolean }, out: Scanned): Promise<void> {
+async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: { plain: boolean; noIndex: boolean; match: (word: string) => number[] }, out: Scanned): Promise<void> {
   const { plain } = options;
   const skipLine = source.kind === 'messages' || source.kind === 'workspace' || source.kind === 'team' ? undefined : isComment;
   let text: string;
@@ -570,7 +574,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
         if (index === 'later') out.unindexed.add(source.session!);
         const view = index === 'later' ? undefined : index?.view;
         if (view) {
-          const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine });
+          const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine, match: options.match });
           out.readers.push(stats);
           const read = (n: number) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined);
           out.lineOf.set(i, source.kind === 'messages' ? read : withoutFrontMatter(read));
@@ -595,7 +599,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
   } catch {
     return; // removed or unreadable since it was listed
   }
-  const stats = scanText(text, query, i, out.candidates, { plain, skipLine });
+  const stats = scanText(text, query, i, out.candidates, { plain, skipLine, match: options.match });
   out.lineOf.set(i, linesOfText(text));
   out.shape[i].lines = stats.lines;
   add(out.totals, stats);

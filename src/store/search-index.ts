@@ -362,7 +362,7 @@ export interface IndexedScan {
  * rescanned then for the part of a long line it shows. Lines with a non-ASCII word that may match
  * are read and rescanned at once.
  */
-export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean }): IndexedScan {
+export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
   try {
     return scanThrough(textFile, view, query, source, out, pools, options);
   } catch (err) {
@@ -371,9 +371,9 @@ export function scanIndexed(textFile: string, view: IndexView & { close?(): void
   }
 }
 
-function scanThrough(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean }): IndexedScan {
+function scanThrough(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
   const plain = Boolean(options.plain);
-  const match = wordMatcher(query, plain);
+  const match = options.match ?? wordMatcher(query, plain);
   const gathered = gather(view, query, plain, match);
   const reader = new LineReader(textFile, view);
   if (gathered.rescan.length) {
