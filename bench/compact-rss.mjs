@@ -2,7 +2,8 @@
 // index build) on the compaction bench's history, read by GNU time (`%M`, `%e`, `%U` + `%S`): on a
 // shared machine the CPU time says more than the wall time.
 //
-//   node bench/compact-rss.mjs [rounds=3] [messages=100000]
+//   node bench/compact-rss.mjs [rounds=3] [messages=100000] [bin]
+// `bin`: another build's bin/wmem.js (a baseline run the same way; default this checkout's).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { generate } from './history-gen.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'wmem.js');
 const rounds = Number(process.argv[2] ?? 3);
 const messages = Number(process.argv[3] ?? 100_000);
+const bin = process.argv[4] ? path.resolve(process.argv[4]) : path.join(root, 'bin', 'wmem.js');
 const work = path.join(root, 'bench', '.work', 'compact-rss');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(path.join(work, 'project'), { recursive: true });

@@ -4,7 +4,8 @@
 // beside `grep -rF` over the same working-memory folder and bare `node -e 0`. Among the later
 // queries, "turn 4242": a rare term beside one that is on every user prompt.
 //
-//   node bench/search-after-compact.mjs [rounds=3] [messages=100000]
+//   node bench/search-after-compact.mjs [rounds=3] [messages=100000] [bin]
+// `bin`: another build's bin/wmem.js (a baseline such as main's, run the same way; default this checkout's).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -14,9 +15,9 @@ import { emit } from './emit.mjs';
 import { generate } from './history-gen.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'wmem.js');
 const rounds = Number(process.argv[2] ?? 3);
 const messages = Number(process.argv[3] ?? 100_000);
+const bin = process.argv[4] ? path.resolve(process.argv[4]) : path.join(root, 'bin', 'wmem.js');
 const work = path.join(root, 'bench', '.work', 'search-after-compact');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(path.join(work, 'project'), { recursive: true });
@@ -114,7 +115,7 @@ const result = {
   },
   cpuMs: Object.fromEntries(Object.entries(cpu).map(([k, xs]) => [k, Math.round(median(xs))])),
 };
-console.log(JSON.stringify(result, null, 2));
+console.log(JSON.stringify({ bin, ...result }, null, 2));
 const mb = result.historyMb;
 emit('search-after-compact', [
   row(`wmem search right after wmem compact returned, ${mb} MB`, median(times.first), 'node -e 0', median(times.node)),

@@ -262,10 +262,7 @@ export function seal(data: IndexData): void {
   // Copied to their exact sizes: a run is kept until the merge, the sinks' spare room is not.
   const source = sectionsView(
     { lines: data.lines, tokens: tokens.ends.length, asciiTokens: asciiTokens.length },
-    Buffer.from(tokens.bytes()),
-    tokens.ends.view().slice(),
-    varints.bytes.slice(0, varints.length),
-    postingEnds.view().slice(),
+    arraySections(Buffer.from(tokens.bytes()), tokens.ends.view().slice(), varints.bytes.slice(0, varints.length), postingEnds.view().slice()),
   );
   data.runs.push({ source, maxLine: data.lines, level: 0 });
   for (;;) {
@@ -287,10 +284,7 @@ function mergeIntoRun(runs: Run[], lines: number): PostingSource {
   writeRuns(runs, { tokenEnds: new SectionWriter(0, put), postingEnds: new SectionWriter(4 * n.tokens, put), tokenBytes: new SectionWriter(tokenBytesAt, put), postings: new SectionWriter(postingsAt, put) });
   return sectionsView(
     { lines, tokens: n.tokens, asciiTokens: n.asciiTokens },
-    mem.subarray(tokenBytesAt, postingsAt),
-    new Uint32Array(mem.buffer, 0, n.tokens),
-    mem.subarray(postingsAt),
-    new Uint32Array(mem.buffer, 4 * n.tokens, n.tokens),
+    arraySections(mem.subarray(tokenBytesAt, postingsAt), new Uint32Array(mem.buffer, 0, n.tokens), mem.subarray(postingsAt), new Uint32Array(mem.buffer, 4 * n.tokens, n.tokens)),
   );
 }
 
@@ -555,8 +549,9 @@ export function planIndex(data: IndexData, meta: IndexMeta): IndexPlan {
 /** An encoded index, read in place. */
 export interface IndexView {
   meta: IndexMeta & { lines: number; chars: number; ascii: boolean; bytes: number };
-  lineStarts: Uint32Array;
-  lineLengths: Uint32Array;
+  /** Read on first use (a search of a few terms needs neither for most of its work). */
+  readonly lineStarts: Uint32Array;
+  readonly lineLengths: Uint32Array;
   tokenCount: number;
   asciiTokens: number;
   /** Bytes of the token text and of the postings. */
@@ -565,6 +560,14 @@ export interface IndexView {
   postings(i: number): number[];
   /** Calls `fn(line, count)` for each posting of token `i`, without building a list. */
   forEachPosting(i: number, fn: (line: number, count: number) => void): void;
+  /** Token `i`'s postings decoded into `into` (grown as needed): lines then counts; returns how many. */
+  decodePostings(i: number, into: PostingBuffer): number;
+  /** Line `line`'s bytes in the text: [start, end), its newline included. */
+  lineSpan(line: number): [number, number];
+  /** Where token `i`'s postings start in their section (`tokenCount`: its end). */
+  postingOffset(i: number): number;
+  /** Reads the postings of tokens [from, to) now, in one read (they are next to each other). */
+  preload?(from: number, to: number): void;
 }
 
 interface Header extends IndexMeta {
@@ -578,18 +581,45 @@ interface Header extends IndexMeta {
   postingBytes: number;
 }
 
-function u32(buf: Buffer, at: number, count: number): Uint32Array {
-  if ((buf.byteOffset + at) % 4 === 0) return new Uint32Array(buf.buffer, buf.byteOffset + at, count);
-  return new Uint32Array(Uint8Array.prototype.slice.call(buf, at, at + 4 * count).buffer);
+/** Where decodePostings puts a token's lines and counts (reused from token to token). */
+export interface PostingBuffer {
+  lines: Int32Array;
+  counts: Int32Array;
+}
+
+/** `length` bytes of the encoded index from `position` (fewer only at its end). */
+export type ReadAt = (position: number, length: number) => Uint8Array;
+
+/** Four-byte values at `at` of `bytes`, copied only when not aligned. */
+function u32(bytes: Uint8Array, at: number, count: number): Uint32Array {
+  if ((bytes.byteOffset + at) % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset + at, count);
+  return new Uint32Array(Uint8Array.prototype.slice.call(bytes, at, at + 4 * count).buffer);
 }
 
 /** Reads an encoded index; throws CorruptIndex when its sections do not add up. */
 export function decodeIndex(buf: Buffer): IndexView {
-  if (buf.length < 12 || buf.toString('latin1', 0, 8) !== MAGIC) throw new CorruptIndex('not a wmem search index');
-  const headerLength = buf.readUInt32LE(8);
+  return openIndex(buf.length, (at, length) => buf.subarray(at, at + length));
+}
+
+/**
+ * An encoded index of `size` bytes read by offset: the header and the sorted tokens now, a
+ * token's postings and the line arrays when asked for. A search reads a few hundred kilobytes of
+ * a large index instead of all of it. Throws CorruptIndex when the sections do not add up.
+ */
+export function openIndex(size: number, readAt: ReadAt): IndexView {
+  const read = (at: number, length: number) => {
+    const bytes = readAt(at, length);
+    if (bytes.length !== length) throw new CorruptIndex('truncated');
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+  if (size < 12) throw new CorruptIndex('not a wmem search index');
+  const start = read(0, 12);
+  if (start.toString('latin1', 0, 8) !== MAGIC) throw new CorruptIndex('not a wmem search index');
+  const headerLength = start.readUInt32LE(8);
+  if (12 + headerLength > size) throw new CorruptIndex('truncated');
   let h: Header;
   try {
-    h = JSON.parse(buf.toString('utf8', 12, 12 + headerLength)) as Header;
+    h = JSON.parse(read(12, headerLength).toString('utf8')) as Header;
   } catch {
     throw new CorruptIndex('unreadable header');
   }
@@ -601,26 +631,115 @@ export function decodeIndex(buf: Buffer): IndexView {
   const tokenBytesAt = tokenEndsAt + 4 * h.tokens;
   const postingEndsAt = align4(tokenBytesAt + h.tokenBytes);
   const postingsAt = postingEndsAt + 4 * h.tokens;
-  if (postingsAt + h.postingBytes !== buf.length) throw new CorruptIndex('truncated or padded');
-  const lineStarts = u32(buf, lineStartsAt, h.lines);
-  const lineLengths = u32(buf, lineLengthsAt, h.lines);
-  const tokenEnds = u32(buf, tokenEndsAt, h.tokens);
-  const postingEnds = u32(buf, postingEndsAt, h.tokens);
-  if (h.tokens && (tokenEnds[h.tokens - 1] !== h.tokenBytes || postingEnds[h.tokens - 1] !== h.postingBytes)) throw new CorruptIndex('sections do not add up');
-  const sections = sectionsView(h, buf.subarray(tokenBytesAt, tokenBytesAt + h.tokenBytes), tokenEnds, buf.subarray(postingsAt, postingsAt + h.postingBytes), postingEnds);
-  return { ...sections, meta: h, lineStarts, lineLengths };
+  if (postingsAt + h.postingBytes !== size) throw new CorruptIndex('truncated or padded');
+  // The token table is read a page at a time, as a binary search for the query's words asks.
+  const page = pager(read, size);
+  const tokenEnd = (i: number) => page.u32(tokenEndsAt + 4 * i);
+  const postingEnd = (i: number) => page.u32(postingEndsAt + 4 * i);
+  if (h.tokens && (tokenEnd(h.tokens - 1) !== h.tokenBytes || postingEnd(h.tokens - 1) !== h.postingBytes)) throw new CorruptIndex('sections do not add up');
+  // Postings read ahead for ranges of tokens (preload): [from, from + bytes.length) of the section.
+  const ahead: { from: number; bytes: Uint8Array }[] = [];
+  const sections = sectionsView(h, {
+    tokenEnd,
+    postingEnd,
+    tokenText: (from, to, encoding) => page.bytes(tokenBytesAt + from, tokenBytesAt + to).toString(encoding),
+    postingBytes: (from, to) => {
+      const got = ahead.find((a) => from >= a.from && to <= a.from + a.bytes.length);
+      return got ? got.bytes.subarray(from - got.from, to - got.from) : read(postingsAt + from, to - from);
+    },
+    tokenBytes: h.tokenBytes,
+    postingTotal: h.postingBytes,
+  });
+  let lineStarts: Uint32Array | undefined;
+  let lineLengths: Uint32Array | undefined;
+  return {
+    ...sections,
+    meta: h,
+    get lineStarts() {
+      return (lineStarts ??= u32(read(lineStartsAt, 4 * h.lines), 0, h.lines));
+    },
+    get lineLengths() {
+      return (lineLengths ??= u32(read(lineLengthsAt, 4 * h.lines), 0, h.lines));
+    },
+    // A few lines are read by a search (its best candidates): their starts, not all the starts.
+    lineSpan(line) {
+      if (line < 1 || line > h.lines) throw new CorruptIndex('line out of range');
+      if (lineStarts) return [lineStarts[line - 1], line < h.lines ? lineStarts[line] : h.size];
+      const pair = read(lineStartsAt + 4 * (line - 1), line < h.lines ? 8 : 4);
+      return [pair.readUInt32LE(0), line < h.lines ? pair.readUInt32LE(4) : h.size];
+    },
+    preload(from, to) {
+      if (from >= to) return;
+      const first = from ? postingEnd(from - 1) : 0;
+      const last = postingEnd(to - 1);
+      if (first > last || last > h.postingBytes) throw new CorruptIndex('posting bounds');
+      ahead.push({ from: first, bytes: read(postingsAt + first, last - first) });
+    },
+  };
+}
+
+/** Where a view reads its token table and postings: arrays in memory, or pages of a file. */
+interface Sections {
+  tokenEnd(i: number): number;
+  postingEnd(i: number): number;
+  tokenText(from: number, to: number, encoding: 'latin1' | 'utf8'): string;
+  postingBytes(from: number, to: number): Uint8Array;
+  tokenBytes: number;
+  postingTotal: number;
+}
+
+/** The sections of a sealed run or a whole index in memory. */
+function arraySections(tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uint8Array, postingEnds: Uint32Array): Sections {
+  return {
+    tokenEnd: (i) => tokenEnds[i],
+    postingEnd: (i) => postingEnds[i],
+    tokenText: (from, to, encoding) => tokenBytes.toString(encoding, from, to),
+    postingBytes: (from, to) => postings.subarray(from, to),
+    tokenBytes: tokenBytes.length,
+    postingTotal: postings.length,
+  };
+}
+
+/** Pages of 16 KiB of a file, each read once: the token table's entries a binary search visits. */
+function pager(read: (at: number, length: number) => Buffer, size: number): { u32(at: number): number; bytes(from: number, to: number): Buffer } {
+  const PAGE = 1 << 14;
+  const pages = new Map<number, Buffer>();
+  const pageOf = (n: number) => {
+    let got = pages.get(n);
+    if (!got) pages.set(n, (got = read(n * PAGE, Math.min(PAGE, size - n * PAGE))));
+    return got;
+  };
+  return {
+    // A 4-byte value at a multiple of 4 never straddles two pages.
+    u32: (at) => pageOf(Math.floor(at / PAGE)).readUInt32LE(at % PAGE),
+    bytes(from, to) {
+      const n = Math.floor(from / PAGE);
+      if (to <= (n + 1) * PAGE) return pageOf(n).subarray(from % PAGE, from % PAGE + (to - from));
+      return read(from, to - from);
+    },
+  };
 }
 
 /** Sorted tokens and their postings, read in place (an index file's sections, or a sealed run's). */
-function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uint8Array, postingEnds: Uint32Array): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths'> {
+function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, at: Sections): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths' | 'lineSpan'> {
+  const postingRange = (i: number): [number, number] => {
+    const from = i ? at.postingEnd(i - 1) : 0;
+    const to = at.postingEnd(i);
+    if (from > to || to > at.postingTotal) throw new CorruptIndex('posting bounds');
+    return [from, to];
+  };
   return {
     tokenCount: counts.tokens,
     asciiTokens: counts.asciiTokens,
-    sectionBytes: { tokens: tokenBytes.length, postings: postings.length },
+    sectionBytes: { tokens: at.tokenBytes, postings: at.postingTotal },
     token(i) {
-      const from = i ? tokenEnds[i - 1] : 0;
-      if (from > tokenEnds[i]) throw new CorruptIndex('token bounds');
-      return tokenBytes.toString(i < counts.asciiTokens ? 'latin1' : 'utf8', from, tokenEnds[i]);
+      const from = i ? at.tokenEnd(i - 1) : 0;
+      const to = at.tokenEnd(i);
+      if (from > to || to > at.tokenBytes) throw new CorruptIndex('token bounds');
+      return at.tokenText(from, to, i < counts.asciiTokens ? 'latin1' : 'utf8');
+    },
+    postingOffset(i) {
+      return i ? at.postingEnd(i - 1) : 0;
     },
     postings(i) {
       const out: number[] = [];
@@ -628,23 +747,56 @@ function sectionsView(counts: { lines: number; tokens: number; asciiTokens: numb
       return out;
     },
     forEachPosting(i, fn) {
-      const from = i ? postingEnds[i - 1] : 0;
-      const to = postingEnds[i];
-      if (from > to || to > postings.length) throw new CorruptIndex('posting bounds');
-      let line = 0;
-      let p = from;
-      while (p < to) {
-        let delta = postings[p++];
-        if (delta & 0x80) [delta, p] = varint(postings, p, delta);
-        if (p >= to) throw new CorruptIndex('posting cut short');
-        let count = postings[p++];
-        if (count & 0x80) [count, p] = varint(postings, p, count);
-        line += delta;
-        if (delta < 1 || line > counts.lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
-        fn(line, count);
-      }
+      readPostings(at.postingBytes(...postingRange(i)), counts.lines, fn);
+    },
+    decodePostings(i, into) {
+      return decodeInto(at.postingBytes(...postingRange(i)), counts.lines, into);
     },
   };
+}
+
+/** Calls `fn(line, count)` for each (delta, count) varint pair of `bytes`: one token's postings. */
+function readPostings(bytes: Uint8Array, lines: number, fn: (line: number, count: number) => void): void {
+  const to = bytes.length;
+  let line = 0;
+  let p = 0;
+  while (p < to) {
+    let delta = bytes[p++];
+    if (delta & 0x80) [delta, p] = varint(bytes, p, delta);
+    if (p >= to) throw new CorruptIndex('posting cut short');
+    let count = bytes[p++];
+    if (count & 0x80) [count, p] = varint(bytes, p, count);
+    line += delta;
+    if (delta < 1 || line > lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
+    fn(line, count);
+  }
+}
+
+/** readPostings into typed arrays, in one loop (a search's hot path: no call per posting). */
+function decodeInto(bytes: Uint8Array, lines: number, into: PostingBuffer): number {
+  // Each posting takes at least two bytes.
+  if (into.lines.length < bytes.length >> 1) {
+    into.lines = new Int32Array(bytes.length >> 1);
+    into.counts = new Int32Array(bytes.length >> 1);
+  }
+  const out = into.lines;
+  const counts = into.counts;
+  const to = bytes.length;
+  let n = 0;
+  let line = 0;
+  let p = 0;
+  while (p < to) {
+    let delta = bytes[p++];
+    if (delta & 0x80) [delta, p] = varint(bytes, p, delta);
+    if (p >= to) throw new CorruptIndex('posting cut short');
+    let count = bytes[p++];
+    if (count & 0x80) [count, p] = varint(bytes, p, count);
+    line += delta;
+    if (delta < 1 || line > lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
+    out[n] = line;
+    counts[n++] = count;
+  }
+  return n;
 }
 
 /** The rest of a varint whose first byte (with its high bit) was `first`; returns it and where it ended. */
@@ -695,21 +847,29 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   const slot = new Int32Array(view.meta.lines + 1);
   let tf = new Int32Array(1024 * width);
   const lines: number[] = [];
+  const buffer: PostingBuffer = { lines: new Int32Array(1024), counts: new Int32Array(1024) };
   for (const { token, hits } of hitTokens) {
-    view.forEachPosting(token, (line, count) => {
+    const n = view.decodePostings(token, buffer);
+    const postingLines = buffer.lines;
+    const counts = buffer.counts;
+    // Room for every line of this token being new.
+    if ((lines.length + n) * width > tf.length) {
+      const grown = new Int32Array(Math.max(tf.length * 2, (lines.length + n) * width));
+      grown.set(tf);
+      tf = grown;
+    }
+    const h0 = hits[0];
+    for (let k = 0; k < n; k++) {
+      const line = postingLines[k];
       let row = slot[line];
       if (!row) {
         lines.push(line);
         row = slot[line] = lines.length;
-        if (row * width > tf.length) {
-          const grown = new Int32Array(tf.length * 2);
-          grown.set(tf);
-          tf = grown;
-        }
       }
       const at = (row - 1) * width;
-      for (const h of hits) tf[at + h] += count;
-    });
+      tf[at + h0] += counts[k];
+      for (let j = 1; j < hits.length; j++) tf[at + hits[j]] += counts[k];
+    }
   }
   const rescan = nonAsciiLines(view, query, termsOf);
   const rescanned = new Set(rescan);
@@ -732,6 +892,7 @@ function asciiHits(view: IndexView, query: Query, plain: boolean, termsOf: WordT
   const seen = new Set<number>();
   const out: { token: number; hits: number[] }[] = [];
   for (const prefix of prefixes) {
+    const first = out.length;
     for (let i = lowerBound(view, prefix); i < view.asciiTokens; i++) {
       const token = view.token(i);
       if (!token.startsWith(prefix)) break;
@@ -740,6 +901,7 @@ function asciiHits(view: IndexView, query: Query, plain: boolean, termsOf: WordT
       const hits = termsOf(token);
       if (hits.length) out.push({ token: i, hits });
     }
+    if (out.length - first > 1) preload(view, out.slice(first).map((h) => h.token));
   }
   return out;
 }
@@ -761,6 +923,16 @@ function nonAsciiLines(view: IndexView, query: Query, termsOf: WordTerms): numbe
     }
   }
   return [...rescan].sort((a, b) => a - b);
+}
+
+/** One read for the postings of a prefix's tokens (next to each other), unless others lie between in bulk. */
+function preload(view: IndexView, tokens: number[]): void {
+  if (!view.preload) return;
+  const from = tokens[0];
+  const to = tokens[tokens.length - 1] + 1;
+  const size = (a: number, b: number) => view.postingOffset(b) - view.postingOffset(a);
+  const wanted = tokens.reduce((n, t) => n + size(t, t + 1), 0);
+  if (size(from, to) <= 2 * wanted + (64 << 10)) view.preload(from, to);
 }
 
 function lowerBound(view: IndexView, prefix: string): number {

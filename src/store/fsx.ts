@@ -4,8 +4,10 @@
 import nodeFs, { promises as fs, constants as fsc, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import { fsError, ioError, usageError } from '../ui/errors.js';
+
+/** Random hex for temp names and lock tokens; node:crypto loaded on first use (a search never writes). */
+const randomHex = (bytes: number) => process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -105,7 +107,7 @@ export async function atomicWrite(file: string, data: string | Uint8Array, optio
 
 /** A private temp name beside `file` in the shape sweeps recognise (`.<name>.<random>.<pid>.tmp`, store/temp-names.ts). */
 export function tempBeside(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.${process.pid}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.${randomHex(6)}.${process.pid}.tmp`);
 }
 
 /**
@@ -313,7 +315,7 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
   const lockfilePath = path.join(dir, '.lock');
   let release: () => Promise<void>;
   const deadline = Date.now() + waitMs;
-  const token = `${process.pid}-${randomBytes(8).toString('hex')}`;
+  const token = `${process.pid}-${randomHex(8)}`;
   const hold: Hold = { dir, lockfilePath, token, ino: -1 };
   for (;;) {
     try {

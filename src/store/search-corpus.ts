@@ -5,15 +5,15 @@
 import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { nameHash } from '../memory/hash.js';
 import { atomicWrite, atomicWriteWith, createExclusive, processAlive, staysInside } from './fsx.js';
 import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured } from './search-index.js';
 import type { IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
-import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
-import { dateOfLine, queryDates, reshape, type DayRun, type ShapeContext, type ShapeSource } from '../memory/search-shape.js';
+import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
+import { dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
 
@@ -157,15 +157,17 @@ function dayRecorder(): { see(raw: string, line: number): void; days: DayRun[] }
   };
 }
 
-type MessagesText = ({ file: string } | { text: string }) & { days: DayRun[] };
+type MessagesText = ({ file: string; built?: string } | { text: string }) & { days: DayRun[] };
 
 /**
  * The sidecar text file of an archived messages file, built when missing or stale; when it cannot
  * be written, the text itself. With it, the day each run of lines was written on. Built
  * synchronously, a MiB at a time each way: the first search after a compaction may be the one
- * that builds it, and per-line promises cost as much as the JSON parsing.
+ * that builds it, and per-line promises cost as much as the JSON parsing. A search that builds it
+ * (`keep`) also gets the text it wrote (`built`), instead of reading it back; the finishing,
+ * whose memory is counted, does not.
  */
-async function messagesText(paths: SessionPaths, source: Source): Promise<MessagesText> {
+async function messagesText(paths: SessionPaths, source: Source, keep = false): Promise<MessagesText> {
   const dir = path.join(paths.stateDir, 'search');
   const base = path.basename(source.path);
   const textFile = path.join(dir, `${base}.txt`);
@@ -187,12 +189,15 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<Messag
   };
   // Written a batch at a time: a long archive's text is never all in memory. A cache: a failed
   // write costs time on the next search, nothing else (the text is then made in memory).
+  const kept: string[] = [];
   try {
     await atomicWriteWith(textFile, (fd) => {
       let batch: string[] = [];
       let size = 0;
       const flush = () => {
-        writeAll(fd, Buffer.from(batch.join(''), 'utf8'));
+        const joined = batch.join('');
+        if (keep) kept.push(joined);
+        writeAll(fd, Buffer.from(joined, 'utf8'));
         batch = [];
         size = 0;
       };
@@ -203,7 +208,7 @@ async function messagesText(paths: SessionPaths, source: Source): Promise<Messag
       flush();
     });
     await atomicWrite(metaFile, JSON.stringify({ version: SIDECAR_VERSION, size: stat.size, mtimeMs: stat.mtimeMs, lines, days: recorder.days }));
-    return { file: textFile, days: recorder.days };
+    return { file: textFile, days: recorder.days, ...(keep ? { built: kept.join('') } : {}) };
   } catch {
     const pieces: string[] = [];
     extract((text) => pieces.push(text));
@@ -269,7 +274,7 @@ export async function* linesOf(file: string, chunkBytes = 1 << 16): AsyncGenerat
 function indexFileOf(paths: SessionPaths, source: Source): string {
   const dir = path.join(paths.stateDir, 'search');
   if (source.kind === 'messages') return path.join(dir, `${path.basename(source.path)}.idx`);
-  return path.join(dir, `md-${createHash('sha1').update(source.file).digest('hex').slice(0, 16)}.idx`);
+  return path.join(dir, `md-${nameHash(source.file)}.idx`);
 }
 
 /**
@@ -313,8 +318,10 @@ export async function indexSession(id: string, paths: SessionPaths): Promise<num
     let indexed = 0;
     for (const source of sources) {
       const text = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
-      // Built and written; not read back (nobody searches here).
-      if ('file' in text && (await indexOf(paths, source, text.file))) indexed++;
+      // Built and written; not read back (nobody searches here). One found fresh is open: closed.
+      const index = 'file' in text ? await indexOf(paths, source, text.file) : undefined;
+      if (index && index !== 'later' && index.action === 'fresh') index.view.close?.();
+      if (index) indexed++;
     }
     return indexed;
   } finally {
@@ -378,7 +385,9 @@ function dropStaleSidecars(paths: SessionPaths, sources: Source[]): void {
     return;
   }
   const archives = new Set(sources.filter((s) => s.kind === 'messages').map((s) => path.basename(s.path)));
-  const indexes = new Set(sources.filter((s) => s.kind !== 'messages').map((s) => path.basename(indexFileOf(paths, s))));
+  // Only a file of INDEX_MIN_BYTES or more is searched through an index: the names of the others
+  // are not worked out (a session may hold thousands of small detail files).
+  const indexes = new Set(sources.filter((s) => s.kind !== 'messages' && s.size >= INDEX_MIN_BYTES).map((s) => path.basename(indexFileOf(paths, s))));
   for (const name of names) {
     const base = name.replace(/\.(?:txt|json|idx)$/, '');
     const gone = base.endsWith('.jsonl') ? !archives.has(base) : /^md-[0-9a-f]{16}\.idx$/.test(name) && !indexes.has(name);
@@ -464,7 +473,9 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
   const infos: SourceInfo[] = sources.map((s) => ({ boost: KIND_BOOST[s.kind], recency: Math.exp(-(newest - s.mtimeMs) / (30 * 86_400_000)) }));
   const scanned: Scanned = { candidates: [], pools: [], totals: { lines: 0, chars: 0 }, pointerFiles: new Map(), texts: new Map(), readers: [], shape: sources.map(() => ({ conversation: false })), lineOf: new Map(), unindexed: new Set() };
   try {
-    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex }, scanned);
+    // One memo of which words stand for which terms, for every file (thousands of small ones).
+    const match = wordMatcher(query, plain);
+    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex, match }, scanned);
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
@@ -501,10 +512,29 @@ function withoutFrontMatter(read: (line: number) => string | undefined): (line: 
   return (line) => ((end ??= frontEnd()) >= line ? '' : read(line));
 }
 
-/** Lines of a text, split on first use. */
+/** Lines of a text, found on first use by where they start (a search reads a few: no string per line). */
 function linesOfText(text: string): (line: number) => string | undefined {
-  let lines: string[] | undefined;
-  return (line) => (lines ??= text.split('\n'))[line - 1]?.replace(/\r$/, '');
+  let starts: Uint32Array | undefined;
+  let count = 0;
+  const find = () => {
+    let list = new Uint32Array(1024);
+    list[count++] = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) {
+      if (count === list.length) {
+        const grown = new Uint32Array(list.length * 2);
+        grown.set(list);
+        list = grown;
+      }
+      list[count++] = nl + 1;
+    }
+    return list;
+  };
+  return (line) => {
+    starts ??= find();
+    if (line < 1 || line > count) return undefined;
+    const end = line < count ? starts[line] - 1 : text.length;
+    return text.slice(starts[line - 1], end).replace(/\r$/, '');
+  };
 }
 
 function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<string, SessionPaths> } {
@@ -526,7 +556,7 @@ function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<st
 }
 
 /** Adds one source's candidates: through its index when it has one, else by scanning its text. */
-async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: { plain: boolean; noIndex: boolean }, out: Scanned): Promise<void> {
+async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: { plain: boolean; noIndex: boolean; match: (word: string) => number[] }, out: Scanned): Promise<void> {
   const { plain } = options;
   const skipLine = source.kind === 'messages' || source.kind === 'workspace' || source.kind === 'team' ? undefined : isComment;
   let text: string;
@@ -536,7 +566,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
       text = out.workspace[source.kind] ?? '';
     } else {
       const paths = sessionOf.get(source.session!)!;
-      const sidecar = source.kind === 'messages' ? await messagesText(paths, source) : { file: source.path };
+      const sidecar: MessagesText | { file: string; built?: string } = source.kind === 'messages' ? await messagesText(paths, source, true) : { file: source.path };
       if ('days' in sidecar) out.shape[i] = { conversation: true, days: sidecar.days };
       if ('text' in sidecar) text = sidecar.text;
       else {
@@ -544,7 +574,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
         if (index === 'later') out.unindexed.add(source.session!);
         const view = index === 'later' ? undefined : index?.view;
         if (view) {
-          const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine });
+          const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine, match: options.match });
           out.readers.push(stats);
           const read = (n: number) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined);
           out.lineOf.set(i, source.kind === 'messages' ? read : withoutFrontMatter(read));
@@ -556,7 +586,8 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
           }
           return;
         }
-        const raw = readText(sidecar.file);
+        // The text this search just built (and wrote): not read back.
+        const raw = sidecar.built ?? readText(sidecar.file);
         const { text: body, pointer } = source.kind === 'messages' ? { text: raw } : blankFrontMatter(raw);
         text = body;
         if (pointer) {
@@ -568,7 +599,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
   } catch {
     return; // removed or unreadable since it was listed
   }
-  const stats = scanText(text, query, i, out.candidates, { plain, skipLine });
+  const stats = scanText(text, query, i, out.candidates, { plain, skipLine, match: options.match });
   out.lineOf.set(i, linesOfText(text));
   out.shape[i].lines = stats.lines;
   add(out.totals, stats);

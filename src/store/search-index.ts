@@ -5,9 +5,8 @@
 // costs only speed: the caller scans the file instead.
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync, type Stats } from 'node:fs';
 import { isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { atomicWriteWith } from './fsx.js';
-import { addText, gather, CorruptIndex, decodeIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
+import { addText, gather, CorruptIndex, decodeIndex, openIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
 
 /** Files from this size on are searched through an index; smaller ones are quicker to scan. */
@@ -26,8 +25,51 @@ function fresh(view: IndexView, stat: Stats): boolean {
   return m.size === stat.size && m.mtimeMs === stat.mtimeMs && m.ino === stat.ino && m.dev === stat.dev;
 }
 
-/** The index file as stored, or undefined when missing, a link, or not an index. */
-function readIndex(indexFile: string): IndexView | undefined {
+/** An index file open for reading by offset: its view, and the descriptor to close when done. */
+export interface OpenIndex extends IndexView {
+  close(): void;
+}
+
+/**
+ * The index file as stored, or undefined when missing, a link, or not an index. It stays open
+ * (a replacement written meanwhile is another file) and is read by offset: a search reads the
+ * header, the token table and its terms' postings, not the whole index.
+ */
+function readIndex(indexFile: string): OpenIndex | undefined {
+  let fd: number | undefined;
+  try {
+    if (lstatSync(indexFile).isSymbolicLink()) return undefined;
+    fd = openSync(indexFile, 'r');
+    const file = fd;
+    const view = openIndex(fstatSync(file).size, (at, length) => {
+      // Not zeroed first: every byte is read into (a short read is cut off).
+      const buf = Buffer.allocUnsafeSlow(length);
+      let got = 0;
+      while (got < length) {
+        const n = readSync(file, buf, got, length - got, at + got);
+        if (!n) break;
+        got += n;
+      }
+      return buf.subarray(0, got);
+    });
+    fd = undefined;
+    let open = true;
+    return Object.assign(view, {
+      close: () => {
+        if (open) closeSync(file);
+        open = false;
+      },
+    });
+  } catch (err) {
+    if (err instanceof CorruptIndex || (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The whole index file decoded (to extend it: every posting is merged), or undefined. */
+function loadIndex(indexFile: string): IndexView | undefined {
   try {
     if (lstatSync(indexFile).isSymbolicLink()) return undefined;
     return decodeIndex(readFileSync(indexFile));
@@ -38,8 +80,8 @@ function readIndex(indexFile: string): IndexView | undefined {
 }
 
 export interface Ensured {
-  /** The index (read from its file on first use). */
-  readonly view: IndexView;
+  /** The index (read from its file on first use); close it when done (scanIndexed's close does). */
+  readonly view: IndexView & { close?(): void };
   /** What it took: nothing, indexing the appended lines, or indexing the whole file. */
   action: 'fresh' | 'extended' | 'built';
 }
@@ -62,12 +104,21 @@ export async function ensureIndex(textFile: string, indexFile: string, prepare?:
  * now leaves to a background run (see searchMemory).
  */
 export async function ensureIndexUpTo(textFile: string, indexFile: string, buildMax: number, prepare?: Prepare, skipLine?: (line: string) => boolean, chunkBytes = INDEX_CHUNK_BYTES): Promise<Ensured | undefined> {
-  const stored = readIndex(indexFile);
-  const fd = openSync(textFile, 'r');
+  const opened = readIndex(indexFile);
+  let fd: number;
+  try {
+    fd = openSync(textFile, 'r');
+  } catch (err) {
+    opened?.close();
+    throw err;
+  }
   let built: Built;
   try {
     const stat = fstatSync(fd);
-    if (stored && fresh(stored, stat)) return { view: stored, action: 'fresh' };
+    if (opened && fresh(opened, stat)) return { view: opened, action: 'fresh' };
+    opened?.close();
+    // Extending merges every posting: the whole index is read, once.
+    const stored = opened && loadIndex(indexFile);
     const file = new ChunkedFile(fd, stat.size, chunkBytes);
     const extended = stored && extend(file, stored, stat, skipLine);
     if (!extended && stat.size > buildMax) return undefined;
@@ -100,7 +151,7 @@ async function store(indexFile: string, plan: IndexPlan, action: Ensured['action
   } catch {
     return { view: inMemory(), action }; // a cache: the next search builds it again
   }
-  let view: IndexView | undefined;
+  let view: (IndexView & { close?(): void }) | undefined;
   return {
     action,
     get view() {
@@ -117,7 +168,8 @@ async function store(indexFile: string, plan: IndexPlan, action: Ensured['action
 
 /** A file read in chunks of whole lines, hashed as it is read (every byte once, in order). */
 class ChunkedFile {
-  private hash = createHash('sha1');
+  // node:crypto loaded when an index is built or extended, not by a search that reads one.
+  private hash = process.getBuiltinModule('node:crypto').createHash('sha1');
   private hashed = 0;
 
   constructor(
@@ -264,8 +316,7 @@ class LineReader {
   ) {}
 
   private range(line: number): [number, number] {
-    const starts = this.view.lineStarts;
-    return [starts[line - 1], line < this.view.meta.lines ? starts[line] : this.view.meta.size];
+    return this.view.lineSpan(line);
   }
 
   private decode(bytes: Buffer): string {
@@ -276,6 +327,8 @@ class LineReader {
   /** Many lines: one read of the whole file is quicker than a read each. */
   many(lines: number[]): string[] {
     if (lines.length <= 256) return lines.map((l) => this.one(l));
+    // Every line start in one read too (lineSpan then reads from it), rather than a read per span.
+    void this.view.lineStarts;
     const bytes = readFileSync(this.file);
     return lines.map((l) => this.decode(bytes.subarray(...this.range(l))));
   }
@@ -309,9 +362,18 @@ export interface IndexedScan {
  * rescanned then for the part of a long line it shows. Lines with a non-ASCII word that may match
  * are read and rescanned at once.
  */
-export function scanIndexed(textFile: string, view: IndexView, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean }): IndexedScan {
+export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
+  try {
+    return scanThrough(textFile, view, query, source, out, pools, options);
+  } catch (err) {
+    view.close?.();
+    throw err;
+  }
+}
+
+function scanThrough(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
   const plain = Boolean(options.plain);
-  const match = wordMatcher(query, plain);
+  const match = options.match ?? wordMatcher(query, plain);
   const gathered = gather(view, query, plain, match);
   const reader = new LineReader(textFile, view);
   if (gathered.rescan.length) {
@@ -324,18 +386,24 @@ export function scanIndexed(textFile: string, view: IndexView, query: Query, sou
   }
   const width = query.terms.length;
   const scan = { query, source, match, plain };
+  // Read once, on the first length asked for (the view's getter is not in the hot loop).
+  let lengths: Uint32Array | undefined;
   pools.push({
     source,
     lines: gathered.lines,
     tf: gathered.tf,
     row: gathered.row,
-    length: (line) => view.lineLengths[line - 1],
+    length: (line) => (lengths ??= view.lineLengths)[line - 1],
     candidate: (line) => {
       const row = gathered.row(line);
-      return new LazyCandidate(reader, scan, line, view.lineLengths[line - 1], gathered.tf.slice(row * width, row * width + width));
+      return new LazyCandidate(reader, scan, line, (lengths ??= view.lineLengths)[line - 1], gathered.tf.slice(row * width, row * width + width));
     },
   });
-  return { lines: view.meta.lines, chars: view.meta.chars, line: (n) => reader.one(n).replace(/\r$/, ''), close: () => reader.close() };
+  const close = () => {
+    reader.close();
+    view.close?.();
+  };
+  return { lines: view.meta.lines, chars: view.meta.chars, line: (n) => reader.one(n).replace(/\r$/, ''), close };
 }
 
 /** A candidate whose text is read (and windowed as scanText would) on first use. */

@@ -39,3 +39,12 @@ for (const [name, lazyPaths] of Object.entries(bundles)) {
     });
   });
 }
+
+// A search loads no more than it needs: node:crypto (temp names, an index's build) and
+// node:child_process (the background indexing it may start) are loaded on first use.
+it('the lean search bundle does not load node:crypto or node:child_process up front', () => {
+  const lean = readFileSync(path.join(leanDir, 'fast-search.js'), 'utf8');
+  const staticImports = [...lean.matchAll(/^import\s[^;]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]);
+  expect(staticImports).not.toContain('node:crypto');
+  expect(staticImports).not.toContain('node:child_process');
+});

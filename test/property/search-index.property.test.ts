@@ -1,13 +1,15 @@
 // Property: the search index changes nothing but speed. For random texts (ASCII and not, words
 // after underscores, CRLF, comment lines, CJK, a last line without a newline) and random queries,
 // (1) an index extended by appends has the same bytes as one built from the whole file at once,
-// and (2) searching through the index ranks exactly what scanning the whole text ranks.
+// (2) searching through the index ranks exactly what scanning the whole text ranks, and (3) an
+// index read by offset from its file answers exactly what the whole file decoded answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureIndex, scanIndexed } from '../../src/store/search-index.js';
+import { decodeIndex, type PostingBuffer } from '../../src/memory/search-index.js';
 import { parseQuery, rank, scanText, type Candidate, type CandidatePool } from '../../src/memory/search.js';
 
 const WORDS = [
@@ -102,6 +104,49 @@ describe('search index', () => {
         viaIndex.close();
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('an index read by offset (header, token table, postings and line spans when asked) answers what the whole file decoded does', async () => {
+    await fc.assert(
+      fc.asyncProperty(text, fc.integer({ min: 1, max: 256 }), fc.array(fc.nat(), { maxLength: 6 }), async (whole, chunk, picks) => {
+        const file = fresh();
+        writeFileSync(file, whole);
+        const index = `${file}.idx`;
+        await ensureIndex(file, index, undefined, isComment, chunk);
+        // A second call finds the index fresh: the view read by offset from the open file.
+        const ensured = await ensureIndex(file, index, undefined, isComment, chunk);
+        expect(ensured.action).toBe('fresh');
+        const lazy = ensured.view;
+        const whole2 = decodeIndex(readFileSync(index));
+        try {
+          expect(lazy.meta).toEqual(whole2.meta);
+          expect(lazy.tokenCount).toBe(whole2.tokenCount);
+          // Some ranges read ahead in one read first, as a prefix's tokens are.
+          const n = lazy.tokenCount;
+          for (const p of picks) if (n) lazy.preload?.(p % n, Math.min(n, (p % n) + 1 + (p % 3)));
+          const buffer: PostingBuffer = { lines: new Int32Array(1), counts: new Int32Array(1) };
+          for (let i = 0; i < n; i++) {
+            expect(lazy.token(i)).toBe(whole2.token(i));
+            expect(lazy.postings(i)).toEqual(whole2.postings(i));
+            const k = lazy.decodePostings(i, buffer);
+            const pairs: number[] = [];
+            for (let j = 0; j < k; j++) pairs.push(buffer.lines[j], buffer.counts[j]);
+            expect(pairs).toEqual(whole2.postings(i));
+          }
+          const lines = lazy.meta.lines;
+          // Line spans before the line arrays are read (a read each), then after.
+          const spans = () => Array.from({ length: lines }, (_, l) => lazy.lineSpan(l + 1));
+          const before = spans();
+          expect(Array.from(lazy.lineLengths)).toEqual(Array.from(whole2.lineLengths));
+          expect(Array.from(lazy.lineStarts)).toEqual(Array.from(whole2.lineStarts));
+          expect(spans()).toEqual(before);
+          expect(before).toEqual(Array.from({ length: lines }, (_, l) => [whole2.lineStarts[l], l + 1 < lines ? whole2.lineStarts[l + 1] : whole2.meta.size]));
+        } finally {
+          lazy.close?.();
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });
