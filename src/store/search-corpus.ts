@@ -2,13 +2,13 @@
 // project's workspace memory. Archived messages (JSON lines) are searched through a text sidecar
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
 import { nameHash } from '../memory/hash.js';
 import { atomicWrite, atomicWriteWith, createExclusive, processAlive, staysInside } from './fsx.js';
-import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured } from './search-index.js';
-import type { IndexView } from '../memory/search-index.js';
+import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured, type IndexedScan } from './search-index.js';
+import { CorruptIndex, type IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
@@ -450,8 +450,8 @@ interface Scanned {
   pointerFiles: Map<string, number>;
   /** A pointer target's text, read when a hit asks for it. */
   texts: Map<number, () => string>;
-  /** Indexed files whose lines are read as the ranking asks. */
-  readers: { close(): void }[];
+  /** Indexed files whose lines are read as the ranking asks, with their index files. */
+  readers: { close(): void; damaged(): boolean; indexFile?: string }[];
   /** Workspace memory and the team file as searched (read once for both). */
   workspace?: WorkspaceSearchText;
   /** Per source: whether it is a conversation, its days and length (for reshape). */
@@ -464,6 +464,15 @@ interface Scanned {
 
 /** Searches the sessions' memory files and the project's workspace memory. */
 export async function searchMemory(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ hits: SearchHit[]; files: number; lines: number; query: Query; unindexed: string[] }> {
+  const { result, damaged } = await searchOnce(scope, rawQuery, options);
+  if (!damaged.length) return result;
+  // An index whose line spans proved wrong gave blank hits: it is dropped (built again later) and
+  // the search runs once more, scanning those files, so the answer is what a scan gives.
+  for (const indexFile of damaged) rmSync(indexFile, { force: true });
+  return (await searchOnce(scope, rawQuery, options)).result;
+}
+
+async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ result: Awaited<ReturnType<typeof searchMemory>>; damaged: string[] }> {
   const plain = Boolean(options.plain);
   // WMEM_SEARCH_INDEX=off scans every file (a diagnostic switch: the bench and the tests compare).
   const noIndex = options.noIndex ?? process.env.WMEM_SEARCH_INDEX === 'off';
@@ -481,7 +490,8 @@ export async function searchMemory(scope: SearchScope, rawQuery: string, options
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
     const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
     const hits = toHits(shaped, sources, scanned, query, options);
-    return { hits, files: sources.length, lines: scanned.totals.lines, query, unindexed: [...scanned.unindexed] };
+    const damaged = scanned.readers.filter((r) => r.damaged() && r.indexFile).map((r) => r.indexFile!);
+    return { result: { hits, files: sources.length, lines: scanned.totals.lines, query, unindexed: [...scanned.unindexed] }, damaged };
   } finally {
     for (const r of scanned.readers) r.close();
   }
@@ -555,6 +565,26 @@ function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<st
   return { sources, sessionOf };
 }
 
+/**
+ * A source's candidates through its index, or undefined when the index proves damaged on the way
+ * (its header checked out, a section did not): the index is dropped, so the next search or the
+ * background indexing builds it again, and this search scans the text instead.
+ */
+function scanThroughIndex(paths: SessionPaths, source: Source, textFile: string, view: IndexView, query: Query, i: number, out: Scanned, options: { plain: boolean; skipLine?: (line: string) => boolean; match: (word: string) => number[] }): (IndexedScan & { indexFile?: string }) | undefined {
+  const before = { candidates: out.candidates.length, pools: out.pools.length };
+  const indexFile = indexFileOf(paths, source);
+  try {
+    const stats = scanIndexed(textFile, view, query, i, out.candidates, out.pools, options);
+    return staysInside(paths.dir, indexFile) ? { ...stats, indexFile } : stats;
+  } catch (err) {
+    if (!(err instanceof CorruptIndex)) throw err;
+    out.candidates.length = before.candidates;
+    out.pools.length = before.pools;
+    if (staysInside(paths.dir, indexFile)) rmSync(indexFile, { force: true });
+    return undefined;
+  }
+}
+
 /** Adds one source's candidates: through its index when it has one, else by scanning its text. */
 async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: { plain: boolean; noIndex: boolean; match: (word: string) => number[] }, out: Scanned): Promise<void> {
   const { plain } = options;
@@ -573,8 +603,8 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
         const index = options.noIndex ? undefined : await indexOf(paths, source, sidecar.file, SEARCH_BUILD_MAX);
         if (index === 'later') out.unindexed.add(source.session!);
         const view = index === 'later' ? undefined : index?.view;
-        if (view) {
-          const stats = scanIndexed(sidecar.file, view, query, i, out.candidates, out.pools, { plain, skipLine, match: options.match });
+        const stats = view && scanThroughIndex(paths, source, sidecar.file, view, query, i, out, { plain, skipLine, match: options.match });
+        if (stats) {
           out.readers.push(stats);
           const read = (n: number) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined);
           out.lineOf.set(i, source.kind === 'messages' ? read : withoutFrontMatter(read));

@@ -310,13 +310,18 @@ function countFrontMatter(text: string): number {
 /** Reads lines (1-based) of an indexed file by their offsets. */
 class LineReader {
   private fd: number | undefined;
+  /** A span of the index proved wrong while lines were read (the search then runs again, scanning). */
+  damaged = false;
   constructor(
     private readonly file: string,
     private readonly view: IndexView,
   ) {}
 
   private range(line: number): [number, number] {
-    return this.view.lineSpan(line);
+    const [from, to] = this.view.lineSpan(line);
+    // Spans out of order are a damaged index: a clear CorruptIndex, not a RangeError from alloc.
+    if (!(from >= 0 && from <= to)) throw new CorruptIndex('line spans out of order');
+    return [from, to];
   }
 
   private decode(bytes: Buffer): string {
@@ -354,6 +359,8 @@ export interface IndexedScan {
   line(n: number): string;
   /** Closes the file the candidates' text is read from (read when first asked for). */
   close(): void;
+  /** Whether a line span of the index proved wrong as lines were read (its hits are unreliable). */
+  damaged(): boolean;
 }
 
 /**
@@ -363,19 +370,21 @@ export interface IndexedScan {
  * are read and rescanned at once.
  */
 export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
+  const reader = new LineReader(textFile, view);
   try {
-    return scanThrough(textFile, view, query, source, out, pools, options);
+    return scanThrough(reader, view, query, source, out, pools, options);
   } catch (err) {
+    // Both descriptors, the text's too: a long-running MCP server must not leak one per failure.
+    reader.close();
     view.close?.();
     throw err;
   }
 }
 
-function scanThrough(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
+function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
   const plain = Boolean(options.plain);
   const match = options.match ?? wordMatcher(query, plain);
   const gathered = gather(view, query, plain, match);
-  const reader = new LineReader(textFile, view);
   if (gathered.rescan.length) {
     const rescanned: Candidate[] = [];
     scanText(reader.many(gathered.rescan).join('\n'), query, source, rescanned, { ...options, match });
@@ -403,7 +412,22 @@ function scanThrough(textFile: string, view: IndexView & { close?(): void }, que
     reader.close();
     view.close?.();
   };
-  return { lines: view.meta.lines, chars: view.meta.chars, line: (n) => reader.one(n).replace(/\r$/, ''), close };
+  return { lines: view.meta.lines, chars: view.meta.chars, line: (n) => readOrBlank(reader, n).replace(/\r$/, ''), close, damaged: () => reader.damaged };
+}
+
+/**
+ * A line read after the index was checked: a span the damaged index gets wrong reads as a blank
+ * line and marks the reader damaged (the search drops the index and runs again, scanning), rather
+ * than failing the whole search with a stack trace.
+ */
+function readOrBlank(reader: LineReader, line: number): string {
+  try {
+    return reader.one(line);
+  } catch (err) {
+    if (!(err instanceof CorruptIndex)) throw err;
+    reader.damaged = true;
+    return '';
+  }
 }
 
 /** A candidate whose text is read (and windowed as scanText would) on first use. */
@@ -423,7 +447,7 @@ class LazyCandidate implements Candidate {
 
   get text(): string {
     if (this.cached === undefined) {
-      const raw = this.reader.one(this.line);
+      const raw = readOrBlank(this.reader, this.line);
       const one: Candidate[] = [];
       scanText(raw, this.scan.query, this.scan.source, one, { plain: this.scan.plain, match: this.scan.match });
       this.cached = one[0]?.text ?? raw.replace(/\r$/, '').slice(0, 3000);

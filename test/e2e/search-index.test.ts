@@ -84,6 +84,25 @@ describe('search index', () => {
     expect(await search('pelican exporter retry')).toEqual(await search('pelican exporter retry', { WMEM_SEARCH_INDEX: 'off' }));
   });
 
+  it('an index whose line starts are damaged on disk gives what a scan gives, and is dropped', async () => {
+    await writeHistory();
+    const compacted = await runJson(box, ['compact', '--keep-recent', '2', '--wait']);
+    const indexFile = path.join(dir, 'state/search', `${path.basename(compacted.archive)}.idx`);
+    // The header still checks out; every line start is rewritten in decreasing order.
+    const bytes = await readFile(indexFile);
+    const headerLength = bytes.readUInt32LE(8);
+    const lines = JSON.parse(bytes.toString('utf8', 12, 12 + headerLength)).lines as number;
+    const startsAt = (12 + headerLength + 3) & ~3;
+    for (let i = 0; i < lines; i++) bytes.writeUInt32LE(100_000_000 - 10 * i, startsAt + 4 * i);
+    await writeFile(indexFile, bytes);
+    const indexed = await search('flamingo cache key');
+    expect(indexed).toEqual(await search('flamingo cache key', { WMEM_SEARCH_INDEX: 'off' }));
+    expect(indexed.hits.some((h: { kind: string; snippet: string }) => h.kind === 'messages' && h.snippet.includes('flamingo'))).toBe(true);
+    // Dropped, to be built again (by this search's background indexing, or the next search).
+    const again = await readFile(indexFile).catch(() => undefined);
+    expect(again === undefined || !again.equals(bytes)).toBe(true);
+  });
+
   it('an archive that is gone takes its index with it', async () => {
     await writeHistory();
     const compacted = await runJson(box, ['compact', '--keep-recent', '2', '--wait']);
