@@ -4,8 +4,8 @@
 import nodeFs, { promises as fs, constants as fsc, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
 import { fsError, ioError, usageError } from '../ui/errors.js';
+import { LockedError, tryLockDir } from './lock.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -105,7 +105,7 @@ export async function atomicWrite(file: string, data: string | Uint8Array, optio
 
 /** A private temp name beside `file` in the shape sweeps recognise (`.<name>.<random>.<pid>.tmp`, store/temp-names.ts). */
 export function tempBeside(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.${process.pid}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.${randomHex(12)}.${process.pid}.tmp`);
 }
 
 /**
@@ -227,12 +227,6 @@ export interface LockOptions {
   warn?: (message: string) => void;
 }
 
-// proper-lockfile makes its lock folder with a bare mkdir (0755 under the usual umask); memory
-// folders are private, so it gets an fs whose mkdir makes 0700 folders (everything else as is).
-const lockFs = Object.assign(Object.create(nodeFs) as typeof nodeFs, {
-  mkdir: (dir: string, callback: (err: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(dir, { mode: DIR_MODE }, (err) => callback(err)),
-});
-
 /** A lock this process holds: how to tell, right before a commit, that it still does. */
 interface Hold {
   dir: string;
@@ -244,9 +238,41 @@ interface Hold {
   compromised?: Error;
 }
 
-// The locks held by the running task (nested locks stack), so that every commit made under them
-// (atomicWrite, the compaction's swap) can check them without each caller passing them down.
-const holds = new AsyncLocalStorage<Hold[]>();
+// The locks this process holds, checked by every commit made under them (atomicWrite, the
+// compaction's swap) without each caller passing them down. A one-shot command keeps one list for
+// the process: a commit is refused when any lock the process holds was lost, which for nested
+// locks is exactly the task's own, and for locks held side by side only refuses more. The MCP
+// server, which serves calls side by side for long, keeps a list per task (trackLocksPerTask):
+// AsyncLocalStorage, which turns on Node 20's async hooks for every promise after the first lock
+// (5-8 % of a hook's profile), so the one-shot commands do without it.
+let perTask: AsyncLocalStorage<Hold[]> | undefined;
+const processHolds = new Set<Hold>();
+
+/** For a long-lived process serving calls side by side: each call checks only its own locks. */
+export function trackLocksPerTask(): void {
+  perTask ??= new AsyncLocalStorage<Hold[]>();
+}
+
+function heldLocks(): Iterable<Hold> {
+  return perTask ? (perTask.getStore() ?? []) : processHolds;
+}
+
+async function runHolding<T>(hold: Hold, fn: () => Promise<T>): Promise<T> {
+  if (perTask) return perTask.run([...(perTask.getStore() ?? []), hold], fn);
+  processHolds.add(hold);
+  try {
+    return await fn();
+  } finally {
+    processHolds.delete(hold);
+  }
+}
+
+/** Random hex digits for names and tokens that must not collide (not secrets: no crypto needed, and loading node:crypto costs a hook ~10 ms). */
+function randomHex(digits: number): string {
+  let out = '';
+  while (out.length < digits) out += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  return out.slice(0, digits);
+}
 
 function ownerFile(lockfilePath: string): string {
   return `${lockfilePath}.owner`;
@@ -274,7 +300,7 @@ export function isLostLock(err: unknown): boolean {
  * process) may have had its lock taken over, and must not then overwrite what the new holder did.
  */
 export function assertLocksHeld(): void {
-  for (const hold of holds.getStore() ?? []) {
+  for (const hold of heldLocks()) {
     if (hold.compromised) throw lostLock(hold, hold.compromised.message);
     let token: string | undefined;
     let ino: number | undefined;
@@ -307,34 +333,23 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
 }
 
 async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockOptions): Promise<T> {
-  const lockfile = await import('proper-lockfile');
   const staleMs = options.staleMs ?? 5_000;
   const waitMs = options.waitMs ?? 60_000;
   const lockfilePath = path.join(dir, '.lock');
-  let release: () => Promise<void>;
   const deadline = Date.now() + waitMs;
-  const token = `${process.pid}-${randomBytes(8).toString('hex')}`;
+  const token = `${process.pid}-${randomHex(16)}`;
   const hold: Hold = { dir, lockfilePath, token, ino: -1 };
-  for (;;) {
+  const lockOptions = { staleMs, updateMs: Math.min(1_000, staleMs / 2), mode: DIR_MODE, onCompromised: (err: Error) => void (hold.compromised = err) };
+  let release: () => Promise<void>;
+  for (let attempt = 0; ; attempt++) {
     try {
-      release = await lockfile.lock(dir, {
-        lockfilePath,
-        fs: lockFs,
-        stale: staleMs,
-        update: Math.min(1_000, staleMs / 2),
-        realpath: false,
-        retries: { retries: 20, factor: 1.2, minTimeout: 5, maxTimeout: 100 },
-        onCompromised: (err) => {
-          hold.compromised = err;
-        },
-      });
+      release = await tryLockDir(lockfilePath, lockOptions);
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ELOCKED' && Date.now() < deadline) continue;
-      if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-        throw ioError(`${dir} is locked by another wmem process (${lockfilePath})`, err, 'wait for it to finish and run the command again');
-      }
-      throw fsError(err, 'lock', dir);
+      if (!(err instanceof LockedError)) throw fsError(err, 'lock', dir);
+      if (Date.now() >= deadline) throw ioError(`${dir} is locked by another wmem process (${lockfilePath})`, err, 'wait for it to finish and run the command again');
+      // Short waits first (a hook holds the lock for milliseconds), then every 100 ms.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * 1.2 ** attempt)));
     }
   }
   try {
@@ -344,7 +359,7 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
     hold.ino = (await fs.lstat(lockfilePath)).ino;
     // Every commit inside checked the lock first: one lost after the last of them changes nothing
     // that was committed, so the result stands (the exit code says the work was done).
-    return await holds.run([...(holds.getStore() ?? []), hold], fn);
+    return await runHolding(hold, fn);
   } finally {
     await removeOwnToken(hold);
     await release().catch(() => {});
