@@ -5,7 +5,7 @@
 // dist/ by `npm install` (the prepare script).
 // This file is CommonJS (bin/package.json says so): a per-prompt `wmem context` or `wmem hook`
 // then never starts Node's ES module loader (~10 ms on a slow machine), because its lean entry,
-// dist/fast/fast.cjs, is CommonJS too. The other entries and the full command line are ES modules,
+// dist/fast/fast.cjs or dist/fast/fast-hook.cjs, is CommonJS too. The other entries and the full command line are ES modules,
 // reached through import().
 'use strict';
 const args = process.argv.slice(2);
@@ -34,7 +34,12 @@ async function lean() {
       // A client times out on a slow server, and tools/list is answered before the MCP SDK has
       // loaded (dist/mcp/manifest.json holds the SDK server's own answers).
       return (await import('../dist/fast/fast-mcp.js')).runMcp(process.argv);
+    case 'hook':
+      // Every prompt and every tool call: the whole hook path in one CommonJS file.
+      return require('../dist/fast/fast-hook.cjs').runFast(process.argv);
     default:
+      // `wmem context` (every prompt, in some setups): the same entry without the hook moments,
+      // which it never runs (a smaller file to compile).
       return require('../dist/fast/fast.cjs').runFast(process.argv);
   }
 }
