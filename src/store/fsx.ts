@@ -10,9 +10,11 @@ import { LockedError, tryLockDir } from './lock.js';
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
+// Synchronous like the reads below: a hook's small file operations gain nothing from the thread
+// pool, and every prompt would pay for starting it.
 export async function ensureDir(dir: string): Promise<void> {
   try {
-    await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+    nodeFs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   } catch (err) {
     throw fsError(err, 'create folder', dir);
   }
@@ -355,8 +357,8 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
   try {
     // The token is a plain write: it is only ever compared, and a torn one reads as "lost". On a
     // full disk it may not fit: the lock folder's identity alone then tells a takeover.
-    hold.token = await fs.writeFile(ownerFile(lockfilePath), token, { mode: FILE_MODE }).then(() => token, () => undefined);
-    hold.ino = (await fs.lstat(lockfilePath)).ino;
+    hold.token = writeToken(ownerFile(lockfilePath), token);
+    hold.ino = lstatSync(lockfilePath).ino;
     // Every commit inside checked the lock first: one lost after the last of them changes nothing
     // that was committed, so the result stands (the exit code says the work was done).
     return await runHolding(hold, fn);
@@ -366,10 +368,19 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
   }
 }
 
+function writeToken(file: string, token: string): string | undefined {
+  try {
+    nodeFs.writeFileSync(file, token, { mode: FILE_MODE });
+    return token;
+  } catch {
+    return undefined;
+  }
+}
+
 async function removeOwnToken(hold: Hold): Promise<void> {
   if (hold.token === undefined) return;
   try {
-    if ((await fs.readFile(ownerFile(hold.lockfilePath), 'utf8')) === hold.token) await fs.rm(ownerFile(hold.lockfilePath), { force: true });
+    if (readFileSync(ownerFile(hold.lockfilePath), 'utf8') === hold.token) nodeFs.rmSync(ownerFile(hold.lockfilePath), { force: true });
   } catch {
     /* another holder's now, or gone */
   }
