@@ -31,23 +31,42 @@ export async function readTextIfExists(file: string): Promise<string | undefined
   }
 }
 
+/** What a reader of another program's file uses of it (a FileHandle's read, stat and close). */
+export interface ReadHandle {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  stat(): Promise<nodeFs.Stats>;
+  close(): Promise<void>;
+}
+
 /**
  * Opens a file another program names (an agent's transcript) for reading, refusing anything but
  * a regular file: a FIFO would block the hook for ever (O_NONBLOCK makes the open return), a
  * device or socket has no lines to read. The error has code EISDIR for a folder, ENOTREG else.
+ * The calls behind the handle are synchronous: the hooks read transcripts on every prompt, and a
+ * promise-based FileHandle would start libuv's thread pool (milliseconds, mostly at exit).
  */
-export async function openRegularFile(file: string): Promise<fs.FileHandle> {
-  const handle = await fs.open(file, fsc.O_RDONLY | fsc.O_NONBLOCK | fsc.O_NOCTTY);
+export async function openRegularFile(file: string): Promise<ReadHandle> {
+  const fd = openSync(file, fsc.O_RDONLY | fsc.O_NONBLOCK | fsc.O_NOCTTY);
   try {
-    const st = await handle.stat();
-    if (st.isFile()) return handle;
-    const err = new Error(`${file} is not a regular file`) as NodeJS.ErrnoException;
-    err.code = st.isDirectory() ? 'EISDIR' : 'ENOTREG';
-    throw err;
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      const err = new Error(`${file} is not a regular file`) as NodeJS.ErrnoException;
+      err.code = st.isDirectory() ? 'EISDIR' : 'ENOTREG';
+      throw err;
+    }
   } catch (err) {
-    await handle.close();
+    closeSync(fd);
     throw err;
   }
+  let open = true;
+  return {
+    read: async (buffer, offset, length, position) => ({ bytesRead: readSync(fd, buffer, offset, length, position) }),
+    stat: async () => fstatSync(fd),
+    close: async () => {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 /** Whether a process with this pid is running (one of another user's counts: EPERM). */

@@ -11,7 +11,7 @@
 // - releasing is `rmdir`; a process that exits (or is stopped by a signal nobody else handles)
 //   with a lock held removes it on the way out.
 // The higher layer (fsx.ts: withLock, assertLocksHeld, the owner token) is the only user.
-import { mkdir, rmdir, rmdirSync, stat, statSync, utimes } from 'node:fs';
+import { mkdirSync, rmdirSync, stat, statSync, utimes } from 'node:fs';
 
 export interface DirLockOptions {
   staleMs: number;
@@ -36,34 +36,47 @@ interface Held {
 
 const held = new Set<Held>();
 
-const call = <T>(fn: (cb: (err: NodeJS.ErrnoException | null, value?: T) => void) => void) =>
-  new Promise<T>((resolve, reject) => fn((err, value) => (err ? reject(err) : resolve(value as T))));
+/** rmdir that takes a folder already gone for removed. */
+function removeFolder(lockPath: string): void {
+  try {
+    rmdirSync(lockPath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
 
-/** Takes the lock once (no waiting): resolves to its release, or rejects with LockedError. */
+/**
+ * Takes the lock once (no waiting): resolves to its release, or rejects with LockedError. The
+ * calls are synchronous (each takes microseconds): an asynchronous one would start libuv's thread
+ * pool, which costs a hook several milliseconds, mostly at its exit.
+ */
 export async function tryLockDir(lockPath: string, options: DirLockOptions): Promise<() => Promise<void>> {
-  await takeFolder(lockPath, options, true);
-  const st = await call<import('node:fs').Stats>((cb) => stat(lockPath, cb));
-  const lock: Held = { path: lockPath, mtimeMs: st.mtimeMs, lastUpdate: Date.now(), released: false };
+  takeFolder(lockPath, options, true);
+  const lock: Held = { path: lockPath, mtimeMs: statSync(lockPath).mtimeMs, lastUpdate: Date.now(), released: false };
   held.add(lock);
   watchExit();
   heartbeat(lock, options);
   return async () => {
     if (lock.released) return;
     stop(lock);
-    await call<void>((cb) => rmdir(lockPath, (err) => cb(err && err.code !== 'ENOENT' ? err : null))).catch(() => {});
+    try {
+      removeFolder(lockPath);
+    } catch {
+      /* left to be taken over once stale */
+    }
   };
 }
 
-async function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: boolean): Promise<void> {
+function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: boolean): void {
   try {
-    await call<void>((cb) => mkdir(lockPath, { mode: options.mode }, (err) => cb(err)));
+    mkdirSync(lockPath, { mode: options.mode });
     return;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   let mtimeMs: number;
   try {
-    mtimeMs = (await call<import('node:fs').Stats>((cb) => stat(lockPath, cb))).mtimeMs;
+    mtimeMs = statSync(lockPath).mtimeMs;
   } catch (err) {
     // Released between the mkdir and the stat: try the mkdir again, without any takeover.
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && mayTakeOver) return takeFolder(lockPath, options, false);
@@ -71,8 +84,8 @@ async function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver
   }
   if (!mayTakeOver || mtimeMs >= Date.now() - options.staleMs) throw new LockedError(`${lockPath} is held by another process`);
   // Stale: left by a process that died. Remove it and race any other taker for the mkdir.
-  await call<void>((cb) => rmdir(lockPath, (err) => cb(err && err.code !== 'ENOENT' ? err : null)));
-  return takeFolder(lockPath, options, false);
+  removeFolder(lockPath);
+  takeFolder(lockPath, options, false);
 }
 
 function stop(lock: Held): void {
