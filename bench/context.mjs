@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
+import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -47,13 +48,15 @@ wmem('context'); // warm the render cache, as every prompt after the first finds
 if (baselineBin) spawnSync(process.execPath, [baselineBin, 'context'], { cwd: work, env }); // the same session, read by the other build
 
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   for (const [name, [cmd, args]] of Object.entries(cases)) {
     const start = process.hrtime.bigint();
-    const result = spawnSync(cmd, args, { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const result = spawnTimed(cmd, args, { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'] });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
     if (result.status !== 0) throw new Error(`${name} failed: ${result.stderr}`);
     times[name].push(ms);
+    if (lastCpuMs !== undefined) cpu[name].push(lastCpuMs);
   }
 }
 const median = (xs) => {
@@ -61,12 +64,15 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
+const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
+const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores`);
 if (baselineBin) console.log(`baseline: ${baselineBin}; "vs baseline" = this build's median / the baseline's, same rounds`);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);
 for (const [name, xs] of Object.entries(times)) {
   const other = times[`${name} (baseline)`];
   const versus = other ? `   vs baseline ${(median(xs) / median(other)).toFixed(2)}×` : '';
-  console.log(`${name.padEnd(38)} median ${median(xs).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${versus}`);
+  console.log(`${name.padEnd(38)} median ${median(xs).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${versus}${cpuOf(name)}`);
 }
 rmSync(work, { recursive: true, force: true });
 emit('context', Object.entries(times).filter(([name]) => name !== 'node -e 0' && !name.endsWith('(baseline)')).map(([what, xs]) => ({ what, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
+import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -27,7 +28,7 @@ const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1' };
 const SID = '01a211be-0000-7000-8000-0123456789ab';
 const payload = (event, extra = {}) => JSON.stringify({ session_id: SID, transcript_path: rollout, cwd: project, hook_event_name: event, model: 'gpt-5.1', permission_mode: 'bypassPermissions', ...extra });
 const hook = (event, input) => {
-  const r = spawnSync(process.execPath, [bin, 'hook', '--agent', 'codex', event], { cwd: project, env, input, encoding: 'utf8' });
+  const r = spawnTimed(process.execPath, [bin, 'hook', '--agent', 'codex', event], { cwd: project, env, input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 };
@@ -51,7 +52,7 @@ const command = (id, code) => JSON.stringify({ timestamp: '2026-11-25T08:00:00.0
 const post = (id, cmd) => hook('PostToolUse', payload('PostToolUse', { turn_id: 't', tool_name: 'Bash', tool_input: { command: cmd }, tool_response: 'output', tool_use_id: id }));
 
 const cases = {
-  'node -e 0': () => spawnSync(process.execPath, ['-e', '0']),
+  'node -e 0': () => spawnTimed(process.execPath, ['-e', '0']),
   SessionStart: () => hook('SessionStart', payload('SessionStart', { source: 'resume' })),
   UserPromptSubmit: () => hook('UserPromptSubmit', payload('UserPromptSubmit', { turn_id: 't', prompt: 'next step' })),
   'PostToolUse ok': (r) => post(`call_ok_${r}`, 'ls'),
@@ -63,6 +64,7 @@ const cases = {
   'UserPromptSubmit*': () => hook('UserPromptSubmit', payload('UserPromptSubmit', { turn_id: 't', prompt: 'after an overview change' })),
 };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   for (let i = 0; i < 3; i++) appendFileSync(rollout, usage(r * 3 + i));
   appendFileSync(rollout, command(`call_ok_${r}`, 0) + command(`call_fail_${r}`, 1));
@@ -70,6 +72,7 @@ for (let r = 0; r < rounds; r++) {
     const start = process.hrtime.bigint();
     fn(r);
     times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (lastCpuMs !== undefined) cpu[name].push(lastCpuMs);
   }
 }
 const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -78,11 +81,14 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
+const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
+const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
 const size = readFileSync(rollout).length;
 console.log('UserPromptSubmit* = the first prompt after PostCompact changed overview.md (the order of rounds is that of bench/hooks.mjs).');
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; rollout ${Math.round(size / 1024)} KB at the end (one compaction)`);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);
 for (const [name, xs] of Object.entries(times)) {
-  console.log(`${name.padEnd(20)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
+  console.log(`${name.padEnd(20)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${cpuOf(name)}`);
 }
 rmSync(work, { recursive: true, force: true });
 emit('hooks-codex', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `codex hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
+import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -26,7 +27,7 @@ const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1', GEMINI_PROJECT_DIR
 const SID = '61fbed08-d17e-43a6-bd4c-46e22bc37b43';
 const payload = (event, extra = {}) => JSON.stringify({ session_id: SID, transcript_path: chat, cwd: project, hook_event_name: event, timestamp: '2026-11-25T08:00:00.000Z', ...extra });
 const hook = (event, input) => {
-  const r = spawnSync(process.execPath, [bin, 'hook', '--agent', 'gemini', event], { cwd: project, env: { ...env, GEMINI_SESSION_ID: SID }, input, encoding: 'utf8' });
+  const r = spawnTimed(process.execPath, [bin, 'hook', '--agent', 'gemini', event], { cwd: project, env: { ...env, GEMINI_SESSION_ID: SID }, input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 };
@@ -49,7 +50,7 @@ const reply = (i) => JSON.stringify({ id: `reply-${i}`, timestamp: '2026-11-25T0
 const shell = (command, llmContent) => hook('AfterTool', payload('AfterTool', { tool_name: 'run_shell_command', tool_input: { command }, tool_response: { llmContent, returnDisplay: '' } }));
 
 const cases = {
-  'node -e 0': () => spawnSync(process.execPath, ['-e', '0']),
+  'node -e 0': () => spawnTimed(process.execPath, ['-e', '0']),
   SessionStart: () => hook('SessionStart', payload('SessionStart', { source: 'resume' })),
   BeforeAgent: () => hook('BeforeAgent', payload('BeforeAgent', { prompt: 'next step' })),
   'AfterTool ok': () => shell('ls', 'Output: a.ts\nProcess Group PGID: 1'),
@@ -58,12 +59,14 @@ const cases = {
   SessionEnd: () => hook('SessionEnd', payload('SessionEnd', { reason: 'exit' })),
 };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   for (let i = 0; i < 3; i++) appendFileSync(chat, reply(r * 3 + i));
   for (const [name, fn] of Object.entries(cases)) {
     const start = process.hrtime.bigint();
     fn(r);
     times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (lastCpuMs !== undefined) cpu[name].push(lastCpuMs);
   }
 }
 const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -72,10 +75,13 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
+const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
+const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
 const size = readFileSync(chat).length;
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; chat file ${Math.round(size / 1024)} KB at the end (one compression)`);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);
 for (const [name, xs] of Object.entries(times)) {
-  console.log(`${name.padEnd(20)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
+  console.log(`${name.padEnd(20)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${cpuOf(name)}`);
 }
 rmSync(work, { recursive: true, force: true });
 emit('hooks-gemini', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `gemini hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

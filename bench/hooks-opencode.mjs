@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
+import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -33,7 +34,7 @@ for (let i = 0; i < 20; i++) exchange(i);
 const infos = () => messages.map((m) => ({ info: m.info }));
 const payload = (event, extra = {}) => JSON.stringify({ event, sessionID: SID, directory: project, model, ...extra });
 const hook = (event, input) => {
-  const r = spawnSync(process.execPath, [bin, 'hook', '--agent', 'opencode', event], { cwd: project, env, input, encoding: 'utf8' });
+  const r = spawnTimed(process.execPath, [bin, 'hook', '--agent', 'opencode', event], { cwd: project, env, input, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 };
@@ -57,7 +58,7 @@ const tool = (r, exit) => ({ tool: 'bash', callID: `call_${r}_${exit}`, args: { 
 // compaction and the idle that ends the turn (both change overview.md, so the next prompt renders
 // the memory part afresh, as it would after them).
 const cases = {
-  'node -e 0': () => spawnSync(process.execPath, ['-e', '0']),
+  'node -e 0': () => spawnTimed(process.execPath, ['-e', '0']),
   'chat.message': () => hook('chat.message', payload('chat.message', { messages: infos() })),
   'system.transform': () => hook('system.transform', payload('system.transform')),
   'tool.execute.after ok': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 0) })),
@@ -66,12 +67,14 @@ const cases = {
   'session.idle': () => hook('session.idle', payload('session.idle', { messages: infos() })),
 };
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   exchange(20 + r);
   for (const [name, fn] of Object.entries(cases)) {
     const start = process.hrtime.bigint();
     fn(r);
     times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (lastCpuMs !== undefined) cpu[name].push(lastCpuMs);
   }
 }
 const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -80,9 +83,12 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
+const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
+const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; ${messages.length} messages at the end`);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);
 for (const [name, xs] of Object.entries(times)) {
-  console.log(`${name.padEnd(26)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×`);
+  console.log(`${name.padEnd(26)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${cpuOf(name)}`);
 }
 rmSync(work, { recursive: true, force: true });
 emit('hooks-opencode', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `opencode hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
+import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.argv[2] ?? 30);
@@ -35,7 +36,7 @@ function world(bin, tag) {
   const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1' };
   const payload = (event, extra = {}) => JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: project, permission_mode: 'default', hook_event_name: event, ...extra });
   const hook = (event, input) => {
-    const r = spawnSync(process.execPath, [bin, 'hook', event], { cwd: project, env, input, encoding: 'utf8' });
+    const r = spawnTimed(process.execPath, [bin, 'hook', event], { cwd: project, env, input, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
     return r.stdout;
   };
@@ -81,9 +82,10 @@ function world(bin, tag) {
 }
 
 const worlds = [{ tag: 'this', ...world(path.join(root, 'bin', 'wmem.js'), 'this') }, ...(baselineBin ? [{ tag: 'baseline', ...world(baselineBin, 'baseline') }] : [])];
-const cases = { 'node -e 0': () => spawnSync(process.execPath, ['-e', '0']) };
+const cases = { 'node -e 0': () => spawnTimed(process.execPath, ['-e', '0']) };
 for (const name of Object.keys(worlds[0].cases)) for (const w of worlds) cases[w.tag === 'this' ? name : `${name} (baseline)`] = w.cases[name];
 const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 for (let r = 0; r < rounds; r++) {
   for (const w of worlds) w.grow(r);
   for (const [name, c] of Object.entries(cases)) {
@@ -92,6 +94,7 @@ for (let r = 0; r < rounds; r++) {
     const start = process.hrtime.bigint();
     fn();
     times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
+    if (lastCpuMs !== undefined) cpu[name].push(lastCpuMs);
   }
 }
 const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
@@ -100,13 +103,16 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const base = median(times['node -e 0']);
+const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
+const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
 console.log('UserPromptSubmit* = the first prompt after PostCompact changed overview.md; ** = the prompt after the agent edited overview.md (its PostToolUse re-rendered it).');
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; transcript ${Math.round(285514 / 1024)} KB + 5 lines per round`);
 if (baselineBin) console.log(`baseline: ${baselineBin}; "vs baseline" = this build's median / the baseline's, same rounds`);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);
 for (const [name, xs] of Object.entries(times)) {
   const other = times[`${name} (baseline)`];
   const versus = other ? `   vs baseline ${(median(xs) / median(other)).toFixed(2)}×` : '';
-  console.log(`${name.padEnd(31)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${versus}`);
+  console.log(`${name.padEnd(31)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${versus}${cpuOf(name)}`);
 }
 rmSync(work, { recursive: true, force: true });
 emit('hooks', Object.entries(times).filter(([name]) => name !== 'node -e 0' && !name.endsWith('(baseline)')).map(([what, xs]) => ({ what: `hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

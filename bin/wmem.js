@@ -3,38 +3,48 @@
 // cp and `wmem search` against grep, so they go through lean entries first; everything else (and
 // anything a lean entry does not recognise) goes to the full command line. All are built into
 // dist/ by `npm install` (the prepare script).
-import { readFileSync } from 'node:fs';
-
+// This file is CommonJS (bin/package.json says so): a per-prompt `wmem context` or `wmem hook`
+// then never starts Node's ES module loader (~10 ms on a slow machine), because its lean entry,
+// dist/fast/fast.cjs or dist/fast/fast-hook.cjs, is CommonJS too. The other entries and the full command line are ES modules,
+// reached through import().
+'use strict';
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  // Answered before any bundle loads: scripts probe the version often.
-  process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
-} else if (args[0] === 'compact') {
-  // Its own lean entry: a quick cut is timed against cp, and the full CLI's loading shows.
-  const { runCompact } = await import('../dist/fast/fast-compact.js');
-  if (!(await runCompact(process.argv))) {
-    const { run } = await import('../dist/cli.js');
-    await run(process.argv);
+
+async function main() {
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    // Answered before any bundle loads: scripts probe the version often.
+    process.stdout.write(JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
+    return;
   }
-} else if (args[0] === 'search') {
-  // Its own lean entry: a search is timed against grep -rF over the same files.
-  const { runSearch } = await import('../dist/fast/fast-search.js');
-  if (!(await runSearch(process.argv))) {
-    const { run } = await import('../dist/cli.js');
-    await run(process.argv);
-  }
-} else if (args[0] === 'mcp') {
-  // Its own lean entry: a client times out on a slow server, and tools/list is answered before
-  // the MCP SDK has loaded (dist/mcp/manifest.json holds the SDK server's own answers).
-  const { runMcp } = await import('../dist/fast/fast-mcp.js');
-  if (!(await runMcp(process.argv))) {
-    const { run } = await import('../dist/cli.js');
-    await run(process.argv);
-  }
-} else {
-  const { runFast } = await import('../dist/fast/fast.js');
-  if (!(await runFast(process.argv))) {
-    const { run } = await import('../dist/cli.js');
-    await run(process.argv);
+  if (await lean()) return;
+  const { run } = await import('../dist/cli.js');
+  await run(process.argv);
+}
+
+/** The lean entry for this command line; false when the full CLI should handle it. */
+async function lean() {
+  switch (args[0]) {
+    case 'compact':
+      // A quick cut is timed against cp, and the full CLI's loading shows.
+      return (await import('../dist/fast/fast-compact.js')).runCompact(process.argv);
+    case 'search':
+      // A search is timed against grep -rF over the same files.
+      return (await import('../dist/fast/fast-search.js')).runSearch(process.argv);
+    case 'mcp':
+      // A client times out on a slow server, and tools/list is answered before the MCP SDK has
+      // loaded (dist/mcp/manifest.json holds the SDK server's own answers).
+      return (await import('../dist/fast/fast-mcp.js')).runMcp(process.argv);
+    case 'hook':
+      // Every prompt and every tool call: the whole hook path in one CommonJS file.
+      return require('../dist/fast/fast-hook.cjs').runFast(process.argv);
+    default:
+      // `wmem context` (every prompt, in some setups): the same entry without the hook moments,
+      // which it never runs (a smaller file to compile).
+      return require('../dist/fast/fast.cjs').runFast(process.argv);
   }
 }
+
+main().catch((err) => {
+  process.stderr.write(`wmem: internal error, please report it with the lines below\n${(err && err.stack) || String(err)}\n`);
+  process.exitCode = 1;
+});

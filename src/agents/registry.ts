@@ -27,8 +27,7 @@ export const AGENTS: readonly AgentAdapter[] = [
   crush,
 ];
 
-/** The agent a hook serves when `--agent` is not given. */
-export const DEFAULT_AGENT = 'claude';
+export { DEFAULT_AGENT } from './lookup.js';
 
 /** The adapter named `name` (its id or an alias, any case), or undefined. */
 export function findAgent(name: string): AgentAdapter | undefined {

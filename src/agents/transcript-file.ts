@@ -3,9 +3,8 @@
 // previous read stopped. A rewritten transcript (its bytes before that point changed) is read
 // again from the end. What a line means is the agent's: its adapter gives the LineRules (Claude
 // Code's in claude/transcript.ts, Codex's, Gemini CLI's); any agent whose transcript is JSONL can use this reader.
-import { promises as fs } from 'node:fs';
 import type { UsageView } from '../memory/meter.js';
-import { openRegularFile } from '../store/fsx.js';
+import { openRegularFile, type ReadHandle } from '../store/fsx.js';
 
 /** How an agent's transcript lines change the usage, read forward or backward. */
 export interface LineRules<S extends UsageView> {
@@ -25,7 +24,7 @@ const CHUNK = 256 * 1024;
  */
 export const MAX_LINE = 16 * 1024 * 1024;
 
-async function readRange(handle: fs.FileHandle, start: number, end: number): Promise<Buffer> {
+async function readRange(handle: ReadHandle, start: number, end: number): Promise<Buffer> {
   const buf = Buffer.alloc(end - start);
   let done = 0;
   while (done < buf.length) {
@@ -36,12 +35,12 @@ async function readRange(handle: fs.FileHandle, start: number, end: number): Pro
   return buf.subarray(0, done);
 }
 
-async function tailHash(handle: fs.FileHandle, end: number): Promise<string> {
+async function tailHash(handle: ReadHandle, end: number): Promise<string> {
   return end === 0 ? '' : (await readRange(handle, Math.max(0, end - 256), end)).toString('base64');
 }
 
 /** Scans [0, end) newest line first; `end` is 0 or just after a newline. */
-async function scanBackward<S extends UsageView>(handle: fs.FileHandle, end: number, rules: LineRules<S>): Promise<S> {
+async function scanBackward<S extends UsageView>(handle: ReadHandle, end: number, rules: LineRules<S>): Promise<S> {
   const scan = rules.backward();
   let pos = end;
   let head = Buffer.alloc(0);
@@ -72,7 +71,7 @@ async function scanBackward<S extends UsageView>(handle: fs.FileHandle, end: num
 }
 
 /** Applies the complete lines of [from, size) in order; returns the state and where they end. */
-async function scanForward<S extends UsageView>(handle: fs.FileHandle, from: number, size: number, state: S, rules: LineRules<S>): Promise<{ state: S; consumed: number }> {
+async function scanForward<S extends UsageView>(handle: ReadHandle, from: number, size: number, state: S, rules: LineRules<S>): Promise<{ state: S; consumed: number }> {
   let pos = from;
   let carry = Buffer.alloc(0);
   let consumed = from;

@@ -4,7 +4,7 @@
 // silence (no output) and the error goes to <home>/logs/hooks.log.
 import { logHook, recordFired } from '../agents/hook-log.js';
 import { HookInputError, type AgentAdapter, type HookInput } from '../agents/adapter.js';
-import { DEFAULT_AGENT, findAgent, knownAgents } from '../agents/registry.js';
+import { DEFAULT_AGENT, loadAgent } from '../agents/lookup.js';
 import type { AppEnv } from './env.js';
 import { disabledByEnv } from '../store/switch.js';
 import type { HookOptions, HookResult, Moment } from './hook-moments.js';
@@ -63,7 +63,8 @@ export function firedKey(adapter: AgentAdapter | undefined, event: string): stri
 }
 
 export async function hook(request: HookRequest, env: AppEnv): Promise<HookAnswer> {
-  return hookWith(findAgent(request.agent ?? DEFAULT_AGENT), request, env);
+  // Only the adapter of the agent served is loaded (agents/lookup.ts), not all of them.
+  return hookWith(await loadAgent(request.agent ?? DEFAULT_AGENT), request, env);
 }
 
 /** The driver for one adapter (undefined: the agent asked for is unknown, which is logged). */
@@ -80,7 +81,7 @@ export async function hookWith(adapter: AgentAdapter | undefined, request: HookR
   const key = firedKey(adapter, eventName);
   let session: string | undefined;
   try {
-    if (!adapter) throw new HookInputError(`unknown agent ${JSON.stringify(request.agent)} (wmem knows ${knownAgents()})`);
+    if (!adapter) throw new HookInputError(`unknown agent ${JSON.stringify(request.agent)} (wmem knows ${(await import('../agents/registry.js')).knownAgents()})`);
     if (!known) throw new HookInputError(`unsupported hook event ${JSON.stringify(request.event)} (wmem answers ${adapter.events.map((e) => e.name).join(', ')})`);
     let input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
     if (adapter.completeInput) input = await adapter.completeInput(input);

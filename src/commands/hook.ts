@@ -2,7 +2,7 @@
 // stdout) through the hook driver (src/app/hook.ts). Whatever goes wrong, it exits 0 with nothing
 // on stdout (exit 2 would erase the user's prompt); the driver logs the error.
 import { hook, type HookOptions } from '../app/hook.js';
-import { readStdin, type CommandResult, type RunContext } from './run.js';
+import { readInputText, type CommandResult, type RunContext } from './run.js';
 
 export type { HookOptions };
 
@@ -11,7 +11,7 @@ const SILENT: CommandResult = { data: null, text: '' };
 export async function run(options: HookOptions & { agent?: string }, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
   // The agent's protocol is the one output format: --json would print `null` on a silent answer.
   ctx.json = false;
-  const answer = await hook({ ...options, event: String(args[0] ?? ''), readInput: () => readStdin(ctx.stdin, 'hook input') }, ctx);
+  const answer = await hook({ ...options, event: String(args[0] ?? ''), readInput: () => readInputText(ctx, 'hook input') }, ctx);
   if (answer.output === undefined) return SILENT;
   return { data: answer.output, text: JSON.stringify(answer.output) };
 }

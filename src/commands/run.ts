@@ -1,5 +1,6 @@
 // The commands' contract: what every command receives (where things live, how to print, the
 // clock) and returns. The hosts above (src/cli.ts, src/entries/) build it; views take its Style.
+import { readSync } from 'node:fs';
 import type { Where } from '../store/session.js';
 import type { Style } from '../ui/color.js';
 
@@ -10,6 +11,8 @@ export interface RunContext extends Where {
   style: Style;
   now: () => Date;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** The descriptor behind `stdin`, when it may be read directly (readInputText). */
+  stdinFd?: number;
   stderrIsTTY: boolean;
   /** A diagnostic line on stderr (suppressed by --quiet). */
   warn(message: string): void;
@@ -28,19 +31,37 @@ export interface CommandResult {
 
 const MAX_STDIN = 64 * 1024 * 1024;
 
-export async function readStdin(stream: NodeJS.ReadableStream, what = 'standard input', options: { utf8?: boolean } = {}): Promise<string> {
+/**
+ * The whole of standard input as text, read straight from its descriptor when the context has one:
+ * building process.stdin (a stream) costs a hook ~6 ms, every prompt and every tool call. A
+ * descriptor that would block (non-blocking, nothing there yet) hands over to the stream, after
+ * what was read so far.
+ */
+export async function readInputText(ctx: RunContext, what: string): Promise<string> {
+  if (ctx.stdinFd === undefined) return readStdin(ctx.stdin, what);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
-    size += buf.length;
-    if (size > MAX_STDIN) {
-      const { usageError } = await import('../ui/errors.js');
-      throw usageError(`${what} is larger than ${MAX_STDIN / 1024 / 1024} MiB`);
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    let n: number;
+    try {
+      n = readSync(ctx.stdinFd, chunk, 0, chunk.length, null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EOF') break;
+      if (code !== 'EAGAIN' && code !== 'EBADF') throw err;
+      return Buffer.concat([...chunks, await readStreamBytes(ctx.stdin, what, size)]).toString('utf8');
     }
-    chunks.push(buf);
+    if (n === 0) break;
+    size += n;
+    if (size > MAX_STDIN) throw await tooLarge(what);
+    chunks.push(chunk.subarray(0, n));
   }
-  const bytes = Buffer.concat(chunks);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function readStdin(stream: NodeJS.ReadableStream, what = 'standard input', options: { utf8?: boolean } = {}): Promise<string> {
+  const bytes = await readStreamBytes(stream, what);
   if (options.utf8) {
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -50,4 +71,20 @@ export async function readStdin(stream: NodeJS.ReadableStream, what = 'standard 
     }
   }
   return bytes.toString('utf8');
+}
+
+async function readStreamBytes(stream: NodeJS.ReadableStream, what: string, size = 0): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) {
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += buf.length;
+    if (size > MAX_STDIN) throw await tooLarge(what);
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function tooLarge(what: string): Promise<Error> {
+  const { usageError } = await import('../ui/errors.js');
+  return usageError(`${what} is larger than ${MAX_STDIN / 1024 / 1024} MiB`);
 }

@@ -38,6 +38,7 @@ export async function buildRunContext(flags: GlobalFlags, options: { plain?: boo
     get stdin() {
       return process.stdin;
     },
+    stdinFd: 0,
     get stderrIsTTY() {
       return Boolean(process.stderr.isTTY);
     },

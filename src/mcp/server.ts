@@ -11,6 +11,7 @@ import { TOOLS, type ToolSpec } from './tools.js';
 import { appEnv, refusalText, type McpScope } from './scope.js';
 import { resolveSession } from '../store/session.js';
 import { WmemError } from '../ui/errors.js';
+import { trackLocksPerTask } from '../store/fsx.js';
 import { VERSION } from '../options.js';
 
 const INSTRUCTIONS =
@@ -184,6 +185,8 @@ async function watchMemory(server: McpServer, scope: McpScope): Promise<FSWatche
 
 /** Connects a server to `transport` and watches the session for the client; returns how to stop it. */
 export async function startServer(scope: McpScope, transport: Transport): Promise<() => Promise<void>> {
+  // Calls are served side by side: each checks only the locks it holds itself before a commit.
+  trackLocksPerTask();
   const server = createServer(scope);
   await server.connect(transport);
   const watchers = await watchMemory(server, scope);

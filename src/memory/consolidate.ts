@@ -4,12 +4,12 @@
 // one-line pointers, their full text going to a detail file. The guards decide whether an LLM's
 // synthesis may replace the overview.
 import { parseOverview, replaceSectionContent, slugify, type Overview, type Section } from './overview.js';
-import type { Note } from './scratch.js';
+import { DECISION_IMPORTANCE, type Note } from './scratch.js';
 import { canonical } from './workspace.js';
 import { keywordsOf } from './text.js';
 import { findSecret } from './gate.js';
 
-export const DECISION_IMPORTANCE = 0.8;
+export { DECISION_IMPORTANCE };
 export const MAX_POINTERS = 20;
 export const POINTER_LINE = /^\s*[-*+]\s+Past:\s/;
 

@@ -219,10 +219,22 @@ export function findSection(overview: Overview, key: string, file = 'overview.md
 
 /** The whole file with one section's content replaced; the heading and guidance stay. */
 export function replaceSectionContent(overview: Overview, section: Section, content: string): string {
-  const trimmed = trimBlock(content);
-  const parts = [section.guidance, trimmed].filter((p) => p !== '');
-  const block = parts.length ? `\n${parts.join('\n')}\n\n` : '\n\n';
-  const body = overview.body.slice(0, section.headingEnd) + block + overview.body.slice(section.end).replace(/^\n+/, '');
+  return replaceSectionContents(overview, [{ section, content }]);
+}
+
+/**
+ * The whole file with several sections' content replaced (distinct sections of one parse): edited
+ * from the last section up, so the offsets of those before stay valid, and checked once. The
+ * Markdown parse is most of an edit's cost (a compaction hook edits two sections).
+ */
+export function replaceSectionContents(overview: Overview, edits: Array<{ section: Section; content: string }>): string {
+  let body = overview.body;
+  for (const { section, content } of [...edits].sort((a, b) => b.section.headingStart - a.section.headingStart)) {
+    const trimmed = trimBlock(content);
+    const parts = [section.guidance, trimmed].filter((p) => p !== '');
+    const block = parts.length ? `\n${parts.join('\n')}\n\n` : '\n\n';
+    body = body.slice(0, section.headingEnd) + block + body.slice(section.end).replace(/^\n+/, '');
+  }
   const next = overview.frontMatterRaw + body.replace(/\n*$/, '\n');
   assertSameStructure(overview, next);
   return next;

@@ -2,6 +2,9 @@
 // A note's text is stored on one line (newlines and backslashes escaped) so that a line is a note.
 // Lines that do not parse are kept and shown as they are, never dropped.
 
+/** A note this important or more is a decision (consolidation files it under decisions). */
+export const DECISION_IMPORTANCE = 0.8;
+
 export interface Note {
   time: string;
   importance: number;

@@ -1,9 +1,8 @@
 // Pure: the decisions a session offers to workspace memory when it ends or consolidates (docs/memory.md,
 // "Decisions outlive the session"): its notes of importance ≥ 0.8 tagged #decisions (newest first,
 // their importance as confidence), then its Key Decisions lines. A handful at most.
-import type { Note } from './scratch.js';
+import { DECISION_IMPORTANCE, type Note } from './scratch.js';
 import { canonical } from './workspace.js';
-import { DECISION_IMPORTANCE } from './consolidate.js';
 
 /** At most this many entries of workspace memory come from one session. */
 export const DECISIONS_PER_SESSION = 5;

@@ -6,6 +6,7 @@ import { atomicWrite, exists, readTextIfExists, withLock } from './fsx.js';
 import type { Session } from './session.js';
 import { usageError } from '../ui/errors.js';
 import { redactSecrets } from '../memory/gate.js';
+import type { Section } from '../memory/overview.js';
 
 export interface DetailInput {
   /** File name stem, e.g. `20261123T083012345Z-conversation`; `.md` is added. Letters, digits, . _ - only. */
@@ -76,21 +77,25 @@ export async function appendToSections(session: Session, additions: Array<{ sect
   const wanted = additions.filter((a) => a.lines.length);
   if (!wanted.length) return;
   const work = async () => {
-    const { parseOverview, findSection, replaceSectionContent } = await import('../memory/overview.js');
+    const { parseOverview, findSection, replaceSectionContents } = await import('../memory/overview.js');
     const file = session.paths.overview;
-    let text = await readTextIfExists(file);
+    const text = await readTextIfExists(file);
     if (text === undefined) throw usageError(`${file} is missing`, "run 'wmem init' to recreate it");
+    // One parse for every section (the same section named twice gets both its additions).
+    const overview = parseOverview(text, file);
+    const edits = new Map<Section, string[]>();
     for (const { sectionId, lines } of wanted) {
-      const overview = parseOverview(text, file);
       const section = findSection(overview, sectionId, file);
-      const existing = section.content ? section.content.split('\n') : [];
-      let combined = [...existing, ...lines.map((l) => l.replace(/\n/g, ' '))];
+      const combined = edits.get(section) ?? (section.content ? section.content.split('\n') : []);
+      edits.set(section, [...combined, ...lines.map((l) => l.replace(/\n/g, ' '))]);
+    }
+    const contents = [...edits].map(([section, combined]) => {
       if (section.maxChars !== undefined) {
         while (combined.length > 1 && combined.join('\n').length > section.maxChars) combined = combined.slice(1);
       }
-      text = replaceSectionContent(overview, section, combined.join('\n'));
-    }
-    await atomicWrite(file, text);
+      return { section, content: combined.join('\n') };
+    });
+    await atomicWrite(file, replaceSectionContents(overview, contents));
   };
   if (options.locked) await work();
   else await withLock(session.paths.dir, work);

@@ -5,16 +5,16 @@ import nodeFs, { promises as fs, constants as fsc, closeSync, fstatSync, lstatSy
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fsError, ioError, usageError } from '../ui/errors.js';
-
-/** Random hex for temp names and lock tokens; node:crypto loaded on first use (a search never writes). */
-const randomHex = (bytes: number) => process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex');
+import { LockedError, tryLockDir } from './lock.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
+// Synchronous like the reads below: a hook's small file operations gain nothing from the thread
+// pool, and every prompt would pay for starting it.
 export async function ensureDir(dir: string): Promise<void> {
   try {
-    await fs.mkdir(dir, { recursive: true, mode: DIR_MODE });
+    nodeFs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   } catch (err) {
     throw fsError(err, 'create folder', dir);
   }
@@ -31,23 +31,42 @@ export async function readTextIfExists(file: string): Promise<string | undefined
   }
 }
 
+/** What a reader of another program's file uses of it (a FileHandle's read, stat and close). */
+export interface ReadHandle {
+  read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
+  stat(): Promise<nodeFs.Stats>;
+  close(): Promise<void>;
+}
+
 /**
  * Opens a file another program names (an agent's transcript) for reading, refusing anything but
  * a regular file: a FIFO would block the hook for ever (O_NONBLOCK makes the open return), a
  * device or socket has no lines to read. The error has code EISDIR for a folder, ENOTREG else.
+ * The calls behind the handle are synchronous: the hooks read transcripts on every prompt, and a
+ * promise-based FileHandle would start libuv's thread pool (milliseconds, mostly at exit).
  */
-export async function openRegularFile(file: string): Promise<fs.FileHandle> {
-  const handle = await fs.open(file, fsc.O_RDONLY | fsc.O_NONBLOCK | fsc.O_NOCTTY);
+export async function openRegularFile(file: string): Promise<ReadHandle> {
+  const fd = openSync(file, fsc.O_RDONLY | fsc.O_NONBLOCK | fsc.O_NOCTTY);
   try {
-    const st = await handle.stat();
-    if (st.isFile()) return handle;
-    const err = new Error(`${file} is not a regular file`) as NodeJS.ErrnoException;
-    err.code = st.isDirectory() ? 'EISDIR' : 'ENOTREG';
-    throw err;
+    const st = fstatSync(fd);
+    if (!st.isFile()) {
+      const err = new Error(`${file} is not a regular file`) as NodeJS.ErrnoException;
+      err.code = st.isDirectory() ? 'EISDIR' : 'ENOTREG';
+      throw err;
+    }
   } catch (err) {
-    await handle.close();
+    closeSync(fd);
     throw err;
   }
+  let open = true;
+  return {
+    read: async (buffer, offset, length, position) => ({ bytesRead: readSync(fd, buffer, offset, length, position) }),
+    stat: async () => fstatSync(fd),
+    close: async () => {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 /** Whether a process with this pid is running (one of another user's counts: EPERM). */
@@ -107,7 +126,7 @@ export async function atomicWrite(file: string, data: string | Uint8Array, optio
 
 /** A private temp name beside `file` in the shape sweeps recognise (`.<name>.<random>.<pid>.tmp`, store/temp-names.ts). */
 export function tempBeside(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${randomHex(6)}.${process.pid}.tmp`);
+  return path.join(path.dirname(file), `.${path.basename(file)}.${randomHex(12)}.${process.pid}.tmp`);
 }
 
 /**
@@ -229,12 +248,6 @@ export interface LockOptions {
   warn?: (message: string) => void;
 }
 
-// proper-lockfile makes its lock folder with a bare mkdir (0755 under the usual umask); memory
-// folders are private, so it gets an fs whose mkdir makes 0700 folders (everything else as is).
-const lockFs = Object.assign(Object.create(nodeFs) as typeof nodeFs, {
-  mkdir: (dir: string, callback: (err: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(dir, { mode: DIR_MODE }, (err) => callback(err)),
-});
-
 /** A lock this process holds: how to tell, right before a commit, that it still does. */
 interface Hold {
   dir: string;
@@ -246,9 +259,41 @@ interface Hold {
   compromised?: Error;
 }
 
-// The locks held by the running task (nested locks stack), so that every commit made under them
-// (atomicWrite, the compaction's swap) can check them without each caller passing them down.
-const holds = new AsyncLocalStorage<Hold[]>();
+// The locks this process holds, checked by every commit made under them (atomicWrite, the
+// compaction's swap) without each caller passing them down. A one-shot command keeps one list for
+// the process: a commit is refused when any lock the process holds was lost, which for nested
+// locks is exactly the task's own, and for locks held side by side only refuses more. The MCP
+// server, which serves calls side by side for long, keeps a list per task (trackLocksPerTask):
+// AsyncLocalStorage, which turns on Node 20's async hooks for every promise after the first lock
+// (5-8 % of a hook's profile), so the one-shot commands do without it.
+let perTask: AsyncLocalStorage<Hold[]> | undefined;
+const processHolds = new Set<Hold>();
+
+/** For a long-lived process serving calls side by side: each call checks only its own locks. */
+export function trackLocksPerTask(): void {
+  perTask ??= new AsyncLocalStorage<Hold[]>();
+}
+
+function heldLocks(): Iterable<Hold> {
+  return perTask ? (perTask.getStore() ?? []) : processHolds;
+}
+
+async function runHolding<T>(hold: Hold, fn: () => Promise<T>): Promise<T> {
+  if (perTask) return perTask.run([...(perTask.getStore() ?? []), hold], fn);
+  processHolds.add(hold);
+  try {
+    return await fn();
+  } finally {
+    processHolds.delete(hold);
+  }
+}
+
+/** Random hex digits for names and tokens that must not collide (not secrets: no crypto needed, and loading node:crypto costs a hook ~10 ms). */
+function randomHex(digits: number): string {
+  let out = '';
+  while (out.length < digits) out += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  return out.slice(0, digits);
+}
 
 function ownerFile(lockfilePath: string): string {
   return `${lockfilePath}.owner`;
@@ -276,7 +321,7 @@ export function isLostLock(err: unknown): boolean {
  * process) may have had its lock taken over, and must not then overwrite what the new holder did.
  */
 export function assertLocksHeld(): void {
-  for (const hold of holds.getStore() ?? []) {
+  for (const hold of heldLocks()) {
     if (hold.compromised) throw lostLock(hold, hold.compromised.message);
     let token: string | undefined;
     let ino: number | undefined;
@@ -309,54 +354,52 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
 }
 
 async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockOptions): Promise<T> {
-  const lockfile = await import('proper-lockfile');
   const staleMs = options.staleMs ?? 5_000;
   const waitMs = options.waitMs ?? 60_000;
   const lockfilePath = path.join(dir, '.lock');
-  let release: () => Promise<void>;
   const deadline = Date.now() + waitMs;
-  const token = `${process.pid}-${randomHex(8)}`;
+  const token = `${process.pid}-${randomHex(16)}`;
   const hold: Hold = { dir, lockfilePath, token, ino: -1 };
-  for (;;) {
+  const lockOptions = { staleMs, updateMs: Math.min(1_000, staleMs / 2), mode: DIR_MODE, onCompromised: (err: Error) => void (hold.compromised = err) };
+  let release: () => Promise<void>;
+  for (let attempt = 0; ; attempt++) {
     try {
-      release = await lockfile.lock(dir, {
-        lockfilePath,
-        fs: lockFs,
-        stale: staleMs,
-        update: Math.min(1_000, staleMs / 2),
-        realpath: false,
-        retries: { retries: 20, factor: 1.2, minTimeout: 5, maxTimeout: 100 },
-        onCompromised: (err) => {
-          hold.compromised = err;
-        },
-      });
+      release = await tryLockDir(lockfilePath, lockOptions);
       break;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ELOCKED' && Date.now() < deadline) continue;
-      if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-        throw ioError(`${dir} is locked by another wmem process (${lockfilePath})`, err, 'wait for it to finish and run the command again');
-      }
-      throw fsError(err, 'lock', dir);
+      if (!(err instanceof LockedError)) throw fsError(err, 'lock', dir);
+      if (Date.now() >= deadline) throw ioError(`${dir} is locked by another wmem process (${lockfilePath})`, err, 'wait for it to finish and run the command again');
+      // Short waits first (a hook holds the lock for milliseconds), then every 100 ms.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, 5 * 1.2 ** attempt)));
     }
   }
   try {
     // The token is a plain write: it is only ever compared, and a torn one reads as "lost". On a
     // full disk it may not fit: the lock folder's identity alone then tells a takeover.
-    hold.token = await fs.writeFile(ownerFile(lockfilePath), token, { mode: FILE_MODE }).then(() => token, () => undefined);
-    hold.ino = (await fs.lstat(lockfilePath)).ino;
+    hold.token = writeToken(ownerFile(lockfilePath), token);
+    hold.ino = lstatSync(lockfilePath).ino;
     // Every commit inside checked the lock first: one lost after the last of them changes nothing
     // that was committed, so the result stands (the exit code says the work was done).
-    return await holds.run([...(holds.getStore() ?? []), hold], fn);
+    return await runHolding(hold, fn);
   } finally {
     await removeOwnToken(hold);
     await release().catch(() => {});
   }
 }
 
+function writeToken(file: string, token: string): string | undefined {
+  try {
+    nodeFs.writeFileSync(file, token, { mode: FILE_MODE });
+    return token;
+  } catch {
+    return undefined;
+  }
+}
+
 async function removeOwnToken(hold: Hold): Promise<void> {
   if (hold.token === undefined) return;
   try {
-    if ((await fs.readFile(ownerFile(hold.lockfilePath), 'utf8')) === hold.token) await fs.rm(ownerFile(hold.lockfilePath), { force: true });
+    if (readFileSync(ownerFile(hold.lockfilePath), 'utf8') === hold.token) nodeFs.rmSync(ownerFile(hold.lockfilePath), { force: true });
   } catch {
     /* another holder's now, or gone */
   }

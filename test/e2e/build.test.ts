@@ -1,5 +1,5 @@
-// The lean bundles (dist/fast/fast.js for `context` and `hook`, which run on every prompt,
-// dist/fast/fast-compact.js for `compact`, dist/fast/fast-search.js for `search`, and
+// The lean bundles (dist/fast/fast.cjs for `context` and dist/fast/fast-hook.cjs for `hook`,
+// which run on every prompt, dist/fast/fast-compact.js for `compact`, dist/fast/fast-search.js for `search`, and
 // dist/fast/fast-mcp.js for `mcp`) must each stay one file that loads nothing but Node built-ins
 // up front: every heavy or rarely used module is reached through a dynamic import that points
 // into the full build or a package. A wrong path
@@ -12,7 +12,9 @@ import { ROOT } from '../helpers/cli.js';
 
 const leanDir = path.join(ROOT, 'dist', 'fast');
 const bundles: Record<string, string[]> = {
-  'fast.js': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js', '../agents/registry.js'],
+  'fast.cjs': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
+  // The consolidation (a session's end) loads the Markdown parser, which is ES modules only.
+  'fast-hook.cjs': ['../memory/overview.js', '../memory/tokens.js', '../ops/consolidate/consolidate.js'],
   'fast-compact.js': ['../memory/overview.js'],
   'fast-mcp.js': ['../mcp/server.js'],
   'fast-search.js': [],
@@ -27,7 +29,10 @@ for (const [name, lazyPaths] of Object.entries(bundles)) {
     const lean = readFileSync(path.join(leanDir, name), 'utf8');
 
     it('statically imports only Node built-ins', () => {
-      const staticImports = [...lean.matchAll(/^import\s[^;]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]);
+      // CommonJS (fast.cjs): every require() is of a built-in, whenever it runs.
+      const staticImports = name.endsWith('.cjs')
+        ? [...lean.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1])
+        : [...lean.matchAll(/^import\s[^;]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]);
       expect(staticImports.length).toBeGreaterThan(0);
       expect(staticImports.filter((spec) => !spec!.startsWith('node:'))).toEqual([]);
     });

@@ -1,6 +1,8 @@
 // The session lock is a folder inside the memory tree, so it is private like every other folder.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { createRequire } from 'node:module';
 import { execa } from 'execa';
 import { existsSync } from 'node:fs';
@@ -100,4 +102,81 @@ describe('a lock holder held up past the stale time', () => {
     expect(await readFile(file, 'utf8')).toBe('written by the new holder + attempt 2');
     expect(warnings.join('\n')).toMatch(/lost the lock .*trying again/);
   }, 20_000);
+});
+
+describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockfile', () => {
+  it('takes over a lock folder left by a dead process once it is stale', async () => {
+    const lock = path.join(dir, '.lock');
+    await mkdir(lock);
+    const old = new Date(Date.now() - 60_000);
+    await utimes(lock, old, old);
+    expect(await withLock(dir, async () => 'ran', { staleMs: 2_000, waitMs: 10_000 })).toBe('ran');
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('waits for a live holder and gives up with a clear message past waitMs', async () => {
+    const lock = path.join(dir, '.lock');
+    await mkdir(lock);
+    // Kept fresh as a live holder's heartbeat would.
+    const beat = setInterval(() => void utimes(lock, new Date(), new Date()).catch(() => {}), 200);
+    try {
+      await expect(withLock(dir, async () => 'ran', { staleMs: 5_000, waitMs: 300 })).rejects.toThrow(/is locked by another wmem process/);
+    } finally {
+      clearInterval(beat);
+    }
+    expect(existsSync(lock)).toBe(true);
+  });
+
+  it('a proper-lockfile holder in another process excludes withLock, and withLock excludes it', async () => {
+    const log = path.join(dir, 'log.txt');
+    const holder = `
+      const lockfile = require(${JSON.stringify(require.resolve('proper-lockfile'))});
+      const fs = require('fs');
+      const [dir, log] = process.argv.slice(1);
+      (async () => {
+        for (;;) {
+          try {
+            const release = await lockfile.lock(dir, { lockfilePath: dir + '/.lock', stale: 5000, update: 1000, realpath: false });
+            fs.appendFileSync(log, 'old in\\n');
+            await new Promise((r) => setTimeout(r, 400));
+            fs.appendFileSync(log, 'old out\\n');
+            await release();
+            return;
+          } catch (e) { if (e.code !== 'ELOCKED') throw e; await new Promise((r) => setTimeout(r, 20)); }
+        }
+      })();`;
+    const ours = async () => {
+      await appendFile(log, 'new in\n');
+      await new Promise((r) => setTimeout(r, 400));
+      await appendFile(log, 'new out\n');
+    };
+    // Both orders: whoever is in, the other never is until it is out.
+    const first = withLock(dir, ours, { waitMs: 30_000 });
+    await Promise.all([first, execa(process.execPath, ['-e', holder, dir, log])]);
+    const child = execa(process.execPath, ['-e', holder, dir, log]);
+    while ((await readFile(log, 'utf8')).split('\n').length < 6) await new Promise((r) => setTimeout(r, 10));
+    await Promise.all([withLock(dir, ours, { waitMs: 30_000 }), child]);
+    const lines = (await readFile(log, 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(8);
+    expect(lines[6]).toBe('new in'); // the second time, the old holder was in first
+    for (let i = 0; i < lines.length; i += 2) expect(lines[i + 1]).toBe(lines[i]!.replace(' in', ' out'));
+    expect(existsSync(path.join(dir, '.lock'))).toBe(false);
+  }, 60_000);
+
+  it('a process stopped by SIGTERM while holding the lock removes it on the way out', async () => {
+    // The store's lock, bundled as it ships, held by a process that is then stopped.
+    const bundle = path.join(dir, 'fsx.cjs');
+    buildSync({ entryPoints: [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/store/fsx.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
+    const script = `
+      require(${JSON.stringify(bundle)}).withLock(process.argv[1], async () => { process.stdout.write('held\\n'); await new Promise(() => setInterval(() => {}, 1000)); });`;
+    const lockDir = path.join(dir, 'session');
+    await mkdir(lockDir);
+    const child = execa(process.execPath, ['-e', script, lockDir], { reject: false });
+    await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve()));
+    expect(existsSync(path.join(lockDir, '.lock'))).toBe(true);
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.signal).toBe('SIGTERM');
+    expect(existsSync(path.join(lockDir, '.lock'))).toBe(false);
+  }, 30_000);
 });

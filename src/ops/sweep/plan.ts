@@ -30,7 +30,7 @@ export function parseTtl(text: string): number {
   return Math.round(Number(match[1]) * UNITS[(match[2] || 'd').toLowerCase()]);
 }
 
-/** A lock left by a dead process: proper-lockfile refreshes a live one every second. */
+/** A lock left by a dead process: its holder refreshes a live one every second (src/store/lock.ts). */
 export const STALE_LOCK_MS = 60_000;
 /** A temp file this old belongs to no write in progress. */
 export const STALE_TEMP_MS = 3_600_000;

@@ -1,0 +1,168 @@
+// The lock folder itself: proper-lockfile's on-disk protocol, written out with node:fs alone so
+// that the hooks (which lock on every prompt and every tool call) do not load proper-lockfile,
+// graceful-fs (which patches fs), retry and signal-exit: 25–50 ms of a hook's ~35 ms budget on a
+// slow machine. The protocol is unchanged, so a wmem of either kind excludes the other:
+// - taking the lock is `mkdir <path>` (EEXIST: someone holds it);
+// - the holder refreshes the folder's mtime every `updateMs` (a heartbeat);
+// - a folder whose mtime is older than `staleMs` was left by a dead process: it is removed and
+//   the mkdir tried once more (two takers: only one mkdir wins);
+// - a holder that finds the mtime is not the one it set (or the folder gone) has lost the lock:
+//   `onCompromised` is told, and the commit check in fsx.ts refuses to write;
+// - releasing is `rmdir`; a process that exits (or is stopped by a signal nobody else handles)
+//   with a lock held removes it on the way out.
+// The higher layer (fsx.ts: withLock, assertLocksHeld, the owner token) is the only user.
+import { mkdirSync, rmdirSync, stat, statSync, utimes } from 'node:fs';
+
+export interface DirLockOptions {
+  staleMs: number;
+  updateMs: number;
+  /** The folder's mode (memory folders are private). */
+  mode: number;
+  onCompromised: (err: Error) => void;
+}
+
+/** Thrown (code ELOCKED) when a live process holds the lock. */
+export class LockedError extends Error {
+  code = 'ELOCKED';
+}
+
+interface Held {
+  path: string;
+  mtimeMs: number;
+  lastUpdate: number;
+  timer?: NodeJS.Timeout;
+  released: boolean;
+}
+
+const held = new Set<Held>();
+
+/** rmdir that takes a folder already gone for removed. */
+function removeFolder(lockPath: string): void {
+  try {
+    rmdirSync(lockPath);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * Takes the lock once (no waiting): resolves to its release, or rejects with LockedError. The
+ * calls are synchronous (each takes microseconds): an asynchronous one would start libuv's thread
+ * pool, which costs a hook several milliseconds, mostly at its exit.
+ */
+export async function tryLockDir(lockPath: string, options: DirLockOptions): Promise<() => Promise<void>> {
+  takeFolder(lockPath, options, true);
+  const lock: Held = { path: lockPath, mtimeMs: statSync(lockPath).mtimeMs, lastUpdate: Date.now(), released: false };
+  held.add(lock);
+  watchExit();
+  heartbeat(lock, options);
+  return async () => {
+    if (lock.released) return;
+    stop(lock);
+    try {
+      removeFolder(lockPath);
+    } catch {
+      /* left to be taken over once stale */
+    }
+  };
+}
+
+function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: boolean): void {
+  try {
+    mkdirSync(lockPath, { mode: options.mode });
+    return;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(lockPath).mtimeMs;
+  } catch (err) {
+    // Released between the mkdir and the stat: try the mkdir again, without any takeover.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && mayTakeOver) return takeFolder(lockPath, options, false);
+    throw err;
+  }
+  if (!mayTakeOver || mtimeMs >= Date.now() - options.staleMs) throw new LockedError(`${lockPath} is held by another process`);
+  // Stale: left by a process that died. Remove it and race any other taker for the mkdir.
+  removeFolder(lockPath);
+  takeFolder(lockPath, options, false);
+}
+
+function stop(lock: Held): void {
+  lock.released = true;
+  if (lock.timer) clearTimeout(lock.timer);
+  held.delete(lock);
+}
+
+/** Refreshes the folder's mtime every updateMs while the lock is held; tells of a lost lock. */
+function heartbeat(lock: Held, options: DirLockOptions): void {
+  const lost = (why: string) => {
+    stop(lock);
+    options.onCompromised(Object.assign(new Error(why), { code: 'ECOMPROMISED' }));
+  };
+  const again = (delay: number) => {
+    if (lock.released) return;
+    lock.timer = setTimeout(beat, delay);
+    lock.timer.unref();
+  };
+  const beat = () => {
+    stat(lock.path, (err, st) => {
+      if (lock.released) return;
+      const late = lock.lastUpdate + options.staleMs < Date.now();
+      if (err) return err.code === 'ENOENT' || late ? lost(`lock folder ${err.code === 'ENOENT' ? 'removed' : 'unreadable'}`) : again(1_000);
+      if (st.mtimeMs !== lock.mtimeMs) return lost('Unable to update lock within the stale threshold');
+      const now = new Date();
+      utimes(lock.path, now, now, (err) => {
+        if (lock.released) return;
+        if (err) return err.code === 'ENOENT' || lock.lastUpdate + options.staleMs < Date.now() ? lost('lock folder removed') : again(1_000);
+        // Read back what the file system kept (one with whole-second times rounds it).
+        stat(lock.path, (err, after) => {
+          if (lock.released) return;
+          if (err) return again(1_000);
+          lock.mtimeMs = after.mtimeMs;
+          lock.lastUpdate = Date.now();
+          again(options.updateMs);
+        });
+      });
+    });
+  };
+  again(options.updateMs);
+}
+
+let watching = false;
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * A process that ends with locks held removes them (proper-lockfile's signal-exit did this): on
+ * exit, and on a signal that nobody else in the process handles, after which the signal is
+ * raised again so the process still ends the way it would have. A process killed outright leaves
+ * its lock to be taken over once stale.
+ */
+function watchExit(): void {
+  if (watching) return;
+  watching = true;
+  process.once('exit', removeAllSync);
+  const listeners = new Map<NodeJS.Signals, () => void>();
+  for (const signal of SIGNALS) {
+    const onSignal = () => {
+      if (process.listeners(signal).length > 1) return; // someone else decides what the signal does
+      removeAllSync();
+      for (const [s, listener] of listeners) process.removeListener(s, listener);
+      process.kill(process.pid, signal);
+    };
+    listeners.set(signal, onSignal);
+    process.on(signal, onSignal);
+  }
+}
+
+function removeAllSync(): void {
+  for (const lock of [...held]) {
+    stop(lock);
+    try {
+      // Only a folder whose mtime is still ours: one a taker made since is not ours to remove.
+      if (statSync(lock.path).mtimeMs === lock.mtimeMs) rmdirSync(lock.path);
+    } catch {
+      /* gone already */
+    }
+  }
+}
