@@ -28,6 +28,8 @@ export class LockedError extends Error {
 
 interface Held {
   path: string;
+  /** The folder this process made: a taker's folder at the same path is another (its own mtime). */
+  ino: number;
   mtimeMs: number;
   lastUpdate: number;
   timer?: NodeJS.Timeout;
@@ -52,7 +54,8 @@ function removeFolder(lockPath: string): void {
  */
 export async function tryLockDir(lockPath: string, options: DirLockOptions): Promise<() => Promise<void>> {
   takeFolder(lockPath, options, true);
-  const lock: Held = { path: lockPath, mtimeMs: statSync(lockPath).mtimeMs, lastUpdate: Date.now(), released: false };
+  const made = statSync(lockPath);
+  const lock: Held = { path: lockPath, ino: made.ino, mtimeMs: made.mtimeMs, lastUpdate: Date.now(), released: false };
   held.add(lock);
   watchExit();
   heartbeat(lock, options);
@@ -60,11 +63,22 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
     if (lock.released) return;
     stop(lock);
     try {
-      removeFolder(lockPath);
+      // A lock lost while this process was paused may be another holder's folder now: not ours to remove.
+      if (stillOurs(lock, options.staleMs)) removeFolder(lockPath);
     } catch {
       /* left to be taken over once stale */
     }
   };
+}
+
+/**
+ * Whether the folder at the lock's path is still the one this process made: the same inode, and
+ * either the mtime it last set or a heartbeat recent enough that nobody could have taken it over
+ * (a taker waits for staleMs without one). An inode reused by a taker's new folder has a new mtime.
+ */
+function stillOurs(lock: Held, staleMs: number): boolean {
+  const st = statSync(lock.path);
+  return st.ino === lock.ino && (st.mtimeMs === lock.mtimeMs || Date.now() - lock.lastUpdate < staleMs);
 }
 
 function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: boolean): void {
@@ -73,6 +87,8 @@ function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: bool
     return;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    // The second try (after a release or a stale removal) met another taker: it holds the lock now.
+    if (!mayTakeOver) throw new LockedError(`${lockPath} is held by another process`);
   }
   let mtimeMs: number;
   try {
@@ -82,7 +98,7 @@ function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: bool
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && mayTakeOver) return takeFolder(lockPath, options, false);
     throw err;
   }
-  if (!mayTakeOver || mtimeMs >= Date.now() - options.staleMs) throw new LockedError(`${lockPath} is held by another process`);
+  if (mtimeMs >= Date.now() - options.staleMs) throw new LockedError(`${lockPath} is held by another process`);
   // Stale: left by a process that died. Remove it and race any other taker for the mkdir.
   removeFolder(lockPath);
   takeFolder(lockPath, options, false);
@@ -131,6 +147,12 @@ function heartbeat(lock: Held, options: DirLockOptions): void {
 
 let watching = false;
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/**
+ * Marks this module's signal listeners. A process can hold two copies of it (the hook bundle and
+ * a chunk of the full build it imports): each copy's listener counts only listeners that are not
+ * a copy's, so neither takes the other for "someone else" and swallows the signal.
+ */
+const OWN = Symbol.for('wmem.lock.signalListener');
 
 /**
  * A process that ends with locks held removes them (proper-lockfile's signal-exit did this): on
@@ -145,11 +167,13 @@ function watchExit(): void {
   const listeners = new Map<NodeJS.Signals, () => void>();
   for (const signal of SIGNALS) {
     const onSignal = () => {
-      if (process.listeners(signal).length > 1) return; // someone else decides what the signal does
+      // Someone else (not a copy of this module) decides what the signal does.
+      if (process.listeners(signal).some((l) => !(OWN in l))) return;
       removeAllSync();
       for (const [s, listener] of listeners) process.removeListener(s, listener);
       process.kill(process.pid, signal);
     };
+    Object.defineProperty(onSignal, OWN, { value: true });
     listeners.set(signal, onSignal);
     process.on(signal, onSignal);
   }
@@ -159,8 +183,9 @@ function removeAllSync(): void {
   for (const lock of [...held]) {
     stop(lock);
     try {
-      // Only a folder whose mtime is still ours: one a taker made since is not ours to remove.
-      if (statSync(lock.path).mtimeMs === lock.mtimeMs) rmdirSync(lock.path);
+      // Only a folder that is still ours: one a taker made since is not ours to remove.
+      const st = statSync(lock.path);
+      if (st.ino === lock.ino && st.mtimeMs === lock.mtimeMs) rmdirSync(lock.path);
     } catch {
       /* gone already */
     }

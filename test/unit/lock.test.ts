@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { createRequire } from 'node:module';
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { atomicWrite, withLock } from '../../src/store/fsx.js';
@@ -72,6 +72,38 @@ describe('a lock holder held up past the stale time', () => {
     await expect(outcome).rejects.toThrow(/lost the lock on .*nothing was written/);
     expect(await readFile(file, 'utf8')).toBe('written by the new holder');
   }, 20_000);
+
+  it('a holder that lost its lock leaves the lock folder of the one that took it over', async () => {
+    // The one that takes over is a wmem (the store's lock as it ships: it writes its owner token).
+    const bundle = path.join(dir, 'fsx.cjs');
+    buildSync({ entryPoints: [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/store/fsx.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
+    const file = path.join(dir, 'state.json');
+    const go = path.join(dir, 'release-now');
+    const holder = `
+      const fs = require('fs');
+      require(${JSON.stringify(bundle)}).withLock(process.argv[1], async () => {
+        fs.writeFileSync(process.argv[2], 'written by the new holder');
+        while (!fs.existsSync(process.argv[3])) await new Promise((r) => setTimeout(r, 20));
+      }, { staleMs: 2000, waitMs: 60000 });`;
+    await writeFile(file, 'before');
+    let child: ReturnType<typeof execa> | undefined;
+    const outcome = withLock(dir, async () => {
+      child = execa(process.execPath, ['-e', holder, dir, file, go]);
+      // Busy, without yielding to timers: the heartbeat cannot run, and the commit's own check
+      // (not the heartbeat) is what finds the lock lost.
+      while (readFileSync(file, 'utf8') !== 'written by the new holder') {
+        /* held up until the new holder has the lock */
+      }
+      await atomicWrite(file, 'written by the old holder');
+    }, { staleMs: 2_000 });
+    await expect(outcome).rejects.toThrow(/lost the lock/);
+    expect(readFileSync(file, 'utf8')).toBe('written by the new holder');
+    // The old holder's release must not have removed the folder the new holder made.
+    expect(existsSync(path.join(dir, '.lock'))).toBe(true);
+    await writeFile(go, '');
+    await child;
+    expect(existsSync(path.join(dir, '.lock'))).toBe(false);
+  }, 30_000);
 
   it('commits as usual when nobody took the lock', async () => {
     const file = path.join(dir, 'state.json');
@@ -178,5 +210,23 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
     const result = await child;
     expect(result.signal).toBe('SIGTERM');
     expect(existsSync(path.join(lockDir, '.lock'))).toBe(false);
+  }, 30_000);
+
+  it('two copies of the lock code in one process (a bundle and a chunk it imports) still end on SIGTERM, both locks removed', async () => {
+    const source = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/store/fsx.ts');
+    const copies = ['fsx-a.cjs', 'fsx-b.cjs'].map((name) => path.join(dir, name));
+    for (const outfile of copies) buildSync({ entryPoints: [source], bundle: true, platform: 'node', format: 'cjs', outfile, logLevel: 'silent' });
+    const script = `
+      const [a, b] = ${JSON.stringify(copies)}.map((f) => require(f));
+      const [one, two] = process.argv.slice(1);
+      a.withLock(one, () => b.withLock(two, async () => { process.stdout.write('held\\n'); await new Promise(() => setInterval(() => {}, 1000)); }));`;
+    const lockDirs = [path.join(dir, 'one'), path.join(dir, 'two')];
+    for (const d of lockDirs) await mkdir(d);
+    const child = execa(process.execPath, ['-e', script, ...lockDirs], { reject: false });
+    await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('held') && resolve()));
+    child.kill('SIGTERM');
+    const result = await child;
+    expect(result.signal).toBe('SIGTERM');
+    for (const d of lockDirs) expect(existsSync(path.join(d, '.lock'))).toBe(false);
   }, 30_000);
 });
