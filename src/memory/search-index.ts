@@ -755,24 +755,14 @@ function sectionsView(counts: { lines: number; tokens: number; asciiTokens: numb
   };
 }
 
-/** Calls `fn(line, count)` for each (delta, count) varint pair of `bytes`: one token's postings. */
+/** Calls `fn(line, count)` for each posting of `bytes` (one token's), decoded by decodeInto. */
 function readPostings(bytes: Uint8Array, lines: number, fn: (line: number, count: number) => void): void {
-  const to = bytes.length;
-  let line = 0;
-  let p = 0;
-  while (p < to) {
-    let delta = bytes[p++];
-    if (delta & 0x80) [delta, p] = varint(bytes, p, delta);
-    if (p >= to) throw new CorruptIndex('posting cut short');
-    let count = bytes[p++];
-    if (count & 0x80) [count, p] = varint(bytes, p, count);
-    line += delta;
-    if (delta < 1 || line > lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
-    fn(line, count);
-  }
+  const into: PostingBuffer = { lines: new Int32Array(0), counts: new Int32Array(0) };
+  const n = decodeInto(bytes, lines, into);
+  for (let k = 0; k < n; k++) fn(into.lines[k], into.counts[k]);
 }
 
-/** readPostings into typed arrays, in one loop (a search's hot path: no call per posting). */
+/** One token's postings, (delta, count) varint pairs, into typed arrays in one loop (a search's hot path: no call per posting). */
 function decodeInto(bytes: Uint8Array, lines: number, into: PostingBuffer): number {
   // Each posting takes at least two bytes.
   if (into.lines.length < bytes.length >> 1) {
