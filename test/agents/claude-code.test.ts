@@ -10,6 +10,7 @@ import type { Usage } from './helpers/anthropic-mock.js';
 import { allText, contextMetas, conversationRequests, copiesByHook, countOf, sentMessages, type ContextMeta } from './helpers/requests.js';
 import type { HookTiming } from './helpers/debug-log.js';
 import { cacheRoot } from './helpers/install-claude.js';
+import { inWorld } from './helpers/agent-world.js';
 
 const claudeBin = inject('claudeBin');
 const timings: HookTiming[] = [];
@@ -32,23 +33,11 @@ function keep(run: ClaudeRun): ClaudeRun {
 }
 
 async function withWorld<T>(fn: (world: World) => Promise<T>, options?: { tokensMax?: number }): Promise<T> {
-  const world = await World.create(claudeBin, options);
-  let failed = true;
-  try {
-    const value = await fn(world);
-    failed = false;
-    return value;
-  } finally {
-    // A hook never fails the client: what went wrong inside one is only in wmem's hook log.
-    const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
-    if (log.trim()) ((observed.hookLog ??= []) as string[]).push(...log.trim().split('\n'));
-    // Every hook answered: none failed inside wmem (a failure is silent to the client, logged here).
-    const errors = log.split('\n').filter((l) => / error: /.test(l));
-    if (!failed) expect(errors, errors.join('\n')).toEqual([]);
+  // Every hook answered: none failed inside wmem (a failure is silent to the client, logged by wmem).
+  return inWorld(() => World.create(claudeBin, options), observed, fn, (errors) => expect(errors, errors.join('\n')).toEqual([]), async (world) => {
     // Anything the client asked the mock besides messages (none was seen with nonessential traffic off).
     for (const r of world.mock.requests) if (r.path !== '/v1/messages') ((observed.otherRequests ??= []) as string[]).push(`${r.method} ${r.path} → ${r.answered}`);
-    await world.cleanup();
-  }
+  });
 }
 
 /** The first conversation request of a run: the one the current prompt's hooks fed. */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { GeminiWorld, type GeminiRun } from './helpers/gemini-world.js';
 import { allText, contentsOf, unescaped, type GeminiRequest, type GeminiUsage } from './helpers/gemini-mock.js';
 import { cacheRoot } from './helpers/install-claude.js';
+import { inWorld } from './helpers/agent-world.js';
 import { countOf } from './helpers/requests.js';
 
 const geminiEntry = inject('geminiEntry');
@@ -17,21 +18,7 @@ const observed: Record<string, unknown> = {};
 const wmemTimes = new Map<string, number[]>();
 
 async function withWorld<T>(fn: (world: GeminiWorld) => Promise<T>): Promise<T> {
-  const world = await GeminiWorld.create(geminiEntry);
-  let failed = true;
-  try {
-    const value = await fn(world);
-    failed = false;
-    return value;
-  } finally {
-    // A hook never fails the client: what went wrong inside one is only in wmem's hook log.
-    const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
-    if (log.trim()) ((observed.hookLog ??= []) as string[]).push(...log.trim().split('\n'));
-    const errors = log.split('\n').filter((l) => / error: /.test(l));
-    if (!failed) expect(errors, errors.join('\n')).toEqual([]);
-    await collectTimes(world);
-    await world.cleanup();
-  }
+  return inWorld(() => GeminiWorld.create(geminiEntry), observed, fn, (errors) => expect(errors, errors.join('\n')).toEqual([]), collectTimes);
 }
 
 async function collectTimes(world: GeminiWorld): Promise<void> {

@@ -111,7 +111,7 @@ export interface DisposableWorld {
   cleanup(): Promise<void>;
 }
 
-export async function inWorld<W extends DisposableWorld, T>(make: () => Promise<W>, observed: Record<string, unknown>, fn: (world: W) => Promise<T>, check: (errors: string[]) => void): Promise<T> {
+export async function inWorld<W extends DisposableWorld, T>(make: () => Promise<W>, observed: Record<string, unknown>, fn: (world: W) => Promise<T>, check: (errors: string[]) => void, beforeCleanup?: (world: W) => Promise<void>): Promise<T> {
   const world = await make();
   let failed = true;
   try {
@@ -122,6 +122,8 @@ export async function inWorld<W extends DisposableWorld, T>(make: () => Promise<
     const log = await readFile(path.join(world.wmemHome, 'logs', 'hooks.log'), 'utf8').catch(() => '');
     if (log.trim()) ((observed.hookLog ??= []) as string[]).push(...log.trim().split('\n'));
     if (!failed) check(log.split('\n').filter((l) => / error: /.test(l)));
+    // What a suite reads off the world for its report (times, other requests), pass or fail.
+    await beforeCleanup?.(world);
     await world.cleanup();
   }
 }
