@@ -7,6 +7,7 @@
 // and so does every line but the best of a short day (one exchange). A day is also a document:
 // its BM25 score over all its lines adds to each line (dayScores, used by the line ranking).
 import type { Scored } from './search.js';
+import { bm25, idfOf, type WeightedTerm } from './bm25.js';
 
 /** A day in an archived messages file: from `line` (1-based) on, messages are of `date` (YYYY-MM-DD, UTC). */
 export type DayRun = [line: number, date: string];
@@ -195,17 +196,12 @@ function shortDay(info: ShapeSource, line: number): number | undefined {
 /** How much a line's day (BM25 over whole days) adds to the line's score. Measured on the dev parts of bench/data. */
 export const DAY_WEIGHT = 0.5;
 
-export interface DayTerm {
-  weight: number;
-  group: number;
-}
-
 /**
  * BM25 over whole days of conversation (each day of each archived file one document, its term counts
  * the sum of its lines'), as a function of a line: what a session says across its lines
  * (the user's request, the options, the choice) counts together. `visit` walks every candidate line.
  */
-export function dayScores(terms: readonly DayTerm[], shape: readonly ShapeSource[], visit: (add: (source: number, line: number, tf: ArrayLike<number>, at: number) => void) => void): (source: number, line: number) => number {
+export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeSource[], visit: (add: (source: number, line: number, tf: ArrayLike<number>, at: number) => void) => void): (source: number, line: number) => number {
   const T = terms.length;
   let N = 0;
   let allLines = 0;
@@ -235,20 +231,10 @@ export function dayScores(terms: readonly DayTerm[], shape: readonly ShapeSource
   });
   const df = new Array<number>(T).fill(0);
   for (const d of days.values()) for (let t = 0; t < T; t++) if (d.tf[t]) df[t]++;
-  const idf = df.map((n) => Math.log(1 + (N - n + 0.5) / (n + 0.5)));
+  const idf = idfOf(df, N);
   const avg = allLines / N;
   const best = new Array<number>(T).fill(0);
-  for (const d of days.values()) {
-    const norm = 1.2 * (0.25 + (0.75 * d.lines) / avg);
-    best.fill(0);
-    for (let t = 0; t < T; t++) {
-      const n = d.tf[t];
-      if (!n) continue;
-      const part = terms[t].weight * idf[t] * ((n * 2.2) / (n + norm));
-      if (part > best[terms[t].group]) best[terms[t].group] = part;
-    }
-    d.score = best.reduce((a, b) => a + b, 0);
-  }
+  for (const d of days.values()) d.score = bm25(terms, idf, d.tf, 0, d.lines, avg, best);
   return (source, line) => dayAt(source, line, false)?.score ?? 0;
 }
 

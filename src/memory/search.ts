@@ -4,6 +4,7 @@
 // pass, and candidates are scored with BM25 (k1 1.2, b 0.75, length in characters), then boosted
 // for phrases, for covering more of the query, by source and by recency; an archived line also gets
 // a share of its day's score (BM25 over whole days, search-shape.ts).
+import { bm25, idfOf } from './bm25.js';
 import { DAY_WEIGHT, dayScores, type ShapeSource } from './search-shape.js';
 import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
 
@@ -326,30 +327,15 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
 
 /** The score of one line from its term counts (`tf[at + t]`); `matched` is how many query words it held. */
 function scorer(query: Query, df: number[], N: number, avgdl: number, sources: SourceInfo[], plain: boolean) {
-  const idf = df.map((n) => Math.log(1 + (N - n + 0.5) / (n + 0.5)));
-  const k1 = 1.2;
-  const b = 0.75;
-  const terms = query.terms.length;
+  const idf = idfOf(df, N);
   const own = query.terms.filter((t) => t.weight === 1).length || 1;
-  const groupBest = new Array<number>(terms).fill(0);
+  const groupBest = new Array<number>(query.terms.length).fill(0);
   const out = {
     matched: 0,
     of(tf: ArrayLike<number>, at: number, length: number, source: number): number {
-      const norm = k1 * (1 - b + (b * Math.max(length, 1)) / avgdl);
-      groupBest.fill(0);
-      for (let t = 0; t < terms; t++) {
-        const n = tf[at + t];
-        if (!n) continue;
-        const qt = query.terms[t];
-        const part = qt.weight * idf[t] * ((n * (k1 + 1)) / (n + norm));
-        if (part > groupBest[qt.group]) groupBest[qt.group] = part;
-      }
-      let score = 0;
+      let score = bm25(query.terms, idf, tf, at, Math.max(length, 1), avgdl, groupBest);
       let matched = 0;
-      for (const g of groupBest) {
-        score += g;
-        if (g > 0) matched++;
-      }
+      for (const g of groupBest) if (g > 0) matched++;
       out.matched = matched;
       if (!plain) {
         if (own > 1) score *= 1 + (0.6 * Math.max(0, matched - 1)) / (own - 1);
