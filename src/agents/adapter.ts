@@ -274,7 +274,8 @@ export type McpShape =
   | { format: 'json'; container: string; command: 'split' | 'array'; before?: Record<string, unknown>; after?: Record<string, unknown> }
   | { format: 'toml'; table: string };
 
-export interface AgentAdapter {
+/** What an agent is called; each agent's folder keeps them in its names.ts (agents/lookup.ts reads them alone). */
+export interface AgentNames {
   /** Short id used on the command line and in state (`claude`). */
   id: string;
   /** Other names accepted on the command line (`claude-code`). */
@@ -283,6 +284,9 @@ export interface AgentAdapter {
   displayName: string;
   /** The name recorded in the session's meta.json `agent` (kept stable for existing sessions). */
   metaName: string;
+}
+
+export interface AgentAdapter extends AgentNames {
   /** Every event wmem installs or answers, with its moment. */
   events: readonly AgentEvent[];
   /** The event named on the command line, in a forgiving spelling, or undefined. */

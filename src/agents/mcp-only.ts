@@ -3,15 +3,15 @@
 // integration. Its adapter answers no hook event; its hook config refuses an install by name,
 // pointing at --mcp (exit 2), plans nothing on uninstall and reports nothing to doctor. The
 // install scopes are its MCP scopes, so `install --help` tells them like any agent's.
-import { ConfigShapeError, HookInputError, type AgentAdapter, type McpRegistration } from './adapter.js';
+import { ConfigShapeError, HookInputError, type AgentAdapter, type AgentNames, type McpRegistration } from './adapter.js';
 
-export function mcpOnlyAdapter(agent: { id: string; aliases: readonly string[]; displayName: string; mcp: McpRegistration }): AgentAdapter {
+export function mcpOnlyAdapter(agent: AgentNames & { mcp: McpRegistration }): AgentAdapter {
   const { id, displayName, mcp } = agent;
   return {
     id,
     aliases: agent.aliases,
     displayName,
-    metaName: id,
+    metaName: agent.metaName,
     events: [],
     eventFor: () => undefined,
     parseInput: () => {

@@ -6,7 +6,7 @@ import { AGENT_NAMES, loadAgent, loadAgentByMetaName } from '../../src/agents/lo
 
 describe('the lazy agent lookup', () => {
   it('names every adapter of the registry, in its order, with its aliases and meta.json name', () => {
-    expect(AGENT_NAMES.map((a) => ({ id: a.id, aliases: [...a.aliases], metaName: a.metaName ?? a.id }))).toEqual(
+    expect(AGENT_NAMES.map((a) => ({ id: a.id, aliases: [...a.aliases], metaName: a.metaName }))).toEqual(
       AGENTS.map((a) => ({ id: a.id, aliases: [...a.aliases], metaName: a.metaName })),
     );
   });

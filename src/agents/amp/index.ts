@@ -5,11 +5,10 @@
 import path from 'node:path';
 import { userHome } from '../adapter.js';
 import { mcpOnlyAdapter } from '../mcp-only.js';
+import { AMP_NAMES } from './names.js';
 
 export const amp = mcpOnlyAdapter({
-  id: 'amp',
-  aliases: ['amp-code', 'ampcode'],
-  displayName: 'Amp',
+  ...AMP_NAMES,
   mcp: {
     scopes: ['user'],
     defaultScope: 'user',

@@ -4,11 +4,10 @@
 import path from 'node:path';
 import { userHome } from '../adapter.js';
 import { mcpOnlyAdapter } from '../mcp-only.js';
+import { AUGGIE_NAMES } from './names.js';
 
 export const auggie = mcpOnlyAdapter({
-  id: 'auggie',
-  aliases: ['augment'],
-  displayName: 'Auggie',
+  ...AUGGIE_NAMES,
   mcp: {
     scopes: ['user'],
     defaultScope: 'user',

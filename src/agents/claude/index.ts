@@ -5,12 +5,10 @@ import path from 'node:path';
 import { userHome, type AgentAdapter } from '../adapter.js';
 import { CLAUDE_CONTEXT_CAP, CLAUDE_EVENTS, claudeAnswer, claudeEvent, parseHookInput, toolEventFrom } from './protocol.js';
 import { claudeConfig } from './config.js';
+import { CLAUDE_NAMES } from './names.js';
 
 export const claude: AgentAdapter = {
-  id: 'claude',
-  aliases: ['claude-code'],
-  displayName: 'Claude Code',
-  metaName: 'claude-code',
+  ...CLAUDE_NAMES,
   events: CLAUDE_EVENTS,
   eventFor: claudeEvent,
   parseInput: (text, event, env) => parseHookInput(text, event.name, env),

@@ -7,6 +7,7 @@ import { userHome, type AgentAdapter, type AgentConfig, type ConfigStatus, type 
 import { CODEX_HOOKS, codexCommandPrefix, codexHome, codexHooksFile, installedCodexHooks, parseHooksFile, planCodexInstall, planCodexUninstall } from './hooks-config.js';
 import { CODEX_CONTEXT_CAP, CODEX_EVENTS, codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from './protocol.js';
 import { trustProblems } from './trust.js';
+import { CODEX_NAMES } from './names.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -37,10 +38,7 @@ const config: AgentConfig = {
 };
 
 export const codex: AgentAdapter = {
-  id: 'codex',
-  aliases: ['codex-cli'],
-  displayName: 'Codex CLI',
-  metaName: 'codex',
+  ...CODEX_NAMES,
   events: CODEX_EVENTS,
   eventFor: codexEvent,
   parseInput: (text, event) => parseCodexInput(text, event),

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { AgentAdapter, AgentConfig } from '../adapter.js';
 import { copilotCommandPrefix, copilotHooksFile, diagnoseCopilot, planCopilotInstall, planCopilotUninstall } from './hooks-file.js';
 import { COPILOT_CONTEXT_CAP, COPILOT_EVENTS, copilotAnswer, copilotDir, copilotEvent, copilotToolEvent, parseCopilotInput } from './protocol.js';
+import { COPILOT_NAMES } from './names.js';
 
 /** The user's hooks file is the one in Copilot's home folder; any other is a repository's. */
 function isUserFile(file: string): boolean {
@@ -27,10 +28,7 @@ const config: AgentConfig = {
 };
 
 export const copilot: AgentAdapter = {
-  id: 'copilot',
-  aliases: ['copilot-cli', 'github-copilot'],
-  displayName: 'GitHub Copilot CLI',
-  metaName: 'copilot',
+  ...COPILOT_NAMES,
   events: COPILOT_EVENTS,
   eventFor: copilotEvent,
   parseInput: parseCopilotInput,

@@ -4,11 +4,10 @@
 import path from 'node:path';
 import { userHome } from '../adapter.js';
 import { mcpOnlyAdapter } from '../mcp-only.js';
+import { CRUSH_NAMES } from './names.js';
 
 export const crush = mcpOnlyAdapter({
-  id: 'crush',
-  aliases: ['charm-crush'],
-  displayName: 'Crush',
+  ...CRUSH_NAMES,
   mcp: {
     scopes: ['project', 'user'],
     defaultScope: 'project',

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { userHome, type AgentAdapter, type AgentConfig } from '../adapter.js';
 import { DROID_COMMAND, diagnoseDroidHooks, droidHooksFile, planDroidInstall, planDroidUninstall } from './hooks-file.js';
 import { completeDroidInput, DROID_CONTEXT_CAP, DROID_EVENTS, droidAnswer, droidEvent, droidToolEvent, parseDroidInput } from './protocol.js';
+import { DROID_NAMES } from './names.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -19,10 +20,7 @@ const config: AgentConfig = {
 };
 
 export const droid: AgentAdapter = {
-  id: 'droid',
-  aliases: ['factory-droid', 'factory'],
-  displayName: 'Factory Droid',
-  metaName: 'droid',
+  ...DROID_NAMES,
   events: DROID_EVENTS,
   eventFor: droidEvent,
   parseInput: (text, event) => parseDroidInput(text, event),

@@ -10,6 +10,7 @@ import { GEMINI_CONTEXT_CAP, GEMINI_EVENTS, geminiAnswer, geminiEvent, geminiToo
 import { disabledHooks, GEMINI_HOOKS, geminiCommandPrefix, geminiDir, geminiSettingsFile, installedGeminiHooks, parseSettingsFile, planGeminiInstall, planGeminiUninstall, PROJECT_TRUST_NOTE } from './settings.js';
 import { folderTrust } from './trust.js';
 import { GEMINI_DEFAULT_WINDOW } from './windows.js';
+import { GEMINI_NAMES } from './names.js';
 
 function problemsOf(scope: string, file: string, json: Record<string, unknown>, installed: string[], missing: string[], related: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
@@ -54,10 +55,7 @@ const config: AgentConfig = {
 };
 
 export const gemini: AgentAdapter = {
-  id: 'gemini',
-  aliases: ['gemini-cli'],
-  displayName: 'Gemini CLI',
-  metaName: 'gemini',
+  ...GEMINI_NAMES,
   events: GEMINI_EVENTS,
   eventFor: geminiEvent,
   parseInput: parseGeminiInput,

@@ -11,6 +11,7 @@ import { readTemplate } from '../../store/templates.js';
 import { opencode, template, TEMPLATE } from '../opencode/index.js';
 import { diagnosePlugin, planPluginInstall, planPluginUninstall, type PluginHost } from '../opencode/plugin-file.js';
 import { parseOpenCodeInput } from '../opencode/protocol.js';
+import { KILO_NAMES } from './names.js';
 
 const HOST: PluginHost = { id: 'kilo', mark: '// wmem:kilo-plugin' };
 
@@ -29,10 +30,7 @@ const config: AgentConfig = {
 
 export const kilo: AgentAdapter = {
   ...opencode,
-  id: 'kilo',
-  aliases: ['kilo-code', 'kilocode'],
-  displayName: 'Kilo Code',
-  metaName: 'kilo',
+  ...KILO_NAMES,
   parseInput: (text, event) => parseOpenCodeInput(text, event, 'kilo'),
   config,
   mcp: {

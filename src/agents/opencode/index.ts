@@ -8,6 +8,7 @@ import { userHome, type AgentAdapter, type AgentConfig, type TranscriptCursor, t
 import { readTemplate } from '../../store/templates.js';
 import { diagnosePlugin, opencodePluginFile, planPluginInstall, planPluginUninstall } from './plugin-file.js';
 import { OPENCODE_CONTEXT_CAP, OPENCODE_EVENTS, opencodeAnswer, opencodeEvent, opencodeToolEvent, parseOpenCodeInput } from './protocol.js';
+import { OPENCODE_NAMES } from './names.js';
 
 export const TEMPLATE = 'opencode-plugin.ts';
 
@@ -37,10 +38,7 @@ interface PassedUsage extends TranscriptCursor {
 }
 
 export const opencode: AgentAdapter = {
-  id: 'opencode',
-  aliases: ['open-code'],
-  displayName: 'OpenCode',
-  metaName: 'opencode',
+  ...OPENCODE_NAMES,
   events: OPENCODE_EVENTS,
   eventFor: opencodeEvent,
   parseInput: (text, event) => parseOpenCodeInput(text, event),

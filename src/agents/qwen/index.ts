@@ -9,6 +9,7 @@ import path from 'node:path';
 import { userHome, type AgentAdapter, type AgentConfig } from '../adapter.js';
 import { parseQwenInput, QWEN_CONTEXT_CAP, QWEN_EVENTS, qwenAnswer, qwenEvent, qwenToolEvent } from './protocol.js';
 import { diagnoseQwen, QWEN_HOOKS_FILE, qwenCommandPrefix, qwenSettingsFile } from './settings.js';
+import { QWEN_NAMES } from './names.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -21,10 +22,7 @@ const config: AgentConfig = {
 };
 
 export const qwen: AgentAdapter = {
-  id: 'qwen',
-  aliases: ['qwen-code'],
-  displayName: 'Qwen Code',
-  metaName: 'qwen',
+  ...QWEN_NAMES,
   events: QWEN_EVENTS,
   eventFor: qwenEvent,
   parseInput: parseQwenInput,

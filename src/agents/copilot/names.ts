@@ -1,0 +1,10 @@
+// GitHub Copilot CLI's names: what the command line, messages and meta.json call it. Its own small module so that
+// agents/lookup.ts can find an agent by any of them without loading the adapter.
+import type { AgentNames } from '../adapter.js';
+
+export const COPILOT_NAMES: AgentNames = {
+  id: 'copilot',
+  aliases: ['copilot-cli', 'github-copilot'],
+  displayName: 'GitHub Copilot CLI',
+  metaName: 'copilot',
+};
