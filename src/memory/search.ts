@@ -333,7 +333,10 @@ function scorer(query: Query, df: number[], N: number, avgdl: number, sources: S
   const out = {
     matched: 0,
     of(tf: ArrayLike<number>, at: number, length: number, source: number): number {
-      let score = bm25(query.terms, idf, tf, at, Math.max(length, 1), avgdl, groupBest);
+      // A line shorter than the average is not taken as more about its words than an average one
+      // ("Excellent choice!" beside the exchange it closes); a longer line's words still weigh
+      // less. Plain BM25 keeps its own length normalisation.
+      let score = bm25(query.terms, idf, tf, at, plain ? Math.max(length, 1) : Math.max(length, avgdl), avgdl, groupBest);
       let matched = 0;
       for (const g of groupBest) if (g > 0) matched++;
       out.matched = matched;

@@ -124,6 +124,27 @@ describe('days as evidence', () => {
   });
 });
 
+describe('short lines', () => {
+  const scores = (lines: string[], plain: boolean) => {
+    const q = parseQuery('deploy', { plain });
+    const out: Candidate[] = [];
+    const stats = scanText(lines.join('\n'), q, 0, out, { plain });
+    return new Map(rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 5, plain }).map((s) => [s.candidate.line, s.score]));
+  };
+  const lines = ['ok, deploy', 'we deploy from the main branch', `${'filler words without the term '.repeat(8)}`, `deploy ${'and a long tail of other words '.repeat(10)}`];
+
+  it('a line shorter than the average scores as an average one; a longer one less', () => {
+    const s = scores(lines, false);
+    expect(s.get(1)).toBe(s.get(2));
+    expect(s.get(4)!).toBeLessThan(s.get(2)!);
+  });
+
+  it('plain BM25 keeps its length normalisation (the shorter line first)', () => {
+    const s = scores(lines, true);
+    expect(s.get(1)!).toBeGreaterThan(s.get(2)!);
+  });
+});
+
 describe('days as evidence, whatever the order', () => {
   it('ranks the same lines with the same scores whatever order the candidates come in', () => {
     fc.assert(
