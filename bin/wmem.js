@@ -38,8 +38,10 @@ async function lean() {
       // Every prompt and every tool call: the whole hook path in one CommonJS file.
       return require('../dist/fast/fast-hook.cjs').runFast(process.argv);
     default:
-      // `wmem context` (every prompt, in some setups): the same entry without the hook moments,
-      // which it never runs (a smaller file to compile).
+      // `wmem context` (every prompt, in some setups): first from the session's answer cache (a
+      // small file that reads it and stats what it was computed from), else the same entry as
+      // the hooks without the hook moments, which it never runs (a smaller file to compile).
+      if (args[0] === 'context' && require('../dist/fast/first.cjs').answerFromCache(args)) return true;
       return require('../dist/fast/fast.cjs').runFast(process.argv);
   }
 }

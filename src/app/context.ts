@@ -19,6 +19,8 @@ import { loadAgentByMetaName } from '../agents/lookup.js';
 import { renderMemory, renderMeta, type MemoryWhere } from '../render/context.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
 import type { AppEnv } from './env.js';
+import { signContextInputs } from './context-inputs.js';
+import type { Signature } from '../store/answers.js';
 
 export interface ContextOptions {
   part?: 'all' | 'memory' | 'meta';
@@ -37,6 +39,8 @@ export interface AssembledContext {
   transcript?: string;
   /** Settings that were ignored, and why. */
   warnings: string[];
+  /** Read files besides the session's own (the project's other sessions): no answer cache can list them. */
+  fromSiblings?: boolean;
 }
 
 export interface AssembleOptions extends Omit<ContextOptions, 'part'> {
@@ -148,7 +152,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     dirty = true;
   }
   if (dirty) await writeContextCache(session.paths.stateDir, cache);
-  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings };
+  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;
@@ -194,6 +198,8 @@ export interface ContextResult {
   session: string;
   part: 'all' | 'memory' | 'meta';
   assembled: AssembledContext;
+  /** Where the answer cache of the session is, and every file this answer was computed from (signed before it was read); none: not cacheable. */
+  answerCache?: { stateDir: string; inputs: [string, Signature][] };
 }
 
 /** wmem is switched off here (WMEM_DISABLED, `wmem off`): nothing is injected. */
@@ -215,8 +221,11 @@ export async function context(options: ContextOptions, env: AppEnv): Promise<Con
     throw err;
   }
   if (isOffAt(session.project.dir)) return offHere(offFile(session.project.dir));
+  const inputs = signContextInputs(session);
   const assembled = await assembleContext(session, env, { ...options, wantMeta: part !== 'memory' });
-  return { session: session.id, part, assembled };
+  // A transcript the listing did not name (a hook state rewritten meanwhile) or the other sessions' files: not cached.
+  const listed = !assembled.fromSiblings && (!assembled.transcript || inputs.some(([file]) => file === assembled.transcript));
+  return { session: session.id, part, assembled, ...(listed ? { answerCache: { stateDir: session.paths.stateDir, inputs } } : {}) };
 }
 
 function offHere(flag: string): ContextOff {

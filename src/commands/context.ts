@@ -31,7 +31,7 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
     const again = await context({ ...options, budget: Math.max(200, CLAUDE_CONTEXT_CAP - result.assembled.metaText.length - 1) }, ctx);
     if (!('off' in again)) result = again;
   }
-  const { session, part, assembled } = result;
+  const { session, part, assembled, answerCache } = result;
   for (const warning of assembled.warnings) ctx.warn(`note: ${warning}`);
   const pieces = [part !== 'meta' ? assembled.memory : '', part !== 'memory' ? assembled.metaText : ''].filter(Boolean);
   const text = pieces.join('\n');
@@ -40,12 +40,12 @@ export async function run(options: ContextOptions, ctx: RunContext): Promise<Com
     ...(part !== 'meta' ? { memory: assembled.memory } : {}),
     ...(part !== 'memory' ? { meta: assembled.meta, metaText: assembled.metaText } : {}),
   };
-  if (format === 'json' || ctx.json) return { data, text: JSON.stringify(data) };
+  if (format === 'json' || ctx.json) return { data, text: JSON.stringify(data), answerCache };
   if (format === 'claude') {
     const hook = {
       hookSpecificOutput: { hookEventName: options.event ?? (part === 'memory' ? 'SessionStart' : 'UserPromptSubmit'), additionalContext: text },
     };
-    return { data: hook, text: JSON.stringify(hook) };
+    return { data: hook, text: JSON.stringify(hook), answerCache };
   }
-  return { data, text };
+  return { data, text, answerCache };
 }

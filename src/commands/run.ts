@@ -27,6 +27,8 @@ export interface CommandResult {
   raw?: boolean;
   /** Non-zero when the command ran but reports a failure (sweep with failed deletions). */
   exitCode?: number;
+  /** The answer may be kept for the first stage (store/answers.ts): where, and what it was computed from. */
+  answerCache?: { stateDir: string; inputs: [string, string][] };
 }
 
 const MAX_STDIN = 64 * 1024 * 1024;

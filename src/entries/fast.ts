@@ -6,7 +6,11 @@
 import { GLOBAL_OPTIONS, VERSION, parseFlags } from '../options.js';
 import { CONTEXT, HOOK } from './lean-commands.js';
 import type { CommandData } from './commands.js';
-import { buildRunContext, printResult, reportError, writeStdout, type GlobalFlags } from './runtime.js';
+import { buildRunContext, printResult, reportError, stdoutOf, writeStdout, type GlobalFlags } from './runtime.js';
+import { fileURLToPath } from 'node:url';
+import { envKey, signInputs } from '../store/answers.js';
+import { saveAnswer } from '../store/answers-save.js';
+import { ANSWER_VERSION } from './first.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
 import { leanOptions, parseLean } from './lean-args.js';
 // Static, so the whole `context` path is in this one bundle file (no chunk loading per prompt).
@@ -34,14 +38,39 @@ export async function runFast(argv: string[]): Promise<boolean> {
   if (!options) return false;
   try {
     const ctx = await buildRunContext(options as GlobalFlags, { plain: true });
-    const command: { run: (o: never, c: RunContext, a: string[]) => Promise<CommandResult> } = isContext
-      ? contextCommand
-      : await import('../commands/hook.js');
+    if (isContext) return await answerContext(args, options as never, ctx);
+    const command: { run: (o: never, c: RunContext, a: string[]) => Promise<CommandResult> } = await import('../commands/hook.js');
     printResult(await command.run(options as never, ctx, rest), ctx);
   } catch (err) {
     // A hook never fails the agent: the hook command logs its own errors; this is the last guard.
     if (isHook) process.exitCode = 0;
     else reportError(err);
+  }
+  return true;
+}
+
+/**
+ * `wmem context`, answered in full: printed, then kept in the session's answer cache with what it
+ * was computed from, so that the first stage (first.ts) answers the same call while nothing changed.
+ */
+async function answerContext(args: string[], options: Parameters<typeof contextCommand.run>[0], ctx: RunContext): Promise<true> {
+  const warned: string[] = [];
+  const warn = ctx.warn;
+  ctx.warn = (message) => {
+    warn(message);
+    if (!ctx.quiet) warned.push(message.endsWith('\n') ? message : message + '\n');
+  };
+  const result = await contextCommand.run(options, ctx);
+  printResult(result, ctx);
+  const cache = result.answerCache;
+  if (cache && !result.exitCode) {
+    const self = fileURLToPath(import.meta.url);
+    // This bundle is an input too: a rebuild never answers from an entry the old one wrote.
+    const inputs = [...signInputs([self]), ...cache.inputs];
+    // WMEM_SETTLE_MS: tests, whose edits all change a file's size or inode, need not wait (store/answers-save.ts).
+    const settle = Number(ctx.env.WMEM_SETTLE_MS) >= 0 && ctx.env.WMEM_SETTLE_MS ? Number(ctx.env.WMEM_SETTLE_MS) : undefined;
+    const entry = { version: ANSWER_VERSION, cwd: process.cwd(), env: envKey(ctx.env), inputs, stdout: stdoutOf(result, ctx), stderr: warned.join('') };
+    await saveAnswer(cache.stateDir, args, entry, settle);
   }
   return true;
 }

@@ -1,6 +1,8 @@
 // The process side of running a command, shared by both entries: building the RunContext from
 // global flags, printing a result, and turning errors into one line on stderr and an exit code.
-import { writeSync } from 'node:fs';
+import { writeStdout } from './stdout.js';
+
+export { writeStdout };
 import { WmemError, EXIT } from '../ui/errors.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
 import { resolveHome } from '../store/paths.js';
@@ -48,32 +50,19 @@ export async function buildRunContext(flags: GlobalFlags, options: { plain?: boo
   };
 }
 
-/**
- * Writes to fd 1 directly: touching process.stdout builds a stream (and loads net and the stream
- * modules), which costs milliseconds on every prompt. Falls back to the stream if the descriptor
- * is non-blocking and full.
- */
-export function writeStdout(text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  let offset = 0;
-  try {
-    while (offset < bytes.length) offset += writeSync(1, bytes, offset, bytes.length - offset);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-    process.stdout.write(bytes.subarray(offset));
-  }
+/** The exact bytes a result prints on stdout (the answer cache keeps them). */
+export function stdoutOf(result: CommandResult, ctx: RunContext): string {
+  if (ctx.json) return JSON.stringify(result.data, null, 2) + '\n';
+  if (result.raw && result.text !== undefined) return result.text;
+  if (result.text !== undefined) return result.text === '' || result.text.endsWith('\n') ? result.text : result.text + '\n';
+  return JSON.stringify(result.data, null, 2) + '\n';
 }
 
 export function printResult(result: CommandResult, ctx: RunContext): void {
-  if (ctx.json) {
-    writeStdout(JSON.stringify(result.data, null, 2) + '\n');
-  } else if (result.raw && result.text !== undefined) {
-    process.stdout.write(result.text);
-  } else if (result.text !== undefined) {
-    if (result.text !== '') writeStdout(result.text.endsWith('\n') ? result.text : result.text + '\n');
-  } else {
-    writeStdout(JSON.stringify(result.data, null, 2) + '\n');
-  }
+  const text = stdoutOf(result, ctx);
+  // A raw filter's output may be large: the stream takes it without blocking.
+  if (result.raw && result.text !== undefined && !ctx.json) process.stdout.write(text);
+  else if (text !== '') writeStdout(text);
   if (result.exitCode) process.exitCode = result.exitCode;
 }
 

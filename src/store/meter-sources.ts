@@ -32,6 +32,8 @@ export interface MeterSources {
   transcript?: string;
   /** Settings that were ignored, and why (shown by commands; hooks log nothing for them). */
   warnings: string[];
+  /** The floor was looked for in the project's other sessions (files no answer cache lists). */
+  fromSiblings?: boolean;
 }
 
 /** What a hook has just read (or the load phase has read on from the hooks' cursor). */
@@ -119,7 +121,10 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
   };
   // A session's first prompt comes before any usage: what the agent sent besides the conversation
   // in this project's other sessions is the best figure there is (its system prompt and tools).
-  if (agent && usage?.lastUsage == null && !state?.floor) sources.floor = await projectFloor(session, serving?.id ?? 'claude');
+  if (agent && usage?.lastUsage == null && !state?.floor) {
+    sources.floor = await projectFloor(session, serving?.id ?? 'claude');
+    sources.fromSiblings = true;
+  }
   if (state?.transcript?.path) sources.transcript = state.transcript.path;
   if (agent) {
     sources.agent = agent;

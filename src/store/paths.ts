@@ -3,33 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { usageError } from '../ui/errors.js';
 import { findSecret } from '../memory/gate.js';
+import { homeFrom, isValidSessionId, RESERVED_SESSION_IDS } from './names.js';
+
+export { encodeCwd, isValidSessionId, RESERVED_SESSION_IDS } from './names.js';
 
 export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   if (flag !== undefined && flag.trim() === '') throw usageError('--home is empty', 'give a folder, or leave --home out to use $WMEM_HOME or ~/.ai');
-  const raw = flag ?? (env.WMEM_HOME || path.join(os.homedir(), '.ai'));
-  const expanded = raw === '~' ? os.homedir() : raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(2)) : raw;
-  return path.resolve(expanded);
-}
-
-/** `/Users/genius/project/ai` → `--Users-genius-project-ai--`. Lossy by design; project.json disambiguates. */
-export function encodeCwd(realPath: string): string {
-  const trimmed = realPath.replace(/^[\\/]+/, '');
-  return `--${trimmed.replace(/[/\\:]/g, '-')}--`;
+  return homeFrom(flag, env);
 }
 
 /** The folder names a project may live in, in order: the plain encoding, then numbered variants. */
 export function projectFolderCandidate(encoded: string, attempt: number): string {
   // A numbered name ends in a digit, never in `--`, so it can never be another path's plain encoding.
   return attempt === 0 ? encoded : `${encoded}${attempt + 1}`;
-}
-
-const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** Names the project folder uses for itself; a session of that name would collide with them. */
-export const RESERVED_SESSION_IDS = new Set(['cache', 'current', 'project.json', 'workspace-memory.json', 'team-cache.json', 'logs', 'state']);
-
-export function isValidSessionId(id: string): boolean {
-  return SESSION_ID.test(id) && id !== '.' && id !== '..' && !RESERVED_SESSION_IDS.has(id) && !/\.(?:tmp|lock)$/.test(id);
 }
 
 export function assertSessionId(id: string, source: string): string {

@@ -1,4 +1,4 @@
-// The lean bundles (dist/fast/fast.cjs for `context` and dist/fast/fast-hook.cjs for `hook`,
+// The lean bundles (dist/fast/first.cjs, the first stage of `context`, dist/fast/fast.cjs for `context` and dist/fast/fast-hook.cjs for `hook`,
 // which run on every prompt, dist/fast/fast-compact.js for `compact`, dist/fast/fast-search.js for `search`, and
 // dist/fast/fast-mcp.js for `mcp`) must each stay one file that loads nothing but Node built-ins
 // up front: every heavy or rarely used module is reached through a dynamic import that points
@@ -18,6 +18,8 @@ const bundles: Record<string, string[]> = {
   'fast-compact.js': ['../memory/overview.js'],
   'fast-mcp.js': ['../mcp/server.js'],
   'fast-search.js': [],
+  // The first stage of `context`: reads the answer cache, loads nothing else at all.
+  'first.cjs': [],
 };
 
 it('the lean entries are single files, one per entry', () => {
@@ -52,4 +54,9 @@ it('the lean search bundle does not load node:crypto or node:child_process up fr
   const staticImports = [...lean.matchAll(/^import\s[^;]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]);
   expect(staticImports).not.toContain('node:crypto');
   expect(staticImports).not.toContain('node:child_process');
+});
+
+// The first stage runs before anything else on every `wmem context`: it stays a few KB.
+it('the first stage of context is small', () => {
+  expect(readFileSync(path.join(leanDir, 'first.cjs')).length).toBeLessThan(16 * 1024);
 });

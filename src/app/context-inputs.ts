@@ -1,0 +1,56 @@
+// Every file `wmem context` reads for a session, for the answer cache (store/answers.ts): each
+// signed before it is read, so that a write after the signature is a miss next time, never a
+// stale answer. Missing files are listed too: their appearing changes the answer. The render cache
+// (state/context-cache.json) is not: it is derived from these files and checked against them.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Session } from '../store/session.js';
+import { signInputs, type Signature } from '../store/answers.js';
+import { hookStateFile } from '../store/hook-state.js';
+import { hotStatePath } from '../store/hot-state.js';
+import { workspaceFilePath } from '../store/workspace.js';
+import { offFile } from '../store/switch.js';
+import { teamFilePath } from '../store/team.js';
+import { AGENT_NAMES } from '../agents/lookup.js';
+
+/** The `.git` looked for in each folder up to the repository's root, and its team file (store/team.ts findRepoRootSync). */
+function teamInputs(projectCwd: string): string[] {
+  const files: string[] = [];
+  for (let dir = path.resolve(projectCwd); ; dir = path.dirname(dir)) {
+    const git = path.join(dir, '.git');
+    files.push(git);
+    if (signInputs([git])[0][1] !== '-') return [...files, path.dirname(teamFilePath(dir)), teamFilePath(dir)];
+    if (path.dirname(dir) === dir) return files;
+  }
+}
+
+/** The transcript a hook state names (read on by `wmem context` from the hooks' cursor). */
+function transcriptOf(stateFile: string): string | undefined {
+  try {
+    const file = (JSON.parse(readFileSync(stateFile, 'utf8')) as { transcript?: { path?: unknown } }).transcript?.path;
+    return typeof file === 'string' && file ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function signContextInputs(session: Session): [string, Signature][] {
+  const { paths, project } = session;
+  const hookStates = signInputs(AGENT_NAMES.map((a) => hookStateFile(paths.stateDir, a.id)));
+  const transcripts = hookStates.map(([file]) => transcriptOf(file)).filter((f): f is string => f !== undefined);
+  const files = [
+    path.join(project.dir, 'project.json'),
+    offFile(project.dir),
+    workspaceFilePath(project.dir),
+    path.join(project.dir, 'team-cache.json'),
+    paths.dir,
+    paths.workingMemory,
+    paths.overview,
+    paths.scratch,
+    paths.meta,
+    paths.messages,
+    hotStatePath(paths.stateDir),
+    ...teamInputs(project.cwd),
+  ];
+  return [...hookStates, ...signInputs([...files, ...transcripts])];
+}

@@ -1,0 +1,37 @@
+// Writes an entry of the answer cache (store/answers.ts): after the full path answered a
+// per-prompt command, so that the next identical call is answered by the first stage. A cache:
+// not fsynced, written without the lock (two writers at once lose one entry, which only costs
+// the next call the full path), and a failure is ignored.
+import { atomicWrite } from './fsx.js';
+import { ANSWERS_VERSION, answerKey, answersFile, readAnswers, type AnswerEntry, type AnswersFile, type Signature } from './answers.js';
+
+/** Entries kept per session (context, context --part memory, a format or two, a hook's and a shell's). */
+const ENTRIES_KEPT = 8;
+
+/**
+ * How long a file must have stood unchanged before an answer computed from it is kept. File
+ * times advance by the kernel's clock tick (up to ~10 ms): a same-size write in place within the
+ * tick of the signature would leave inode, size and times as they were, and the cache stale
+ * (git's "racily clean" files). Files changed earlier than this are told apart by their times.
+ */
+export const SETTLE_MS = 2_000;
+
+/** Whether no input changed within `settleMs` of `nowMs` (its change time: a write cannot set it back). */
+export function settled(inputs: [string, Signature][], nowMs: number, settleMs: number): boolean {
+  const before = BigInt(Math.floor(nowMs - settleMs)) * 1_000_000n;
+  return inputs.every(([, sig]) => sig === '-' || BigInt(sig.split(':')[3] ?? 'x') <= before);
+}
+
+export async function saveAnswer(stateDir: string, argv: string[], entry: AnswerEntry, settleMs = SETTLE_MS): Promise<void> {
+  try {
+    if (!settled(entry.inputs, Date.now(), settleMs)) return;
+    const key = answerKey(argv, entry.env);
+    const old = readAnswers(stateDir)?.entries ?? {};
+    // The newest last: the oldest go first when there are too many.
+    const kept = Object.entries(old).filter(([k]) => k !== key).slice(-(ENTRIES_KEPT - 1));
+    const file: AnswersFile = { v: ANSWERS_VERSION, entries: Object.fromEntries([...kept, [key, entry]]) };
+    await atomicWrite(answersFile(stateDir), JSON.stringify(file), { durable: false });
+  } catch {
+    /* the next call answers in full, and tries again */
+  }
+}

@@ -1,0 +1,94 @@
+// The answer cache (<session>/state/answers.json): the exact stdout of a per-prompt command
+// (`wmem context …`) keyed by everything it was computed from: the command line, the wmem
+// version, the working folder, the environment, and the identity of every file it read (inode,
+// size, modification and change times, or absence). The first stage (src/entries/first.ts)
+// answers from it without loading the full bundle when every key still matches; anything else
+// is a miss, and the full path answers and writes the entry again. Built-ins only: the first
+// stage bundles this file, and it must stay small.
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+export const ANSWERS_VERSION = 1;
+
+/** A file's identity: a new write is a new inode (atomic rename) or a new size or time. */
+export type Signature = string;
+
+export interface AnswerEntry {
+  /** wmem's version and this format's, joined: another build never answers from this one's entry. */
+  version: string;
+  cwd: string;
+  env: string;
+  /** Every file the answer was computed from, with its identity taken before it was read. */
+  inputs: [file: string, signature: Signature][];
+  stdout: string;
+  stderr: string;
+}
+
+export interface AnswersFile {
+  v: typeof ANSWERS_VERSION;
+  /** Keyed by the command line and the environment (answerKey). */
+  entries: Record<string, AnswerEntry>;
+}
+
+export function answersFile(stateDir: string): string {
+  return path.join(stateDir, 'answers.json');
+}
+
+/** '-' for a file that is not there (its appearing is a change too). */
+export function signature(file: string): Signature {
+  const s = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : '-';
+}
+
+export function signInputs(files: string[]): [string, Signature][] {
+  return [...new Set(files)].map((file) => [file, signature(file)]);
+}
+
+/**
+ * 64-bit FNV-1a (two 32-bit lanes) of the whole environment, sorted: any variable that could
+ * change the output (a setting, a home, an agent's folder) is in the key, and no value is stored.
+ */
+export function envKey(env: NodeJS.ProcessEnv): string {
+  const text = Object.keys(env)
+    .sort()
+    .map((k) => `${k}=${env[k]}`)
+    .join('\0');
+  let a = 0x811c9dc5;
+  let b = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c ^ (a >>> 24), 0x01000193) >>> 0;
+  }
+  return `${a.toString(16)}.${b.toString(16)}.${text.length}`;
+}
+
+export function readAnswers(stateDir: string): AnswersFile | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(answersFile(stateDir), 'utf8')) as AnswersFile;
+    return parsed?.v === ANSWERS_VERSION && parsed.entries && typeof parsed.entries === 'object' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface AnswerKey {
+  argv: string[];
+  version: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Where an entry is kept: one per command line and environment (a hook's and a shell's apart). */
+export function answerKey(argv: string[], env: string): string {
+  return `${JSON.stringify(argv)} ${env}`;
+}
+
+/** The entry that still holds for this key, or undefined (anything unexpected is a miss). */
+export function lookupAnswer(stateDir: string, key: AnswerKey): AnswerEntry | undefined {
+  const env = envKey(key.env);
+  const entry = readAnswers(stateDir)?.entries[answerKey(key.argv, env)];
+  if (!entry || entry.version !== key.version || entry.cwd !== key.cwd || entry.env !== env || typeof entry.stdout !== 'string' || !Array.isArray(entry.inputs)) return undefined;
+  for (const [file, sig] of entry.inputs) if (signature(file) !== sig) return undefined;
+  return entry;
+}

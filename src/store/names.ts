@@ -1,0 +1,27 @@
+// The naming rules the first stage needs too (src/entries/first.ts): where the home is, how a
+// project folder is named, which session ids are valid. Built-ins only; paths.ts re-exports them.
+import os from 'node:os';
+import path from 'node:path';
+
+/** --home, else $WMEM_HOME, else ~/.ai; `~` expanded. */
+export function homeFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  const raw = flag ?? (env.WMEM_HOME || path.join(os.homedir(), '.ai'));
+  const expanded = raw === '~' ? os.homedir() : raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(2)) : raw;
+  return path.resolve(expanded);
+}
+
+/** `/Users/genius/project/ai` → `--Users-genius-project-ai--`. Lossy by design; project.json disambiguates. */
+export function encodeCwd(realPath: string): string {
+  const trimmed = realPath.replace(/^[\\/]+/, '');
+  return `--${trimmed.replace(/[/\\:]/g, '-')}--`;
+}
+
+const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Names the project folder uses for itself; a session of that name would collide with them. */
+export const RESERVED_SESSION_IDS = new Set(['cache', 'current', 'project.json', 'workspace-memory.json', 'team-cache.json', 'logs', 'state']);
+
+export function isValidSessionId(id: string): boolean {
+  return SESSION_ID.test(id) && id !== '.' && id !== '..' && !RESERVED_SESSION_IDS.has(id) && !/\.(?:tmp|lock)$/.test(id);
+}
+
