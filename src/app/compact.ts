@@ -15,6 +15,12 @@ export interface CompactUseOptions {
   progress?: boolean;
   /** Starts `wmem compact --finish` for the session, detached; false when it could not. */
   startFinish: (session: Session) => boolean;
+  /**
+   * `--wait`: runs `wmem compact --finish` for the session in a process of its own and waits for
+   * it (the search indexes, with a smaller heap than this process has by then); false when it
+   * could not, and the indexes are built here.
+   */
+  finishNow?: (session: Session) => Promise<boolean>;
 }
 
 /** Archives at least this large are indexed for search when the compaction finishes. */
@@ -34,7 +40,9 @@ export async function compactMemory(options: CompactUseOptions, env: AppEnv): Pr
     // The full way (or --wait) is done: the search index of a large archive is the last of it,
     // in the background unless the caller asked to wait for everything. A small one is indexed
     // by the first search in a few milliseconds.
-    if (wait) await indexForSearch(session).catch((err) => warn(`the search index was not updated: ${(err as Error).message}`));
+    if (wait) {
+      if (!(await options.finishNow?.(session))) await indexForSearch(session).catch((err) => warn(`the search index was not updated: ${(err as Error).message}`));
+    }
     else options.startFinish(session);
   }
   return result;
@@ -57,4 +65,4 @@ async function indexForSearch(session: Session): Promise<void> {
   await indexSession(session.id, session.paths);
 }
 
-export { finishInBackground } from './finish-background.js';
+export { finishInBackground, finishInChild } from './finish-background.js';

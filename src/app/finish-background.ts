@@ -3,13 +3,26 @@
 // search, which only starts it, does not load the compaction.
 import type { Where } from '../store/session.js';
 
+/**
+ * V8's young generation for the finishing run, in MiB per semi-space (Node 20's default grows to
+ * 16). The finishing makes short-lived strings for every archived line; with the default, the
+ * young generation alone held ~30 MB of pages, and the run's peak RSS on a 58 MB history was
+ * 161–179 MB for ~20–40 MB of live data (bench/compact-rss.mjs). 2 MiB keeps it near 140 MB at the
+ * same CPU time (bench/README.md).
+ */
+const FINISH_NODE_FLAGS = ['--max-semi-space-size=2'];
+
+function finishArgs(bin: string, where: Where, sessionId: string): string[] {
+  return [...FINISH_NODE_FLAGS, bin, 'compact', '--finish', '--quiet', '--home', where.home, '--cwd', where.cwd, '--session', sessionId];
+}
+
 /** Starts `wmem compact --finish` for a session, detached; false when it could not be started. */
 export function finishInBackground(bin: string | undefined, where: Where, sessionId: string): boolean {
   if (!bin) return false;
   try {
     // Loaded here: most searches never start one, and node:child_process costs a search's startup.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(process.execPath, [bin, 'compact', '--finish', '--quiet', '--home', where.home, '--cwd', where.cwd, '--session', sessionId], {
+    const child = spawn(process.execPath, finishArgs(bin, where, sessionId), {
       detached: true,
       stdio: 'ignore',
       env: where.env,
@@ -20,4 +33,23 @@ export function finishInBackground(bin: string | undefined, where: Where, sessio
   } catch {
     return false;
   }
+}
+
+/**
+ * Runs `wmem compact --finish` for a session and waits for it (`compact --wait`): the indexing in
+ * a process of its own, with the finishing's small young generation, instead of on top of the
+ * compaction's heap. False when it could not be run (the caller then indexes in this process).
+ */
+export function finishInChild(bin: string | undefined, where: Where, sessionId: string): Promise<boolean> {
+  if (!bin) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    try {
+      const { spawn } = process.getBuiltinModule('node:child_process');
+      const child = spawn(process.execPath, finishArgs(bin, where, sessionId), { stdio: 'ignore', env: where.env });
+      child.on('error', () => resolve(false));
+      child.on('exit', (code) => resolve(code === 0));
+    } catch {
+      resolve(false);
+    }
+  });
 }

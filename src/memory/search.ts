@@ -251,6 +251,8 @@ export interface CandidatePool {
   row(line: number): number;
   length(line: number): number;
   candidate(line: number): Candidate;
+  /** Reads ahead the text of these lines (the shortlist's), which candidate() then asks for one by one. */
+  prefetch?(lines: number[]): void;
 }
 
 interface Entry {
@@ -309,7 +311,9 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
     }
   }
   list.sort(byEntry);
-  let scored: Scored[] = list.slice(0, shortlist).map((e) => ({ candidate: e.candidate ?? e.pool!.candidate(e.line), score: e.score, matched: e.matched }));
+  list = list.slice(0, shortlist);
+  for (const pool of pools) pool.prefetch?.(list.filter((e) => e.pool === pool).map((e) => e.line));
+  let scored: Scored[] = list.map((e) => ({ candidate: e.candidate ?? e.pool!.candidate(e.line), score: e.score, matched: e.matched }));
   if (!options.plain) {
     const near = proximity(query);
     const own = new Set(query.terms.map((t) => t.group)).size;

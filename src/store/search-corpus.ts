@@ -157,17 +157,18 @@ function dayRecorder(): { see(raw: string, line: number): void; days: DayRun[] }
   };
 }
 
-type MessagesText = ({ file: string; built?: string } | { text: string }) & { days: DayRun[] };
+/** `unwritten`: made in memory for want of a fresh sidecar, which an indexing run is left to write. */
+type MessagesText = ({ file: string } | { text: string; unwritten?: boolean }) & { days: DayRun[] };
 
 /**
  * The sidecar text file of an archived messages file, built when missing or stale; when it cannot
  * be written, the text itself. With it, the day each run of lines was written on. Built
  * synchronously, a MiB at a time each way: the first search after a compaction may be the one
- * that builds it, and per-line promises cost as much as the JSON parsing. A search that builds it
- * (`keep`) also gets the text it wrote (`built`), instead of reading it back; the finishing,
- * whose memory is counted, does not.
+ * that needs it, and per-line promises cost as much as the JSON parsing. A search (`searching`) of an
+ * archive larger than SEARCH_BUILD_MAX gets the text made in memory, unwritten (it would not
+ * index it either); the finishing, whose memory is counted, writes it a batch at a time.
  */
-async function messagesText(paths: SessionPaths, source: Source, keep = false): Promise<MessagesText> {
+async function messagesText(paths: SessionPaths, source: Source, searching = false): Promise<MessagesText> {
   const dir = path.join(paths.stateDir, 'search');
   const base = path.basename(source.path);
   const textFile = path.join(dir, `${base}.txt`);
@@ -187,17 +188,18 @@ async function messagesText(paths: SessionPaths, source: Source, keep = false): 
     }
     if (!lines) write('\n'); // as an empty join ended
   };
+  // A search makes the text in memory and leaves writing it to the indexing run it starts (the
+  // compaction's finishing is most often writing it already): the write, its UTF-8 encoding and
+  // its fsync were a tenth of the first search after a compaction.
+  if (searching && source.size > SEARCH_BUILD_MAX) return inMemory();
   // Written a batch at a time: a long archive's text is never all in memory. A cache: a failed
   // write costs time on the next search, nothing else (the text is then made in memory).
-  const kept: string[] = [];
   try {
     await atomicWriteWith(textFile, (fd) => {
       let batch: string[] = [];
       let size = 0;
       const flush = () => {
-        const joined = batch.join('');
-        if (keep) kept.push(joined);
-        writeAll(fd, Buffer.from(joined, 'utf8'));
+        writeAll(fd, Buffer.from(batch.join(''), 'utf8'));
         batch = [];
         size = 0;
       };
@@ -208,11 +210,14 @@ async function messagesText(paths: SessionPaths, source: Source, keep = false): 
       flush();
     });
     await atomicWrite(metaFile, JSON.stringify({ version: SIDECAR_VERSION, size: stat.size, mtimeMs: stat.mtimeMs, lines, days: recorder.days }));
-    return { file: textFile, days: recorder.days, ...(keep ? { built: kept.join('') } : {}) };
+    return { file: textFile, days: recorder.days };
   } catch {
+    return inMemory();
+  }
+  function inMemory(): MessagesText {
     const pieces: string[] = [];
     extract((text) => pieces.push(text));
-    return { text: pieces.join(''), days: recorder.days };
+    return { text: pieces.join(''), days: recorder.days, unwritten: true };
   }
 }
 
@@ -596,10 +601,12 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
       text = out.workspace[source.kind] ?? '';
     } else {
       const paths = sessionOf.get(source.session!)!;
-      const sidecar: MessagesText | { file: string; built?: string } = source.kind === 'messages' ? await messagesText(paths, source, true) : { file: source.path };
+      const sidecar: MessagesText | { file: string } = source.kind === 'messages' ? await messagesText(paths, source, true) : { file: source.path };
       if ('days' in sidecar) out.shape[i] = { conversation: true, days: sidecar.days };
-      if ('text' in sidecar) text = sidecar.text;
-      else {
+      if ('text' in sidecar) {
+        text = sidecar.text;
+        if (sidecar.unwritten) out.unindexed.add(source.session!);
+      } else {
         const index = options.noIndex ? undefined : await indexOf(paths, source, sidecar.file, SEARCH_BUILD_MAX);
         if (index === 'later') out.unindexed.add(source.session!);
         const view = index === 'later' ? undefined : index?.view;
@@ -616,8 +623,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
           }
           return;
         }
-        // The text this search just built (and wrote): not read back.
-        const raw = sidecar.built ?? readText(sidecar.file);
+        const raw = readText(sidecar.file);
         const { text: body, pointer } = source.kind === 'messages' ? { text: raw } : blankFrontMatter(raw);
         text = body;
         if (pointer) {

@@ -48,7 +48,9 @@ export async function sandbox(): Promise<Sandbox> {
     home,
     project,
     run: (args, options = {}) => runWmem(args, { ...options, home, cwd: options.cwd ?? project }),
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    // A compaction's detached finishing may still be writing its search files: rm retries
+    // (ENOTEMPTY) instead of failing the test that started it.
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }),
   };
 }
 
