@@ -5,8 +5,13 @@ import type { createHash as CreateHash } from 'node:crypto';
 let createHash: typeof CreateHash | undefined;
 
 export function sha256Hex(text: string): string {
+  return nodeHash('sha256').update(text).digest('hex');
+}
+
+/** node:crypto's Hash (with copy()), node:crypto loaded on first use: not by a command's start. */
+export function nodeHash(algorithm: 'sha256' | 'sha1'): ReturnType<typeof CreateHash> {
   createHash ??= process.getBuiltinModule('node:crypto').createHash;
-  return createHash('sha256').update(text).digest('hex');
+  return createHash(algorithm);
 }
 
 /**
@@ -51,8 +56,7 @@ export function sha256(): Sha256 {
         pending.push(Uint8Array.prototype.slice.call(bytes));
         size += bytes.length;
         if (size > SMALL) {
-          createHash ??= process.getBuiltinModule('node:crypto').createHash;
-          node = createHash('sha256');
+          node = nodeHash('sha256');
           for (const chunk of pending) node.update(chunk);
           pending = [];
         }

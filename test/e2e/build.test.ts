@@ -1,5 +1,5 @@
 // The lean bundles (dist/fast/fast.cjs for `context` and dist/fast/fast-hook.cjs for `hook`,
-// which run on every prompt, dist/fast/fast-compact.js for `compact`, dist/fast/fast-search.js for `search`, and
+// which run on every prompt, dist/fast/fast-compact.cjs for `compact`, dist/fast/fast-search.js for `search`, and
 // dist/fast/fast-mcp.js for `mcp`) must each stay one file that loads nothing but Node built-ins
 // up front: every heavy or rarely used module is reached through a dynamic import that points
 // into the full build or a package. A wrong path
@@ -13,13 +13,15 @@ import { ROOT } from '../helpers/cli.js';
 
 const leanDir = path.join(ROOT, 'dist', 'fast');
 // Packages a CommonJS bundle may require() where it is used, never up front (src/memory/overview.ts).
-const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': ['unified', 'remark-parse', 'gray-matter'] };
+const MARKDOWN = ['unified', 'remark-parse', 'gray-matter'];
+const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN };
 const bundles: Record<string, string[]> = {
   'fast.cjs': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
   // The overview and the consolidation are in it: overview.md is read by a line scanner, and the
   // Markdown parser and gray-matter are required only for text the scanner declines (below).
   'fast-hook.cjs': ['../memory/tokens.js'],
-  'fast-compact.js': ['../memory/overview.js'],
+  // Like the hook bundle: CommonJS, the overview in it, the Markdown parser required where used.
+  'fast-compact.cjs': [],
   'fast-mcp.js': ['../mcp/server.js'],
   'fast-search.js': [],
 };

@@ -147,11 +147,15 @@ export async function* readLinesBackward(file: string, end: number): AsyncGenera
         yield { offset: 0, index: index++, bytes: buf.subarray(0, lineEnd) };
         break;
       }
+      // The next piece is read in front of the unfinished bytes, in one buffer: only those few
+      // bytes are copied, not the megabyte read.
       const size = Math.min(CHUNK, position);
-      const chunk = Buffer.allocUnsafe(size);
-      await handle.read(chunk, 0, size, position - size);
+      const rest = buf.subarray(0, lineEnd - position);
+      const next = Buffer.allocUnsafe(size + rest.length);
+      await handle.read(next, 0, size, position - size);
+      rest.copy(next, size);
       position -= size;
-      buf = Buffer.concat([chunk, buf.subarray(0, lineEnd - position - size)]);
+      buf = next;
     }
   } finally {
     await handle.close().catch(() => {});
