@@ -17,9 +17,10 @@ const MARKDOWN = ['unified', 'remark-parse', 'gray-matter'];
 const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN };
 const bundles: Record<string, string[]> = {
   'fast.cjs': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
-  // The overview and the consolidation are in it: overview.md is read by a line scanner, and the
-  // Markdown parser and gray-matter are required only for text the scanner declines (below).
-  'fast-hook.cjs': ['../memory/tokens.js'],
+  // The overview is in it (a line scanner reads overview.md; the Markdown parser and gray-matter
+  // are required only for text it declines, below). The consolidation (a session's end) is not:
+  // bundled, it cost every prompt's hook 5-10 ms of compiling.
+  'fast-hook.cjs': ['../memory/tokens.js', '../ops/consolidate/consolidate.js'],
   // Like the hook bundle: CommonJS, the overview in it, the Markdown parser required where used.
   'fast-compact.cjs': [],
   'fast-mcp.js': ['../mcp/server.js'],
