@@ -4,9 +4,10 @@
 // anything a lean entry does not recognise) goes to the full command line. All are built into
 // dist/ by `npm install` (the prepare script).
 // This file is CommonJS (bin/package.json says so): a per-prompt `wmem context` or `wmem hook`
-// then never starts Node's ES module loader (~10 ms on a slow machine), because its lean entry,
-// dist/fast/fast.cjs or dist/fast/fast-hook.cjs, is CommonJS too. The other entries and the full command line are ES modules,
-// reached through import().
+// and `wmem compact` then never start Node's ES module loader (~10 ms on a slow machine, and an
+// ES module import of node:fs loads node:stream), because their lean entries, dist/fast/fast.cjs,
+// fast-hook.cjs and fast-compact.cjs, are CommonJS too. The other entries and the full command
+// line are ES modules, reached through import().
 'use strict';
 const args = process.argv.slice(2);
 
@@ -26,7 +27,7 @@ async function lean() {
   switch (args[0]) {
     case 'compact':
       // A quick cut is timed against cp, and the full CLI's loading shows.
-      return (await import('../dist/fast/fast-compact.js')).runCompact(process.argv);
+      return require('../dist/fast/fast-compact.cjs').runCompact(process.argv);
     case 'search':
       // A search is timed against grep -rF over the same files.
       return (await import('../dist/fast/fast-search.js')).runSearch(process.argv);

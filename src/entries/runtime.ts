@@ -1,5 +1,6 @@
 // The process side of running a command, shared by both entries: building the RunContext from
 // global flags, printing a result, and turning errors into one line on stderr and an exit code.
+import { fstatSync } from 'node:fs';
 import { writeStdout } from './stdout.js';
 
 export { writeStdout };
@@ -19,12 +20,25 @@ export interface GlobalFlags {
 }
 
 /**
+ * Whether fd 1 or 2 is a terminal, without building process.stdout or .stderr (a file or a pipe
+ * there loads node:stream, ~10 ms of `wmem compact`'s return): only a character device can be
+ * one, and only then is node:tty asked.
+ */
+function isTerminal(fd: 1 | 2): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice() && process.getBuiltinModule('node:tty').isatty(fd);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * `plain` is for machine-facing output (context, hooks): no colour decision at all, because
  * asking whether stdout is a terminal builds the stdout stream, which costs time on every prompt.
  */
 export async function buildRunContext(flags: GlobalFlags, options: { plain?: boolean } = {}): Promise<RunContext> {
   const env = process.env;
-  const color = !options.plain && !flags.json && wantsColor(flags.color === false, env, Boolean(process.stdout.isTTY));
+  const color = !options.plain && !flags.json && wantsColor(flags.color === false, env, isTerminal(1));
   const quiet = Boolean(flags.quiet);
   return {
     home: resolveHome(flags.home, env),
@@ -42,7 +56,7 @@ export async function buildRunContext(flags: GlobalFlags, options: { plain?: boo
     },
     stdinFd: 0,
     get stderrIsTTY() {
-      return Boolean(process.stderr.isTTY);
+      return isTerminal(2);
     },
     warn: (message) => {
       if (!quiet) process.stderr.write(message.endsWith('\n') ? message : message + '\n');

@@ -1,11 +1,14 @@
 // overview.md as a tree: front matter (gray-matter) and level-2 sections (remark). Edits are
 // made by splicing the source at the offsets remark reports, so everything outside the edited
-// section stays byte for byte as the agent or person wrote it.
-import matter from 'gray-matter';
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
+// section stays byte for byte as the agent or person wrote it. The usual overview is read by a
+// line scanner that gives the same answers (overview-scan.ts); remark and gray-matter load only
+// for text it declines: require(), which the bundles turn into a lazy initialisation, keeps
+// their loading (~60 ms, esprima included) off the hooks that never need them.
+import type GrayMatter from 'gray-matter';
+import type { Processor } from 'unified';
 import type { Root, RootContent, Heading } from 'mdast';
 import { usageError } from '../ui/errors.js';
+import { mayHoldSectionHeading, scanFrontMatter, scanHeadings, type ScannedHeading } from './overview-scan.js';
 
 export interface SectionSpec {
   id: string;
@@ -62,9 +65,14 @@ export interface Overview {
   problem?: string;
 }
 
-const markdown = unified().use(remarkParse);
+let markdown: Processor | undefined;
 
 export function parseMarkdown(text: string): Root {
+  if (!markdown) {
+    const { unified } = require('unified') as typeof import('unified');
+    const remarkParse = (require('remark-parse') as typeof import('remark-parse')).default;
+    markdown = unified().use(remarkParse) as unknown as Processor;
+  }
   return markdown.parse(text) as Root;
 }
 
@@ -106,8 +114,11 @@ function sectionSpecs(frontMatter: Record<string, unknown>, file: string): Secti
 
 function splitFrontMatter(text: string, file: string, lenient: boolean): { raw: string; data: Record<string, unknown>; body: string; problem?: string } {
   if (!/^---\r?\n/.test(text)) return { raw: '', data: {}, body: text };
-  let parsed: matter.GrayMatterFile<string>;
+  const scanned = scanFrontMatter(text);
+  if (scanned) return scanned;
+  let parsed: GrayMatter.GrayMatterFile<string>;
   try {
+    const matter = require('gray-matter') as typeof GrayMatter;
     // gray-matter caches by input string; an empty options object turns the cache off.
     parsed = matter(text, {});
   } catch (err) {
@@ -126,6 +137,28 @@ function splitFrontMatter(text: string, file: string, lenient: boolean): { raw: 
   return { raw: text.slice(0, text.length - body.length), data: (parsed.data ?? {}) as Record<string, unknown>, body };
 }
 
+/** The level-2 headings by remark's tree (what scanHeadings answers for plain text). */
+function headingsOf(body: string): ScannedHeading[] {
+  const tree = parseMarkdown(body);
+  // Only level-2 headings delimit sections; a level-1 title belongs to the text around it.
+  const found: Array<{ node: Heading; index: number }> = [];
+  tree.children.forEach((node, index) => {
+    if (node.type === 'heading' && node.depth === 2) found.push({ node, index });
+  });
+  return found.map(({ node, index }, i) => {
+    const end = i + 1 < found.length ? found[i + 1].node.position!.start.offset! : body.length;
+    // Leading HTML comments are the template's guidance; the rest is the agent's content.
+    let guidanceEnd = node.position!.end.offset!;
+    for (let j = index + 1; j < tree.children.length; j++) {
+      const child = tree.children[j];
+      if (child.position!.start.offset! >= end) break;
+      if (child.type !== 'html' || !/^<!--[\s\S]*-->$/.test(child.value.trim())) break;
+      guidanceEnd = child.position!.end.offset!;
+    }
+    return { start: node.position!.start.offset!, end: node.position!.end.offset!, guidanceEnd, title: nodeText(node).trim() };
+  });
+}
+
 export function parseOverview(text: string, file = 'overview.md', options: ParseOptions = {}): Overview {
   const lenient = options.lenient === true;
   const front = splitFrontMatter(text, file, lenient);
@@ -138,22 +171,18 @@ export function parseOverview(text: string, file = 'overview.md', options: Parse
     if (!lenient) throw err;
     problem ??= (err as Error).message;
   }
-  const tree = parseMarkdown(body);
-  // Only level-2 headings delimit sections; a level-1 title belongs to the text around it.
-  const headings = tree.children
-    .map((node, index) => ({ node, index }))
-    .filter((h): h is { node: Heading; index: number } => h.node.type === 'heading' && (h.node as Heading).depth === 2);
+  const headings = scanHeadings(body) ?? headingsOf(body);
   const sections: Section[] = [];
   const usedIds = new Set<string>();
   for (let i = 0; i < headings.length; i++) {
-    const { node, index } = headings[i];
-    const title = nodeText(node).trim();
+    const { title, start: headingStart, end: headingEnd, guidanceEnd } = headings[i];
     const folded = title.toLowerCase();
     const spec = specs.find((s) => s.title === title) ?? specs.find((s) => s.title.toLowerCase() === folded) ?? specs.find((s) => s.id === slugify(title));
     let id = spec?.id ?? (slugify(title) || `section-${sections.length + 1}`);
     if (usedIds.has(id)) {
       const first = sections.find((s) => s.id === id);
-      const message = `${file} has two "## ${title}" sections (the second at line ${node.position!.start.line}${first ? `, the first titled "${first.title}"` : ''})`;
+      const line = body.slice(0, headingStart).split(/\r\n|\r|\n/).length;
+      const message = `${file} has two "## ${title}" sections (the second at line ${line}${first ? `, the first titled "${first.title}"` : ''})`;
       if (!lenient) throw usageError(message, 'merge them into one section');
       problem ??= message;
       let n = 2;
@@ -161,20 +190,7 @@ export function parseOverview(text: string, file = 'overview.md', options: Parse
       id = `${id}-${n}`;
     }
     usedIds.add(id);
-    const headingStart = node.position!.start.offset!;
-    const headingEnd = node.position!.end.offset!;
-    const end = i + 1 < headings.length ? headings[i + 1].node.position!.start.offset! : body.length;
-    // Leading HTML comments are the template's guidance; the rest is the agent's content.
-    let guidanceEnd = headingEnd;
-    for (let j = index + 1; j < tree.children.length; j++) {
-      const child = tree.children[j];
-      if (child.position!.start.offset! >= end) break;
-      if (child.type === 'html' && /^<!--[\s\S]*-->$/.test(child.value.trim())) {
-        guidanceEnd = child.position!.end.offset!;
-        continue;
-      }
-      break;
-    }
+    const end = i + 1 < headings.length ? headings[i + 1].start : body.length;
     sections.push({
       id,
       title,
@@ -187,7 +203,7 @@ export function parseOverview(text: string, file = 'overview.md', options: Parse
       content: trimBlock(body.slice(guidanceEnd, end)),
     });
   }
-  const firstStart = headings.length ? headings[0].node.position!.start.offset! : body.length;
+  const firstStart = headings.length ? headings[0].start : body.length;
   const preamble = body.slice(0, firstStart);
   if (sections.length === 0) {
     const message = `${file} has no sections (no "## " headings)`;
@@ -271,6 +287,7 @@ export function joinContent(existing: string, addition: string): string {
 
 /** Refuses text that would open or close sections when put inside one. */
 export function assertSectionText(text: string, what: string): void {
+  if (mayHoldSectionHeading(text) === false) return;
   const tree = parseMarkdown(text);
   const heading = tree.children.find((n) => n.type === 'heading' && (n as Heading).depth <= 2) as Heading | undefined;
   if (heading) {

@@ -76,10 +76,19 @@ describe('archiveTranscript (PreCompact)', () => {
     expect(second.lines).toBe(1);
     expect(await readFile(path.join(ts.session.paths.workingMemory, second.archive), 'utf8')).toBe('{"type":"user","message":{"role":"user","content":"more"}}\n');
     expect(await readFile(path.join(ts.session.paths.workingMemory, second.detail), 'utf8')).toMatch(/lines: "10-10"/);
+    // A state written before it kept line counts: the archived lines are counted instead.
+    const stateFile = path.join(ts.session.paths.stateDir, 'transcripts.json');
+    const state = JSON.parse(await readFile(stateFile, 'utf8'));
+    expect(Object.values(state.files as Record<string, { lines?: number }>)[0]!.lines).toBe(10);
+    for (const entry of Object.values(state.files as Record<string, { lines?: number }>)) delete entry.lines;
+    await writeFile(stateFile, JSON.stringify(state));
+    await appendFile(transcript, 'ant"}\n');
+    const older = await archiveTranscript(ts.session, transcript, env);
+    expect(await readFile(path.join(ts.session.paths.workingMemory, older.detail), 'utf8')).toMatch(/lines: "11-11"/);
     // A rewritten transcript starts over.
     await writeFile(transcript, '{"role":"user","content":"new file"}\n');
     const third = await archiveTranscript(ts.session, transcript, env);
     expect(third.lines).toBe(1);
-    expect((await readdir(ts.session.paths.archiveDir)).length).toBe(3);
+    expect((await readdir(ts.session.paths.archiveDir)).length).toBe(4);
   });
 });

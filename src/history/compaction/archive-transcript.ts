@@ -11,7 +11,7 @@ import { fsError } from '../../ui/errors.js';
 import { isObject, type MessageLine } from '../model/lines.js';
 import { lineFacts } from '../model/messages.js';
 import { renderMessage } from '../model/transcript.js';
-import { hashRange, readLines } from '../stream/read.js';
+import { countLines, hashRange, readLines } from '../stream/read.js';
 import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
 
@@ -21,7 +21,8 @@ function rel(session: Session, file: string): string {
 
 interface TranscriptState {
   version: 1;
-  files: Record<string, { offset: number; head: string }>;
+  /** `lines`: how many lines end before `offset` (absent in states written before it was kept). */
+  files: Record<string, { offset: number; head: string; lines?: number }>;
 }
 
 const TRANSCRIPT_STATE = 'transcripts.json';
@@ -83,8 +84,10 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       let messages = 0;
       let firstLineNo = 0;
       const parts: string[] = [];
-      // Line numbers count from the transcript's start; count the lines already archived.
-      if (start > 0) for await (const _ of readLines(source, { end: start })) firstLineNo++;
+      // Line numbers count from the transcript's start: the lines already archived, as the state
+      // kept them or counted a chunk at a time (0 when starting over).
+      const kept = previous?.lines;
+      if (start > 0) firstLineNo = Number.isSafeInteger(kept) && kept! >= 0 ? kept! : await countLines(source, 0, start);
       const range = { from: firstLineNo + 1, to: firstLineNo };
       for await (const line of readLines(source, { start, end })) {
         lines++;
@@ -112,7 +115,7 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       await archive.close();
       await linkInto(archive.temp, archiveFinal);
       await linkInto(detail.temp, detailFinal);
-      state.files[source] = { offset: end, head: await hashRange(source, 0, Math.min(end, 4096)) };
+      state.files[source] = { offset: end, head: await hashRange(source, 0, Math.min(end, 4096)), lines: range.to };
       await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n');
       const detailRel = rel(session, detailFinal);
       try {

@@ -3,7 +3,7 @@
 // separates linked lines), the archive copy, the summary, then the new messages.jsonl renamed
 // into place (the commit) and the overview lines. Any failure before the commit deletes what the
 // run made: nothing changed.
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import { promises as fs, constants as fsConstants } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, atomicWrite, ensureDir } from '../../store/fsx.js';
@@ -21,6 +21,7 @@ import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
 import { SETTLE_MS, replaceKeepingAppends } from '../stream/swap.js';
 import { runSummarizer } from './summarizer.js';
 import type { CompactCounts, CompactEnv, CompactOptions, CompactResult } from './types.js';
+import { nodeHash } from '../../memory/hash.js';
 
 const MAX_HEADER_SUMMARY = 6000;
 
@@ -186,7 +187,7 @@ class FullRun {
     const { target, strategy } = options;
     for (;;) {
       const { sinks, slots } = await this.openSinks(plan);
-      const state: ScanState = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), format: plan.format, hash: createHash('sha256') };
+      const state: ScanState = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), format: plan.format, hash: nodeHash('sha256') };
       if (strategy === 'summarize' && this.removesTurns) sinks.collector = new SummaryCollector();
       const clean = await scanRegion(this.file, { start: 0, end: plan.cut }, { transcript: this.removesTurns, rewrite: target === 'tools', straddleIds: plan.exact ? undefined : plan.tailIds }, sinks, state, progress);
       if (clean) {
@@ -357,7 +358,7 @@ class FullRun {
       archivedLines: m.archivedLines,
       archiveSha256: written.archiveSha,
       replacedBytes: written.replacedBytes,
-      replacedSha256: useReplaced ? written.replacedSha : opening ? createHash('sha256').update(opening).digest('hex') : '',
+      replacedSha256: useReplaced ? written.replacedSha : opening ? nodeHash('sha256').update(opening).digest('hex') : '',
       ...(opening ? { openingBytes: opening.length } : {}),
       turns: removesTurns ? before.turns : 0,
       messages: removesTurns ? before.messages : 0,

@@ -2,7 +2,7 @@
 // renders the readable transcript, feeds the summary, prunes tool outputs into the replacement
 // lines, hashes every byte and checks that no line is linked to one after the cut. Shared by the
 // full compaction (compact.ts) and the finishing of a quick one (quick-cut.ts).
-import { createHash, type Hash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
 import path from 'node:path';
 import type { Session } from '../../store/session.js';
 import { detailFrontMatter } from '../../store/detail.js';
@@ -15,6 +15,7 @@ import { detectFormat } from './plan.js';
 import type { HistoryFormat } from '../model/marker.js';
 import { readLineBatches } from '../stream/read.js';
 import type { DurableFile } from '../stream/durable.js';
+import { nodeHash } from '../../memory/hash.js';
 
 const COMPACT_PRUNE_MODE: PruneMode = 'aggressive';
 
@@ -123,7 +124,7 @@ async function rewriteLine(bytes: Buffer, eolLength: number, parsed: Record<stri
       const result = pruneOutput(output, COMPACT_PRUNE_MODE);
       if (!result.pruned) return undefined;
       // Keyed by a digest, not the text: memory stays flat however many outputs are cut.
-      const key = createHash('sha1').update(output).digest('base64');
+      const key = nodeHash('sha1').update(output).digest('base64');
       let anchor = state.anchors.get(key);
       if (!anchor) {
         anchor = `output-${state.anchors.size + 1}`;

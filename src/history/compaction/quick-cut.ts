@@ -27,7 +27,6 @@
 // Recovery: not committed (messages.jsonl is still the file the run started from) → the temp, the
 // placeholder and the archive name are removed (the last only while it names that same file);
 // committed → finishQuickCut (quick-finish.ts).
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, fsyncDir } from '../../store/fsx.js';
@@ -43,6 +42,7 @@ import { rel, transcriptPlaceholder, type Progress } from './pass.js';
 import { readChunks } from '../stream/read.js';
 import { DurableFile, freeName, tempFor } from '../stream/durable.js';
 import { replaceKeepingAppends } from '../stream/swap.js';
+import { nodeHash } from '../../memory/hash.js';
 
 /** From this many archived bytes a plain cut goes the quick way (below, the full way costs little). */
 export const QUICK_CUT_BYTES = 8 << 20;
@@ -106,7 +106,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       // Taken by the finishing (state/archives.json): the archive is the original file, not a copy.
       archiveSha256: '',
       replacedBytes: opening?.length ?? 0,
-      replacedSha256: opening ? createHash('sha256').update(opening).digest('hex') : '',
+      replacedSha256: opening ? nodeHash('sha256').update(opening).digest('hex') : '',
       ...(opening ? { openingBytes: opening.length } : {}),
       details: [transcriptRel],
     };

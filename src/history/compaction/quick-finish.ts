@@ -2,7 +2,6 @@
 // (the old messages.jsonl under its archive name) cut to length, carrying over to messages.jsonl
 // whatever reached the old file after the swap, once and in order; then its readable transcript
 // and digest. Safe to repeat after a kill at any point.
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir } from '../../store/fsx.js';
@@ -14,6 +13,7 @@ import { readLines } from '../stream/read.js';
 import { DurableFile, appendBytes, tempFor } from '../stream/durable.js';
 import { SETTLE_MS, untilStill } from '../stream/swap.js';
 import { recordArchiveDigest } from './archive-digests.js';
+import { nodeHash } from '../../memory/hash.js';
 
 /** A quick cut's part of the journal: what its finishing still has to do. */
 export interface QuickPart {
@@ -90,7 +90,7 @@ export async function finishQuickCut(session: Session, id: string, quick: QuickP
   try {
     await transcript.open();
     const slots = await startTranscript(transcript, { session: session.id, created, archiveRel });
-    const state: ScanState = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), hash: createHash('sha256') };
+    const state: ScanState = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), hash: nodeHash('sha256') };
     await scanRegion(quick.archive, { start: 0, end: quick.archivedBytes }, { transcript: true, rewrite: false }, { transcript, toolsRel: '' }, state, new Progress(false, 0));
     const counts = { turns: state.turns, messages: state.messages, lines: state.lineNo };
     await recordArchiveDigest(session, archiveRel, { bytes: quick.archivedBytes, sha256: state.hash.digest('hex'), lines: counts.lines });

@@ -1,10 +1,10 @@
 // Durable writes: a file written in pieces to a temp name, fsynced, then given its final name
 // (never overwriting), raw appends that are fsynced, and the names of temps and new files.
-import { createHash, type Hash } from 'node:crypto';
 import { promises as fs, constants as fsc } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, ensureDir, fsyncDir } from '../../store/fsx.js';
 import { fsError } from '../../ui/errors.js';
+import { sha256, type Sha256 } from '../../memory/hash.js';
 import { CHUNK, readChunks } from './read.js';
 
 /** A file written in pieces to a temp name, fsynced, then linked into place (never overwriting). */
@@ -14,14 +14,14 @@ export class DurableFile {
   private bufferedBytes = 0;
   private text: string[] = [];
   private textLength = 0;
-  readonly hash?: Hash;
+  readonly hash?: Sha256;
   bytes = 0;
 
   constructor(
     readonly temp: string,
     withHash = false,
   ) {
-    if (withHash) this.hash = createHash('sha256');
+    if (withHash) this.hash = sha256();
   }
 
   async open(): Promise<this> {

@@ -1,9 +1,9 @@
 // Streaming reads of history files: lines as exact byte ranges (terminator included, a last line
 // without newline included as is), forwards or backwards, and raw byte ranges, hashes and line
 // counts. Nothing here holds a whole file in memory.
-import { createHash, type Hash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { fsError } from '../../ui/errors.js';
+import { sha256 } from '../../memory/hash.js';
 
 export interface RawLine {
   /** Byte offset of the line's first byte. */
@@ -23,7 +23,7 @@ export const CHUNK = 1 << 20;
  * worth at a time (fewer async steps than one per line). Each batch is valid until the next.
  * `hash`, if given, is fed every byte read, in order: the digest of the range without a second read.
  */
-export async function* readLineBatches(file: string, range: { start?: number; end?: number; hash?: Hash } = {}): AsyncGenerator<RawLine[]> {
+export async function* readLineBatches(file: string, range: { start?: number; end?: number; hash?: { update(data: Uint8Array): unknown } } = {}): AsyncGenerator<RawLine[]> {
   const handle = await fs.open(file, 'r').catch((err) => {
     throw fsError(err, 'read', file);
   });
@@ -107,7 +107,7 @@ export async function* readChunks(file: string, start: number, end: number): Asy
 
 /** sha256 of bytes [start, end) of a file, streamed. */
 export async function hashRange(file: string, start: number, end: number): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = sha256();
   for await (const chunk of readChunks(file, start, end)) hash.update(chunk);
   return hash.digest('hex');
 }
@@ -147,11 +147,15 @@ export async function* readLinesBackward(file: string, end: number): AsyncGenera
         yield { offset: 0, index: index++, bytes: buf.subarray(0, lineEnd) };
         break;
       }
+      // The next piece is read in front of the unfinished bytes, in one buffer: only those few
+      // bytes are copied, not the megabyte read.
       const size = Math.min(CHUNK, position);
-      const chunk = Buffer.allocUnsafe(size);
-      await handle.read(chunk, 0, size, position - size);
+      const rest = buf.subarray(0, lineEnd - position);
+      const next = Buffer.allocUnsafe(size + rest.length);
+      await handle.read(next, 0, size, position - size);
+      rest.copy(next, size);
       position -= size;
-      buf = Buffer.concat([chunk, buf.subarray(0, lineEnd - position - size)]);
+      buf = next;
     }
   } finally {
     await handle.close().catch(() => {});

@@ -7,7 +7,6 @@
 // appended meanwhile). A signal before the commits leaves every file as it was.
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { assertLocksHeld } from '../../store/fsx.js';
 import { detailHeader, detailIndexLine, freeDetailName } from '../../store/detail.js';
 import { fileStamp } from '../../store/paths.js';
@@ -16,6 +15,7 @@ import { ioError, fsError } from '../../ui/errors.js';
 import { StringDecoder } from 'node:string_decoder';
 import { DurableFile, linkInto, readChunks, readLineBatches, replaceKeepingAppends, tempFor } from '../../history/stream/index.js';
 import { isScratchHeader, parseNoteLine } from '../../memory/scratch.js';
+import { sha256, type Sha256 } from '../../memory/hash.js';
 import { NoteMerger, type Eviction, type MergePlan } from '../../memory/consolidate.js';
 import type { Interruptible } from './interrupt.js';
 
@@ -67,7 +67,7 @@ export async function streamScratch(session: Session, input: StreamInput, option
   const evict = files ? (sectionId: string, line: string) => void bodyFor(files, session, sectionId).push(line + '\n') : () => {};
   const merger = new NoteMerger({ overviewText: input.overview, file: session.paths.overview, newDetails: input.newDetails, appendOnly: input.appendOnly }, evict);
   const unparsed: StreamPass['unparsed'] = [];
-  const hash = createHash('sha256');
+  const hash = sha256();
   let notes = 0;
   let lineNo = 0;
   try {
@@ -106,7 +106,7 @@ type LineBatch = string[] & { lastNumber?: number; endsWithNewline?: boolean };
  * The lines of bytes [0, size) of `file` (without their "\n"), a chunk's worth at a time: one
  * decode and one split per chunk. The last batch says whether the file ended with a newline.
  */
-async function* scratchLines(file: string, size: number, hash: ReturnType<typeof createHash>): AsyncGenerator<LineBatch> {
+async function* scratchLines(file: string, size: number, hash: Sha256): AsyncGenerator<LineBatch> {
   const decoder = new StringDecoder('utf8');
   let carry = '';
   let seen = 0;
@@ -172,7 +172,7 @@ async function assertScratchUnchanged(file: string, read: StreamPass['scratch'])
   const now = scratchStat(file);
   if (now.ino === read.ino && now.size === read.size && now.mtimeMs === read.mtimeMs) return;
   if (now.ino === read.ino && now.size >= read.size) {
-    const hash = createHash('sha256');
+    const hash = sha256();
     const batches = readLineBatches(file, { end: read.size, hash });
     while (read.size && !(await batches.next()).done);
     if (hash.digest('hex') === read.sha256) return;

@@ -1,0 +1,37 @@
+// The streaming sha256 of src/memory/hash.ts (JavaScript for small input, node:crypto past
+// 256 KiB) gives node:crypto's digest for any input cut into any chunks.
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { sha256 } from '../../src/memory/hash.js';
+
+describe('sha256', () => {
+  it('equals node:crypto for any bytes in any chunks, short or long', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 80 }), fc.integer({ min: 0, max: 1 << 17 }).map((n) => new Uint8Array(n).fill(n & 255))), { maxLength: 6 }), (chunks) => {
+        const ours = sha256();
+        const theirs = createHash('sha256');
+        for (const c of chunks) {
+          ours.update(c);
+          theirs.update(typeof c === 'string' ? Buffer.from(c, 'utf8') : c);
+        }
+        expect(ours.digest('hex')).toBe(theirs.digest('hex'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is not fooled by a caller reusing its buffer', () => {
+    const buffer = Buffer.from('first chunk');
+    const ours = sha256().update(buffer);
+    buffer.write('other bytes');
+    expect(ours.update('!').digest('hex')).toBe(createHash('sha256').update('first chunk!').digest('hex'));
+  });
+
+  it('hashes the padding edges (55, 56, 63, 64 and 65 bytes) like node:crypto', () => {
+    for (const n of [0, 55, 56, 63, 64, 65, 119, 120]) {
+      const data = new Uint8Array(n).map((_, i) => i * 7);
+      expect(sha256().update(data).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
+    }
+  });
+});
