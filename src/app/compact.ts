@@ -48,14 +48,20 @@ export async function compactMemory(options: CompactUseOptions, env: AppEnv): Pr
   return result;
 }
 
-/** `--finish`: what a quick cut left, under the lock; failures are logged, never shown (nobody waits on this run). */
-export async function finishCompaction(env: AppEnv): Promise<void> {
+/**
+ * `--finish`: what a quick cut left, under the lock. Failures are logged, never shown (a detached
+ * run has nobody to show them to); false tells `compact --wait`, which waits on this run as a
+ * child, to index in its own process instead.
+ */
+export async function finishCompaction(env: AppEnv): Promise<boolean> {
   try {
     const session = await resolveSession(env);
     await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }));
     await indexForSearch(session);
+    return true;
   } catch (err) {
     await logHook(env.home, env.now(), 'compact --finish', 'error', (err as Error).message).catch(() => {});
+    return false;
   }
 }
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../store/session.js';
-import { signInputs, type Signature } from '../store/answers.js';
+import { presence, signInputs, signPresence, type Signature } from '../store/answers.js';
 import { hookStateFile } from '../store/hook-state.js';
 import { hotStatePath } from '../store/hot-state.js';
 import { workspaceFilePath } from '../store/workspace.js';
@@ -13,14 +13,17 @@ import { offFile } from '../store/switch.js';
 import { teamFilePath } from '../store/team.js';
 import { AGENT_NAMES } from '../agents/lookup.js';
 
-/** The `.git` looked for in each folder up to the repository's root, and its team file (store/team.ts findRepoRootSync). */
-function teamInputs(projectCwd: string): string[] {
-  const files: string[] = [];
+/**
+ * The `.git` looked for in each folder up to the repository's root (only whether each is there
+ * counts, as for store/team.ts findRepoRootSync), and the root's team file and its folder.
+ */
+function teamInputs(projectCwd: string): { present: string[]; files: string[] } {
+  const present: string[] = [];
   for (let dir = path.resolve(projectCwd); ; dir = path.dirname(dir)) {
     const git = path.join(dir, '.git');
-    files.push(git);
-    if (signInputs([git])[0][1] !== '-') return [...files, path.dirname(teamFilePath(dir)), teamFilePath(dir)];
-    if (path.dirname(dir) === dir) return files;
+    present.push(git);
+    if (presence(git) !== '-') return { present, files: [path.dirname(teamFilePath(dir)), teamFilePath(dir)] };
+    if (path.dirname(dir) === dir) return { present, files: [] };
   }
 }
 
@@ -38,9 +41,9 @@ export function signContextInputs(session: Session): [string, Signature][] {
   const { paths, project } = session;
   const hookStates = signInputs(AGENT_NAMES.map((a) => hookStateFile(paths.stateDir, a.id)));
   const transcripts = hookStates.map(([file]) => transcriptOf(file)).filter((f): f is string => f !== undefined);
+  const team = teamInputs(project.cwd);
   const files = [
     path.join(project.dir, 'project.json'),
-    offFile(project.dir),
     workspaceFilePath(project.dir),
     path.join(project.dir, 'team-cache.json'),
     paths.dir,
@@ -50,7 +53,7 @@ export function signContextInputs(session: Session): [string, Signature][] {
     paths.meta,
     paths.messages,
     hotStatePath(paths.stateDir),
-    ...teamInputs(project.cwd),
+    ...team.files,
   ];
-  return [...hookStates, ...signInputs([...files, ...transcripts])];
+  return [...hookStates, ...signInputs([...files, ...transcripts]), ...signPresence([offFile(project.dir), ...team.present])];
 }

@@ -24,8 +24,8 @@ export interface CompactCommandOptions {
 
 export async function run(options: CompactCommandOptions, ctx: RunContext): Promise<CommandResult> {
   if (options.finish) {
-    await finishCompaction(ctx);
-    return { data: { finished: true }, text: '' };
+    const finished = await finishCompaction(ctx);
+    return { data: { finished }, text: '', exitCode: finished ? 0 : 1 };
   }
   const result = await compactMemory({
     progress: ctx.stderrIsTTY && !ctx.json && !ctx.quiet,

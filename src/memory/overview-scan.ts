@@ -39,7 +39,9 @@ function lineKind(line: string): 'heading' | 'comment' | 'plain' | 'unsure' {
 
 /** The top-level level-2 headings of a Markdown body as remark sees them, or undefined. */
 export function scanHeadings(body: string): ScannedHeading[] | undefined {
-  if (body.includes('\r') || body.includes('\0')) return undefined;
+  // A byte order mark (remark strips it and counts offsets without it) and blank-looking lines
+  // that Markdown does not call blank (only spaces and tabs are) are the parser's to read.
+  if (body.includes('\r') || body.includes('\0') || body.includes('\uFEFF') || /^[ \t]*[^\S \t\n][\s]*$/m.test(body)) return undefined;
   const headings: ScannedHeading[] = [];
   // The heading whose guidance is still being read: only comments and blank lines continue it.
   let open: ScannedHeading | undefined;

@@ -3,7 +3,7 @@
 // not fsynced, written without the lock (two writers at once lose one entry, which only costs
 // the next call the full path), and a failure is ignored.
 import { atomicWrite } from './fsx.js';
-import { ANSWERS_VERSION, answerKey, answersFile, readAnswers, type AnswerEntry, type AnswersFile, type Signature } from './answers.js';
+import { ANSWERS_VERSION, PRESENT, answerKey, answersFile, readAnswers, type AnswerEntry, type AnswersFile, type Signature } from './answers.js';
 
 /** Entries kept per session (context, context --part memory, a format or two, a hook's and a shell's). */
 const ENTRIES_KEPT = 8;
@@ -19,7 +19,17 @@ export const SETTLE_MS = 2_000;
 /** Whether no input changed within `settleMs` of `nowMs` (its change time: a write cannot set it back). */
 export function settled(inputs: [string, Signature][], nowMs: number, settleMs: number): boolean {
   const before = BigInt(Math.floor(nowMs - settleMs)) * 1_000_000n;
-  return inputs.every(([, sig]) => sig === '-' || BigInt(sig.split(':')[3] ?? 'x') <= before);
+  return inputs.every(([, sig]) => changeTimes(sig).every((ctime) => ctime <= before));
+}
+
+/** The change times in a signature (store/answers.ts): none for an absent file or a presence, two for a link. */
+function changeTimes(sig: Signature): bigint[] {
+  if (sig === '-' || sig === PRESENT) return [];
+  return sig
+    .replace(/^L/, '')
+    .split('>')
+    .filter((identity) => identity !== '-')
+    .map((identity) => BigInt(identity.split(':')[3] ?? 'x'));
 }
 
 export async function saveAnswer(stateDir: string, argv: string[], entry: AnswerEntry, settleMs = SETTLE_MS): Promise<void> {

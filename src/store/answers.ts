@@ -5,7 +5,7 @@
 // answers from it without loading the full bundle when every key still matches; anything else
 // is a miss, and the full path answers and writes the entry again. Built-ins only: the first
 // stage bundles this file, and it must stay small.
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const ANSWERS_VERSION = 1;
@@ -34,14 +34,36 @@ export function answersFile(stateDir: string): string {
   return path.join(stateDir, 'answers.json');
 }
 
+/** What an entry's own identity is: a link's is the link's and its target's (either may change). */
+function identity(s: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
+  return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
 /** '-' for a file that is not there (its appearing is a change too). */
 export function signature(file: string): Signature {
-  const s = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return s ? `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : '-';
+  const own = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!own) return '-';
+  if (!own.isSymbolicLink()) return identity(own);
+  const target = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return `L${identity(own)}>${target ? identity(target) : '-'}`;
+}
+
+/**
+ * For an entry whose being there is all that counts (`off`, a `.git`: the full path only asks
+ * lstat whether it exists): git touches `.git` on every command, which must not be a miss.
+ */
+export const PRESENT = 'present';
+
+export function presence(file: string): Signature {
+  return lstatSync(file, { throwIfNoEntry: false }) ? PRESENT : '-';
 }
 
 export function signInputs(files: string[]): [string, Signature][] {
   return [...new Set(files)].map((file) => [file, signature(file)]);
+}
+
+export function signPresence(files: string[]): [string, Signature][] {
+  return [...new Set(files)].map((file) => [file, presence(file)]);
 }
 
 /**
@@ -63,12 +85,23 @@ export function envKey(env: NodeJS.ProcessEnv): string {
   return `${a.toString(16)}.${b.toString(16)}.${text.length}`;
 }
 
+/**
+ * The cache, read only when it is a regular file of this user's that no one else may write (it
+ * is printed into the agent's prompt as it is): a link, or a file someone else planted, is a miss.
+ */
 export function readAnswers(stateDir: string): AnswersFile | undefined {
+  let fd: number | undefined;
   try {
-    const parsed = JSON.parse(readFileSync(answersFile(stateDir), 'utf8')) as AnswersFile;
+    fd = openSync(answersFile(stateDir), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+    const st = fstatSync(fd);
+    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
+    if (!st.isFile() || !mine || (st.mode & 0o022) !== 0) return undefined;
+    const parsed = JSON.parse(readFileSync(fd, 'utf8')) as AnswersFile;
     return parsed?.v === ANSWERS_VERSION && parsed.entries && typeof parsed.entries === 'object' ? parsed : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -88,7 +121,8 @@ export function answerKey(argv: string[], env: string): string {
 export function lookupAnswer(stateDir: string, key: AnswerKey): AnswerEntry | undefined {
   const env = envKey(key.env);
   const entry = readAnswers(stateDir)?.entries[answerKey(key.argv, env)];
-  if (!entry || entry.version !== key.version || entry.cwd !== key.cwd || entry.env !== env || typeof entry.stdout !== 'string' || !Array.isArray(entry.inputs)) return undefined;
-  for (const [file, sig] of entry.inputs) if (signature(file) !== sig) return undefined;
+  // An entry that lists no input would hold for ever: the full path always lists the session's.
+  if (!entry || entry.version !== key.version || entry.cwd !== key.cwd || entry.env !== env || typeof entry.stdout !== 'string' || !Array.isArray(entry.inputs) || entry.inputs.length === 0) return undefined;
+  for (const [file, sig] of entry.inputs) if ((sig === PRESENT ? presence(file) : signature(file)) !== sig) return undefined;
   return entry;
 }

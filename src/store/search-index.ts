@@ -362,6 +362,8 @@ class LineReader {
         let j = i;
         for (; j + 1 < wanted.length; j++) {
           const [nextFrom, nextTo] = this.range(wanted[j + 1]);
+          // Line starts that run backwards are a damaged index: one() reads and reports it.
+          if (nextFrom < to) return;
           if (nextFrom - to > PREFETCH_GAP || nextTo - from > PREFETCH_BLOCK) break;
           to = nextTo;
         }

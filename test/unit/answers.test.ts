@@ -1,9 +1,9 @@
 // The answer cache's keys (src/store/answers.ts) and its settling rule (answers-save.ts).
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync, rmSync, renameSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync, rmSync, renameSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { envKey, signature } from '../../src/store/answers.js';
+import { ANSWERS_VERSION, PRESENT, answerKey, answersFile, envKey, lookupAnswer, presence, signature } from '../../src/store/answers.js';
 import { settled } from '../../src/store/answers-save.js';
 
 describe('the answer cache', () => {
@@ -36,5 +36,46 @@ describe('the answer cache', () => {
     expect(settled([['a', ns(1_000)], ['b', '-']], 3_000, 2_000)).toBe(true);
     expect(settled([['a', ns(1_000)], ['b', ns(2_500)]], 3_000, 2_000)).toBe(false);
     expect(settled([['a', ns(2_999)]], 3_000, 0)).toBe(true);
+  });
+
+  it('a link is signed as itself and its target: a dangling link is not the absence of a file', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-answers-'));
+    try {
+      const off = path.join(dir, 'off');
+      expect(signature(off)).toBe('-');
+      symlinkSync(path.join(dir, 'nowhere'), off);
+      expect(signature(off)).not.toBe('-');
+      expect(presence(off)).toBe(PRESENT);
+      expect(settled([['off', signature(off)]], Date.now() + 10_000, 2_000)).toBe(true);
+      expect(settled([['off', PRESENT]], 0, 2_000)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers only from a cache file of this user that nobody else may write, with inputs listed', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-answers-'));
+    try {
+      const input = path.join(dir, 'overview.md');
+      writeFileSync(input, 'x');
+      const key = { argv: ['context'], version: 'v', cwd: dir, env: { A: '1' } };
+      const entry = (inputs: [string, string][]) => ({ version: 'v', cwd: dir, env: envKey(key.env), inputs, stdout: 'hello', stderr: '' });
+      const write = (inputs: [string, string][], mode: number) => {
+        writeFileSync(answersFile(dir), JSON.stringify({ v: ANSWERS_VERSION, entries: { [answerKey(key.argv, envKey(key.env))]: entry(inputs) } }));
+        chmodSync(answersFile(dir), mode);
+      };
+      write([[input, signature(input)]], 0o600);
+      expect(lookupAnswer(dir, key)?.stdout).toBe('hello');
+      write([], 0o600);
+      expect(lookupAnswer(dir, key)).toBeUndefined();
+      write([[input, signature(input)]], 0o666);
+      expect(lookupAnswer(dir, key)).toBeUndefined();
+      write([[input, signature(input)]], 0o600);
+      renameSync(answersFile(dir), path.join(dir, 'elsewhere.json'));
+      symlinkSync(path.join(dir, 'elsewhere.json'), answersFile(dir));
+      expect(lookupAnswer(dir, key)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

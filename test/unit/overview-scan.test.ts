@@ -45,6 +45,8 @@ const READ = [
 const DECLINED = [
   '## Title ##', '## a *b*', '## x &amp; y', '##', '## ', '##\tTab', ' ## Indented', '\t## Tab code', '<!-->', '<!---->', '  <!-- indented -->',
   '<div>', '<pre>', '</div>', '- ', '-', '---', '===', '```', '```js', '~~~', '[ref]: /url "title',
+  // Blank to String#trim but not to Markdown (only spaces and tabs are), and a byte order mark.
+  '\u00A0', ' \u3000 ', '\v', '\f', '\uFEFF## Current Task',
 ];
 const lineArb = fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...READ) }, { weight: 1, arbitrary: fc.constantFrom(...DECLINED) });
 const bodyArb = fc.array(lineArb, { maxLength: 24 }).map((lines) => lines.join('\n'));
