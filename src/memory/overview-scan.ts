@@ -80,7 +80,8 @@ export function scanHeadings(body: string): ScannedHeading[] | undefined {
  * one (an ATX "#"/"##" within three spaces, or a setext underline), undefined when one might.
  */
 export function mayHoldSectionHeading(text: string): false | undefined {
-  return /^ {0,3}#{1,2}(?:[ \t]|$)/m.test(text) || /^ {0,3}(?:=+|-+)[ \t]*$/m.test(text) ? undefined : false;
+  // remark drops a byte order mark before the first line: "\uFEFF## Task" is a heading to it.
+  return text.includes('\uFEFF') || /^ {0,3}#{1,2}(?:[ \t]|$)/m.test(text) || /^ {0,3}(?:=+|-+)[ \t]*$/m.test(text) ? undefined : false;
 }
 
 // Words YAML reads as a plain string: no indicator, no number (a first letter), single spaces.
