@@ -2,12 +2,12 @@
 // global flags, printing a result, and turning errors into one line on stderr and an exit code.
 import { fstatSync } from 'node:fs';
 import { writeStdout } from './stdout.js';
-
-export { writeStdout };
 import { WmemError, EXIT } from '../ui/errors.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
 import { resolveHome } from '../store/paths.js';
 import { PLAIN_STYLE, wantsColor, makeStyle } from '../ui/color.js';
+
+export { writeStdout };
 
 export interface GlobalFlags {
   home?: string;

@@ -4,6 +4,8 @@ import type { createHash as CreateHash } from 'node:crypto';
 import { sha256 as sha256Js } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 
+export { nameHash } from './name-hash.js';
+
 let createHash: typeof CreateHash | undefined;
 
 export function sha256Hex(text: string): string {
@@ -14,21 +16,6 @@ export function sha256Hex(text: string): string {
 export function nodeHash(algorithm: 'sha256' | 'sha1'): ReturnType<typeof CreateHash> {
   createHash ??= process.getBuiltinModule('node:crypto').createHash;
   return createHash(algorithm);
-}
-
-/**
- * 64 bits of FNV-1a over a short text's UTF-16 units, as 16 hex digits (two 32-bit lanes with
- * different starts): a name for a cache file, with no node:crypto to load on a search's path.
- */
-export function nameHash(text: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c ^ (a >>> 24), 0x01000193);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /** What the streaming hashers here and node:crypto's Hash both do. */

@@ -7,6 +7,7 @@
 // stage bundles this file, and it must stay small.
 import { closeSync, fstatSync, lstatSync, openSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { nameHash } from '../memory/name-hash.js';
 
 export const ANSWERS_VERSION = 1;
 
@@ -67,22 +68,15 @@ export function signPresence(files: string[]): [string, Signature][] {
 }
 
 /**
- * 64-bit FNV-1a (two 32-bit lanes) of the whole environment, sorted: any variable that could
- * change the output (a setting, a home, an agent's folder) is in the key, and no value is stored.
+ * A hash of the whole environment, sorted (with its length): any variable that could change the
+ * output (a setting, a home, an agent's folder) is in the key, and no value is stored.
  */
 export function envKey(env: NodeJS.ProcessEnv): string {
   const text = Object.keys(env)
     .sort()
     .map((k) => `${k}=${env[k]}`)
     .join('\0');
-  let a = 0x811c9dc5;
-  let b = 0xcbf29ce4;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193) >>> 0;
-    b = Math.imul(b ^ c ^ (a >>> 24), 0x01000193) >>> 0;
-  }
-  return `${a.toString(16)}.${b.toString(16)}.${text.length}`;
+  return `${nameHash(text)}.${text.length}`;
 }
 
 /**
