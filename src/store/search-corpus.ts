@@ -14,6 +14,8 @@ import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
 import { dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
+import { irregularForms } from '../memory/text.js';
+import { rawNeedles, scanRawMessages } from './search-raw.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
 
@@ -59,6 +61,12 @@ export interface SearchOptions {
   plain?: boolean;
   /** Scan every file, never an index (the bench and the tests compare the two). */
   noIndex?: boolean;
+  /**
+   * Search every archived messages file on its raw bytes (search-raw.ts), as the first search
+   * after a compaction does, estimating its average line length from this share of the lines
+   * that hold no query word: how the recall bench measures that search's ranking.
+   */
+  rawMessages?: { sampleShare: number };
 }
 
 /**
@@ -104,6 +112,10 @@ function sessionSources(id: string, paths: SessionPaths): Source[] {
 }
 
 type History = typeof import('../history/model/lines.js') & typeof import('../history/model/messages.js');
+
+async function loadHistory(): Promise<History> {
+  return { ...(await import('../history/model/lines.js')), ...(await import('../history/model/messages.js')) };
+}
 
 /** One line of searchable text for an archived JSON line: role and what the model saw. */
 function extractLine(line: string, history: History): string {
@@ -176,7 +188,7 @@ async function messagesText(paths: SessionPaths, source: Source, searching = fal
   const fresh = sidecarFresh(paths, source);
   if (fresh) return { file: textFile, days: fresh.days ?? [] };
   const stat = statSync(source.path);
-  const history: History = { ...(await import('../history/model/lines.js')), ...(await import('../history/model/messages.js')) };
+  const history = await loadHistory();
   let recorder = dayRecorder();
   let lines = 0;
   const extract = (write: (text: string) => void) => {
@@ -489,7 +501,7 @@ async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchO
   try {
     // One memo of which words stand for which terms, for every file (thousands of small ones).
     const match = wordMatcher(query, plain);
-    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex, match }, scanned);
+    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex, match, rawMessages: options.rawMessages }, scanned);
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
@@ -590,8 +602,37 @@ function scanThroughIndex(paths: SessionPaths, source: Source, textFile: string,
   }
 }
 
+interface ScanOptions {
+  plain: boolean;
+  noIndex: boolean;
+  match: (word: string) => number[];
+  rawMessages?: { sampleShare: number };
+}
+
+/**
+ * An archive with no fresh search text, larger than a search builds one for (right after a
+ * compaction, whose finishing is building it): searched on its raw bytes (search-raw.ts), its
+ * text and index left to a background run. False when the query's words cannot be found that
+ * way: the caller scans the full text.
+ */
+async function scanRawSource(paths: SessionPaths, source: Source, query: Query, i: number, options: ScanOptions, out: Scanned): Promise<boolean> {
+  const forced = options.rawMessages;
+  if (!forced && (options.noIndex || source.size <= SEARCH_BUILD_MAX || sidecarFresh(paths, source))) return false;
+  const needles = rawNeedles(query, irregularForms, options.plain);
+  if (!needles) return false;
+  const history = await loadHistory();
+  const extract = (line: string) => extractLine(line, history);
+  const scan = scanRawMessages(source.path, query, needles, i, out.candidates, { plain: options.plain, match: options.match, extract, sampleShare: forced?.sampleShare });
+  if (!scan) return false;
+  out.shape[i] = { conversation: true, days: scan.days, lines: scan.lines };
+  out.lineOf.set(i, scan.line);
+  add(out.totals, scan);
+  if (!forced) out.unindexed.add(source.session!);
+  return true;
+}
+
 /** Adds one source's candidates: through its index when it has one, else by scanning its text. */
-async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: { plain: boolean; noIndex: boolean; match: (word: string) => number[] }, out: Scanned): Promise<void> {
+async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPaths>, source: Source, i: number, query: Query, options: ScanOptions, out: Scanned): Promise<void> {
   const { plain } = options;
   const skipLine = source.kind === 'messages' || source.kind === 'workspace' || source.kind === 'team' ? undefined : isComment;
   let text: string;
@@ -601,6 +642,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
       text = out.workspace[source.kind] ?? '';
     } else {
       const paths = sessionOf.get(source.session!)!;
+      if (source.kind === 'messages' && (await scanRawSource(paths, source, query, i, options, out))) return;
       const sidecar: MessagesText | { file: string } = source.kind === 'messages' ? await messagesText(paths, source, true) : { file: source.path };
       if ('days' in sidecar) out.shape[i] = { conversation: true, days: sidecar.days };
       if ('text' in sidecar) {

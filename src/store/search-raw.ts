@@ -1,0 +1,270 @@
+// The first search of a large archive that has no search text yet (right after `wmem compact`
+// returned, its finishing still building the text and the index): instead of parsing every
+// archived JSON line, the raw bytes are searched for the query's prefixes, and only the lines
+// that hold one are parsed and scanned as the full scan would. N (the line count), the day runs,
+// every candidate's term counts and length come out exact; BM25's average line length needs every
+// line's extracted length, so it is estimated from a fixed sample of the other lines (exact when
+// they are few). docs/commands.md (`wmem search`) says where this can rank differently.
+import { isAscii } from 'node:buffer';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { scanText, type Candidate, type Query } from '../memory/search.js';
+import type { DayRun } from '../memory/search-shape.js';
+
+/**
+ * Words the extraction writes that a JSON line need not hold: roles (a Codex "developer" is a
+ * system line, its function call an assistant's, its output a tool's), the names it gives
+ * unnamed tools and blocks, markers, and what String() makes of an object.
+ */
+const MADE_WORDS = ['user', 'assistant', 'tool', 'system', 'summary', 'redacted', 'image', 'block', 'object'];
+
+/**
+ * A JSON escape of an ASCII digit or letter (\u0041 is "A"): the extracted text holds the letter,
+ * the raw line does not. No known writer escapes them, but a line that does is parsed.
+ */
+const ASCII_ESCAPE = '\\\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])';
+
+/** The most lines that are not candidates parsed to estimate the average length (all of them when fewer). */
+export const LENGTH_SAMPLE = 2048;
+
+export interface RawScan {
+  lines: number;
+  /** The extracted text's length (UTF-16 units, one line end each): exact when `exact`, else estimated. */
+  chars: number;
+  exact: boolean;
+  days: DayRun[];
+  /** A line's extracted text, parsed on demand (a hit's neighbours and context). */
+  line(n: number): string | undefined;
+  /** Lines parsed: candidates and the length sample. */
+  parsed: number;
+}
+
+/**
+ * What to look for in the raw bytes: every prefix (and irregular form) the query's regular
+ * expression looks for, lowercase ASCII; undefined when one may hide from a byte search (not
+ * ASCII, or the start of a word the extraction writes itself): the caller scans the full text.
+ */
+export function rawNeedles(query: Query, forms: (term: string) => string[], plain: boolean): string[] | undefined {
+  const needles = new Set<string>();
+  for (const t of query.terms) {
+    if (t.cjk) return undefined;
+    for (const n of [t.prefix, ...(plain ? [] : forms(t.term))]) needles.add(n.toLowerCase());
+  }
+  for (const n of needles) if (!/^[a-z0-9]+$/.test(n) || MADE_WORDS.some((w) => w.startsWith(n))) return undefined;
+  return needles.size ? [...needles] : undefined;
+}
+
+/**
+ * Scans an archived messages file on its raw bytes (see the top of this file): adds candidates to
+ * `out` as scanText over the full extracted text would, with their real line numbers. Undefined
+ * when the bytes cannot be searched this way (a \r in the file: lines would split differently).
+ */
+export function scanRawMessages(file: string, query: Query, needles: string[], source: number, out: Candidate[], options: { plain: boolean; match: (word: string) => number[]; extract: (line: string) => string; sampleShare?: number }): RawScan | undefined {
+  const pass = readPass(file, new RegExp(`${needles.join('|')}|${ASCII_ESCAPE}`, 'gi'), options.extract);
+  if (!pass) return undefined;
+  const { starts, size, candidates, texts, days } = pass;
+  // A line that ends the file without a line end is a line too; an empty file is one blank line.
+  const count = Math.max(1, starts.length - (pass.endsWithLineEnd ? 1 : 0));
+  const span = (n: number): [number, number] => [starts[n - 1] ?? 0, n < starts.length ? starts[n] - 1 : size];
+  // A candidate's text is at hand; another line (a neighbour of a hit) is read when asked for.
+  const read = new Map<number, string>();
+  const extract = (n: number) => {
+    const at = indexOfSorted(candidates, n);
+    if (at !== -1) return texts[at];
+    let t = read.get(n);
+    if (t === undefined) read.set(n, (t = options.extract(readSpan(file, ...span(n)))));
+    return t;
+  };
+  // The candidates' text, one per line, scanned as the full text would be; line numbers mapped back.
+  const found: Candidate[] = [];
+  scanText(texts.join('\n'), query, source, found, { plain: options.plain, match: options.match });
+  for (const c of found) {
+    c.line = candidates[c.line - 1];
+    out.push(c);
+  }
+  const length = estimateChars(file, candidates, texts, count, span, options.extract, options.sampleShare);
+  return { lines: count, chars: length.chars, exact: length.exact, days, line: (n) => (n >= 1 && n <= count ? extract(n) : undefined), parsed: candidates.length + length.sampled };
+}
+
+function indexOfSorted(list: number[], value: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] === value) return mid;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** A line's text read from the file by its byte span. */
+function readSpan(file: string, from: number, to: number): string {
+  const fd = openSync(file, 'r');
+  try {
+    return readAt(fd, from, to);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readAt(fd: number, from: number, to: number): string {
+  const bytes = Buffer.allocUnsafe(Math.max(0, to - from));
+  let got = 0;
+  while (got < bytes.length) {
+    const n = readSync(fd, bytes, got, bytes.length - got, from + got);
+    if (!n) break;
+    got += n;
+  }
+  return decode(bytes.subarray(0, got));
+}
+
+function decode(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+interface Pass {
+  /** Byte offset of each line's start (and of the end, after a last line end). */
+  starts: number[];
+  size: number;
+  endsWithLineEnd: boolean;
+  /** Candidate lines (1-based, ascending) and their extracted text. */
+  candidates: number[];
+  texts: string[];
+  days: DayRun[];
+}
+
+/**
+ * One pass over the file a chunk at a time (a buffer reused: the whole file is never in memory):
+ * line starts, the candidate lines (parsed as they are met), the day runs. Each chunk is seen as
+ * Latin-1, one character per byte: offsets are byte offsets, ASCII needles match only ASCII bytes
+ * (no byte of a multi-byte UTF-8 character is below 0x80), and a line is decoded as UTF-8 only
+ * when it is parsed.
+ */
+function readPass(file: string, re: RegExp, extract: (line: string) => string): Pass | undefined {
+  const pass: Pass = { starts: [0], size: 0, endsWithLineEnd: true, candidates: [], texts: [], days: [] };
+  const day = { last: '' };
+  const fd = openSync(file, 'r');
+  try {
+    let buffer = Buffer.allocUnsafe(CHUNK);
+    let carried = 0;
+    let base = 0; // the file offset of buffer[0]
+    for (;;) {
+      if (buffer.length - carried < CHUNK) buffer = Buffer.concat([buffer.subarray(0, carried)], carried + CHUNK);
+      const n = readSync(fd, buffer, carried, CHUNK, null);
+      const data = buffer.subarray(0, carried + n);
+      if (data.indexOf(13) !== -1) return undefined;
+      const cut = n ? data.lastIndexOf(10) + 1 : data.length; // at the end, the rest is the last line
+      if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day);
+      pass.size = base + data.length;
+      if (!n) {
+        pass.endsWithLineEnd = data.length === 0;
+        return pass;
+      }
+      data.copy(buffer, 0, cut, data.length);
+      carried = data.length - cut;
+      base += cut;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Bytes read at a time. A chunk's Latin-1 string stays below V8's large-object size (128 KiB):
+ * with 1 MiB chunks each string took fresh pages of its own, and decoding a 58 MB archive cost
+ * 100-400 ms of CPU instead of 15-50 (measured side by side, bench/README.md).
+ */
+const CHUNK = 1 << 16;
+
+/** The lines of one chunk (whole lines; the last may lack its line end only at the file's end). */
+function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract: (line: string) => string, day: { last: string }): void {
+  const text = bytes.toString('latin1');
+  const first = pass.starts.length; // 1-based number of this chunk's first line
+  const starts = [0];
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) {
+    starts.push(nl + 1);
+    pass.starts.push(base + nl + 1);
+  }
+  const lineAt = (at: number, from: number) => {
+    let i = from;
+    while (i + 1 < starts.length && starts[i + 1] <= at) i++;
+    return i;
+  };
+  const end = (i: number) => (i + 1 < starts.length ? starts[i + 1] - 1 : text.length);
+  re.lastIndex = 0;
+  let i = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    i = lineAt(m.index, i);
+    const raw = bytes.toString('utf8', starts[i], end(i));
+    pass.candidates.push(first + i);
+    pass.texts.push(extract(raw));
+    // One candidate per line: go on from the next line's start.
+    if (i + 1 >= starts.length) break;
+    re.lastIndex = starts[i + 1];
+  }
+  dayRuns(text, starts, end, first, pass.days, day);
+}
+/**
+ * The extracted text's length: each candidate's exactly, the others' by the ratio of extracted
+ * to raw length over a fixed sample of them (spread evenly over the file, a pseudo-random line in
+ * each stretch: the same file gives the same figure). Exact when there are no more than the sample.
+ */
+function estimateChars(file: string, candidates: number[], texts: string[], count: number, span: (n: number) => [number, number], extract: (line: string) => string, share?: number): { chars: number; exact: boolean; sampled: number } {
+  let chars = 0;
+  for (const t of texts) chars += t.length + 1;
+  const others: number[] = [];
+  let othersRaw = 0;
+  for (let n = 1, c = 0; n <= count; n++) {
+    if (candidates[c] === n) c++;
+    else {
+      others.push(n);
+      const [from, to] = span(n);
+      othersRaw += to - from + 1;
+    }
+  }
+  // A share of them (the recall bench's stand-in for a large archive), else up to LENGTH_SAMPLE.
+  const size = share ? Math.max(1, Math.ceil(others.length * share)) : LENGTH_SAMPLE;
+  const exact = others.length <= size;
+  let seed = 0x9e3779b9;
+  const sample = exact ? others : Array.from({ length: size }, (_, i) => {
+    const lo = Math.floor((i * others.length) / size);
+    const hi = Math.floor(((i + 1) * others.length) / size);
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return others[lo + (seed % (hi - lo))];
+  });
+  let sampledRaw = 0;
+  let sampledChars = 0;
+  const fd = openSync(file, 'r');
+  try {
+    for (const n of sample) {
+      const [from, to] = span(n);
+      sampledRaw += to - from + 1;
+      sampledChars += extract(readAt(fd, from, to)).length + 1;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (exact) return { chars: chars + sampledChars, exact, sampled: sample.length };
+  return { chars: chars + Math.round((othersRaw * sampledChars) / sampledRaw), exact, sampled: sample.length };
+}
+
+const TIMESTAMP_KEY = '"timestamp":"';
+const DAY = /^\d{4}-\d{2}-\d{2}T/;
+
+/**
+ * The day runs the full scan records (search-corpus.ts dayRecorder) over one chunk's lines: a
+ * line's first `"timestamp":"`, its date when it is one, a new run when it differs from the last.
+ */
+function dayRuns(text: string, starts: number[], end: (i: number) => number, first: number, days: DayRun[], state: { last: string }): void {
+  let i = 0;
+  for (let at = text.indexOf(TIMESTAMP_KEY); at !== -1; ) {
+    while (i + 1 < starts.length && starts[i + 1] <= at) i++;
+    const start = at + TIMESTAMP_KEY.length;
+    if (start + 11 <= end(i) && text.charCodeAt(start + 10) === 84 && !(state.last && text.startsWith(state.last, start)) && DAY.test(text.slice(start, start + 11))) {
+      state.last = text.slice(start, start + 10);
+      days.push([first + i, state.last]);
+    }
+    if (i + 1 >= starts.length) break;
+    at = text.indexOf(TIMESTAMP_KEY, starts[i + 1]);
+  }
+}
