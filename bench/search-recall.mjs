@@ -14,7 +14,7 @@
 //   distractor that shares the question's words; dev templates even, test odd.
 //
 //   node bench/search-recall.mjs [conversations=8] [--misses] [--real-only] [--dev] [--json]
-//     [--sets=memorybank,prefeval,generated] [--reuse]
+//     [--sets=memorybank,prefeval,generated] [--reuse] [--raw-first]
 //
 // Prints one table row per set and part (--json: every figure).
 //
@@ -38,6 +38,11 @@ const splits = process.argv.includes('--dev') ? ['dev'] : ['dev', 'test'];
 
 // --reuse: keep bench/.work/recall's sessions from the last run (while tuning; the data is the same).
 const reuse = process.argv.includes('--reuse');
+// --raw-first: every archive searched as the first search after a compaction searches a large one
+// (its raw bytes, the average line length estimated from RAW_SHARE of the lines that hold no
+// query word, about what 2,048 lines are of a 58 MB archive's): that search's ranking.
+const rawFirst = process.argv.includes('--raw-first');
+const RAW_SHARE = 0.025;
 // --sets=memorybank,prefeval,generated: only these sets.
 const only = process.argv.find((a) => a.startsWith('--sets='))?.slice(7).split(',');
 const wanted = (name) => !only || only.includes(name);
@@ -128,7 +133,7 @@ const { searchMemory } = await import(pathToFileURL(bundle).href);
 async function wmemRank(questions) {
   const out = [];
   for (const q of questions) {
-    const { hits } = await searchMemory({ projectDir, sessions: [q.session] }, q.question, { limit: 10 });
+    const { hits } = await searchMemory({ projectDir, sessions: [q.session] }, q.question, { limit: 10, ...(rawFirst ? { rawMessages: { sampleShare: RAW_SHARE } } : {}) });
     out.push(hits.map((h) => ({ file: path.basename(h.file), line: h.line, kind: h.kind, snippet: h.snippet })));
   }
   return out;

@@ -56,7 +56,8 @@ export function rawNeedles(query: Query, forms: (term: string) => string[], plai
 /**
  * Scans an archived messages file on its raw bytes (see the top of this file): adds candidates to
  * `out` as scanText over the full extracted text would, with their real line numbers. Undefined
- * when the bytes cannot be searched this way (a \r in the file: lines would split differently).
+ * when the bytes cannot be searched this way (a \r in the file: lines would split differently)
+ * or are no shortcut (most lines hold a query word).
  */
 export function scanRawMessages(file: string, query: Query, needles: string[], source: number, out: Candidate[], options: { plain: boolean; match: (word: string) => number[]; extract: (line: string) => string; sampleShare?: number }): RawScan | undefined {
   const pass = readPass(file, new RegExp(`${needles.join('|')}|${ASCII_ESCAPE}`, 'gi'), options.extract);
@@ -155,6 +156,7 @@ function readPass(file: string, re: RegExp, extract: (line: string) => string): 
       if (data.indexOf(13) !== -1) return undefined;
       const cut = n ? data.lastIndexOf(10) + 1 : data.length; // at the end, the rest is the last line
       if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day);
+      if (base < DENSE_CHECK && base + cut >= DENSE_CHECK && pass.candidates.length > DENSE_SHARE * pass.starts.length) return undefined;
       pass.size = base + data.length;
       if (!n) {
         pass.endsWithLineEnd = data.length === 0;
@@ -168,6 +170,14 @@ function readPass(file: string, re: RegExp, extract: (line: string) => string): 
     closeSync(fd);
   }
 }
+
+/**
+ * When more than this share of the lines of the first DENSE_CHECK bytes hold a query word, the
+ * bytes are no shortcut (nearly every line is parsed anyway, and the pass costs ~5-10 % on top):
+ * the full scan is left to do it, having lost only that first stretch.
+ */
+const DENSE_SHARE = 0.75;
+const DENSE_CHECK = 1 << 20;
 
 /**
  * Bytes read at a time. A chunk's Latin-1 string stays below V8's large-object size (128 KiB):
