@@ -1,10 +1,10 @@
 // The first search of a large archive that has no search text yet (right after `wmem compact`
 // returned, its finishing still building the text and the index): instead of parsing every
-// archived JSON line, the raw bytes are searched for the query's prefixes, and only the lines
+// archived JSON line, the raw bytes are searched for the query's prefixes at word starts, and only the lines
 // that hold one are parsed and scanned as the full scan would. N (the line count), the day runs,
 // every candidate's term counts and length come out exact; BM25's average line length needs every
 // line's extracted length, so it is estimated from a fixed sample of the other lines (exact when
-// they are few). docs/commands.md (`wmem search`) says where this can rank differently.
+// they are few). docs/memory.md (Speed) says where this can rank differently.
 import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { scanText, type Candidate, type Query } from '../memory/search.js';
@@ -204,6 +204,10 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
   re.lastIndex = 0;
   let i = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0][0] !== '\\' && !wordStart(text, m.index)) {
+      re.lastIndex = m.index + 1; // a needle may still start inside this match
+      continue;
+    }
     i = lineAt(m.index, i);
     const raw = bytes.toString('utf8', starts[i], end(i));
     pass.candidates.push(first + i);
@@ -257,6 +261,20 @@ function estimateChars(file: string, candidates: number[], texts: string[], coun
   if (exact) return { chars: chars + sampledChars, exact, sampled: sample.length };
   return { chars: chars + Math.round((othersRaw * sampledChars) / sampledRaw), exact, sampled: sample.length };
 }
+
+/**
+ * Whether a needle found at `at` may start a word of the extracted text, where the query's
+ * expression looks for it (`\b`, ASCII word characters): not after an ASCII letter, digit or
+ * underscore (`input_tokens`, `cacheRead` hold no word "tokens" or "read"), unless that character
+ * ends a JSON escape (`\n`, `\u00e9`): what it stands for is not a word character.
+ */
+function wordStart(text: string, at: number): boolean {
+  if (!WORD_CHAR.test(text.charAt(at - 1))) return true;
+  if (text.charCodeAt(at - 2) === 92 && 'nrtbf'.includes(text.charAt(at - 1))) return true;
+  return /\\u[0-9a-f]{4}$/i.test(text.slice(Math.max(0, at - 6), at));
+}
+
+const WORD_CHAR = /[A-Za-z0-9_]/;
 
 const TIMESTAMP_KEY = '"timestamp":"';
 const DAY = /^\d{4}-\d{2}-\d{2}T/;

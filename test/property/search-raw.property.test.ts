@@ -3,8 +3,9 @@
 // line length is taken from every line (a sample share of 1). Random archives of every line shape
 // the extraction reads (Claude Code, Codex with its developer role and unnamed calls, plain chat,
 // summaries, images, metadata, broken JSON, blank lines), words written with JSON escapes
-// (\u0065 for "e", non-ASCII as \u00fc), other case, several or no timestamps, a last line
-// without a line end; queries of those words and of the words the extraction writes itself.
+// (\u0065 for "e", non-ASCII as \u00fc), words glued to what stands before them, other case,
+// several or no timestamps, a last line without a line end; queries of those words and of the
+// words the extraction writes itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,9 +14,12 @@ import path from 'node:path';
 import { searchMemory } from '../../src/store/search-corpus.js';
 
 const WORDS = ['deploy', 'Deployed', 'RELEASE', 'config', 'über', 'naïve', '日本語', 'error', 'errors', 'fix', 'cache', 'flamingo', 'module', 'turn', '4242', 'x_deploy', 'tool', 'user', 'image', 'Object', 'summary', 'system', 'block', 'redacted'];
-const QUERY_WORDS = [...WORDS, 'how do we ship', 'configure', 'systems', 'tools', 'users', 'summaries', 'blocks', 'images', 'objects', 'assistant'];
+const QUERY_WORDS = [...WORDS, 'how do we ship', 'configure', 'systems', 'tools', 'users', 'summaries', 'blocks', 'images', 'objects', 'assistant', 'read', 'turn', 'deploy', 'cache'];
 
-const words = fc.array(fc.constantFrom(...WORDS, ' ', '. ', '\n', '"quoted"', 'a\\b'), { maxLength: 10 }).map((ws) => ws.join(' '));
+// Words against what may stand before them: a newline or tab (escaped in JSON), a backslash, a
+// non-ASCII letter (escaped by some writers), an underscore, a letter (camelCase).
+const GLUED = ['—deploy', '«module»', 'a\ndeploy', 'b\tmodule', 'x\\flamingo', 'édeploy', 'ümodule', 'end_turn', 'cacheRead', 'myDeploy', 'x_cache', '14242'];
+const words = fc.array(fc.constantFrom(...WORDS, ...GLUED, ' ', '. ', '\n', '"quoted"', 'a\\b'), { maxLength: 10 }).map((ws) => ws.join(' '));
 const date = fc.constantFrom('2026-01-01T10:00:00.000Z', '2026-01-02T09:00:00.000Z', '2026-01-02T11:00:00.000Z', '2026-13-45Tbad', 'yesterday');
 const stamp = fc.option(date, { nil: undefined });
 
