@@ -66,15 +66,23 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
   // A line that ends the file without a line end is a line too; an empty file is one blank line.
   const count = Math.max(1, starts.length - (pass.endsWithLineEnd ? 1 : 0));
   const span = (n: number): [number, number] => [starts[n - 1] ?? 0, n < starts.length ? starts[n] - 1 : size];
-  // A candidate's text is at hand; another line (a neighbour of a hit) is read when asked for.
+  // A candidate's text is at hand; another line (a neighbour of a hit) is read when asked for,
+  // and is not there when the file went away meanwhile.
   const read = new Map<number, string>();
   const extract = (n: number) => {
     const at = indexOfSorted(candidates, n);
     if (at !== -1) return texts[at];
     let t = read.get(n);
-    if (t === undefined) read.set(n, (t = options.extract(readSpan(file, ...span(n)))));
+    if (t === undefined) {
+      try {
+        read.set(n, (t = options.extract(readSpan(file, ...span(n)))));
+      } catch {
+        return undefined;
+      }
+    }
     return t;
   };
+  const length = estimateChars(file, candidates, texts, count, span, options.extract, options.sampleShare);
   // The candidates' text, one per line, scanned as the full text would be; line numbers mapped back.
   const found: Candidate[] = [];
   scanText(texts.join('\n'), query, source, found, { plain: options.plain, match: options.match });
@@ -82,7 +90,6 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
     c.line = candidates[c.line - 1];
     out.push(c);
   }
-  const length = estimateChars(file, candidates, texts, count, span, options.extract, options.sampleShare);
   return { lines: count, chars: length.chars, exact: length.exact, days, line: (n) => (n >= 1 && n <= count ? extract(n) : undefined), parsed: candidates.length + length.sampled };
 }
 
