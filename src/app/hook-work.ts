@@ -3,6 +3,7 @@
 import type { Session } from '../store/session.js';
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { ProjectRef } from '../store/project.js';
+import type { ConsolidationModule } from './env.js';
 
 /** tool-done / tool-failed: the event into hot session state (what `wmem track` does). */
 export async function trackTool(session: Session, event: ToolEvent, now: Date): Promise<string> {
@@ -29,8 +30,8 @@ export async function archiveTranscriptBeforeCompact(session: Session, transcrip
 export const NOTHING_TO_CONSOLIDATE = 'nothing to consolidate';
 
 /** session-end: a deterministic consolidation (no LLM: Claude Code gives SessionEnd hooks ~1.5 s). */
-export async function consolidateAtEnd(session: Session, now: Date, warn: (m: string) => void): Promise<string> {
-  const { consolidateSession } = await import('../ops/consolidate/consolidate.js');
+export async function consolidateAtEnd(session: Session, now: Date, warn: (m: string) => void, load?: () => Promise<ConsolidationModule>): Promise<string> {
+  const { consolidateSession } = await (load ? load() : import('../ops/consolidate/consolidate.js'));
   const result = await consolidateSession(session, { dryRun: false }, { now: () => now, warn });
   // The session's decisions outlive it: offered to workspace memory (a failure there costs only the offer).
   const { offerAfterConsolidation, describeOffer } = await import('./session-decisions.js');
