@@ -42,6 +42,7 @@ export async function consolidateAtEnd(session: Session, now: Date, warn: (m: st
   return `consolidated ${result.consumed} note${result.consumed === 1 ? '' : 's'}${result.archive ? ` (notes archived to ${result.archive})` : ''}${also}`;
 }
 
+/** The deterministic consolidation, loaded the host's way (`load`), else as the full build's module. */
 async function consolidate(session: Session, now: Date, warn: (m: string) => void, load?: () => Promise<ConsolidationModule>) {
   const { consolidateSession } = await (load ? load() : import('../ops/consolidate/consolidate.js'));
   return consolidateSession(session, { dryRun: false }, { now: () => now, warn });
