@@ -474,7 +474,7 @@ export async function sessionEnd(moment: Moment): Promise<HookResult> {
   // The agent's last token use, when it passes it (OpenCode's idle): `wmem status` reads it later.
   if (input.usage) await withState(session, moment, async (state) => void (state.transcript = passedUsage(input.usage!, moment.adapter, session).cursor));
   const { consolidateAtEnd, NOTHING_TO_CONSOLIDATE } = await import('./hook-work.js');
-  const note = await consolidateAtEnd(session, env.now(), () => {});
+  const note = await consolidateAtEnd(session, env.now(), () => {}, env.loadConsolidation);
   // A consolidation changed overview.md: render it now, while nobody waits (OpenCode's idle ends
   // every turn), rather than in the next prompt's hook.
   if (note !== NOTHING_TO_CONSOLIDATE) await warmContext(session, env);

@@ -3,6 +3,7 @@
 import type { Session } from '../store/session.js';
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { ProjectRef } from '../store/project.js';
+import type { ConsolidationModule } from './env.js';
 
 /** tool-done / tool-failed: the event into hot session state (what `wmem track` does). */
 export async function trackTool(session: Session, event: ToolEvent, now: Date): Promise<string> {
@@ -29,15 +30,22 @@ export async function archiveTranscriptBeforeCompact(session: Session, transcrip
 export const NOTHING_TO_CONSOLIDATE = 'nothing to consolidate';
 
 /** session-end: a deterministic consolidation (no LLM: Claude Code gives SessionEnd hooks ~1.5 s). */
-export async function consolidateAtEnd(session: Session, now: Date, warn: (m: string) => void): Promise<string> {
-  const { consolidateSession } = await import('../ops/consolidate/consolidate.js');
-  const result = await consolidateSession(session, { dryRun: false }, { now: () => now, warn });
+export async function consolidateAtEnd(session: Session, now: Date, warn: (m: string) => void, load?: () => Promise<ConsolidationModule>): Promise<string> {
+  // Nothing new since the last one (OpenCode's idle ends every turn): the consolidation is not even loaded.
+  const { nothingPending } = await import('../ops/consolidate/pending.js');
+  const result = (await nothingPending(session)) ? { nothingToDo: true, consumed: 0, archive: undefined } : await consolidate(session, now, warn, load);
   // The session's decisions outlive it: offered to workspace memory (a failure there costs only the offer).
   const { offerAfterConsolidation, describeOffer } = await import('./session-decisions.js');
   const offered = await offerAfterConsolidation(session, result.archive, now).then(describeOffer, (err: Error) => `decisions not offered to workspace memory: ${err.message}`);
   const also = offered ? `; ${offered}` : '';
   if (result.nothingToDo) return NOTHING_TO_CONSOLIDATE + also;
   return `consolidated ${result.consumed} note${result.consumed === 1 ? '' : 's'}${result.archive ? ` (notes archived to ${result.archive})` : ''}${also}`;
+}
+
+/** The deterministic consolidation, loaded the host's way (`load`), else as the full build's module. */
+async function consolidate(session: Session, now: Date, warn: (m: string) => void, load?: () => Promise<ConsolidationModule>) {
+  const { consolidateSession } = await (load ? load() : import('../ops/consolidate/consolidate.js'));
+  return consolidateSession(session, { dryRun: false }, { now: () => now, warn });
 }
 
 /** after-compact: workspace-memory candidates the compaction summary proposes, through the gate. */

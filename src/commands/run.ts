@@ -3,6 +3,7 @@
 import { readSync } from 'node:fs';
 import type { Where } from '../store/session.js';
 import type { Style } from '../ui/color.js';
+import type { AppEnv } from '../app/env.js';
 
 export interface RunContext extends Where {
   json: boolean;
@@ -16,6 +17,7 @@ export interface RunContext extends Where {
   stderrIsTTY: boolean;
   /** A diagnostic line on stderr (suppressed by --quiet). */
   warn(message: string): void;
+  loadConsolidation?: AppEnv['loadConsolidation'];
 }
 
 export interface CommandResult {

@@ -13,6 +13,7 @@ import { saveAnswer } from '../store/answers-save.js';
 import { ANSWER_VERSION } from './first.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
 import { leanOptions, parseLean } from './lean-args.js';
+import type { ConsolidationModule } from '../app/env.js';
 // Static, so the whole `context` path is in this one bundle file (no chunk loading per prompt).
 import * as contextCommand from '../commands/context.js';
 
@@ -39,6 +40,7 @@ export async function runFast(argv: string[]): Promise<boolean> {
   try {
     const ctx = await buildRunContext(options as GlobalFlags, { plain: true });
     if (isContext) return await answerContext(args, options as never, ctx);
+    ctx.loadConsolidation = consolidationBeside;
     const command: { run: (o: never, c: RunContext, a: string[]) => Promise<CommandResult> } = await import('../commands/hook.js');
     printResult(await command.run(options as never, ctx, rest), ctx);
   } catch (err) {
@@ -47,6 +49,15 @@ export async function runFast(argv: string[]): Promise<boolean> {
     else reportError(err);
   }
   return true;
+}
+
+/**
+ * SessionEnd's consolidation from its own CommonJS build beside this file (dist/fast/consolidate.cjs,
+ * the build:end script): bundled in here it would cost every prompt's hook its compiling, and as
+ * the full build's ES module it costs the ES module loader and that build's module graph.
+ */
+function consolidationBeside(): Promise<ConsolidationModule> {
+  return Promise.resolve(require(fileURLToPath(new URL('./consolidate.cjs', import.meta.url))) as ConsolidationModule);
 }
 
 /**

@@ -14,7 +14,7 @@ import { ROOT } from '../helpers/cli.js';
 const leanDir = path.join(ROOT, 'dist', 'fast');
 // Packages a CommonJS bundle may require() where it is used, never up front (src/memory/overview.ts).
 const MARKDOWN = ['unified', 'remark-parse', 'gray-matter'];
-const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN };
+const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN };
 const bundles: Record<string, string[]> = {
   'fast.cjs': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
   // The overview is in it (a line scanner reads overview.md; the Markdown parser and gray-matter
@@ -23,6 +23,9 @@ const bundles: Record<string, string[]> = {
   'fast-hook.cjs': ['../memory/tokens.js', '../ops/consolidate/consolidate.js'],
   // Like the hook bundle: CommonJS, the overview in it, the Markdown parser required where used.
   'fast-compact.cjs': [],
+  // SessionEnd's consolidation, required by the hook bundle only then (below): CommonJS, so a
+  // session's end starts no ES module loader. execa (an LLM consolidation) is never run by a hook.
+  'consolidate.cjs': [],
   'fast-mcp.js': ['../mcp/server.js'],
   'fast-search.js': [],
   // The first stage of `context`: reads the answer cache, loads nothing else at all.
@@ -57,6 +60,16 @@ for (const [name, lazyPaths] of Object.entries(bundles)) {
     });
   });
 }
+
+// The hook bundle requires the consolidation beside it at SessionEnd, by a path built at run time
+// (so the build cannot check it): the file is there, and it is the consolidation.
+it('the hook bundle reaches the CommonJS consolidation beside it', () => {
+  const hook = readFileSync(path.join(leanDir, 'fast-hook.cjs'), 'utf8');
+  const named = [...hook.matchAll(/new URL\("\.\/([\w.-]+\.cjs)", __wmemModuleUrl\)/g)].map((m) => m[1]);
+  expect(named).toEqual(['consolidate.cjs']);
+  const required = createRequire(path.join(leanDir, 'fast-hook.cjs'))('./consolidate.cjs') as Record<string, unknown>;
+  expect(typeof required.consolidateSession).toBe('function');
+});
 
 // A search loads no more than it needs: node:crypto (temp names, an index's build) and
 // node:child_process (the background indexing it may start) are loaded on first use.

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFile, copyFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { compactSession, recoverCompaction, archiveTranscript } from '../../src/history/compaction/compact.js';
 import { parseMarker } from '../../src/history/model/marker.js';
@@ -85,10 +86,30 @@ describe('archiveTranscript (PreCompact)', () => {
     await appendFile(transcript, 'ant"}\n');
     const older = await archiveTranscript(ts.session, transcript, env);
     expect(await readFile(path.join(ts.session.paths.workingMemory, older.detail), 'utf8')).toMatch(/lines: "11-11"/);
+    // The state keeps the transcript's first bytes; one written before that kept their sha256.
+    type Mark = { offset: number; start?: string; head?: string };
+    const marks = () => readFile(stateFile, 'utf8').then((t) => Object.values(JSON.parse(t).files as Record<string, Mark>));
+    const [mark] = await marks();
+    expect(Buffer.from(mark!.start!, 'base64')).toEqual((await readFile(transcript)).subarray(0, Math.min(mark!.offset, 4096)));
+    const hashed = JSON.parse(await readFile(stateFile, 'utf8'));
+    for (const entry of Object.values(hashed.files as Record<string, Mark>)) {
+      entry.head = createHash('sha256').update((await readFile(transcript)).subarray(0, Math.min(entry.offset, 4096))).digest('hex');
+      delete entry.start;
+    }
+    await writeFile(stateFile, JSON.stringify(hashed));
+    await appendFile(transcript, '{"type":"user","message":{"role":"user","content":"again"}}\n');
+    const hashedToo = await archiveTranscript(ts.session, transcript, env);
+    expect(await readFile(path.join(ts.session.paths.workingMemory, hashedToo.detail), 'utf8')).toMatch(/lines: "12-12"/);
+    expect((await marks())[0]!.start).toBeDefined();
+    // Its first byte changed, its length not: another transcript, archived from its start.
+    const bytes = await readFile(transcript);
+    bytes[0] = bytes[0] === 0x20 ? 0x09 : 0x20;
+    await writeFile(transcript, Buffer.concat([bytes, Buffer.from('{"type":"user","message":{"role":"user","content":"rewritten"}}\n')]));
+    expect((await archiveTranscript(ts.session, transcript, env)).lines).toBe(13);
     // A rewritten transcript starts over.
     await writeFile(transcript, '{"role":"user","content":"new file"}\n');
     const third = await archiveTranscript(ts.session, transcript, env);
     expect(third.lines).toBe(1);
-    expect((await readdir(ts.session.paths.archiveDir)).length).toBe(4);
+    expect((await readdir(ts.session.paths.archiveDir)).length).toBe(6);
   });
 });

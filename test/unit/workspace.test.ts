@@ -1,5 +1,6 @@
 // Workspace memory, pure: dedup, limits and eviction order, migration, rendering, candidates.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
 import {
   addEntry,
   canonical,
@@ -9,6 +10,8 @@ import {
   migrateWorkspace,
   renderWorkspace,
   renderedSize,
+  sortForRender,
+  WORKSPACE_TYPES,
   MAX_ENTRIES,
   MAX_RENDERED_CHARS,
   type WorkspaceEntry,
@@ -144,5 +147,37 @@ describe('candidates', () => {
       { type: 'reference', text: 'Design notes live in docs/design.md of the wiki' },
       { type: 'project', text: 'The CI runs on two cores, so keep parallelism modest' },
     ]);
+  });
+});
+
+describe('render order', () => {
+  // Sorted by code units, not localeCompare (no ICU collator to build on a hook's path, the same
+  // bytes in every locale): on what wmem writes, ISO times and `m-` hex ids, the orders agree.
+  it('is localeCompare\'s order on the times and ids wmem writes', () => {
+    const entry = fc.record({
+      type: fc.constantFrom(...WORKSPACE_TYPES),
+      created: fc.integer({ min: 0, max: 5 }).map((d) => day(d).toISOString()),
+      id: fc.stringMatching(/^m-[0-9a-f]{8}$/),
+    });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 12 }), (raw) => {
+        const entries = raw.map((e) => ({ ...e, text: e.id, source: 'explicit', confidence: 1, updated: e.created }) as WorkspaceEntry);
+        const order = (t: string) => (WORKSPACE_TYPES as readonly string[]).indexOf(t);
+        const byLocale = [...entries].sort((a, b) => order(a.type) - order(b.type) || a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+        expect(sortForRender(entries).map((e) => e.id)).toEqual(byLocale.map((e) => e.id));
+      }),
+    );
+  });
+
+  it('builds no collator: neither the render nor the limits call localeCompare', () => {
+    const spy = vi.spyOn(String.prototype, 'localeCompare');
+    try {
+      let file = emptyWorkspace();
+      for (let i = 0; i < 40; i++) file = add(file, `fact number ${i} about the build`, { confidence: (i % 5) / 5 }, day(i % 7)).file;
+      expect(renderWorkspace(file)).toContain('fact number 3');
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

@@ -11,7 +11,7 @@ import { fsError } from '../../ui/errors.js';
 import { isObject, type MessageLine } from '../model/lines.js';
 import { lineFacts } from '../model/messages.js';
 import { renderMessage } from '../model/transcript.js';
-import { countLines, hashRange, readLines } from '../stream/read.js';
+import { countLines, hashRange, readLines, readRange } from '../stream/read.js';
 import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
 
@@ -21,11 +21,35 @@ function rel(session: Session, file: string): string {
 
 interface TranscriptState {
   version: 1;
-  /** `lines`: how many lines end before `offset` (absent in states written before it was kept). */
-  files: Record<string, { offset: number; head: string; lines?: number }>;
+  /**
+   * `lines`: how many lines end before `offset` (absent in states written before it was kept).
+   * `start`: the transcript's first bytes (up to HEAD of them, base64) when `offset` was
+   * recorded; states written before it was kept have `head`, those bytes' sha256, instead.
+   */
+  files: Record<string, TranscriptMark>;
+}
+
+interface TranscriptMark {
+  offset: number;
+  start?: string;
+  head?: string;
+  lines?: number;
 }
 
 const TRANSCRIPT_STATE = 'transcripts.json';
+/**
+ * How much of a transcript's start is kept to know it is the file archived before (not one
+ * rewritten since). The bytes themselves, compared, not a hash: a sha256 in JavaScript cost a
+ * compaction hook 10–20 ms of CPU, node:crypto as much to load.
+ */
+const HEAD = 4096;
+
+/** Whether the transcript still starts as it did when `mark` was recorded (then archiving resumes at its offset). */
+async function sameStart(source: string, mark: TranscriptMark): Promise<boolean> {
+  const end = Math.min(mark.offset, HEAD);
+  if (typeof mark.start === 'string') return (await readRange(source, 0, end)).equals(Buffer.from(mark.start, 'base64'));
+  return (await hashRange(source, 0, end)) === mark.head;
+}
 
 /**
  * Copies the lines of an agent's own transcript that were not archived before (tracked by byte
@@ -60,11 +84,7 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       }
     }
     const previous = state.files[source];
-    let start = 0;
-    if (previous && previous.offset <= size) {
-      const headEnd = Math.min(previous.offset, 4096);
-      if ((await hashRange(source, 0, headEnd)) === previous.head) start = previous.offset;
-    }
+    const start = previous && previous.offset <= size && (await sameStart(source, previous)) ? previous.offset : 0;
     // Up to the last newline: a line still being written waits for the next call.
     const end = await lastNewlineEnd(source, start, size);
     if (end <= start) return { archive: '', detail: '', lines: 0 };
@@ -115,7 +135,7 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       await archive.close();
       await linkInto(archive.temp, archiveFinal);
       await linkInto(detail.temp, detailFinal);
-      state.files[source] = { offset: end, head: await hashRange(source, 0, Math.min(end, 4096)), lines: range.to };
+      state.files[source] = { offset: end, start: (await readRange(source, 0, Math.min(end, HEAD))).toString('base64'), lines: range.to };
       await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n');
       const detailRel = rel(session, detailFinal);
       try {

@@ -105,6 +105,13 @@ export async function* readChunks(file: string, start: number, end: number): Asy
   }
 }
 
+/** Bytes [start, end) of a file, for a small range (fewer when the file is shorter). */
+export async function readRange(file: string, start: number, end: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of readChunks(file, start, end)) parts.push(Buffer.from(chunk));
+  return Buffer.concat(parts);
+}
+
 /** sha256 of bytes [start, end) of a file, streamed. */
 export async function hashRange(file: string, start: number, end: number): Promise<string> {
   const hash = sha256();

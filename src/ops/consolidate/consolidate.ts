@@ -4,7 +4,7 @@
 // overview, for an LLM's rewrite) first, then detail files for pushed-out lines, then the new
 // overview, and only then scratch.md minus exactly the consumed lines. The LLM runs with no lock
 // held; notes appended meanwhile stay in scratch.md for the next consolidation.
-import { promises as fs, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite, readTextIfExists, withLock } from '../../store/fsx.js';
 import { detailIndexLine, writeDetail } from '../../store/detail.js';
@@ -17,6 +17,7 @@ import { addIndexLines, appendSynthesis, checkSynthesis, fillPrompt, normalizeCa
 import { interruptibly, type Interruptible } from './interrupt.js';
 import { commitPass, discardPass, streamScratch } from './stream.js';
 import { budgetForTokensMax } from '../../render/context.js';
+import { lastConsolidated, newDetailFiles, type NewDetail } from './pending.js';
 
 export interface ConsolidateOptions {
   /** A shell command that reads the prompt on stdin and prints the new overview. */
@@ -59,47 +60,9 @@ interface Snapshot {
   scratch: string;
   notes: Note[];
   unparsed: { line: number; raw: string }[];
-  newDetails: { rel: string; title: string; body: string }[];
+  newDetails: NewDetail[];
   appendOnly: boolean;
   tokensMax: number;
-}
-
-const TITLE = /^title:\s*(.+)$/m;
-
-function parseTitle(text: string, fallback: string): string {
-  const raw = TITLE.exec(text.slice(0, 2000))?.[1]?.trim();
-  if (!raw) return fallback;
-  try {
-    return raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
-  } catch {
-    return raw;
-  }
-}
-
-/** Detail files written since the last consolidation (all, the first time) that the overview does not index yet. */
-async function newDetailFiles(session: Session, overview: string, since: number, withBodies: boolean): Promise<Snapshot['newDetails']> {
-  let names: string[];
-  try {
-    names = (await fs.readdir(session.paths.detailDir)).filter((n) => n.endsWith('.md')).sort();
-  } catch {
-    return [];
-  }
-  const out: Snapshot['newDetails'] = [];
-  for (const name of names) {
-    const rel = `detail/${name}`;
-    const full = path.join(session.paths.detailDir, name);
-    let mtime: number;
-    try {
-      mtime = statSync(full).mtimeMs;
-    } catch {
-      continue;
-    }
-    if (mtime <= since && overview.includes(rel)) continue;
-    if (overview.includes(rel) && !withBodies) continue;
-    const text = (await readTextIfExists(full)) ?? '';
-    out.push({ rel, title: parseTitle(text, name), body: withBodies ? text.replace(/^---\n[\s\S]*?\n---\n/, '').trim() : '' });
-  }
-  return out;
 }
 
 /** What the streamed consolidation needs besides scratch.md (which it reads itself). */
@@ -107,7 +70,7 @@ async function snapshotWithoutScratch(session: Session): Promise<{ overview: str
   const overview = await readTextIfExists(session.paths.overview);
   if (overview === undefined) throw usageError(`${session.paths.overview} is missing`, "run 'wmem init' to recreate it from the template");
   const meta = await readMeta(session.paths);
-  const since = meta?.lastConsolidatedAt ? Date.parse(String(meta.lastConsolidatedAt)) || 0 : 0;
+  const since = lastConsolidated(meta);
   const appendOnly = Boolean(meta?.seededFrom) && meta?.seedConsolidated !== true;
   return { overview, newDetails: await newDetailFiles(session, overview, since, false), appendOnly };
 }
@@ -118,7 +81,7 @@ async function snapshot(session: Session, withBodies: boolean): Promise<Snapshot
   const scratch = (await readTextIfExists(session.paths.scratch)) ?? '';
   const { notes, unparsed } = parseScratch(scratch);
   const meta = await readMeta(session.paths);
-  const since = meta?.lastConsolidatedAt ? Date.parse(String(meta.lastConsolidatedAt)) || 0 : 0;
+  const since = lastConsolidated(meta);
   const appendOnly = Boolean(meta?.seededFrom) && meta?.seedConsolidated !== true;
   return { overview, scratch, notes, unparsed, newDetails: await newDetailFiles(session, overview, since, withBodies), appendOnly, tokensMax: meta?.tokensMax ?? 200_000 };
 }

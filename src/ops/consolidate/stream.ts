@@ -29,8 +29,8 @@ export interface StreamPass {
   plan: MergePlan;
   notes: number;
   unparsed: { line: number; raw: string }[];
-  /** scratch.md as the pass read it. */
-  scratch: { size: number; ino: number; mtimeMs: number; sha256: string };
+  /** scratch.md as the pass read it; its sha256 is computed only if asked (a cold sha256 in JavaScript costs 10-20 ms). */
+  scratch: ScratchStat & { sha256(): string };
   files?: PassFiles;
 }
 
@@ -49,12 +49,18 @@ interface PassFiles {
 
 const ARCHIVE_HEADER = (now: Date) => `<!-- wmem scratch archive v1: notes consolidated into overview.md at ${now.toISOString()} -->\n`;
 
-function scratchStat(file: string): StreamPass['scratch'] {
+interface ScratchStat {
+  size: number;
+  ino: number;
+  mtimeMs: number;
+}
+
+function scratchStat(file: string): ScratchStat {
   try {
     const st = statSync(file);
-    return { size: st.size, ino: st.ino, mtimeMs: st.mtimeMs, sha256: '' };
+    return { size: st.size, ino: st.ino, mtimeMs: st.mtimeMs };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, ino: -1, mtimeMs: 0, sha256: '' };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, ino: -1, mtimeMs: 0 };
     throw fsError(err, 'read', file);
   }
 }
@@ -91,7 +97,8 @@ export async function streamScratch(session: Session, input: StreamInput, option
       if (files) await flushAll(files);
       options.guard.check();
     }
-    return { plan: merger.finish(), notes, unparsed, scratch: { ...scratch, sha256: hash.digest('hex') }, files };
+    let digest: string | undefined;
+    return { plan: merger.finish(), notes, unparsed, scratch: { ...scratch, sha256: () => (digest ??= hash.digest('hex')) }, files };
   } catch (err) {
     if (files) await discardPass(files);
     throw err;
@@ -175,7 +182,7 @@ async function assertScratchUnchanged(file: string, read: StreamPass['scratch'])
     const hash = sha256();
     const batches = readLineBatches(file, { end: read.size, hash });
     while (read.size && !(await batches.next()).done);
-    if (hash.digest('hex') === read.sha256) return;
+    if (hash.digest('hex') === read.sha256()) return;
   }
   throw ioError(`${file} was rewritten while the consolidation read it (not only appended to): nothing was written`, undefined, 'run wmem consolidate again');
 }
