@@ -245,12 +245,15 @@ export interface RankOptions {
  */
 export interface CandidatePool {
   source: number;
-  lines: number[];
-  /** Occurrences per query term, `query.terms.length` wide, row `row(line)`. */
-  tf: Int32Array;
-  row(line: number): number;
-  length(line: number): number;
-  candidate(line: number): Candidate;
+  /** Per query term, how many of the pool's lines hold it. */
+  df: readonly number[];
+  /**
+   * Walks the pool's lines (ascending): occurrences per query term in `tf[at + t]`
+   * (`query.terms.length` wide, reused for the next line) and, when `withLength`, its length.
+   */
+  forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean): void;
+  /** A line the walk gave, with its counts (`query.terms.length` of them, kept). */
+  candidate(line: number, tf: Int32Array): Candidate;
   /** Reads ahead the text of these lines (the shortlist's), which candidate() then asks for one by one. */
   prefetch?(lines: number[]): void;
 }
@@ -262,6 +265,8 @@ interface Entry {
   line: number;
   candidate?: Candidate;
   pool?: CandidatePool;
+  /** A pool line's counts, copied out of the walk. */
+  tf?: Int32Array;
 }
 
 /**
@@ -275,7 +280,7 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   const terms = query.terms.length;
   const df = new Array<number>(terms).fill(0);
   for (const c of candidates) for (let t = 0; t < terms; t++) if (c.tf[t]) df[t]++;
-  for (const pool of pools) for (const line of pool.lines) for (let t = 0, at = pool.row(line) * terms; t < terms; t++) if (pool.tf[at + t]) df[t]++;
+  for (const pool of pools) for (let t = 0; t < terms; t++) df[t] += pool.df[t];
   const score = scorer(query, df, N, Math.max(totals.chars / N, 1), sources, Boolean(options.plain));
   const shortlist = Math.max(options.limit * 20, 200);
   let list: Entry[] = [];
@@ -296,7 +301,8 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   };
   const day = options.plain || !options.shape || !DAY_WEIGHT ? undefined : dayScores(query.terms, options.shape, (add) => {
     for (const c of candidates) add(c.source, c.line, c.tf, 0);
-    for (const pool of pools) for (const line of pool.lines) add(pool.source, line, pool.tf, pool.row(line) * terms);
+    // Only a conversation's lines have days: the other pools are not walked for them.
+    for (const pool of pools) if (options.shape?.[pool.source]?.conversation) pool.forEach((line, tf, at) => add(pool.source, line, tf, at));
   });
   // A line's day (BM25 over whole days) adds to it: what a session says across its lines counts together.
   const withDay = (value: number, source: number, line: number) => (day ? value + DAY_WEIGHT * day(source, line) * (sources[source]?.boost ?? 1) : value);
@@ -305,15 +311,15 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
     if (admits(value, c.source, c.line)) keep({ score: value, matched: score.matched, source: c.source, line: c.line, candidate: c });
   }
   for (const pool of pools) {
-    for (const line of pool.lines) {
-      const value = withDay(score.of(pool.tf, pool.row(line) * terms, pool.length(line), pool.source), pool.source, line);
-      if (admits(value, pool.source, line)) keep({ score: value, matched: score.matched, source: pool.source, line, pool });
-    }
+    pool.forEach((line, tf, at, length) => {
+      const value = withDay(score.of(tf, at, length, pool.source), pool.source, line);
+      if (admits(value, pool.source, line)) keep({ score: value, matched: score.matched, source: pool.source, line, pool, tf: tf.slice(at, at + terms) });
+    }, true);
   }
   list.sort(byEntry);
   list = list.slice(0, shortlist);
   for (const pool of pools) pool.prefetch?.(list.filter((e) => e.pool === pool).map((e) => e.line));
-  let scored: Scored[] = list.map((e) => ({ candidate: e.candidate ?? e.pool!.candidate(e.line), score: e.score, matched: e.matched }));
+  let scored: Scored[] = list.map((e) => ({ candidate: e.candidate ?? e.pool!.candidate(e.line, e.tf!), score: e.score, matched: e.matched }));
   if (!options.plain) {
     const near = proximity(query);
     const own = new Set(query.terms.map((t) => t.group)).size;

@@ -41,9 +41,10 @@ function readIndex(indexFile: string): OpenIndex | undefined {
     if (lstatSync(indexFile).isSymbolicLink()) return undefined;
     fd = openSync(indexFile, 'r');
     const file = fd;
-    const view = openIndex(fstatSync(file).size, (at, length) => {
-      // Not zeroed first: every byte is read into (a short read is cut off).
-      const buf = Buffer.allocUnsafeSlow(length);
+    const view = openIndex(fstatSync(file).size, (at, length, into) => {
+      // Not zeroed first: every byte is read into (a short read is cut off). A caller's own
+      // buffer (a walk's block of line lengths) is read into again and again: no new memory.
+      const buf = into ?? Buffer.allocUnsafeSlow(length);
       let got = 0;
       while (got < length) {
         const n = readSync(file, buf, got, length - got, at + got);
@@ -438,21 +439,17 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
       out.push(c);
     }
   }
-  const width = query.terms.length;
   const scan = { query, source, match, plain };
-  // Read once, on the first length asked for (the view's getter is not in the hot loop).
-  let lengths: Uint32Array | undefined;
+  const length = new Uint32Array(1);
   pools.push({
     source,
-    lines: gathered.lines,
-    tf: gathered.tf,
-    row: gathered.row,
-    length: (line) => (lengths ??= view.lineLengths)[line - 1],
+    df: gathered.df,
+    forEach: gathered.forEach,
     // A shortlisted line's text, and its neighbours (its context; the lines after it in a conversation).
     prefetch: (lines) => reader.prefetch(lines),
-    candidate: (line) => {
-      const row = gathered.row(line);
-      return new LazyCandidate(reader, scan, line, (lengths ??= view.lineLengths)[line - 1], gathered.tf.slice(row * width, row * width + width));
+    candidate: (line, tf) => {
+      view.lineValues('lengths', line, 1, length);
+      return new LazyCandidate(reader, scan, line, length[0], tf);
     },
   });
   const close = () => {
