@@ -848,6 +848,8 @@ export interface Gathered {
 
 /** Lines walked at a time: a block's counts (terms wide) stay small and are reused, never one row per line of the file. */
 const BLOCK_LINES = 2048;
+/** A list walked to its end (above any line number an index holds: a u32 line start per line). */
+const DONE = 0x7fffffff;
 
 /**
  * Reads the query's terms out of the index. An ASCII token is a word the search reads whole at a
@@ -864,6 +866,7 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   const rescan = nonAsciiLines(view, query, termsOf);
   const skip = rescan.length ? new Set(rescan) : undefined;
   const lines = view.meta.lines;
+  if (lines >= DONE) throw new CorruptIndex('too many lines'); // scanned instead
   const walk: Gathered['forEach'] = (fn, withLength = false) => walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn);
   const df = new Array<number>(width).fill(0);
   walk((_line, tf, at) => {
@@ -879,23 +882,35 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
  */
 function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: number, lines: number, skip: Set<number> | undefined, lengthsOf: IndexView | undefined, fn: (line: number, tf: Int32Array, at: number, length: number) => void): void {
   const k = lists.length;
+  // Small integers in typed arrays: no number boxed per posting while the code is still cold.
   const pos = new Int32Array(k);
-  const next = new Float64Array(k);
-  const count = new Float64Array(k);
+  const next = new Int32Array(k);
+  const count = new Int32Array(k);
   const advance = (i: number) => {
     const bytes = lists[i].bytes;
     let p = pos[i];
-    if (p >= bytes.length) return (next[i] = Infinity);
+    if (p >= bytes.length) {
+      next[i] = DONE;
+      return;
+    }
     let delta = bytes[p++];
-    if (delta & 0x80) [delta, p] = varint(bytes, p, delta);
+    if (delta & 0x80) {
+      const r = varint(bytes, p, delta);
+      delta = r[0];
+      p = r[1];
+    }
     if (p >= bytes.length) throw new CorruptIndex('posting cut short');
     let n = bytes[p++];
-    if (n & 0x80) [n, p] = varint(bytes, p, n);
+    if (n & 0x80) {
+      const r = varint(bytes, p, n);
+      n = r[0];
+      p = r[1];
+    }
     const line = next[i] + delta;
-    if (delta < 1 || line > lines || n < 1 || p > bytes.length) throw new CorruptIndex('posting out of range');
+    if (delta < 1 || line > lines || n < 1 || n > DONE || p > bytes.length) throw new CorruptIndex('posting out of range');
     pos[i] = p;
     count[i] = n;
-    return (next[i] = line);
+    next[i] = line;
   };
   for (let i = 0; i < k; i++) advance(i);
   const tf = new Int32Array(BLOCK_LINES * width);
@@ -903,9 +918,9 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
   const touched = new Int32Array(BLOCK_LINES);
   const lengths = new Uint32Array(BLOCK_LINES);
   for (;;) {
-    let from = Infinity;
+    let from = DONE;
     for (let i = 0; i < k; i++) if (next[i] < from) from = next[i];
-    if (from === Infinity) return;
+    if (from === DONE) return;
     const to = from + BLOCK_LINES;
     let n = 0;
     for (let i = 0; i < k; i++) {
