@@ -868,11 +868,43 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   const lines = view.meta.lines;
   if (lines >= DONE) throw new CorruptIndex('too many lines'); // scanned instead
   const walk: Gathered['forEach'] = (fn, withLength = false) => walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn);
+  // Each list checked now (a damaged index throws here); a term that one list alone stands for
+  // has that list's lines as its df, and only a term of several lists (test, tests) needs a walk.
+  const counts = lists.map((list) => checkPostings(list.bytes, lines, skip));
+  const listsOf = new Array<number>(width).fill(0);
+  for (const list of lists) for (const t of list.hits) listsOf[t]++;
   const df = new Array<number>(width).fill(0);
-  walk((_line, tf, at) => {
-    for (let t = 0; t < width; t++) if (tf[at + t]) df[t]++;
-  });
+  if (listsOf.every((n) => n <= 1)) lists.forEach((list, i) => list.hits.forEach((t) => (df[t] = counts[i])));
+  else
+    walk((_line, tf, at) => {
+      for (let t = 0; t < width; t++) if (tf[at + t]) df[t]++;
+    });
   return { forEach: walk, df, rescan };
+}
+
+/** How many lines one token's postings name, `skip`'s left out; throws CorruptIndex as the walk would. */
+function checkPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined): number {
+  let n = 0;
+  let line = 0;
+  for (let p = 0; p < bytes.length; ) {
+    let delta = bytes[p++];
+    if (delta & 0x80) {
+      const r = varint(bytes, p, delta);
+      delta = r[0];
+      p = r[1];
+    }
+    if (p >= bytes.length) throw new CorruptIndex('posting cut short');
+    let count = bytes[p++];
+    if (count & 0x80) {
+      const r = varint(bytes, p, count);
+      count = r[0];
+      p = r[1];
+    }
+    line += delta;
+    if (delta < 1 || line > lines || count < 1 || count > DONE || p > bytes.length) throw new CorruptIndex('posting out of range');
+    if (!skip?.has(line)) n++;
+  }
+  return n;
 }
 
 /**
