@@ -6,7 +6,7 @@
 // This file is CommonJS (bin/package.json says so): a per-prompt `wmem context` or `wmem hook`
 // and `wmem compact` then never start Node's ES module loader (~10 ms on a slow machine, and an
 // ES module import of node:fs loads node:stream), because their lean entries, dist/fast/fast.cjs,
-// fast-hook.cjs and fast-compact.cjs, are CommonJS too. The other entries and the full command
+// fast-hook.cjs, fast-compact.cjs and fast-search.cjs, are CommonJS too. The other entries and the full command
 // line are ES modules, reached through import().
 'use strict';
 const args = process.argv.slice(2);
@@ -29,8 +29,8 @@ async function lean() {
       // A quick cut is timed against cp, and the full CLI's loading shows.
       return require('../dist/fast/fast-compact.cjs').runCompact(process.argv);
     case 'search':
-      // A search is timed against grep -rF over the same files.
-      return (await import('../dist/fast/fast-search.js')).runSearch(process.argv);
+      // A search is timed against grep -rF over the same files: CommonJS too (no ES module loader).
+      return require('../dist/fast/fast-search.cjs').runSearch(process.argv);
     case 'mcp':
       // A client times out on a slow server, and tools/list is answered before the MCP SDK has
       // loaded (dist/mcp/manifest.json holds the SDK server's own answers).

@@ -1,6 +1,6 @@
 // The lean entry for `wmem search`: a search answers in about the time of a scan of the files it
 // reads, and commander with the full command line's chunks was a good part of that. One file
-// (dist/fast/fast-search.js, no code splitting), parsed from the same row as the full CLI's
+// (dist/fast/fast-search.cjs, CommonJS: no ES module loader, no code splitting), parsed from the same row as the full CLI's
 // command table (src/entries/lean-commands.ts); anything it does not take exactly (help, a typo, a word that starts with
 // a dash) returns false, and bin/wmem.js hands the whole command line to the full CLI.
 import { GLOBAL_OPTIONS, type OptionSpec } from '../options.js';

@@ -562,8 +562,15 @@ export interface IndexView {
   forEachPosting(i: number, fn: (line: number, count: number) => void): void;
   /** Token `i`'s postings decoded into `into` (grown as needed): lines then counts; returns how many. */
   decodePostings(i: number, into: PostingBuffer): number;
+  /** Token `i`'s postings as encoded (varint line deltas and counts). */
+  postingBytesOf(i: number): Uint8Array;
   /** Line `line`'s bytes in the text: [start, end), its newline included. */
   lineSpan(line: number): [number, number];
+  /**
+   * The starts or lengths of lines [from, from + count) into `into` (from its start), read by
+   * offset: a search needs those of the lines it walks, not the whole section.
+   */
+  lineValues(section: 'starts' | 'lengths', from: number, count: number, into: Uint32Array): void;
   /** Where token `i`'s postings start in their section (`tokenCount`: its end). */
   postingOffset(i: number): number;
   /** Reads the postings of tokens [from, to) now, in one read (they are next to each other). */
@@ -588,7 +595,7 @@ export interface PostingBuffer {
 }
 
 /** `length` bytes of the encoded index from `position` (fewer only at its end). */
-export type ReadAt = (position: number, length: number) => Uint8Array;
+export type ReadAt = (position: number, length: number, into?: Uint8Array) => Uint8Array;
 
 /** Four-byte values at `at` of `bytes`, copied only when not aligned. */
 function u32(bytes: Uint8Array, at: number, count: number): Uint32Array {
@@ -607,8 +614,8 @@ export function decodeIndex(buf: Buffer): IndexView {
  * a large index instead of all of it. Throws CorruptIndex when the sections do not add up.
  */
 export function openIndex(size: number, readAt: ReadAt): IndexView {
-  const read = (at: number, length: number) => {
-    const bytes = readAt(at, length);
+  const read = (at: number, length: number, into?: Uint8Array) => {
+    const bytes = readAt(at, length, into);
     if (bytes.length !== length) throw new CorruptIndex('truncated');
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   };
@@ -668,6 +675,14 @@ export function openIndex(size: number, readAt: ReadAt): IndexView {
       const pair = read(lineStartsAt + 4 * (line - 1), line < h.lines ? 8 : 4);
       return [pair.readUInt32LE(0), line < h.lines ? pair.readUInt32LE(4) : h.size];
     },
+    lineValues(section, from, count, into) {
+      if (from < 1 || count < 0 || from - 1 + count > h.lines || count > into.length) throw new CorruptIndex('line out of range');
+      const loaded = section === 'starts' ? lineStarts : lineLengths;
+      if (loaded) return into.set(loaded.subarray(from - 1, from - 1 + count));
+      const at = (section === 'starts' ? lineStartsAt : lineLengthsAt) + 4 * (from - 1);
+      const bytes = read(at, 4 * count, new Uint8Array(into.buffer, into.byteOffset, 4 * count));
+      if (bytes.buffer !== into.buffer || bytes.byteOffset !== into.byteOffset) into.set(u32(bytes, 0, count));
+    },
     preload(from, to) {
       if (from >= to) return;
       const first = from ? postingEnd(from - 1) : 0;
@@ -721,7 +736,7 @@ function pager(read: (at: number, length: number) => Buffer, size: number): { u3
 }
 
 /** Sorted tokens and their postings, read in place (an index file's sections, or a sealed run's). */
-function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, at: Sections): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths' | 'lineSpan'> {
+function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, at: Sections): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths' | 'lineSpan' | 'lineValues'> {
   const postingRange = (i: number): [number, number] => {
     const from = i ? at.postingEnd(i - 1) : 0;
     const to = at.postingEnd(i);
@@ -751,6 +766,9 @@ function sectionsView(counts: { lines: number; tokens: number; asciiTokens: numb
     },
     decodePostings(i, into) {
       return decodeInto(at.postingBytes(...postingRange(i)), counts.lines, into);
+    },
+    postingBytesOf(i) {
+      return at.postingBytes(...postingRange(i));
     },
   };
 }
@@ -814,61 +832,153 @@ export function indexData(view: IndexView): IndexData {
 /** Which query terms a word (read where the query's expression matched) stands for: the search's own test. */
 export type WordTerms = (word: string) => number[];
 
-/** What the index says about a query: term counts per line, and the lines to read to know. */
+/** What the index says about a query: the lines holding its terms, walked in order, and the lines to read to know. */
 export interface Gathered {
-  /** Lines (ascending) whose words are all plain ASCII tokens, with their counts. */
-  lines: number[];
-  /** Occurrences per query term of `lines[i]`: row `row(lines[i])`, `terms` wide. */
-  tf: Int32Array;
-  row(line: number): number;
+  /**
+   * Calls `fn` for each line (ascending) whose words are all plain ASCII tokens and that holds a
+   * query term, with its occurrences per query term in `tf[at + t]` (`terms` wide; reused for the
+   * next line: copy what is kept) and, when `withLength`, its length (BM25's).
+   */
+  forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean): void;
+  /** Per query term, how many of those lines hold it (its document frequency here). */
+  df: number[];
   /** Lines holding a non-ASCII word that may match: their counts come from rescanning them. */
   rescan: number[];
 }
+
+/** Lines walked at a time: a block's counts (terms wide) stay small and are reused, never one row per line of the file. */
+const BLOCK_LINES = 2048;
+/** A list walked to its end (above any line number an index holds: a u32 line start per line). */
+const DONE = 0x7fffffff;
 
 /**
  * Reads the query's terms out of the index. An ASCII token is a word the search reads whole at a
  * word start, so it is found by the prefixes the query's expression looks for and counted
  * exactly; the others are tried as scanText would read them (from the run's start, or from inside
- * it next to a non-ASCII character), and their lines are left to a rescan.
+ * it next to a non-ASCII character), and their lines are left to a rescan. The postings are read
+ * now and checked (a damaged index throws CorruptIndex here, not while ranking); the lines are
+ * walked when asked for, a block at a time, from those bytes: a term on most lines of a large
+ * file costs no memory by line.
  */
 export function gather(view: IndexView, query: Query, plain: boolean, termsOf: WordTerms): Gathered {
   const width = query.terms.length;
-  const hitTokens = asciiHits(view, query, plain, termsOf);
-  const slot = new Int32Array(view.meta.lines + 1);
-  let tf = new Int32Array(1024 * width);
-  const lines: number[] = [];
-  const buffer: PostingBuffer = { lines: new Int32Array(1024), counts: new Int32Array(1024) };
-  for (const { token, hits } of hitTokens) {
-    const n = view.decodePostings(token, buffer);
-    const postingLines = buffer.lines;
-    const counts = buffer.counts;
-    // Room for every line of this token being new.
-    if ((lines.length + n) * width > tf.length) {
-      const grown = new Int32Array(Math.max(tf.length * 2, (lines.length + n) * width));
-      grown.set(tf);
-      tf = grown;
+  const lists = asciiHits(view, query, plain, termsOf).map(({ token, hits }) => ({ bytes: view.postingBytesOf(token), hits }));
+  const rescan = nonAsciiLines(view, query, termsOf);
+  const skip = rescan.length ? new Set(rescan) : undefined;
+  const lines = view.meta.lines;
+  if (lines >= DONE) throw new CorruptIndex('too many lines'); // scanned instead
+  const walk: Gathered['forEach'] = (fn, withLength = false) => walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn);
+  // Each list checked now (a damaged index throws here); a term that one list alone stands for
+  // has that list's lines as its df, and only a term of several lists (test, tests) needs a walk.
+  const counts = lists.map((list) => checkPostings(list.bytes, lines, skip));
+  const listsOf = new Array<number>(width).fill(0);
+  for (const list of lists) for (const t of list.hits) listsOf[t]++;
+  const df = new Array<number>(width).fill(0);
+  if (listsOf.every((n) => n <= 1)) lists.forEach((list, i) => list.hits.forEach((t) => (df[t] = counts[i])));
+  else
+    walk((_line, tf, at) => {
+      for (let t = 0; t < width; t++) if (tf[at + t]) df[t]++;
+    });
+  return { forEach: walk, df, rescan };
+}
+
+/** How many lines one token's postings name, `skip`'s left out; throws CorruptIndex as the walk would. */
+function checkPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined): number {
+  let n = 0;
+  let line = 0;
+  for (let p = 0; p < bytes.length; ) {
+    let delta = bytes[p++];
+    if (delta & 0x80) {
+      const r = varint(bytes, p, delta);
+      delta = r[0];
+      p = r[1];
     }
-    const h0 = hits[0];
-    for (let k = 0; k < n; k++) {
-      const line = postingLines[k];
-      let row = slot[line];
-      if (!row) {
-        lines.push(line);
-        row = slot[line] = lines.length;
+    if (p >= bytes.length) throw new CorruptIndex('posting cut short');
+    let count = bytes[p++];
+    if (count & 0x80) {
+      const r = varint(bytes, p, count);
+      count = r[0];
+      p = r[1];
+    }
+    line += delta;
+    if (delta < 1 || line > lines || count < 1 || count > DONE || p > bytes.length) throw new CorruptIndex('posting out of range');
+    if (!skip?.has(line)) n++;
+  }
+  return n;
+}
+
+/**
+ * The block walk of gather: each list's postings (varint line deltas and counts, checked as they
+ * are decoded) are added into one block's counts, then the block's lines are handed out in order.
+ * A block starts at the lowest line still to come, so rare terms skip the lines between.
+ */
+function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: number, lines: number, skip: Set<number> | undefined, lengthsOf: IndexView | undefined, fn: (line: number, tf: Int32Array, at: number, length: number) => void): void {
+  const k = lists.length;
+  // Small integers in typed arrays: no number boxed per posting while the code is still cold.
+  const pos = new Int32Array(k);
+  const next = new Int32Array(k);
+  const count = new Int32Array(k);
+  const advance = (i: number) => {
+    const bytes = lists[i].bytes;
+    let p = pos[i];
+    if (p >= bytes.length) {
+      next[i] = DONE;
+      return;
+    }
+    let delta = bytes[p++];
+    if (delta & 0x80) {
+      const r = varint(bytes, p, delta);
+      delta = r[0];
+      p = r[1];
+    }
+    if (p >= bytes.length) throw new CorruptIndex('posting cut short');
+    let n = bytes[p++];
+    if (n & 0x80) {
+      const r = varint(bytes, p, n);
+      n = r[0];
+      p = r[1];
+    }
+    const line = next[i] + delta;
+    if (delta < 1 || line > lines || n < 1 || n > DONE || p > bytes.length) throw new CorruptIndex('posting out of range');
+    pos[i] = p;
+    count[i] = n;
+    next[i] = line;
+  };
+  for (let i = 0; i < k; i++) advance(i);
+  const tf = new Int32Array(BLOCK_LINES * width);
+  const seen = new Uint8Array(BLOCK_LINES);
+  const touched = new Int32Array(BLOCK_LINES);
+  const lengths = new Uint32Array(BLOCK_LINES);
+  for (;;) {
+    let from = DONE;
+    for (let i = 0; i < k; i++) if (next[i] < from) from = next[i];
+    if (from === DONE) return;
+    const to = from + BLOCK_LINES;
+    let n = 0;
+    for (let i = 0; i < k; i++) {
+      const hits = lists[i].hits;
+      while (next[i] < to) {
+        const off = next[i] - from;
+        if (!seen[off]) {
+          seen[off] = 1;
+          touched[n++] = off;
+        }
+        const at = off * width;
+        for (let j = 0; j < hits.length; j++) tf[at + hits[j]] += count[i];
+        advance(i);
       }
-      const at = (row - 1) * width;
-      tf[at + h0] += counts[k];
-      for (let j = 1; j < hits.length; j++) tf[at + hits[j]] += counts[k];
+    }
+    const order = touched.subarray(0, n).sort();
+    const span = Math.min(BLOCK_LINES, lines - from + 1);
+    if (lengthsOf) lengthsOf.lineValues('lengths', from, span, lengths);
+    for (let j = 0; j < n; j++) {
+      const off = order[j];
+      const at = off * width;
+      if (!skip?.has(from + off)) fn(from + off, tf, at, lengths[off]);
+      tf.fill(0, at, at + width);
+      seen[off] = 0;
     }
   }
-  const rescan = nonAsciiLines(view, query, termsOf);
-  const rescanned = new Set(rescan);
-  return {
-    lines: rescan.length ? lines.filter((l) => !rescanned.has(l)) : lines,
-    tf,
-    row: (line) => slot[line] - 1,
-    rescan,
-  };
 }
 
 /** The ASCII tokens that stand for a query term: found by the prefixes the expression looks for. */

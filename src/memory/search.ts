@@ -7,6 +7,7 @@
 import { bm25, idfOf } from './bm25.js';
 import { DAY_WEIGHT, dayScores, type ShapeSource } from './search-shape.js';
 import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
+import { TopLines } from './top-lines.js';
 
 export interface QueryTerm {
   term: string;
@@ -245,88 +246,94 @@ export interface RankOptions {
  */
 export interface CandidatePool {
   source: number;
-  lines: number[];
-  /** Occurrences per query term, `query.terms.length` wide, row `row(line)`. */
-  tf: Int32Array;
-  row(line: number): number;
-  length(line: number): number;
-  candidate(line: number): Candidate;
+  /** Per query term, how many of the pool's lines hold it. */
+  df: readonly number[];
+  /**
+   * Walks the pool's lines (ascending): occurrences per query term in `tf[at + t]`
+   * (`query.terms.length` wide, reused for the next line) and, when `withLength`, its length.
+   */
+  forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean): void;
+  /** A line the walk gave, with its counts (`query.terms.length` of them, kept). */
+  candidate(line: number, tf: Int32Array): Candidate;
   /** Reads ahead the text of these lines (the shortlist's), which candidate() then asks for one by one. */
   prefetch?(lines: number[]): void;
-}
-
-interface Entry {
-  score: number;
-  matched: number;
-  source: number;
-  line: number;
-  candidate?: Candidate;
-  pool?: CandidatePool;
 }
 
 /**
  * BM25 over the candidate lines with the cheap boosts (coverage, source, recency); then the
  * phrase and proximity boosts on the best few hundred only (they need the line's text); the best
- * `limit` first.
- * The shortlist is the best by score (ties: source, then line) whatever order lines come in.
+ * `limit` first. The shortlist is the best by score (ties: source, then line) whatever order
+ * lines come in (TopLines: nothing kept per line walked).
  */
 export function rank(candidates: Candidate[], query: Query, totals: { lines: number; chars: number }, sources: SourceInfo[], options: RankOptions, pools: CandidatePool[] = []): Scored[] {
   const N = Math.max(totals.lines, 1);
   const terms = query.terms.length;
   const df = new Array<number>(terms).fill(0);
   for (const c of candidates) for (let t = 0; t < terms; t++) if (c.tf[t]) df[t]++;
-  for (const pool of pools) for (const line of pool.lines) for (let t = 0, at = pool.row(line) * terms; t < terms; t++) if (pool.tf[at + t]) df[t]++;
+  for (const pool of pools) for (let t = 0; t < terms; t++) df[t] += pool.df[t];
   const score = scorer(query, df, N, Math.max(totals.chars / N, 1), sources, Boolean(options.plain));
-  const shortlist = Math.max(options.limit * 20, 200);
-  let list: Entry[] = [];
-  let floor = -Infinity;
-  let last: Entry | undefined;
-  // Below the shortlist's last entry, or tied with it and after it in (source, line) order: out.
-  const admits = (value: number, source: number, line: number) =>
-    value > floor || (value === floor && last !== undefined && (source < last.source || (source === last.source && line < last.line)));
-  const keep = (entry: Entry) => {
-    list.push(entry);
-    // Keep the list short: every so often drop all but the best, raising the floor.
-    if (list.length >= shortlist * 4) {
-      list.sort(byEntry);
-      list = list.slice(0, shortlist);
-      last = list[list.length - 1];
-      floor = last.score;
-    }
-  };
+  const top = new TopLines(Math.max(options.limit * 20, 200), terms);
   const day = options.plain || !options.shape || !DAY_WEIGHT ? undefined : dayScores(query.terms, options.shape, (add) => {
     for (const c of candidates) add(c.source, c.line, c.tf, 0);
-    for (const pool of pools) for (const line of pool.lines) add(pool.source, line, pool.tf, pool.row(line) * terms);
+    // Only a conversation's lines have days: the other pools are not walked for them.
+    for (const pool of pools) if (options.shape?.[pool.source]?.conversation) pool.forEach((line, tf, at) => add(pool.source, line, tf, at));
   });
   // A line's day (BM25 over whole days) adds to it: what a session says across its lines counts together.
   const withDay = (value: number, source: number, line: number) => (day ? value + DAY_WEIGHT * day(source, line) * (sources[source]?.boost ?? 1) : value);
-  for (const c of candidates) {
+  candidates.forEach((c, i) => {
     const value = withDay(score.of(c.tf, 0, c.length, c.source), c.source, c.line);
-    if (admits(value, c.source, c.line)) keep({ score: value, matched: score.matched, source: c.source, line: c.line, candidate: c });
-  }
-  for (const pool of pools) {
-    for (const line of pool.lines) {
-      const value = withDay(score.of(pool.tf, pool.row(line) * terms, pool.length(line), pool.source), pool.source, line);
-      if (admits(value, pool.source, line)) keep({ score: value, matched: score.matched, source: pool.source, line, pool });
-    }
-  }
-  list.sort(byEntry);
-  list = list.slice(0, shortlist);
-  for (const pool of pools) pool.prefetch?.(list.filter((e) => e.pool === pool).map((e) => e.line));
-  let scored: Scored[] = list.map((e) => ({ candidate: e.candidate ?? e.pool!.candidate(e.line), score: e.score, matched: e.matched }));
-  if (!options.plain) {
-    const near = proximity(query);
-    const own = new Set(query.terms.map((t) => t.group)).size;
-    for (const s of scored) {
+    if (top.admits(value, c.source, c.line)) top.add(value, c.source, c.line, score.matched, i);
+  });
+  pools.forEach((pool, p) => {
+    pool.forEach((line, tf, at, length) => {
+      const value = withDay(score.of(tf, at, length, pool.source), pool.source, line);
+      // -1 - p: the pool's; its counts are kept with the line (the walk reuses its own).
+      if (top.admits(value, pool.source, line)) top.add(value, pool.source, line, score.matched, -1 - p, tf, at);
+    }, true);
+  });
+  const shortlist = top.sorted();
+  // Made into Scored entries a batch at a time, each pool's lines read ahead together.
+  const materialize = (slots: number[]): Scored[] => {
+    pools.forEach((pool, p) => pool.prefetch?.(slots.filter((s) => top.ref[s] === -1 - p).map((s) => top.line[s])));
+    return slots.map((s) => {
+      const ref = top.ref[s];
+      const candidate = ref >= 0 ? candidates[ref] : pools[-1 - ref].candidate(top.line[s], top.tf.slice(s * terms, (s + 1) * terms));
+      return { candidate, score: top.score[s], matched: top.matched[s] };
+    });
+  };
+  if (options.plain) return materialize(shortlist.slice(0, options.limit));
+  return boosted(shortlist, top, materialize, query, options.limit);
+}
+
+/**
+ * The phrase and proximity boosts on the shortlist (they need the line's text), best `limit`
+ * first: the same as boosting every shortlisted line, but a batch at a time in score order, and
+ * only until no line left could reach the best `limit` even boosted the most (its text is then
+ * never read).
+ */
+function boosted(shortlist: number[], top: TopLines, materialize: (slots: number[]) => Scored[], query: Query, limit: number): Scored[] {
+  const near = proximity(query);
+  const own = new Set(query.terms.map((t) => t.group)).size;
+  const batch = Math.max(2 * limit, 64);
+  // The most the boosts multiply a score by (the phrase's 1.6, then 1 + PROXIMITY_WEIGHT for every
+  // word in one window), with room for rounding.
+  const maxBoost = 1.6 * (1 + PROXIMITY_WEIGHT) * (1 + 1e-9);
+  let scored: Scored[] = [];
+  for (let done = 0; done < shortlist.length; ) {
+    for (const s of materialize(shortlist.slice(done, done + batch))) {
       const lower = s.candidate.text.toLowerCase();
       if (query.phrase.includes(' ') && lower.includes(query.phrase)) s.score *= 1.6;
       else if (query.bigrams.some((bg) => lower.includes(bg))) s.score *= 1.25;
       // The question's words close together (one sentence of a long message) rather than scattered.
       if (own > 1) s.score *= 1 + (PROXIMITY_WEIGHT * (near(s.candidate.text) - 1)) / (own - 1);
+      scored.push(s);
     }
+    done = Math.min(shortlist.length, done + batch);
     scored = scored.sort(byScore);
+    // The next line scores at most this before its boosts, and every later one no more.
+    if (done < shortlist.length && scored.length >= limit && top.score[shortlist[done]] * maxBoost < scored[limit - 1].score) break;
   }
-  return scored.slice(0, options.limit);
+  return scored.slice(0, limit);
 }
 
 /** The score of one line from its term counts (`tf[at + t]`); `matched` is how many query words it held. */
@@ -382,10 +389,6 @@ function proximity(query: Query): (text: string) => number {
     }
     return best;
   };
-}
-
-function byEntry(a: Entry, b: Entry): number {
-  return b.score - a.score || a.source - b.source || a.line - b.line;
 }
 
 function byScore(a: Scored, b: Scored): number {

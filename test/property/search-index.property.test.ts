@@ -1,7 +1,8 @@
 // Property: the search index changes nothing but speed. For random texts (ASCII and not, words
 // after underscores, CRLF, comment lines, CJK, a last line without a newline) and random queries,
 // (1) an index extended by appends has the same bytes as one built from the whole file at once,
-// (2) searching through the index ranks exactly what scanning the whole text ranks, and (3) an
+// (2) searching through the index ranks exactly what scanning the whole text ranks (small texts,
+// and texts of thousands of lines walked a block at a time with a shortlist that fills), and (3) an
 // index read by offset from its file answers exactly what the whole file decoded answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { ensureIndex, scanIndexed } from '../../src/store/search-index.js';
 import { decodeIndex, type PostingBuffer } from '../../src/memory/search-index.js';
 import { parseQuery, rank, scanText, type Candidate, type CandidatePool } from '../../src/memory/search.js';
+import { TopLines } from '../../src/memory/top-lines.js';
 
 const WORDS = [
   'deploy', 'deployed', 'Deploying', 'release', 'config', 'configuration', 'config_file', '_private', 'kept', 'keep',
@@ -102,6 +104,53 @@ describe('search index', () => {
         const expected = shape(rank(scanned, parsed, stats, sources, { limit: 50, plain }));
         expect(shape(rank(indexed, parsed, viaIndex, sources, { limit: 50, plain }, pools))).toEqual(expected);
         viaIndex.close();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('through the index, a text of thousands of lines ranks what a scan ranks, with a small limit, as a conversation with days', async () => {
+    // Many blocks of lines walked (terms far apart skip the lines between), a shortlist that fills
+    // and keeps only the best, the boosts stopped early, the days of a conversation walked apart.
+    const spread = fc.integer({ min: 0, max: 400 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(line, spread), { minLength: 1, maxLength: 30 }), query, fc.boolean(), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (parts, q, plain, limit, conversation) => {
+        // Each line three times (ties), then lines with no query word between.
+        const lines = [1, 2, 3].flatMap(() => parts.flatMap(([l, gap]) => [l, ...Array.from({ length: gap }, (_, i) => `filler ${i % 7} zzz`)]));
+        const whole = lines.join('\n') + '\n';
+        const file = fresh();
+        writeFileSync(file, whole);
+        const { view } = await ensureIndex(file, `${file}.idx`, undefined, undefined, 4096);
+        const parsed = parseQuery(q, { plain });
+        const sources = [{ boost: 0.8, recency: 1 }];
+        const days = conversation ? ([[1, '2026-01-01'], [Math.ceil(lines.length / 3), '2026-01-02'], [Math.ceil(lines.length / 2), '2026-01-03']] as [number, string][]) : undefined;
+        const shape = [{ conversation, days, lines: lines.length }];
+        const scanned: Candidate[] = [];
+        const stats = scanText(whole, parsed, 0, scanned, { plain });
+        const indexed: Candidate[] = [];
+        const pools: CandidatePool[] = [];
+        const viaIndex = scanIndexed(file, view, parsed, 0, indexed, pools, { plain });
+        const out = (list: ReturnType<typeof rank>) => list.map((s) => ({ line: s.candidate.line, score: s.score, text: s.candidate.text, length: s.candidate.length, tf: Array.from(s.candidate.tf) }));
+        const expected = out(rank(scanned, parsed, stats, sources, { limit, plain, shape }));
+        expect(out(rank(indexed, parsed, viaIndex, sources, { limit, plain, shape }, pools))).toEqual(expected);
+        viaIndex.close();
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('the shortlist keeps the best lines (score, then source, then line) whatever order they come in', () => {
+    const entry = fc.record({ score: fc.constantFrom(0, 0.5, 1, 1.5, 2, 3), source: fc.integer({ min: 0, max: 3 }), line: fc.integer({ min: 1, max: 50 }) });
+    fc.assert(
+      fc.property(fc.uniqueArray(entry, { selector: (e) => `${e.source}:${e.line}`, maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (entries, capacity) => {
+        const top = new TopLines(capacity, 1);
+        entries.forEach((e, i) => {
+          if (top.admits(e.score, e.source, e.line)) top.add(e.score, e.source, e.line, 0, i, [i]);
+        });
+        const kept = top.sorted().map((s) => [top.score[s], top.source[s], top.line[s], top.tf[s]]);
+        const order = (a: (typeof entries)[number], b: (typeof entries)[number]) => b.score - a.score || a.source - b.source || a.line - b.line;
+        const best = [...entries].sort(order).slice(0, capacity).map((e) => [e.score, e.source, e.line, entries.indexOf(e)]);
+        expect(kept).toEqual(best);
       }),
       { numRuns: 300 },
     );

@@ -24,8 +24,10 @@ async function linesFor(q: string): Promise<number[]> {
   const out: Candidate[] = [];
   const pools: CandidatePool[] = [];
   const scan = scanIndexed(file, view, parseQuery(q), 0, out, pools, {});
+  const lines = out.map((c) => c.line);
+  for (const pool of pools) pool.forEach((line) => lines.push(line));
   scan.close();
-  return [...out.map((c) => c.line), ...pools.flatMap((p) => p.lines)].sort((a, b) => a - b);
+  return lines.sort((a, b) => a - b);
 }
 
 describe('search index', () => {

@@ -60,6 +60,22 @@ describe('ranking', () => {
     expect(search([scattered, close], 'invoice billing engine')[0]).toBe(2);
   });
 
+  it('boosts the shortlist a batch at a time and stops only when no line left could reach the top', () => {
+    // 150 lines with the query's words twice and far apart, then one with the phrase: last before
+    // the boosts (fewer occurrences), first after them (phrase and proximity).
+    const text = [...Array.from({ length: 150 }, (_, i) => `deploy deploy one two three four five six seven eight config ${i}`), 'deploy config'].join('\n');
+    const query = parseQuery('deploy config');
+    const ranked = (limit: number) => {
+      const out: Candidate[] = [];
+      const stats = scanText(text, query, 0, out);
+      return rank(out, query, stats, [{ boost: 1, recency: 1 }], { limit }).map((s) => [s.candidate.line, s.score]);
+    };
+    // Every line is boosted when the limit is large (one batch): the same first lines.
+    expect(ranked(1)).toEqual(ranked(1000).slice(0, 1));
+    expect(ranked(1)[0][0]).toBe(151);
+    expect(ranked(5)).toEqual(ranked(1000).slice(0, 5));
+  });
+
   it('matches CJK by bigrams', () => {
     expect(search(['我们使用数据库迁移工具', '今天天气很好'], '数据库')).toEqual([1]);
   });
