@@ -2,6 +2,7 @@
 // (volatile, the meter and hints) of a session, assembled for `wmem context`, the hooks and
 // `wmem status`. Heavy work happens only when the inputs changed (the render cache in state/).
 import { statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { readMeta, resolveSession, type Session } from '../store/session.js';
 import { readContextCache, writeContextCache, type ContextCache } from '../store/context-cache.js';
 import { cleanModelId, loadMeterSources, memoryWhere, type MeterSources, type Observed, type SessionAgent } from '../store/meter-sources.js';
@@ -16,11 +17,12 @@ import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stream/stats.js';
 import { HISTORY_USAGE } from '../agents/history-usage.js';
 import { loadAgentByMetaName } from '../agents/lookup.js';
-import { renderMemory, renderMeta, type MemoryWhere } from '../render/context.js';
+import { renderMemory, renderMeta, type MemoryInputs, type MemoryWhere } from '../render/context.js';
+import { digestOf } from '../render/memory-resend.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
 import type { AppEnv } from './env.js';
 import { signContextInputs } from './context-inputs.js';
-import type { Signature } from '../store/answers.js';
+import { signature, type Signature } from '../store/answers.js';
 
 export interface ContextOptions {
   part?: 'all' | 'memory' | 'meta';
@@ -31,6 +33,8 @@ export interface ContextOptions {
 
 export interface AssembledContext {
   memory: string;
+  /** digestOf(memory) (render/memory-resend.ts), kept with it in the render cache. */
+  memoryDigest: string;
   meta: MetaFigures;
   metaText: string;
   where: MemoryWhere;
@@ -123,7 +127,9 @@ export async function assembleContext(session: Session, around: Surroundings, op
   });
   const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
   const where = memoryWhere(session, around.home, inputs.compactCommand);
-  const memory = renderMemory({ overview: overview.digest, scratchLines: inputs.scratchLines, ...renderInjectables(inputs.injectables), handoff: inputs.handoff, where }, budget);
+  const rendered = renderOrRecall(cache, { overview: overview.digest, scratchLines: inputs.scratchLines, ...renderInjectables(inputs.injectables), handoff: inputs.handoff, where }, budget);
+  const memory = rendered.text;
+  dirty ||= rendered.dirty;
 
   let figures: MetaFigures | undefined;
   if (options.wantMeta) {
@@ -152,7 +158,22 @@ export async function assembleContext(session: Session, around: Surroundings, op
     dirty = true;
   }
   if (dirty) await writeContextCache(session.paths.stateDir, cache);
-  return { memory, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
+  return { memory, memoryDigest: rendered.digest, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
+}
+
+/**
+ * The memory part from the render cache when renderMemory would be given exactly what it was
+ * given last time, by the same code (this module's file, as the answer cache signs the bundle):
+ * the key is those inputs whole, compared as text, so no change to them can hit. Rendering (notes
+ * parsed, secrets redacted, the budget's cuts) and the digest a hook compares are then skipped.
+ */
+function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: number): { text: string; digest: string; dirty: boolean } {
+  const key = JSON.stringify([signature(fileURLToPath(import.meta.url)), budget, inputs]);
+  const kept = cache.memory;
+  if (kept?.key === key && typeof kept.text === 'string' && typeof kept.digest === 'string') return { text: kept.text, digest: kept.digest, dirty: false };
+  const text = renderMemory(inputs, budget);
+  cache.memory = { key, text, digest: digestOf(text) };
+  return { ...cache.memory, dirty: true };
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;

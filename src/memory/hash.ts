@@ -8,8 +8,9 @@ export { nameHash } from './name-hash.js';
 
 let createHash: typeof CreateHash | undefined;
 
+/** sha256 of a text, hex: a short one (an error's fingerprint, a workspace entry's id, on a tool call's hook) without loading node:crypto. */
 export function sha256Hex(text: string): string {
-  return nodeHash('sha256').update(text).digest('hex');
+  return sha256().update(text).digest('hex');
 }
 
 /** node:crypto's Hash (with copy()), node:crypto loaded on first use: not by a command's start. */

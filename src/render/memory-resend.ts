@@ -37,7 +37,7 @@ export interface ResendPlan {
  * (the files are the user's own): it tells copies apart on the per-prompt path without loading
  * node:crypto there.
  */
-function digestOf(text: string): string {
+export function digestOf(text: string): string {
   let a1 = 0xdeadbeef ^ 0x9e3779b9;
   let a2 = 0x41c6ce57 ^ 0x9e3779b9;
   let b1 = 0xdeadbeef ^ 0x85ebca6b;
@@ -98,11 +98,6 @@ export function copyOf(memory: string): MemoryCopy {
   return { digest: digestOf(memory), blocks: Object.fromEntries(splitBlocks(memory).map((s) => [s.name, digestOf(s.text)])) };
 }
 
-/** Whether a record describes exactly this memory part. */
-export function isCurrent(copy: MemoryCopy | undefined, memory: string): boolean {
-  return copy?.digest === digestOf(memory);
-}
-
 function header(where: MemoryWhere, changed: string[], gone: string[], whole: boolean): string {
   const what = whole
     ? 'the copy below replaces it whole'
@@ -115,11 +110,13 @@ function header(where: MemoryWhere, changed: string[], gone: string[], whole: bo
  * on a first prompt or after a compaction). `whole`: send it whole even when only part changed
  * (a record from before block digests, or a caller that had to shrink the part to fit).
  */
-export function planResend(memory: string, held: MemoryCopy | undefined, where: MemoryWhere, options: { whole?: boolean } = {}): ResendPlan {
-  // The usual prompt: nothing changed, and one pass over the text tells.
-  if (held && isCurrent(held, memory)) return { kind: 'unchanged', text: '', copy: held, changed: [], gone: [] };
+export function planResend(memory: string, held: MemoryCopy | undefined, where: MemoryWhere, options: { whole?: boolean; digest?: string } = {}): ResendPlan {
+  // The usual prompt: nothing changed, and one pass over the text tells (none when the render
+  // cache kept the digest with the text: options.digest is digestOf(memory)).
+  const digest = options.digest ?? digestOf(memory);
+  if (held && held.digest === digest) return { kind: 'unchanged', text: '', copy: held, changed: [], gone: [] };
   const segments = splitBlocks(memory);
-  const copy: MemoryCopy = { digest: digestOf(memory), blocks: Object.fromEntries(segments.map((s) => [s.name, digestOf(s.text)])) };
+  const copy: MemoryCopy = { digest, blocks: Object.fromEntries(segments.map((s) => [s.name, digestOf(s.text)])) };
   if (!held) return { kind: 'whole', text: memory, copy, changed: [], gone: [] };
   const before = held.blocks ?? {};
   const changed = segments.filter((s) => before[s.name] !== copy.blocks![s.name]);

@@ -29,6 +29,12 @@ export interface ContextCache {
   // Keyed by the exact text, not a hash: a few KB compared byte for byte, no false hit possible.
   overview?: { text: string; digest: OverviewDigest; form?: number };
   memoryTokens?: { text: string; count: number };
+  /**
+   * The memory part as last rendered, keyed by everything renderMemory was given and the code
+   * that rendered it (app/context.ts), with its digest (render/memory-resend.ts): a prompt whose
+   * memory did not change neither renders it nor digests it again.
+   */
+  memory?: { key: string; text: string; digest: string };
   history?: HistoryStats;
 }
 

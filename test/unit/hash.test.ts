@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { sha256 } from '../../src/memory/hash.js';
+import { sha256, sha256Hex } from '../../src/memory/hash.js';
 
 describe('sha256', () => {
   it('equals node:crypto for any bytes in any chunks, short or long', () => {
@@ -18,6 +18,16 @@ describe('sha256', () => {
         expect(ours.digest('hex')).toBe(theirs.digest('hex'));
       }),
       { numRuns: 300 },
+    );
+  });
+
+  // Error fingerprints and workspace ids kept on disk: the same digest as node:crypto's, which made them before.
+  it('sha256Hex equals node:crypto for any text, short or past 256 KiB', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.integer({ min: (1 << 18) - 2, max: (1 << 18) + 2 }).map((n) => 'x'.repeat(n))), (text) => {
+        expect(sha256Hex(text)).toBe(createHash('sha256').update(text).digest('hex'));
+      }),
+      { numRuns: 200 },
     );
   });
 

@@ -1,0 +1,91 @@
+// The memory part kept in the render cache (state/context-cache.json's `memory`, app/context.ts)
+// must be exactly what a fresh render gives, after any edit: over random sequences of edits (notes
+// by command and by hand, the overview by command and by hand, workspace and team memory, hot
+// state, the history), each `wmem context` and each prompt hook right after the edit is compared
+// with the same call once the kept part is removed (so it renders again). The prompt hook changes
+// its own state as it answers: the state is put back before the second call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { appendFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sandbox, type Sandbox } from '../helpers/cli.js';
+
+let box: Sandbox;
+const SID = 'render-cache-3b1f0c2a';
+let probe = 0;
+// A new environment each call: the answer cache (first.cjs) never answers, the full path does.
+const fresh = () => ({ WMEM_TEST_PROBE: String(++probe) });
+const prompt = () => JSON.stringify({ session_id: SID, cwd: box.project, hook_event_name: 'UserPromptSubmit', prompt: 'next' });
+
+async function sessionDir(): Promise<string> {
+  const [project] = await readdir(path.join(box.home, 'sessions'));
+  return path.join(box.home, 'sessions', project!, SID);
+}
+
+beforeAll(async () => {
+  box = await sandbox();
+  await mkdir(path.join(box.project, '.git'));
+  // The hook's session is the project's current one: the commands below edit it.
+  const start = await box.run(['hook', 'SessionStart'], { input: JSON.stringify({ session_id: SID, cwd: box.project, hook_event_name: 'SessionStart', source: 'startup' }) });
+  expect(start.exitCode).toBe(0);
+  expect((await box.run(['note', 'the first note'])).exitCode).toBe(0);
+});
+afterAll(() => box.cleanup());
+
+/** The kept memory part removed (the rest of the render cache stays): the next call renders it. */
+async function forgetKeptMemory(): Promise<void> {
+  const file = path.join(await sessionDir(), 'state', 'context-cache.json');
+  const cache = JSON.parse(await readFile(file, 'utf8'));
+  expect(cache.memory?.text).toEqual(expect.any(String));
+  delete cache.memory;
+  await writeFile(file, JSON.stringify(cache));
+}
+
+type Edit = (n: number) => Promise<unknown>;
+const edits: Record<string, Edit> = {
+  note: (n) => box.run(['note', `note ${n} about the render cache`]),
+  scratchByHand: async (n) => appendFile(path.join(await sessionDir(), 'working-memory', 'scratch.md'), `- [2026-11-26T10:00:00Z] (importance: 0.5) a hand-written note ${n}\n`),
+  overviewByHand: async (n) => appendFile(path.join(await sessionDir(), 'working-memory', 'overview.md'), `\n- a hand-written line ${n}\n`),
+  overview: (n) => box.run(['set', 'progress', `- step ${n} done`]),
+  remember: (n) => box.run(['remember', `fact ${n}: the render cache keys on its inputs`]),
+  share: () => box.run(['share']),
+  history: async (n) => appendFile(path.join(await sessionDir(), 'messages.jsonl'), JSON.stringify({ role: 'user', content: `message ${n} `.repeat(n % 7 + 1) }) + '\n'),
+  track: (n) => box.run(['track'], { input: JSON.stringify({ tool_name: 'Edit', tool_input: { file_path: path.join(box.project, `f${n % 3}.ts`) } }) }),
+  secret: (n) => box.run(['note', `deploy key ${n}: AKIA${'ABCDEFGHIJKLMNOP'.slice(n % 4)}${'Q'.repeat(n % 4)}`]),
+  nothing: async () => undefined,
+};
+
+describe('the memory part kept in the render cache', () => {
+  it('is what a fresh render gives after any sequence of edits, for wmem context and the prompt hook', { timeout: 600_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.shuffledSubarray(Object.keys(edits), { minLength: Object.keys(edits).length }), async (order) => {
+        for (const edit of order) {
+          // The kept part is current before the edit, and a repeat leaves the render cache as it was.
+          await box.run(['context'], { env: fresh() });
+          const cacheFile = path.join(await sessionDir(), 'state', 'context-cache.json');
+          const before = (await stat(cacheFile, { bigint: true })).ctimeNs;
+          await box.run(['context', '--part', 'memory'], { env: fresh() });
+          expect((await stat(cacheFile, { bigint: true })).ctimeNs).toBe(before);
+          await edits[edit]!(++probe);
+
+          const kept = await box.run(['context'], { env: fresh() });
+          await forgetKeptMemory();
+          const rendered = await box.run(['context'], { env: fresh() });
+          expect(kept.exitCode).toBe(0);
+          expect(String(kept.stdout)).toBe(String(rendered.stdout));
+
+          // The prompt hook: its state put back between the two calls, so both decide from the same copy.
+          const stateFile = path.join(await sessionDir(), 'state', 'claude-hooks.json');
+          const state = await readFile(stateFile);
+          const hooked = await box.run(['hook', 'UserPromptSubmit'], { input: prompt() });
+          await writeFile(stateFile, state);
+          await forgetKeptMemory();
+          const again = await box.run(['hook', 'UserPromptSubmit'], { input: prompt() });
+          expect(hooked.exitCode).toBe(0);
+          expect(String(hooked.stdout)).toBe(String(again.stdout));
+        }
+      }),
+      { numRuns: 2 },
+    );
+  });
+});
