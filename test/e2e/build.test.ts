@@ -22,7 +22,9 @@ const bundles: Record<string, string[]> = {
   // bundled, it cost every prompt's hook 5-10 ms of compiling.
   'fast-hook.cjs': ['../memory/tokens.js', '../ops/consolidate/consolidate.js'],
   // Like the hook bundle: CommonJS, the overview in it, the Markdown parser required where used.
-  'fast-compact.cjs': [],
+  // The search indexing (only the finishing, `compact --finish`, runs it) is not: a compaction's
+  // return compiled its 100 KB for nothing.
+  'fast-compact.cjs': ['../store/search-corpus.js'],
   'fast-mcp.js': ['../mcp/server.js'],
   'fast-search.js': [],
   // The first stage of `context`: reads the answer cache, loads nothing else at all.
