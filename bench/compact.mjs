@@ -1,6 +1,7 @@
 // Times `wmem compact` on a generated 100,000-message (~60 MB) history against `cp` of the same
 // file, interleaved (one of each per round, so machine noise hits both alike), and reports the
-// medians, their ratios and wmem's peak RSS (/usr/bin/time -f %M). Baselines: `cp`, `cp` + sync,
+// medians, their ratios, wmem's peak RSS and every run's CPU time (user + system, /usr/bin/time -f
+// '%M %U %S': on a shared machine the wall time includes the neighbours' share of the cores). Baselines: `cp`, `cp` + sync,
 // `node -e 0` + `cp` (the floor of any command that copies the file), and bench/parse-floor.mjs
 // (bare Node reading and JSON.parsing every line of the same file). For
 // wmem: the default run (it returns once the archive is safe and finishes the transcript in the
@@ -42,11 +43,11 @@ const cpTarget = path.join(work, 'cp-copy.jsonl');
 
 const timed = (cmd, args) => {
   const start = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { cwd: path.join(work, 'project'), env, encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', cmd, ...args], { cwd: path.join(work, 'project'), env, encoding: 'utf8' });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr}`);
-  const rssKb = Number(r.stderr.trim().split('\n').pop());
-  return { ms, rssKb };
+  const [rssKb, user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
+  return { ms, rssKb, cpuMs: (user + sys) * 1000 };
 };
 const reset = () => {
   for (const dir of ['archive', 'detail']) {
@@ -88,6 +89,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const med = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, median(v.map((x) => x.ms))]));
+const cpu = Object.fromEntries(Object.entries(results).filter(([k]) => k !== 'ready').map(([k, v]) => [k, median(v.map((x) => x.cpuMs))]));
 const peak = Math.max(...results.wmem.map((x) => x.rssKb));
 const peakWait = Math.max(...results.wait.map((x) => x.rssKb));
 const row = (label, ms, extra = '') => console.log(`${label.padEnd(34)} median ${ms.toFixed(0).padStart(6)} ms${extra}`);
@@ -101,6 +103,10 @@ row('node: parse lines', med.parse, `   ${(med.parse / med.cp).toFixed(2)}× cp 
 row('wmem compact (returns)', med.wmem, `${ratios(med.wmem)}, ${(med.wmem / (med.node + med.cp)).toFixed(2)}× the floor (node -e 0 + cp)`);
 row('  … transcript and overview done', med.ready, ratios(med.ready));
 row('wmem compact --wait', med.wait, ratios(med.wait));
+// CPU time: what the run itself cost, whatever the neighbours did (GNU time: 10 ms resolution).
+const cpuFloor = cpu.node + cpu.cp;
+console.log(`cpu (median, user + system): node -e 0 ${cpu.node.toFixed(0)} ms, cp ${cpu.cp.toFixed(0)} ms, floor ${cpuFloor.toFixed(0)} ms; wmem compact (returns) ${cpu.wmem.toFixed(0)} ms, ${(cpu.wmem / cpuFloor).toFixed(2)}× the floor; --wait ${cpu.wait.toFixed(0)} ms`);
+console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log(`peak RSS: wmem compact ${(peak / 1024).toFixed(0)} MB, wmem compact --wait ${(peakWait / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
 emit(oneTurn ? 'compact-one-turn' : 'compact', [
   { what: 'node: parse every line (bench/parse-floor.mjs)', ms: med.parse, baseline: 'cp', baselineMs: med.cp },
@@ -108,5 +114,6 @@ emit(oneTurn ? 'compact-one-turn' : 'compact', [
   { what: 'wmem compact --wait', ms: med.wait, baseline: 'cp', baselineMs: med.cp },
   // The issue's target: the quick cut's return against the least a copying command costs.
   { what: `wmem compact, ${(bytes / 1e6).toFixed(0)} MB${oneTurn ? ' in one turn' : ''} (returns)`, ms: med.wmem, baseline: 'node -e 0 + cp', baselineMs: med.node + med.cp },
+  { what: `wmem compact, ${(bytes / 1e6).toFixed(0)} MB${oneTurn ? ' in one turn' : ''} (returns), CPU`, ms: cpu.wmem, baseline: 'node -e 0 + cp, CPU', baselineMs: cpuFloor },
 ]);
 writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, rounds, median: med, peakRssKb: peak, peakWaitRssKb: peakWait, runs: results }, null, 2));

@@ -22,7 +22,9 @@ const bundles: Record<string, string[]> = {
   // bundled, it cost every prompt's hook 5-10 ms of compiling.
   'fast-hook.cjs': ['../memory/tokens.js', '../ops/consolidate/consolidate.js'],
   // Like the hook bundle: CommonJS, the overview in it, the Markdown parser required where used.
-  'fast-compact.cjs': [],
+  // The search indexing (only the finishing, `compact --finish`, runs it) is not: a compaction's
+  // return compiled its 100 KB for nothing.
+  'fast-compact.cjs': ['../store/search-corpus.js'],
   // SessionEnd's consolidation, required by the hook bundle only then (below): CommonJS, so a
   // session's end starts no ES module loader. execa (an LLM consolidation) is never run by a hook.
   'consolidate.cjs': [],

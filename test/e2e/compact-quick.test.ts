@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runJson, sandbox, type Sandbox } from '../helpers/cli.js';
 import { generatedHistory, leadingMarker, linkIds, sessionWith, type SessionFiles } from '../helpers/history-e2e.js';
@@ -121,6 +121,13 @@ describe('wmem compact on a long history (the quick cut)', () => {
     const archive = await readFile(path.join(files.workingMemory, result.archive));
     expect(Buffer.concat([archive, lead.rest]).toString('utf8')).toBe(linked);
     expect([...linkIds(archive)].filter((id) => linkIds(lead.rest).has(id))).toEqual([]);
+    // The quick way wrote its journal, new file and transcript placeholder while it checked the
+    // bytes before the cut; the possible link it found undid them: only the full way's files are left.
+    expect(existsSync(path.join(files.dir, 'state', 'compaction.json'))).toBe(false);
+    expect(await readdir(path.join(files.workingMemory, 'archive'))).toEqual([path.basename(result.archive)]);
+    expect(await readdir(path.join(files.workingMemory, 'detail'))).toEqual(result.details.map((d: string) => path.basename(d)));
+    for (const dir of [files.dir, path.join(files.dir, 'state')]) expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(await readFile(path.join(files.workingMemory, 'detail', path.basename(result.details[0])), 'utf8')).not.toMatch(/being written/);
   }, 120_000);
 
   it('--finish with nothing left to finish does nothing, quietly', async () => {

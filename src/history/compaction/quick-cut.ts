@@ -10,12 +10,15 @@
 // (journal.ts). A kill at any instant loses nothing.
 //
 // Protocol (under the session lock; A = the cut):
-//   1. one read of [0, A): the id check. Meanwhile the old file is fsynced
-//      (it becomes the archive; normally long on disk already). The archive's sha256 is taken
-//      by the finishing, which reads it anyway, into state/archives.json (restore checks it).
+//   1. one read of [0, A), in this thread: the id check. Meanwhile (steps 1-3 run side by side,
+//      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
+//      archive; normally long on disk already). The archive's sha256 is taken by the finishing,
+//      which reads it anyway, into state/archives.json (restore checks it).
 //   2. the new messages.jsonl in a temp: marker (+ the repeated opening message of the turn the
 //      cut falls inside, if it does) + the old file's [A, end); fsynced.
 //   3. the journal (state/compaction.json) names the archive, the temp and what is left to do.
+//      If the check of step 1 finds a possible link, steps 2-3 are undone (nothing was linked
+//      or renamed yet) and the caller compacts the full way.
 //   4. link(messages.jsonl, archive name): one file, two names; the archive folder fsynced.
 //   5. COMMIT: rename(temp, messages.jsonl); lines appended to the old file meanwhile are carried
 //      over. Before it the old file is whole under its own name; after it, under the archive's.
@@ -39,7 +42,7 @@ import type { CutPlan } from './plan.js';
 import { fileIdentity, journalPath, writeJournal, type Journal } from './journal.js';
 import { noteCarried } from './quick-finish.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
-import { readChunks } from '../stream/read.js';
+import { readChunksInThread } from '../stream/read.js';
 import { DurableFile, freeName, tempFor } from '../stream/durable.js';
 import { replaceKeepingAppends } from '../stream/swap.js';
 import { nodeHash } from '../../memory/hash.js';
@@ -81,18 +84,6 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       (err: unknown) => err,
     );
 
-    // Lines are not counted here: counting newlines costs more than the rest of the scan; the
-    // finishing counts them while it reads the archive anyway.
-    let scanned = 0;
-    for await (const chunk of readChunks(file, 0, cut)) {
-      if (scanner.push(chunk)) {
-        await synced;
-        return undefined;
-      }
-      scanned += chunk.length;
-      ctx.progress.tick(scanned, 'checking the cut');
-    }
-
     const archive = ctx.archiveTo ?? (await freeName(session.paths.archiveDir, `messages-${stamp}`, '.jsonl'));
     const archiveRel = rel(session, archive);
     const transcript = await freeName(session.paths.detailDir, `${stamp}-conversation`, '.md');
@@ -127,6 +118,8 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       };
       // The journal, the new file and the transcript's placeholder (which holds its name until
       // the finishing replaces it) are written and fsynced side by side; all before the link.
+      // They are written while the bytes before the cut are checked (their fsyncs in the thread
+      // pool, the check in this thread); if the check finds a link, the finally blocks remove them.
       const building = (async () => {
         await next.write(markerLine(plan.format ?? 'chat', marker, headerText(marker, plan, transcriptRel)));
         if (opening) await next.write(opening);
@@ -135,11 +128,22 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       })();
       journalWritten = true;
       const reserving = createExclusive(transcript, transcriptPlaceholder({ session: session.id, created: ctx.now, archiveRel }));
-      const [built, journaled, reserved] = await Promise.allSettled([building, writeJournal(session, journal), reserving]);
-      for (const outcome of [built, journaled, reserved]) if (outcome.status === 'rejected') throw outcome.reason;
-      if (reserved.status === 'fulfilled' && reserved.value) placeholder = transcript;
+      const written = Promise.allSettled([building, writeJournal(session, journal), reserving]);
+      let mayLink: boolean;
+      try {
+        mayLink = await mayLinkAcrossCut(scanner, old.fd, file, cut, ctx.progress);
+      } finally {
+        // Nothing may still be writing when the finally blocks below clean up.
+        const [, , reserved] = await written;
+        if (reserved.status === 'fulfilled' && reserved.value) placeholder = transcript;
+      }
+      if (mayLink) {
+        await synced;
+        return undefined;
+      }
+      for (const outcome of await written) if (outcome.status === 'rejected') throw outcome.reason;
       // The name was taken meanwhile: the full way picks names again.
-      else return undefined;
+      if (!placeholder) return undefined;
       const syncError = await synced;
       if (syncError) throw fsError(syncError, 'sync', file);
       try {
@@ -172,6 +176,21 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       if (journalWritten) await fs.unlink(journalPath(session)).catch(() => {});
     }
   }
+}
+
+/**
+ * Whether a line before the cut may carry one of the kept part's link ids (the scanner's
+ * conservative answer). Lines are not counted here: counting newlines costs more than the rest of
+ * the scan; the finishing counts them while it reads the archive anyway.
+ */
+async function mayLinkAcrossCut(scanner: IdScanner, fd: number, file: string, cut: number, progress: Progress): Promise<boolean> {
+  let scanned = 0;
+  for await (const chunk of readChunksInThread(fd, file, 0, cut)) {
+    if (scanner.push(chunk)) return true;
+    scanned += chunk.length;
+    progress.tick(scanned, 'checking the cut');
+  }
+  return false;
 }
 
 function headerText(marker: CompactionMarker, plan: CutPlan, transcriptRel: string): string {
