@@ -77,7 +77,8 @@ describe('wmem compact on a long history (the quick cut)', () => {
 
   it('--wait finishes before returning, with the counts', async () => {
     const { box, files } = await freshSession();
-    const result = await runJson(box, ['compact', '--keep-recent', '3', '--wait']);
+    // Indexing 10 MB before returning takes over 20 s (the runner's default) on a loaded 2-core machine.
+    const result = await runJson(box, ['compact', '--keep-recent', '3', '--wait'], { timeout: 110_000 });
     expect(result).toMatchObject({ finishing: 'done', counts: { turnsArchived: 24_997, messagesArchived: 99_988, turnsBefore: 25_000, turnsKept: 3, linesArchived: 99_988, linesBefore: 100_000 } });
     expect(existsSync(path.join(files.dir, 'state', 'compaction.json'))).toBe(false);
     expect(await readFile(path.join(files.workingMemory, result.details[0]), 'utf8')).toMatch(/turns: 24997/);
