@@ -884,27 +884,39 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
 
 /** How many lines one token's postings name, `skip`'s left out; throws CorruptIndex as the walk would. */
 function checkPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined): number {
+  const posting = new Int32Array(3);
   let n = 0;
-  let line = 0;
-  for (let p = 0; p < bytes.length; ) {
-    let delta = bytes[p++];
-    if (delta & 0x80) {
-      const r = varint(bytes, p, delta);
-      delta = r[0];
-      p = r[1];
-    }
-    if (p >= bytes.length) throw new CorruptIndex('posting cut short');
-    let count = bytes[p++];
-    if (count & 0x80) {
-      const r = varint(bytes, p, count);
-      count = r[0];
-      p = r[1];
-    }
-    line += delta;
-    if (delta < 1 || line > lines || count < 1 || count > DONE || p > bytes.length) throw new CorruptIndex('posting out of range');
+  for (let p = 0, line = 0; p < bytes.length; p = posting[2]) {
+    decodePosting(bytes, p, line, lines, posting);
+    line = posting[0];
     if (!skip?.has(line)) n++;
   }
   return n;
+}
+
+/**
+ * The posting at byte `p` of a token's list (a varint line delta after `line`, then a varint
+ * count), checked: writes [its line, its count, the next posting's byte] into `out` (no array
+ * made per posting while the code is still cold); throws CorruptIndex on a damaged list.
+ */
+function decodePosting(bytes: Uint8Array, p: number, line: number, lines: number, out: Int32Array): void {
+  let delta = bytes[p++];
+  if (delta & 0x80) {
+    const r = varint(bytes, p, delta);
+    delta = r[0];
+    p = r[1];
+  }
+  if (p >= bytes.length) throw new CorruptIndex('posting cut short');
+  let count = bytes[p++];
+  if (count & 0x80) {
+    const r = varint(bytes, p, count);
+    count = r[0];
+    p = r[1];
+  }
+  if (delta < 1 || line + delta > lines || count < 1 || count > DONE || p > bytes.length) throw new CorruptIndex('posting out of range');
+  out[0] = line + delta;
+  out[1] = count;
+  out[2] = p;
 }
 
 /**
@@ -918,31 +930,16 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
   const pos = new Int32Array(k);
   const next = new Int32Array(k);
   const count = new Int32Array(k);
+  const posting = new Int32Array(3);
   const advance = (i: number) => {
-    const bytes = lists[i].bytes;
-    let p = pos[i];
-    if (p >= bytes.length) {
+    if (pos[i] >= lists[i].bytes.length) {
       next[i] = DONE;
       return;
     }
-    let delta = bytes[p++];
-    if (delta & 0x80) {
-      const r = varint(bytes, p, delta);
-      delta = r[0];
-      p = r[1];
-    }
-    if (p >= bytes.length) throw new CorruptIndex('posting cut short');
-    let n = bytes[p++];
-    if (n & 0x80) {
-      const r = varint(bytes, p, n);
-      n = r[0];
-      p = r[1];
-    }
-    const line = next[i] + delta;
-    if (delta < 1 || line > lines || n < 1 || n > DONE || p > bytes.length) throw new CorruptIndex('posting out of range');
-    pos[i] = p;
-    count[i] = n;
-    next[i] = line;
+    decodePosting(lists[i].bytes, pos[i], next[i], lines, posting);
+    next[i] = posting[0];
+    count[i] = posting[1];
+    pos[i] = posting[2];
   };
   for (let i = 0; i < k; i++) advance(i);
   const tf = new Int32Array(BLOCK_LINES * width);
