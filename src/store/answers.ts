@@ -5,9 +5,10 @@
 // answers from it without loading the full bundle when every key still matches; anything else
 // is a miss, and the full path answers and writes the entry again. Built-ins only: the first
 // stage bundles this file, and it must stay small.
-import { closeSync, fstatSync, lstatSync, openSync, constants as fsConstants, readFileSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { nameHash } from '../memory/name-hash.js';
+import { readPrivateText } from './private-file.js';
 
 export const ANSWERS_VERSION = 1;
 
@@ -84,18 +85,13 @@ export function envKey(env: NodeJS.ProcessEnv): string {
  * is printed into the agent's prompt as it is): a link, or a file someone else planted, is a miss.
  */
 export function readAnswers(stateDir: string): AnswersFile | undefined {
-  let fd: number | undefined;
+  const text = readPrivateText(answersFile(stateDir));
+  if (text === undefined) return undefined;
   try {
-    fd = openSync(answersFile(stateDir), fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
-    const st = fstatSync(fd);
-    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
-    if (!st.isFile() || !mine || (st.mode & 0o022) !== 0) return undefined;
-    const parsed = JSON.parse(readFileSync(fd, 'utf8')) as AnswersFile;
+    const parsed = JSON.parse(text) as AnswersFile;
     return parsed?.v === ANSWERS_VERSION && parsed.entries && typeof parsed.entries === 'object' ? parsed : undefined;
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -2,7 +2,8 @@
 // (run on every prompt) parses Markdown and loads the tokenizer only when its inputs changed.
 // It holds nothing that cannot be recomputed from the memory files: losing it costs time only.
 import path from 'node:path';
-import { atomicWrite, readTextIfExists } from './fsx.js';
+import { atomicWrite } from './fsx.js';
+import { readPrivateText } from './private-file.js';
 import type { OverviewDigest } from '../render/context.js';
 
 /** What history/stream/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
@@ -42,8 +43,12 @@ export function cacheFile(stateDir: string): string {
   return path.join(stateDir, 'context-cache.json');
 }
 
+/**
+ * The cache, read only when it is a regular file of this user's that no one else may write: its
+ * memory part goes into the agent's prompt as it is, so a link or a planted file is a miss.
+ */
 export async function readContextCache(stateDir: string): Promise<ContextCache> {
-  const text = await readTextIfExists(cacheFile(stateDir)).catch(() => undefined);
+  const text = readPrivateText(cacheFile(stateDir));
   if (!text) return { version: 3 };
   try {
     const parsed = JSON.parse(text) as ContextCache;

@@ -86,21 +86,23 @@ describe('archiveTranscript (PreCompact)', () => {
     await appendFile(transcript, 'ant"}\n');
     const older = await archiveTranscript(ts.session, transcript, env);
     expect(await readFile(path.join(ts.session.paths.workingMemory, older.detail), 'utf8')).toMatch(/lines: "11-11"/);
-    // The state keeps the transcript's first bytes; one written before that kept their sha256.
-    type Mark = { offset: number; start?: string; head?: string };
+    // The state keeps a fingerprint of the transcript's first bytes (never the bytes: a secret in
+    // the first prompt stays out of state/); one written before that kept their sha256.
+    type Mark = { offset: number; print?: string; head?: string };
     const marks = () => readFile(stateFile, 'utf8').then((t) => Object.values(JSON.parse(t).files as Record<string, Mark>));
     const [mark] = await marks();
-    expect(Buffer.from(mark!.start!, 'base64')).toEqual((await readFile(transcript)).subarray(0, Math.min(mark!.offset, 4096)));
+    expect(mark!.print).toMatch(/^\d+:[0-9a-f]{16}$/);
+    expect(await readFile(stateFile, 'utf8')).not.toContain(Buffer.from((await readFile(transcript)).subarray(0, 48)).toString('base64'));
     const hashed = JSON.parse(await readFile(stateFile, 'utf8'));
     for (const entry of Object.values(hashed.files as Record<string, Mark>)) {
       entry.head = createHash('sha256').update((await readFile(transcript)).subarray(0, Math.min(entry.offset, 4096))).digest('hex');
-      delete entry.start;
+      delete entry.print;
     }
     await writeFile(stateFile, JSON.stringify(hashed));
     await appendFile(transcript, '{"type":"user","message":{"role":"user","content":"again"}}\n');
     const hashedToo = await archiveTranscript(ts.session, transcript, env);
     expect(await readFile(path.join(ts.session.paths.workingMemory, hashedToo.detail), 'utf8')).toMatch(/lines: "12-12"/);
-    expect((await marks())[0]!.start).toBeDefined();
+    expect((await marks())[0]!.print).toBeDefined();
     // Its first byte changed, its length not: another transcript, archived from its start.
     const bytes = await readFile(transcript);
     bytes[0] = bytes[0] === 0x20 ? 0x09 : 0x20;

@@ -11,6 +11,7 @@ import { fsError } from '../../ui/errors.js';
 import { isObject, type MessageLine } from '../model/lines.js';
 import { lineFacts } from '../model/messages.js';
 import { renderMessage } from '../model/transcript.js';
+import { nameHash } from '../../memory/name-hash.js';
 import { countLines, hashRange, readLines, readRange } from '../stream/read.js';
 import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
@@ -23,7 +24,7 @@ interface TranscriptState {
   version: 1;
   /**
    * `lines`: how many lines end before `offset` (absent in states written before it was kept).
-   * `start`: the transcript's first bytes (up to HEAD of them, base64) when `offset` was
+   * `print`: a fingerprint of the transcript's first bytes (up to HEAD of them) when `offset` was
    * recorded; states written before it was kept have `head`, those bytes' sha256, instead.
    */
   files: Record<string, TranscriptMark>;
@@ -31,23 +32,32 @@ interface TranscriptState {
 
 interface TranscriptMark {
   offset: number;
-  start?: string;
+  print?: string;
   head?: string;
   lines?: number;
 }
 
 const TRANSCRIPT_STATE = 'transcripts.json';
 /**
- * How much of a transcript's start is kept to know it is the file archived before (not one
- * rewritten since). The bytes themselves, compared, not a hash: a sha256 in JavaScript cost a
- * compaction hook 10–20 ms of CPU, node:crypto as much to load.
+ * How much of a transcript's start is fingerprinted to know it is the file archived before (not
+ * one rewritten since).
  */
 const HEAD = 4096;
+
+/**
+ * The fingerprint of a transcript's first bytes: their length and 64 bits of FNV-1a. Not a
+ * cryptographic hash (a sha256 in JavaScript cost a compaction hook 10–20 ms of CPU, node:crypto
+ * as much to load), nor the bytes themselves (the first prompt, and any secret in it, would sit in
+ * state/): it tells a transcript rewritten by its agent from the one archived before.
+ */
+function fingerprint(bytes: Buffer): string {
+  return `${bytes.length}:${nameHash(bytes.toString('latin1'))}`;
+}
 
 /** Whether the transcript still starts as it did when `mark` was recorded (then archiving resumes at its offset). */
 async function sameStart(source: string, mark: TranscriptMark): Promise<boolean> {
   const end = Math.min(mark.offset, HEAD);
-  if (typeof mark.start === 'string') return (await readRange(source, 0, end)).equals(Buffer.from(mark.start, 'base64'));
+  if (typeof mark.print === 'string') return fingerprint(await readRange(source, 0, end)) === mark.print;
   return (await hashRange(source, 0, end)) === mark.head;
 }
 
@@ -135,7 +145,7 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       await archive.close();
       await linkInto(archive.temp, archiveFinal);
       await linkInto(detail.temp, detailFinal);
-      state.files[source] = { offset: end, start: (await readRange(source, 0, Math.min(end, HEAD))).toString('base64'), lines: range.to };
+      state.files[source] = { offset: end, print: fingerprint(await readRange(source, 0, Math.min(end, HEAD))), lines: range.to };
       await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n');
       const detailRel = rel(session, detailFinal);
       try {
