@@ -165,7 +165,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
  * The memory part from the render cache when renderMemory would be given exactly what it was
  * given last time, by the same code (this module's file, as the answer cache signs the bundle):
  * the key is those inputs whole, compared as text, so no change to them can hit. Rendering (notes
- * parsed, secrets redacted, the budget's cuts) and the digest a hook compares are then skipped.
+ * parsed, tags neutralized, the budget's cuts) and the digest a hook compares are then skipped.
  */
 function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: number): { text: string; digest: string; dirty: boolean } {
   const key = JSON.stringify([signature(fileURLToPath(import.meta.url)), budget, inputs]);

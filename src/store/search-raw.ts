@@ -23,6 +23,23 @@ const MADE_WORDS = ['user', 'assistant', 'tool', 'system', 'summary', 'redacted'
  */
 const ASCII_ESCAPE = '\\\\u00(?:3[0-9]|[46][1-9a-f]|[57][0-9a])';
 
+/**
+ * What a tool call's input, written again as JSON by the extraction (JSON.stringify), can spell
+ * otherwise than the raw line: a control character escaped as `\u0009` becomes `\t` (a word
+ * "t…" the raw bytes lack), a number in exponent form is spelled out (`1e5` is `100000`, `1e21`
+ * is `1e+21`). A line that holds one is parsed when a needle could start such a word.
+ */
+const CONTROL_ESCAPE = '\\\\u00[01][0-9a-f]';
+const EXPONENT = '[0-9][eE][-+]?[0-9]';
+
+/** The expression of a raw pass: lines that must be parsed whatever precedes the match (group 1), or a needle. */
+function rawExpression(needles: string[]): RegExp {
+  const always = [ASCII_ESCAPE];
+  if (needles.some((n) => /^[tnrbfu]/.test(n))) always.push(CONTROL_ESCAPE);
+  if (needles.some((n) => /^[0-9]/.test(n))) always.push(EXPONENT);
+  return new RegExp(`(${always.join('|')})|${needles.join('|')}`, 'gi');
+}
+
 /** The most lines that are not candidates parsed to estimate the average length (all of them when fewer). */
 export const LENGTH_SAMPLE = 2048;
 
@@ -60,7 +77,7 @@ export function rawNeedles(query: Query, forms: (term: string) => string[], plai
  * or are no shortcut (most lines hold a query word).
  */
 export function scanRawMessages(file: string, query: Query, needles: string[], source: number, out: Candidate[], options: { plain: boolean; match: (word: string) => number[]; extract: (line: string) => string; sampleShare?: number }): RawScan | undefined {
-  const pass = readPass(file, new RegExp(`${needles.join('|')}|${ASCII_ESCAPE}`, 'gi'), options.extract);
+  const pass = readPass(file, rawExpression(needles), options.extract);
   if (!pass) return undefined;
   const { starts, size, candidates, texts, days } = pass;
   // A line that ends the file without a line end is a line too; an empty file is one blank line.
@@ -211,7 +228,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
   re.lastIndex = 0;
   let i = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (m[0][0] !== '\\' && !wordStart(text, m.index)) {
+    if (m[1] === undefined && !wordStart(text, m.index)) {
       re.lastIndex = m.index + 1; // a needle may still start inside this match
       continue;
     }

@@ -3,9 +3,9 @@
 // line length is taken from every line (a sample share of 1). Random archives of every line shape
 // the extraction reads (Claude Code, Codex with its developer role and unnamed calls, plain chat,
 // summaries, images, metadata, broken JSON, blank lines), words written with JSON escapes
-// (\u0065 for "e", non-ASCII as \u00fc), words glued to what stands before them, other case,
-// several or no timestamps, a last line without a line end; queries of those words and of the
-// words the extraction writes itself.
+// (\u0065 for "e", non-ASCII as \u00fc, a tab as \u0009), numbers in exponent form, words glued
+// to what stands before them, other case, several or no timestamps, a last line without a line
+// end; queries of those words and of the words the extraction writes itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { searchMemory } from '../../src/store/search-corpus.js';
 
 const WORDS = ['deploy', 'Deployed', 'RELEASE', 'config', 'über', 'naïve', '日本語', 'error', 'errors', 'fix', 'cache', 'flamingo', 'module', 'turn', '4242', 'x_deploy', 'tool', 'user', 'image', 'Object', 'summary', 'system', 'block', 'redacted'];
-const QUERY_WORDS = [...WORDS, 'how do we ship', 'configure', 'systems', 'tools', 'users', 'summaries', 'blocks', 'images', 'objects', 'assistant', 'read', 'turn', 'deploy', 'cache'];
+const QUERY_WORDS = [...WORDS, 'tmodule', '4242', 'how do we ship', 'configure', 'systems', 'tools', 'users', 'summaries', 'blocks', 'images', 'objects', 'assistant', 'read', 'turn', 'deploy', 'cache'];
 
 // Words against what may stand before them: a newline or tab (escaped in JSON), a backslash, a
 // non-ASCII letter (escaped by some writers), an underscore, a letter (camelCase).
@@ -56,10 +56,14 @@ const line = fc.tuple(fc.integer({ min: 0, max: 11 }), words, words, stamp, stam
 });
 
 /** How a writer may spell the same JSON: ASCII letters or everything non-ASCII as \u escapes. */
-const spelled = fc.tuple(line, fc.integer({ min: 0, max: 5 })).map(([json, how]) => {
+const spelled = fc.tuple(line, fc.integer({ min: 0, max: 7 })).map(([json, how]) => {
   if (how === 1) return json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   // Letters only ever stand inside JSON strings (keys and values): an escaped one keeps it valid.
   if (how === 2) return json.replace(/deploy|release|module|flamingo|cache|turn|user|tool|summary|image/i, (w) => `${w[0]}\\u00${w.charCodeAt(1).toString(16)}${w.slice(2)}`);
+  // What the extraction writes again as JSON (a tool call's input) can spell otherwise: a tab as
+  // \u0009 comes out \t, a number in exponent form spelled out.
+  if (how === 3) return json.replace(/\\t/g, '\\u0009');
+  if (how === 4) return json.replace(/"n":4242/, '"n":4.242e3');
   return json;
 });
 const archive = fc.tuple(fc.array(spelled, { minLength: 0, maxLength: 30 }), fc.boolean()).map(([lines, open]) => lines.join('\n') + (open ? '' : '\n'));
