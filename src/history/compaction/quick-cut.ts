@@ -39,7 +39,7 @@ import { fsError, ioError } from '../../ui/errors.js';
 import { IdScanner } from '../model/id-scan.js';
 import { markerLine, openingNote, type CompactionMarker } from '../model/marker.js';
 import type { CutPlan } from './plan.js';
-import { fileIdentity, journalPath, writeJournal, type Journal } from './journal.js';
+import { fileIdentity, journalPath, readJournal, writeJournal, type Journal } from './journal.js';
 import { noteCarried } from './quick-finish.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
 import { readChunksInThread } from '../stream/read.js';
@@ -74,7 +74,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
   const messagesTemp = tempFor(file, stamp);
   let archiveLinked: string | undefined;
   let placeholder: string | undefined;
-  let journalWritten = false;
+  let journalId: string | undefined;
   let committed = false;
   try {
     const identity = await old.stat();
@@ -118,15 +118,16 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       };
       // The journal, the new file and the transcript's placeholder (which holds its name until
       // the finishing replaces it) are written and fsynced side by side; all before the link.
-      // They are written while the bytes before the cut are checked (their fsyncs in the thread
-      // pool, the check in this thread); if the check finds a link, the finally blocks remove them.
+      // They are written while the bytes before the cut are checked (the new file's writes and
+      // fsyncs in the thread pool, the check in this thread); if the check finds a link, the
+      // finally blocks remove them.
       const building = (async () => {
         await next.write(markerLine(plan.format ?? 'chat', marker, headerText(marker, plan, transcriptRel)));
         if (opening) await next.write(opening);
         await next.copyRange(file, cut, copiedTo);
         await next.close();
       })();
-      journalWritten = true;
+      journalId = journal.id;
       const reserving = createExclusive(transcript, transcriptPlaceholder({ session: session.id, created: ctx.now, archiveRel }));
       const written = Promise.allSettled([building, writeJournal(session, journal), reserving]);
       let mayLink: boolean;
@@ -173,9 +174,19 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
     if (!committed) {
       if (archiveLinked) await fs.unlink(archiveLinked).catch(() => {});
       if (placeholder) await fs.unlink(placeholder).catch(() => {});
-      if (journalWritten) await fs.unlink(journalPath(session)).catch(() => {});
+      if (journalId) await removeOwnJournal(session, journalId);
     }
   }
+}
+
+/**
+ * Removes the journal only while it is this run's: a run that stalled past its lock (a suspended
+ * process) and was rolled back by the run that took the lock over must not remove that run's
+ * journal, which its finishing still needs.
+ */
+async function removeOwnJournal(session: Session, id: string): Promise<void> {
+  const current = await readJournal(session).catch(() => undefined);
+  if (current?.id === id && current.pid === process.pid) await fs.unlink(journalPath(session)).catch(() => {});
 }
 
 /**
@@ -190,7 +201,8 @@ async function mayLinkAcrossCut(scanner: IdScanner, fd: number, file: string, cu
     scanned += chunk.length;
     progress.tick(scanned, 'checking the cut');
   }
-  return false;
+  // The file shrank under the check (another program): bytes not read cannot be ruled out.
+  return scanned < cut;
 }
 
 function headerText(marker: CompactionMarker, plan: CutPlan, transcriptRel: string): string {
