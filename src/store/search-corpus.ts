@@ -3,7 +3,7 @@
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
 import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
-import { isAscii } from 'node:buffer';
+import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
 import path from 'node:path';
 import { nameHash } from '../memory/hash.js';
 import { atomicWrite, atomicWriteWith, createExclusive, processAlive, staysInside } from './fsx.js';
@@ -132,19 +132,10 @@ function extractLine(line: string, history: History): string {
   return '';
 }
 
-/**
- * A file's text. Archives and their readable copies run to tens of megabytes and are mostly
- * ASCII: checked in one native pass, such a file is decoded as Latin-1 (the same characters,
- * several times faster than UTF-8 decoding); any other byte means UTF-8.
- */
+/** A file's text (archives and their readable copies run to tens of megabytes: decodeText). */
 function readText(file: string): string {
-  const bytes = readFileSync(file);
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  return decodeText(readFileSync(file));
 }
-
-/** A line's day from its `timestamp` (Claude Code, Codex and most agents write one on every line). */
-const TIMESTAMP_KEY = '"timestamp":"';
-const DAY = /^\d{4}-\d{2}-\d{2}T/;
 
 /**
  * Day runs as lines are read: a new run when a line's date differs from the last one's. Found with
@@ -264,7 +255,7 @@ export function* linesOfSync(file: string, chunkBytes = 1 << 20): Generator<stri
       buffer.copy(buffer, 0, cut + 1, data.length);
     }
     if (carried) {
-      const rest = decodeLines(buffer.subarray(0, carried));
+      const rest = decodeText(buffer.subarray(0, carried));
       if (rest.endsWith('\r')) yield rest.slice(0, -1);
       else yield rest;
     }
@@ -273,12 +264,8 @@ export function* linesOfSync(file: string, chunkBytes = 1 << 20): Generator<stri
   }
 }
 
-function decodeLines(bytes: Buffer): string {
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-}
-
 function splitLines(bytes: Buffer): string[] {
-  const text = decodeLines(bytes);
+  const text = decodeText(bytes);
   return bytes.indexOf(13) === -1 ? text.split('\n') : text.split(/\r\n|\r|\n/);
 }
 

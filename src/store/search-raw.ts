@@ -5,7 +5,7 @@
 // every candidate's term counts and length come out exact; BM25's average line length needs every
 // line's extracted length, so it is estimated from a fixed sample of the other lines (exact when
 // they are few). docs/memory.md (Speed) says where this can rank differently.
-import { isAscii } from 'node:buffer';
+import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { scanText, type Candidate, type Query } from '../memory/search.js';
 import type { DayRun } from '../memory/search-shape.js';
@@ -140,11 +140,7 @@ function readAt(fd: number, from: number, to: number): string {
     if (!n) break;
     got += n;
   }
-  return decode(bytes.subarray(0, got));
-}
-
-function decode(bytes: Buffer): string {
-  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  return decodeText(bytes.subarray(0, got));
 }
 
 interface Pass {
@@ -299,9 +295,6 @@ function wordStart(text: string, at: number): boolean {
 }
 
 const WORD_CHAR = /[A-Za-z0-9_]/;
-
-const TIMESTAMP_KEY = '"timestamp":"';
-const DAY = /^\d{4}-\d{2}-\d{2}T/;
 
 /**
  * The day runs the full scan records (search-corpus.ts dayRecorder) over one chunk's lines: a
