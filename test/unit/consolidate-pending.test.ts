@@ -4,7 +4,8 @@
 // nothing, or it would save nothing. Both are held against a dry run of the consolidation itself
 // on generated scratch files, detail files, overviews and last-consolidated times.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, readdir, rm, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { makeSession, type TestSession } from '../helpers/history-session.js';
@@ -77,5 +78,25 @@ describe('nothingPending', () => {
     await writeFile(paths.overview, readTemplate('overview.md'));
     await writeFile(paths.scratch, `${HEADER}\n${' '.repeat(70 * 1024)}\n`);
     expect(await nothingPending(t.session)).toBe(false);
+  });
+
+  it('never reads a detail file that is a link out of the session, so its text cannot reach overview.md', async () => {
+    const { paths } = t.session;
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'wmem-outside-'));
+    try {
+      const target = path.join(outside, 'secret.md');
+      await writeFile(target, '---\ntitle: PLANTED outside title\n---\nPLANTED outside body\n');
+      for (const name of await readdir(paths.detailDir)) await unlink(path.join(paths.detailDir, name));
+      await writeFile(paths.overview, readTemplate('overview.md'));
+      await writeFile(paths.scratch, `${HEADER}\n`);
+      await symlink(target, path.join(paths.detailDir, 'planted.md'));
+      // The only detail file is the link: nothing is pending, and a real consolidation folds nothing from it.
+      expect(await nothingPending(t.session)).toBe(true);
+      await consolidateSession(t.session, {}, { now: () => new Date(SINCE), warn: () => {} });
+      expect(await readFile(paths.overview, 'utf8')).not.toContain('PLANTED');
+    } finally {
+      await unlink(path.join(paths.detailDir, 'planted.md')).catch(() => {});
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,7 @@
 // consolidation at all; anything it is not sure of is left to the consolidation itself.
 import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
-import { readTextIfExists } from '../../store/fsx.js';
+import { readTextIfExists, staysInside } from '../../store/fsx.js';
 import { readMeta, type Session, type SessionMeta } from '../../store/session.js';
 import { parseScratch } from '../../memory/scratch.js';
 
@@ -46,6 +46,9 @@ export async function newDetailFiles(session: Session, overview: string, since: 
   for (const name of names) {
     const rel = `detail/${name}`;
     const full = path.join(session.paths.detailDir, name);
+    // search's rule: a link planted in detail/ that leads out of the session is never read (its
+    // text would be folded into overview.md, which is injected into every prompt).
+    if (!staysInside(session.paths.dir, full)) continue;
     let mtime: number;
     try {
       mtime = statSync(full).mtimeMs;
