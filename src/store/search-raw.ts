@@ -6,6 +6,7 @@
 // line's extracted length, so it is estimated from a fixed sample of the other lines (exact when
 // they are few). docs/memory.md (Speed) says where this can rank differently.
 import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
+import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { scanText, type Candidate, type Query } from '../memory/search.js';
 import type { DayRun } from '../memory/search-shape.js';
@@ -221,6 +222,8 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
     return i;
   };
   const end = (i: number) => (i + 1 < starts.length ? starts[i + 1] - 1 : text.length);
+  // An ASCII chunk's lines are already their text (Latin-1 is then UTF-8): a slice, not a copy.
+  const ascii = isAscii(bytes);
   re.lastIndex = 0;
   let i = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -229,7 +232,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
       continue;
     }
     i = lineAt(m.index, i);
-    const raw = bytes.toString('utf8', starts[i], end(i));
+    const raw = ascii ? text.slice(starts[i], end(i)) : bytes.toString('utf8', starts[i], end(i));
     pass.candidates.push(first + i);
     pass.texts.push(extract(raw));
     // One candidate per line: go on from the next line's start.
