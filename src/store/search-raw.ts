@@ -83,7 +83,8 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
   const { starts, size, candidates, texts, days } = pass;
   // A line that ends the file without a line end is a line too; an empty file is one blank line.
   const count = Math.max(1, starts.length - (pass.endsWithLineEnd ? 1 : 0));
-  const span = (n: number): [number, number] => [starts[n - 1] ?? 0, n < starts.length ? starts[n] - 1 : size];
+  // Line n's bytes are [from(n), to(n)), its line end not included (no array made per line).
+  const span: Span = { from: (n) => starts[n - 1] ?? 0, to: (n) => (n < starts.length ? starts[n] - 1 : size) };
   // A candidate's text is at hand; another line (a neighbour of a hit) is read when asked for,
   // and is not there when the file went away meanwhile.
   const read = new Map<number, string>();
@@ -93,7 +94,7 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
     let t = read.get(n);
     if (t === undefined) {
       try {
-        read.set(n, (t = options.extract(readSpan(file, ...span(n)))));
+        read.set(n, (t = options.extract(readSpan(file, span.from(n), span.to(n)))));
       } catch {
         return undefined;
       }
@@ -133,8 +134,9 @@ function readSpan(file: string, from: number, to: number): string {
   }
 }
 
-function readAt(fd: number, from: number, to: number): string {
-  const bytes = Buffer.allocUnsafe(Math.max(0, to - from));
+/** Bytes [from, to) of the file as text, read into `into` when given (large enough). */
+function readAt(fd: number, from: number, to: number, into?: Buffer): string {
+  const bytes = (into ?? Buffer.allocUnsafe(Math.max(0, to - from))).subarray(0, Math.max(0, to - from));
   let got = 0;
   while (got < bytes.length) {
     const n = readSync(fd, bytes, got, bytes.length - got, from + got);
@@ -142,6 +144,11 @@ function readAt(fd: number, from: number, to: number): string {
     got += n;
   }
   return decodeText(bytes.subarray(0, got));
+}
+
+interface Span {
+  from(n: number): number;
+  to(n: number): number;
 }
 
 interface Pass {
@@ -246,7 +253,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
  * to raw length over a fixed sample of them (spread evenly over the file, a pseudo-random line in
  * each stretch: the same file gives the same figure). Exact when there are no more than the sample.
  */
-function estimateChars(file: string, candidates: number[], texts: string[], count: number, span: (n: number) => [number, number], extract: (line: string) => string, share?: number): { chars: number; exact: boolean; sampled: number } {
+function estimateChars(file: string, candidates: number[], texts: string[], count: number, span: Span, extract: (line: string) => string, share?: number): { chars: number; exact: boolean; sampled: number } {
   let chars = 0;
   for (const t of texts) chars += t.length + 1;
   const others: number[] = [];
@@ -255,8 +262,7 @@ function estimateChars(file: string, candidates: number[], texts: string[], coun
     if (candidates[c] === n) c++;
     else {
       others.push(n);
-      const [from, to] = span(n);
-      othersRaw += to - from + 1;
+      othersRaw += span.to(n) - span.from(n) + 1;
     }
   }
   // A share of them (the recall bench's stand-in for a large archive), else up to LENGTH_SAMPLE.
@@ -272,11 +278,14 @@ function estimateChars(file: string, candidates: number[], texts: string[], coun
   let sampledRaw = 0;
   let sampledChars = 0;
   const fd = openSync(file, 'r');
+  let buffer = Buffer.allocUnsafe(1 << 16); // reused: thousands of short reads
   try {
     for (const n of sample) {
-      const [from, to] = span(n);
+      const from = span.from(n);
+      const to = span.to(n);
       sampledRaw += to - from + 1;
-      sampledChars += extract(readAt(fd, from, to)).length + 1;
+      if (buffer.length < to - from) buffer = Buffer.allocUnsafe(to - from);
+      sampledChars += extract(readAt(fd, from, to, buffer)).length + 1;
     }
   } finally {
     closeSync(fd);
