@@ -609,7 +609,7 @@ async function scanRawSource(paths: SessionPaths, source: Source, query: Query, 
   if (!needles) return false;
   const history = await loadHistory();
   const extract = (line: string) => extractLine(line, history);
-  const scan = scanRawMessages(source.path, query, needles, i, out.candidates, { plain: options.plain, match: options.match, extract, sampleShare: forced?.sampleShare });
+  const scan = scanRawMessages(source.path, query, needles, i, out.pools, { plain: options.plain, match: options.match, extract, sampleShare: forced?.sampleShare });
   if (!scan) return false;
   out.shape[i] = { conversation: true, days: scan.days, lines: scan.lines };
   out.lineOf.set(i, scan.line);
