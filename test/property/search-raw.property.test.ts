@@ -53,7 +53,7 @@ const line = fc.tuple(fc.integer({ min: 0, max: 12 }), words, words, stamp, stam
       return '';
     case 12:
       // Longer than the text a candidate keeps whole (3,000 characters): its window around the first match.
-      return JSON.stringify({ type: 'user', ...t, message: { role: 'user', content: `${'filler '.repeat(450)}${a} ${'more '.repeat(300)}${b}` } });
+      return JSON.stringify({ type: 'user', ...t, message: { role: 'user', content: `${'filler '.repeat(450)}${a} ${'more '.repeat(700)}${b}` } });
     default:
       return JSON.stringify({ role: 'tool', content: [{ type: 'image' }, { text: a }], ...t });
   }
