@@ -6,7 +6,7 @@
 import { parseOverview, replaceSectionContent, slugify, type Overview, type Section } from './overview.js';
 import { DECISION_IMPORTANCE, type Note } from './scratch.js';
 import { canonical } from './workspace.js';
-import { keywordsOf } from './text.js';
+import { keywordsOf, oneSpaced } from './text.js';
 import { findSecret } from './gate.js';
 
 export { DECISION_IMPORTANCE };
@@ -82,13 +82,6 @@ function tagNamesSection(tag: string, section: Section): boolean {
 }
 
 const SPACE = /\s/u;
-/** Whitespace other than single plain spaces: what `.replace(/\s+/g, ' ')` would change. */
-const UNEVEN_SPACE = /\s\s|[^\S ]/;
-
-/** Runs of whitespace made one space, and the ends trimmed (without a copy when already so). */
-function oneSpaced(text: string): string {
-  return (UNEVEN_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
-}
 
 /** `text` without its first `#tag` that stands as a word of its own (after a space or at the start). */
 function withoutTag(text: string, tag: string): string {

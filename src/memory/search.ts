@@ -111,6 +111,30 @@ export function parseQuery(raw: string, options: QueryOptions = {}): Query {
 
 const WORD_AT = /[\p{L}\p{N}]+/uy;
 
+/**
+ * Whether the character at `at` is a letter or digit outside CJK (`[\p{L}\p{N}]`, not CJK), its
+ * ASCII answer found without a regular expression: scanText asks it of every match's letters, and
+ * the first search after a compaction scans tens of thousands of candidate lines.
+ */
+export function latinWordChar(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  const ch = text[at];
+  return /[\p{L}\p{N}]/u.test(ch) && !CJK.test(ch);
+}
+
+/** The letters and digits from `start` (WORD_AT's match), an ASCII word read without the regular expression. */
+export function wordAt(text: string, start: number): string | undefined {
+  let end = start;
+  for (let c = text.charCodeAt(end); (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57); c = text.charCodeAt(++end));
+  // A word that goes on past ASCII (é, a surrogate pair) or starts there: the expression decides.
+  if (end === start || text.charCodeAt(end) >= 128) {
+    WORD_AT.lastIndex = start;
+    return WORD_AT.exec(text)?.[0];
+  }
+  return text.slice(start, end);
+}
+
 /** Which query terms a word (found at a term's prefix) stands for. */
 function termsForWord(word: string, query: Query, plain: boolean): number[] {
   const lower = word.toLowerCase();
@@ -189,18 +213,17 @@ export function scanText(text: string, query: Query, source: number, out: Candid
     }
     // The whole word around the match (it starts at a word boundary for Latin terms).
     let start = index;
-    if (m[0] && /[\p{L}\p{N}]/u.test(m[0][0]) && !CJK.test(m[0][0])) {
-      while (start > lineStart && /[\p{L}\p{N}]/u.test(text[start - 1]) && !CJK.test(text[start - 1])) start--;
+    if (m[0] && latinWordChar(text, index)) {
+      while (start > lineStart && latinWordChar(text, start - 1)) start--;
     }
-    WORD_AT.lastIndex = start;
-    const word = WORD_AT.exec(text)?.[0] ?? m[0];
+    const word = wordAt(text, start) ?? m[0];
     re.lastIndex = Math.max(re.lastIndex, start + word.length);
     const hits = match(word);
     if (!hits.length) continue;
     if (currentLine !== lineNo) {
       let end = text.indexOf('\n', index);
       if (end === -1) end = text.length;
-      const raw = text.slice(lineStart, end).replace(/\r$/, '');
+      const raw = text.charCodeAt(end - 1) === 13 ? text.slice(lineStart, end - 1) : text.slice(lineStart, end);
       if (options.skipLine?.(raw)) {
         // Jump past this line entirely.
         re.lastIndex = end;

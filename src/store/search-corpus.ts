@@ -14,7 +14,7 @@ import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
 import { dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
-import { irregularForms } from '../memory/text.js';
+import { irregularForms, oneSpaced } from '../memory/text.js';
 import { rawNeedles, scanRawMessages } from './search-raw.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
@@ -125,7 +125,7 @@ function extractLine(line: string, history: History): string {
     const text = parts.length
       ? parts.map((p) => (p.kind === 'tool_use' ? `${p.name ?? 'tool'} ${p.text}` : p.kind === 'image' ? '' : p.text)).join(' ')
       : history.messageText(info);
-    return `${info.role}: ${text}`.replace(/\s+/g, ' ').trim();
+    return oneSpaced(`${info.role}: ${text}`);
   }
   const value = info.value as Record<string, unknown> | undefined;
   if (value && typeof value === 'object' && typeof value.summary === 'string') return `summary: ${value.summary}`.replace(/\s+/g, ' ');
@@ -609,7 +609,7 @@ async function scanRawSource(paths: SessionPaths, source: Source, query: Query, 
   if (!needles) return false;
   const history = await loadHistory();
   const extract = (line: string) => extractLine(line, history);
-  const scan = scanRawMessages(source.path, query, needles, i, out.candidates, { plain: options.plain, match: options.match, extract, sampleShare: forced?.sampleShare });
+  const scan = scanRawMessages(source.path, query, needles, i, out.pools, { plain: options.plain, match: options.match, extract, sampleShare: forced?.sampleShare });
   if (!scan) return false;
   out.shape[i] = { conversation: true, days: scan.days, lines: scan.lines };
   out.lineOf.set(i, scan.line);

@@ -6,8 +6,9 @@
 // line's extracted length, so it is estimated from a fixed sample of the other lines (exact when
 // they are few). docs/memory.md (Speed) says where this can rank differently.
 import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
+import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { scanText, type Candidate, type Query } from '../memory/search.js';
+import { scanText, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
 import type { DayRun } from '../memory/search-shape.js';
 
 /**
@@ -71,43 +72,77 @@ export function rawNeedles(query: Query, forms: (term: string) => string[], plai
 }
 
 /**
- * Scans an archived messages file on its raw bytes (see the top of this file): adds candidates to
- * `out` as scanText over the full extracted text would, with their real line numbers. Undefined
+ * Scans an archived messages file on its raw bytes (see the top of this file): adds to `pools`
+ * the lines that scanText over the full extracted text would make candidates, with their real
+ * line numbers, counts and lengths (their text read again for those the ranking asks). Undefined
  * when the bytes cannot be searched this way (a \r in the file: lines would split differently)
  * or are no shortcut (most lines hold a query word).
  */
-export function scanRawMessages(file: string, query: Query, needles: string[], source: number, out: Candidate[], options: { plain: boolean; match: (word: string) => number[]; extract: (line: string) => string; sampleShare?: number }): RawScan | undefined {
-  const pass = readPass(file, rawExpression(needles), options.extract);
+export function scanRawMessages(file: string, query: Query, needles: string[], source: number, pools: CandidatePool[], options: { plain: boolean; match: (word: string) => number[]; extract: (line: string) => string; sampleShare?: number }): RawScan | undefined {
+  const hits = new Hits(query.terms.length);
+  // Each chunk's parsed lines are scanned as the full text would be, then their text is let go.
+  const scan = (lines: number[], texts: string[]) => {
+    const found: Candidate[] = [];
+    scanText(texts.join('\n'), query, source, found, { plain: options.plain, match: options.match });
+    for (const c of found) hits.add(lines[c.line - 1], c);
+  };
+  const pass = readPass(file, rawExpression(needles), options.extract, scan);
   if (!pass) return undefined;
-  const { starts, size, candidates, texts, days } = pass;
+  const { starts, size, candidates, days } = pass;
   // A line that ends the file without a line end is a line too; an empty file is one blank line.
   const count = Math.max(1, starts.length - (pass.endsWithLineEnd ? 1 : 0));
-  const span = (n: number): [number, number] => [starts[n - 1] ?? 0, n < starts.length ? starts[n] - 1 : size];
-  // A candidate's text is at hand; another line (a neighbour of a hit) is read when asked for,
-  // and is not there when the file went away meanwhile.
+  // Line n's bytes are [from(n), to(n)), its line end not included (no array made per line).
+  const span: Span = { from: (n) => starts[n - 1] ?? 0, to: (n) => (n < starts.length ? starts[n] - 1 : size) };
+  // A line's text (a shortlisted hit's, a neighbour's) is read when asked for, and is not there
+  // when the file went away meanwhile.
   const read = new Map<number, string>();
   const extract = (n: number) => {
-    const at = indexOfSorted(candidates, n);
-    if (at !== -1) return texts[at];
     let t = read.get(n);
     if (t === undefined) {
       try {
-        read.set(n, (t = options.extract(readSpan(file, ...span(n)))));
+        read.set(n, (t = options.extract(readSpan(file, span.from(n), span.to(n)))));
       } catch {
         return undefined;
       }
     }
     return t;
   };
-  const length = estimateChars(file, candidates, texts, count, span, options.extract, options.sampleShare);
-  // The candidates' text, one per line, scanned as the full text would be; line numbers mapped back.
-  const found: Candidate[] = [];
-  scanText(texts.join('\n'), query, source, found, { plain: options.plain, match: options.match });
-  for (const c of found) {
-    c.line = candidates[c.line - 1];
-    out.push(c);
-  }
+  const length = estimateChars(file, candidates, pass.textChars, count, span, options.extract, options.sampleShare);
+  pools.push(hits.pool(source, (n) => extract(n) ?? ''));
   return { lines: count, chars: length.chars, exact: length.exact, days, line: (n) => (n >= 1 && n <= count ? extract(n) : undefined), parsed: candidates.length + length.sampled };
+}
+
+/**
+ * The lines that hold a query word, known by their counts and length: a pool (rank scores them
+ * as it does an index's lines), so the text of 25,000 such lines is not kept for the few hundred
+ * the ranking reads again. A line longer than scanText keeps whole keeps its window here.
+ */
+class Hits {
+  lines: number[] = [];
+  tf: number[] = [];
+  lengths: number[] = [];
+  windows = new Map<number, string>();
+  constructor(readonly terms: number) {}
+
+  add(line: number, c: Candidate): void {
+    this.lines.push(line);
+    this.lengths.push(c.length);
+    for (let t = 0; t < this.terms; t++) this.tf.push(c.tf[t]);
+    if (c.text.length < c.length) this.windows.set(line, c.text);
+  }
+
+  pool(source: number, text: (line: number) => string): CandidatePool {
+    const { terms, lines, lengths, windows } = this;
+    const tf = Int32Array.from(this.tf);
+    const df = new Array<number>(terms).fill(0);
+    for (let at = 0; at < tf.length; at++) if (tf[at]) df[at % terms]++;
+    return {
+      source,
+      df,
+      forEach: (fn) => lines.forEach((line, i) => fn(line, tf, i * terms, lengths[i])),
+      candidate: (line, counts) => ({ source, line, text: windows.get(line) ?? text(line), length: lengths[indexOfSorted(lines, line)], tf: counts }),
+    };
+  }
 }
 
 function indexOfSorted(list: number[], value: number): number {
@@ -132,8 +167,9 @@ function readSpan(file: string, from: number, to: number): string {
   }
 }
 
-function readAt(fd: number, from: number, to: number): string {
-  const bytes = Buffer.allocUnsafe(Math.max(0, to - from));
+/** Bytes [from, to) of the file as text, read into `into` when given (large enough). */
+function readAt(fd: number, from: number, to: number, into?: Buffer): string {
+  const bytes = (into ?? Buffer.allocUnsafe(Math.max(0, to - from))).subarray(0, Math.max(0, to - from));
   let got = 0;
   while (got < bytes.length) {
     const n = readSync(fd, bytes, got, bytes.length - got, from + got);
@@ -143,14 +179,19 @@ function readAt(fd: number, from: number, to: number): string {
   return decodeText(bytes.subarray(0, got));
 }
 
+interface Span {
+  from(n: number): number;
+  to(n: number): number;
+}
+
 interface Pass {
   /** Byte offset of each line's start (and of the end, after a last line end). */
   starts: number[];
   size: number;
   endsWithLineEnd: boolean;
-  /** Candidate lines (1-based, ascending) and their extracted text. */
+  /** Lines parsed (1-based, ascending) for holding a needle, and their text's length (one line end each). */
   candidates: number[];
-  texts: string[];
+  textChars: number;
   days: DayRun[];
 }
 
@@ -161,8 +202,8 @@ interface Pass {
  * (no byte of a multi-byte UTF-8 character is below 0x80), and a line is decoded as UTF-8 only
  * when it is parsed.
  */
-function readPass(file: string, re: RegExp, extract: (line: string) => string): Pass | undefined {
-  const pass: Pass = { starts: [0], size: 0, endsWithLineEnd: true, candidates: [], texts: [], days: [] };
+function readPass(file: string, re: RegExp, extract: (line: string) => string, scan: (lines: number[], texts: string[]) => void): Pass | undefined {
+  const pass: Pass = { starts: [0], size: 0, endsWithLineEnd: true, candidates: [], textChars: 0, days: [] };
   const day = { last: '' };
   const fd = openSync(file, 'r');
   try {
@@ -175,7 +216,7 @@ function readPass(file: string, re: RegExp, extract: (line: string) => string): 
       const data = buffer.subarray(0, carried + n);
       if (data.indexOf(13) !== -1) return undefined;
       const cut = n ? data.lastIndexOf(10) + 1 : data.length; // at the end, the rest is the last line
-      if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day);
+      if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day, scan);
       if (base < DENSE_CHECK && base + cut >= DENSE_CHECK && pass.candidates.length > DENSE_SHARE * pass.starts.length) return undefined;
       pass.size = base + data.length;
       if (!n) {
@@ -207,7 +248,7 @@ const DENSE_CHECK = 1 << 20;
 const CHUNK = 1 << 16;
 
 /** The lines of one chunk (whole lines; the last may lack its line end only at the file's end). */
-function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract: (line: string) => string, day: { last: string }): void {
+function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract: (line: string) => string, day: { last: string }, scan: (lines: number[], texts: string[]) => void): void {
   const text = bytes.toString('latin1');
   const first = pass.starts.length; // 1-based number of this chunk's first line
   const starts = [0];
@@ -221,6 +262,10 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
     return i;
   };
   const end = (i: number) => (i + 1 < starts.length ? starts[i + 1] - 1 : text.length);
+  // An ASCII chunk's lines are already their text (Latin-1 is then UTF-8): a slice, not a copy.
+  const ascii = isAscii(bytes);
+  const lines: number[] = [];
+  const texts: string[] = [];
   re.lastIndex = 0;
   let i = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -229,13 +274,17 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
       continue;
     }
     i = lineAt(m.index, i);
-    const raw = bytes.toString('utf8', starts[i], end(i));
+    const raw = ascii ? text.slice(starts[i], end(i)) : bytes.toString('utf8', starts[i], end(i));
+    const said = extract(raw);
     pass.candidates.push(first + i);
-    pass.texts.push(extract(raw));
+    pass.textChars += said.length + 1;
+    lines.push(first + i);
+    texts.push(said);
     // One candidate per line: go on from the next line's start.
     if (i + 1 >= starts.length) break;
     re.lastIndex = starts[i + 1];
   }
+  if (lines.length) scan(lines, texts);
   dayRuns(text, starts, end, first, pass.days, day);
 }
 /**
@@ -243,17 +292,15 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
  * to raw length over a fixed sample of them (spread evenly over the file, a pseudo-random line in
  * each stretch: the same file gives the same figure). Exact when there are no more than the sample.
  */
-function estimateChars(file: string, candidates: number[], texts: string[], count: number, span: (n: number) => [number, number], extract: (line: string) => string, share?: number): { chars: number; exact: boolean; sampled: number } {
-  let chars = 0;
-  for (const t of texts) chars += t.length + 1;
+function estimateChars(file: string, candidates: number[], textChars: number, count: number, span: Span, extract: (line: string) => string, share?: number): { chars: number; exact: boolean; sampled: number } {
+  const chars = textChars;
   const others: number[] = [];
   let othersRaw = 0;
   for (let n = 1, c = 0; n <= count; n++) {
     if (candidates[c] === n) c++;
     else {
       others.push(n);
-      const [from, to] = span(n);
-      othersRaw += to - from + 1;
+      othersRaw += span.to(n) - span.from(n) + 1;
     }
   }
   // A share of them (the recall bench's stand-in for a large archive), else up to LENGTH_SAMPLE.
@@ -269,11 +316,14 @@ function estimateChars(file: string, candidates: number[], texts: string[], coun
   let sampledRaw = 0;
   let sampledChars = 0;
   const fd = openSync(file, 'r');
+  let buffer = Buffer.allocUnsafe(1 << 16); // reused: thousands of short reads
   try {
     for (const n of sample) {
-      const [from, to] = span(n);
+      const from = span.from(n);
+      const to = span.to(n);
       sampledRaw += to - from + 1;
-      sampledChars += extract(readAt(fd, from, to)).length + 1;
+      if (buffer.length < to - from) buffer = Buffer.allocUnsafe(to - from);
+      sampledChars += extract(readAt(fd, from, to, buffer)).length + 1;
     }
   } finally {
     closeSync(fd);

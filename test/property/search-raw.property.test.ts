@@ -2,6 +2,7 @@
 // src/store/search-raw.ts) ranks exactly what scanning its extracted text ranks, when the average
 // line length is taken from every line (a sample share of 1). Random archives of every line shape
 // the extraction reads (Claude Code, Codex with its developer role and unnamed calls, plain chat,
+// lines longer than a candidate keeps whole,
 // summaries, images, metadata, broken JSON, blank lines), words written with JSON escapes
 // (\u0065 for "e", non-ASCII as \u00fc, a tab as \u0009), numbers in exponent form, words glued
 // to what stands before them, other case, several or no timestamps, a last line without a line
@@ -24,7 +25,7 @@ const date = fc.constantFrom('2026-01-01T10:00:00.000Z', '2026-01-02T09:00:00.00
 const stamp = fc.option(date, { nil: undefined });
 
 /** One archived line as an agent writes it. */
-const line = fc.tuple(fc.integer({ min: 0, max: 11 }), words, words, stamp, stamp).map(([kind, a, b, ts, nested]) => {
+const line = fc.tuple(fc.integer({ min: 0, max: 12 }), words, words, stamp, stamp).map(([kind, a, b, ts, nested]) => {
   const t = ts === undefined ? {} : { timestamp: ts };
   const meta = nested === undefined ? {} : { toolUseResult: { timestamp: nested } };
   switch (kind) {
@@ -50,6 +51,9 @@ const line = fc.tuple(fc.integer({ min: 0, max: 11 }), words, words, stamp, stam
       return `{"type":"user","message":{"role":"user","content":"${a.replace(/["\\\n]/g, ' ')}"`; // cut short
     case 10:
       return '';
+    case 12:
+      // Longer than the text a candidate keeps whole (3,000 characters): its window around the first match.
+      return JSON.stringify({ type: 'user', ...t, message: { role: 'user', content: `${'filler '.repeat(450)}${a} ${'more '.repeat(700)}${b}` } });
     default:
       return JSON.stringify({ role: 'tool', content: [{ type: 'image' }, { text: a }], ...t });
   }
