@@ -35,6 +35,8 @@ export async function runSearch(argv: string[]): Promise<boolean> {
  * the streams the output needs anyway.
  */
 function tuneCompiler(): void {
+  // V8 aborts the process on a flag change once flags are frozen (only `node --freeze-flags-after-init`).
+  if (process.execArgv.some((arg) => arg.includes('freeze-flags'))) return;
   try {
     process.getBuiltinModule('node:v8').setFlagsFromString('--no-turbo-inlining');
   } catch {
