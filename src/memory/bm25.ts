@@ -30,6 +30,6 @@ export function bm25(terms: readonly WeightedTerm[], idf: readonly number[], tf:
     if (part > groupBest[terms[t].group]) groupBest[terms[t].group] = part;
   }
   let score = 0;
-  for (const g of groupBest) score += g;
+  for (let g = 0; g < groupBest.length; g++) score += groupBest[g];
   return score;
 }

@@ -869,27 +869,39 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   if (lines >= DONE) throw new CorruptIndex('too many lines'); // scanned instead
   const walk: Gathered['forEach'] = (fn, withLength = false) => walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn);
   // Each list checked now (a damaged index throws here); a term that one list alone stands for
-  // has that list's lines as its df, and only a term of several lists (test, tests) needs a walk.
-  const counts = lists.map((list) => checkPostings(list.bytes, lines, skip));
+  // has that list's lines as its df; a term of several lists (test, tests) their union's.
+  const counts = lists.map((list) => countPostings(list.bytes, lines, skip));
   const listsOf = new Array<number>(width).fill(0);
   for (const list of lists) for (const t of list.hits) listsOf[t]++;
   const df = new Array<number>(width).fill(0);
-  if (listsOf.every((n) => n <= 1)) lists.forEach((list, i) => list.hits.forEach((t) => (df[t] = counts[i])));
-  else
-    walk((_line, tf, at) => {
-      for (let t = 0; t < width; t++) if (tf[at + t]) df[t]++;
-    });
+  lists.forEach((list, i) => list.hits.forEach((t) => listsOf[t] === 1 && (df[t] = counts[i])));
+  // A term of several lists counts the lines of their union: marked in one byte a line, no walk.
+  let marks: Uint8Array | undefined;
+  for (let t = 0; t < width; t++) {
+    if (listsOf[t] < 2) continue;
+    if (marks) marks.fill(0);
+    else marks = new Uint8Array(lines + 1);
+    for (const list of lists) if (list.hits.includes(t)) df[t] += countPostings(list.bytes, lines, skip, marks);
+  }
   return { forEach: walk, df, rescan };
 }
 
-/** How many lines one token's postings name, `skip`'s left out; throws CorruptIndex as the walk would. */
-function checkPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined): number {
+/**
+ * How many lines one token's postings name, `skip`'s left out and, with `marks`, those marked
+ * before (the lines counted are marked); throws CorruptIndex as the walk would.
+ */
+function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, marks?: Uint8Array): number {
   const posting = new Int32Array(3);
   let n = 0;
   for (let p = 0, line = 0; p < bytes.length; p = posting[2]) {
     decodePosting(bytes, p, line, lines, posting);
     line = posting[0];
-    if (!skip?.has(line)) n++;
+    if (skip?.has(line)) continue;
+    if (marks) {
+      if (marks[line]) continue;
+      marks[line] = 1;
+    }
+    n++;
   }
   return n;
 }

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFile, copyFile, readdir, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { FIXTURES, sandbox, runJson, type Sandbox } from '../helpers/cli.js';
+import { execa } from 'execa';
+import { BIN, FIXTURES, sandbox, runJson, type Sandbox } from '../helpers/cli.js';
 
 let box: Sandbox;
 let dir: string;
@@ -154,5 +155,13 @@ describe('search', () => {
     expect(none.exitCode).toBe(0);
     expect(String(none.stdout)).toMatch(/no match for "zebra"/);
     expect((await readdir(wm('detail'))).length).toBe(0);
+  });
+
+  it('searches under a Node whose V8 flags are frozen (the search entry then leaves them as they are)', async () => {
+    // The search process turns V8's inlining off for itself; with frozen flags V8 would abort on it.
+    await box.run(['note', 'The exporter writes HTML pages under ~/.cache']);
+    const run = await execa('node', ['--freeze-flags-after-init', BIN, 'search', 'exporter', '--json'], { cwd: box.project, reject: false, extendEnv: false, timeout: 60_000, env: { PATH: process.env.PATH ?? '', HOME: box.home, NO_COLOR: '1', WMEM_HOME: box.home } });
+    expect(run.exitCode).toBe(0);
+    expect(JSON.parse(run.stdout).hits.map((h: Hit) => h.kind)).toContain('scratch');
   });
 });

@@ -38,6 +38,29 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const fresh = () => path.join(dir, `f${n++}`);
 
+/**
+ * Ranks `lines` (a conversation with these day runs, or not) through their index and by scanning
+ * their text, with the shortlist of a `limit`, and expects the same: lines, scores, texts, counts.
+ */
+async function rankedAlike(lines: string[], q: string, plain: boolean, limit: number, days: [number, string][] | undefined, chunkBytes: number): Promise<void> {
+  const whole = lines.join('\n') + '\n';
+  const file = fresh();
+  writeFileSync(file, whole);
+  const { view } = await ensureIndex(file, `${file}.idx`, undefined, undefined, chunkBytes);
+  const parsed = parseQuery(q, { plain });
+  const sources = [{ boost: 0.8, recency: 1 }];
+  const shape = [{ conversation: Boolean(days), days, lines: lines.length }];
+  const scanned: Candidate[] = [];
+  const stats = scanText(whole, parsed, 0, scanned, { plain });
+  const indexed: Candidate[] = [];
+  const pools: CandidatePool[] = [];
+  const viaIndex = scanIndexed(file, view, parsed, 0, indexed, pools, { plain });
+  const out = (list: ReturnType<typeof rank>) => list.map((s) => ({ line: s.candidate.line, score: s.score, text: s.candidate.text, length: s.candidate.length, tf: Array.from(s.candidate.tf) }));
+  const expected = out(rank(scanned, parsed, stats, sources, { limit, plain, shape }));
+  expect(out(rank(indexed, parsed, viaIndex, sources, { limit, plain, shape }, pools))).toEqual(expected);
+  viaIndex.close();
+}
+
 describe('search index', () => {
   it('indexing appends gives the same bytes as indexing the whole file', async () => {
     await fc.assert(
@@ -109,6 +132,23 @@ describe('search index', () => {
     );
   });
 
+  it('through the index, thousands of lines that all hold query words rank what a scan ranks (the shortlist full over several blocks)', async () => {
+    // More matching lines than the shortlist holds, over several blocks of lines, better ones still
+    // coming once it is full: each admitted or passed over as a scan's ranking would.
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 12 }), fc.integer({ min: 4500, max: 9000 }), query, fc.boolean(), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (parts, copies, q, plain, limit, conversation) => {
+        // A query word more times the later the block (and 0-2 more here and there) and a tail of
+        // 0-22 letters: better lines keep coming after the shortlist is full.
+        const word = q.split(' ')[0];
+        const lines = Array.from({ length: copies }, (_, i) => `${parts[i % parts.length]} ${`${word} `.repeat(Math.floor(i / 1500) + ((i * 7919) % 3))}${'y'.repeat((i * 31) % 23)}`);
+        const days = conversation ? ([[1, '2026-01-01'], [Math.ceil(copies / 2), '2026-01-02']] as [number, string][]) : undefined;
+        await rankedAlike(lines, q, plain, limit, days, 1 << 15);
+      }),
+      { numRuns: 25 },
+    );
+    // Thousands of lines a run: room for a loaded CI machine.
+  }, 180_000);
+
   it('through the index, a text of thousands of lines ranks what a scan ranks, with a small limit, as a conversation with days', async () => {
     // Many blocks of lines walked (terms far apart skip the lines between), a shortlist that fills
     // and keeps only the best, the boosts stopped early, the days of a conversation walked apart.
@@ -117,23 +157,8 @@ describe('search index', () => {
       fc.asyncProperty(fc.array(fc.tuple(line, spread), { minLength: 1, maxLength: 30 }), query, fc.boolean(), fc.integer({ min: 1, max: 8 }), fc.boolean(), async (parts, q, plain, limit, conversation) => {
         // Each line three times (ties), then lines with no query word between.
         const lines = [1, 2, 3].flatMap(() => parts.flatMap(([l, gap]) => [l, ...Array.from({ length: gap }, (_, i) => `filler ${i % 7} zzz`)]));
-        const whole = lines.join('\n') + '\n';
-        const file = fresh();
-        writeFileSync(file, whole);
-        const { view } = await ensureIndex(file, `${file}.idx`, undefined, undefined, 4096);
-        const parsed = parseQuery(q, { plain });
-        const sources = [{ boost: 0.8, recency: 1 }];
         const days = conversation ? ([[1, '2026-01-01'], [Math.ceil(lines.length / 3), '2026-01-02'], [Math.ceil(lines.length / 2), '2026-01-03']] as [number, string][]) : undefined;
-        const shape = [{ conversation, days, lines: lines.length }];
-        const scanned: Candidate[] = [];
-        const stats = scanText(whole, parsed, 0, scanned, { plain });
-        const indexed: Candidate[] = [];
-        const pools: CandidatePool[] = [];
-        const viaIndex = scanIndexed(file, view, parsed, 0, indexed, pools, { plain });
-        const out = (list: ReturnType<typeof rank>) => list.map((s) => ({ line: s.candidate.line, score: s.score, text: s.candidate.text, length: s.candidate.length, tf: Array.from(s.candidate.tf) }));
-        const expected = out(rank(scanned, parsed, stats, sources, { limit, plain, shape }));
-        expect(out(rank(indexed, parsed, viaIndex, sources, { limit, plain, shape }, pools))).toEqual(expected);
-        viaIndex.close();
+        await rankedAlike(lines, q, plain, limit, days, 4096);
       }),
       { numRuns: 60 },
     );
