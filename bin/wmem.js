@@ -36,8 +36,10 @@ async function lean() {
       // loaded (dist/mcp/manifest.json holds the SDK server's own answers).
       return (await import('../dist/fast/fast-mcp.js')).runMcp(process.argv);
     case 'hook':
-      // Every prompt and every tool call: the whole hook path in one CommonJS file.
-      return require('../dist/fast/fast-hook.cjs').runFast(process.argv);
+      // Every prompt and every tool call: the hook path in one CommonJS file, first without what
+      // the common events never load (first-hook.cjs), which hands anything else to the whole
+      // hook path (fast-hook.cjs).
+      return require('../dist/fast/first-hook.cjs').runHook(process.argv);
     default:
       // `wmem context` (every prompt, in some setups): first from the session's answer cache (a
       // small file that reads it and stats what it was computed from), else the same entry as
