@@ -37,9 +37,10 @@ async function lean() {
       return (await import('../dist/fast/fast-mcp.js')).runMcp(process.argv);
     case 'hook':
       // Every prompt and every tool call: the hook path in one CommonJS file, first without what
-      // the common events never load (first-hook.cjs), which hands anything else to the whole
-      // hook path (fast-hook.cjs).
-      return require('../dist/fast/first-hook.cjs').runHook(process.argv);
+      // the common events never load (first-hook.cjs; for a tool call, first-tool.cjs, without
+      // the context's rendering as well), which hands anything else to the whole hook path
+      // (fast-hook.cjs). Which first stage runs changes only the time: both hand over what they lack.
+      return require(args.includes('PostToolUse') || args.includes('PostToolUseFailure') ? '../dist/fast/first-tool.cjs' : '../dist/fast/first-hook.cjs').runHook(process.argv);
     default:
       // `wmem context` (every prompt, in some setups): first from the session's answer cache (a
       // small file that reads it and stats what it was computed from), else the same entry as
