@@ -227,9 +227,14 @@ const separatorOf = (block: Block) => (block === 'working_memory' ? '\n\n' : '\n
 export function renderMemory(inputs: MemoryInputs, budget: number): string {
   const where = inputs.where ?? RELATIVE_WHERE;
   const byBlock = MEMORY_BLOCKS.map((block) => blockParts(inputs, where, block));
-  const full = joinBlocks(byBlock.map((parts, i) => blockText(MEMORY_BLOCKS[i], parts)));
-  if (full.length <= budget) return full;
   const parts = byBlock.flat();
+  // The whole part is at least as long as its headers and entries (rendering and neutralizing
+  // only add to them): past the budget already, it is not rendered whole just to be measured.
+  const least = parts.reduce((n, p) => p.entries.reduce((m, e) => m + e.text.length, n + p.header.length), 0);
+  if (least <= budget) {
+    const full = joinBlocks(byBlock.map((ps, i) => blockText(MEMORY_BLOCKS[i], ps)));
+    if (full.length <= budget) return full;
+  }
   const reserve = longestNotice(parts, budget, where).length + 1;
   const overhead = (shown: PartPlan[], part: PartPlan) => {
     const block = (part as Part).block;
