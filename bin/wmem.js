@@ -36,8 +36,12 @@ async function lean() {
       // loaded (dist/mcp/manifest.json holds the SDK server's own answers).
       return (await import('../dist/fast/fast-mcp.js')).runMcp(process.argv);
     case 'hook':
-      // Every prompt and every tool call: the whole hook path in one CommonJS file.
-      return require('../dist/fast/fast-hook.cjs').runFast(process.argv);
+      // Every prompt and every tool call: the hook path in one CommonJS file (fast-hook.cjs), for
+      // Claude Code's common events first without what they never load (first-hook.cjs; for a
+      // tool call first-tool.cjs, without the context's rendering as well), which hands anything
+      // it lacks to fast-hook.cjs. The choice here is a guess from the words: a wrong one costs
+      // time, never an answer (src/entries/first-hook.ts decides what it serves).
+      return firstStage() ? require(`../dist/fast/${firstStage()}`).runHook(process.argv) : require('../dist/fast/fast-hook.cjs').runFast(process.argv);
     default:
       // `wmem context` (every prompt, in some setups): first from the session's answer cache (a
       // small file that reads it and stats what it was computed from), else the same entry as
@@ -45,6 +49,16 @@ async function lean() {
       if (args[0] === 'context' && require('../dist/fast/first.cjs').answerFromCache(args)) return true;
       return require('../dist/fast/fast.cjs').runFast(process.argv);
   }
+}
+
+/** The hook's first stage for this command line, or undefined: another agent, another event. */
+function firstStage() {
+  const agent = args.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
+  const id = agent < 0 ? 'claude' : args[agent].startsWith('--agent=') ? args[agent].slice(8) : args[agent + 1];
+  if (id !== 'claude' && id !== 'claude-code') return undefined;
+  if (args.includes('PostToolUse') || args.includes('PostToolUseFailure')) return 'first-tool.cjs';
+  if (args.includes('UserPromptSubmit') || args.includes('SessionStart')) return 'first-hook.cjs';
+  return undefined;
 }
 
 main().catch((err) => {

@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readMeta, resolveSession, type Session } from '../store/session.js';
-import { readContextCache, writeContextCache, type ContextCache } from '../store/context-cache.js';
+import { readContextCache, writeContextCache, type ContextCache, type KeptBlock } from '../store/context-cache.js';
 import { cleanModelId, loadMeterSources, memoryWhere, type MeterSources, type Observed, type SessionAgent } from '../store/meter-sources.js';
 import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
 import { readHookStateLoose } from '../store/hook-state.js';
@@ -17,7 +17,7 @@ import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stream/stats.js';
 import { HISTORY_USAGE } from '../agents/history-usage.js';
 import { loadAgentByMetaName } from '../agents/lookup.js';
-import { renderMemory, renderMeta, type MemoryInputs, type MemoryWhere } from '../render/context.js';
+import { MEMORY_BLOCKS, blockInputs, joinBlocks, renderBlock, renderMemory, renderMeta, type MemoryInputs, type MemoryWhere } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
 import type { AppEnv } from './env.js';
@@ -35,6 +35,8 @@ export interface AssembledContext {
   memory: string;
   /** digestOf(memory) (render/memory-resend.ts), kept with it in the render cache. */
   memoryDigest: string;
+  /** Each block's digest, when `memory` is its blocks whole (render/memory-resend.ts copyOf's blocks). */
+  memoryBlocks?: Record<string, string>;
   meta: MetaFigures;
   metaText: string;
   where: MemoryWhere;
@@ -158,7 +160,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     dirty = true;
   }
   if (dirty) await writeContextCache(session.paths.stateDir, cache);
-  return { memory, memoryDigest: rendered.digest, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
+  return { memory, memoryDigest: rendered.digest, memoryBlocks: blockDigests(memory, rendered.blocks), meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
 }
 
 /**
@@ -166,14 +168,44 @@ export async function assembleContext(session: Session, around: Surroundings, op
  * given last time, by the same code (this module's file, as the answer cache signs the bundle):
  * the key is those inputs whole, compared as text, so no change to them can hit. Rendering (notes
  * parsed, tags neutralized, the budget's cuts) and the digest a hook compares are then skipped.
+ * Each block is kept too, under its own inputs (render/context.ts blockInputs): a tool call
+ * changes the session state alone, and the next prompt renders and digests that block alone,
+ * unless the part no longer fits its budget whole (then it is rendered whole, cuts and all).
  */
-function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: number): { text: string; digest: string; dirty: boolean } {
-  const key = JSON.stringify([signature(fileURLToPath(import.meta.url)), budget, inputs]);
+function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: number): Rendered {
+  const code = signature(fileURLToPath(import.meta.url));
+  const keys = MEMORY_BLOCKS.map((block) => JSON.stringify([code, blockInputs(inputs, block)]));
+  // The whole part's own key is the budget and the code; every block's must match as well.
+  const key = JSON.stringify([code, budget]);
   const kept = cache.memory;
-  if (kept?.key === key && typeof kept.text === 'string' && typeof kept.digest === 'string') return { text: kept.text, digest: kept.digest, dirty: false };
-  const text = renderMemory(inputs, budget);
-  cache.memory = { key, text, digest: digestOf(text) };
-  return { ...cache.memory, dirty: true };
+  const same = kept?.key === key && MEMORY_BLOCKS.every((block, i) => kept.blocks?.[block]?.key === keys[i]);
+  if (same && typeof kept.text === 'string' && typeof kept.digest === 'string') return { text: kept.text, digest: kept.digest, blocks: kept.blocks, dirty: false };
+  const blocks = MEMORY_BLOCKS.map((block, i): KeptBlock => {
+    const old = kept?.blocks?.[block];
+    if (old?.key === keys[i] && typeof old.text === 'string' && typeof old.digest === 'string') return old;
+    const text = renderBlock(inputs, block);
+    return { key: keys[i], text, digest: text ? digestOf(text) : '' };
+  });
+  const whole = joinBlocks(blocks.map((b) => b.text));
+  const text = whole.length <= budget ? whole : renderMemory(inputs, budget);
+  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, blocks[i]])) };
+  return { text, digest: cache.memory.digest, blocks: cache.memory.blocks, dirty: true };
+}
+
+/** A render: the memory part, its digest and its blocks (when it is their join), and whether the cache changed. */
+interface Rendered {
+  text: string;
+  digest: string;
+  blocks?: Record<string, KeptBlock>;
+  dirty: boolean;
+}
+
+/** The block digests of a memory part that is its blocks joined (planResend's record of a copy), else undefined. */
+function blockDigests(memory: string, blocks: Record<string, KeptBlock> | undefined): Record<string, string> | undefined {
+  if (!blocks) return undefined;
+  const shown = MEMORY_BLOCKS.flatMap((block) => (blocks[block]?.text ? [[block, blocks[block]]] as const : []));
+  if (joinBlocks(shown.map(([, b]) => b.text)) !== memory) return undefined;
+  return Object.fromEntries(shown.map(([block, b]) => [block, b.digest]));
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;

@@ -202,10 +202,10 @@ function rememberSettings(state: HookState, { input, options }: Moment): Observe
   return { model: state.model, tokensMax: state.tokensMax };
 }
 
-async function memoryPart(session: Session, env: AppEnv, observed?: Observed): Promise<{ memory: string; memoryDigest: string; where: MemoryWhere }> {
+async function memoryPart(session: Session, env: AppEnv, observed?: Observed): Promise<{ memory: string; memoryDigest: string; memoryBlocks?: Record<string, string>; where: MemoryWhere }> {
   const { assembleContext } = await import('./context.js');
-  const { memory, memoryDigest, where } = await assembleContext(session, env, { wantMeta: false, observed });
-  return { memory, memoryDigest, where };
+  const { memory, memoryDigest, memoryBlocks, where } = await assembleContext(session, env, { wantMeta: false, observed });
+  return { memory, memoryDigest, memoryBlocks, where };
 }
 
 /** The record of the memory part the conversation now holds, and where it was given. */
@@ -262,7 +262,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     if (boundary !== undefined) state.answeredBoundary = boundary;
     state.started = true;
     const part = await memoryPart(session, env, { ...rememberSettings(state, moment), usage: read?.view });
-    const plan = planResend(part.memory, heldAtStart(state, input, boundary), part.where, { digest: part.memoryDigest });
+    const plan = planResend(part.memory, heldAtStart(state, input, boundary), part.where, { digest: part.memoryDigest, blocks: part.memoryBlocks });
     state.delivered = deliveryOf(plan.copy, boundary, input.transcriptPath);
     return { plan, where: part.where };
   });
@@ -309,15 +309,15 @@ export async function prompt(moment: Moment): Promise<HookResult> {
     const observed: Observed = { ...rememberSettings(state, moment), usage };
     const assemble = async (budget?: number) => assembleContext(session, env, { wantMeta: true, observed, ...(budget ? { budget } : {}) });
     const held = wantMemory ? undefined : state.delivered;
-    let { memory, memoryDigest, metaText, meta, where } = await assemble();
-    let plan = planResend(memory, held, where, { digest: memoryDigest });
+    let { memory, memoryDigest, memoryBlocks, metaText, meta, where } = await assemble();
+    let plan = planResend(memory, held, where, { digest: memoryDigest, blocks: memoryBlocks });
     // An agent that swaps its copy gets the new part beside the meter; the others in the turn.
     const inTurn = (p: ResendPlan) => (p.kind === 'unchanged' || (replaces && !wantMemory) ? '' : p.text);
     let text = [inTurn(plan), metaText].filter(Boolean).join('\n');
     if (text.length > cap && inTurn(plan)) {
       // The memory part gives way so both fit under the cap (SPEC §4 budget rules).
-      ({ memory, memoryDigest, metaText, meta, where } = await assemble(Math.max(200, cap - metaText.length - 1 - (held ? RESEND_LINE_ROOM : 0))));
-      plan = planResend(memory, held, where, { whole: true, digest: memoryDigest });
+      ({ memory, memoryDigest, memoryBlocks, metaText, meta, where } = await assemble(Math.max(200, cap - metaText.length - 1 - (held ? RESEND_LINE_ROOM : 0))));
+      plan = planResend(memory, held, where, { whole: true, digest: memoryDigest, blocks: memoryBlocks });
       text = [inTurn(plan), metaText].filter(Boolean).join('\n');
     }
     const delivered = text.length <= cap && plan.kind !== 'unchanged';

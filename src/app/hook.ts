@@ -28,6 +28,12 @@ export interface HookAnswer {
   note: string;
 }
 
+/**
+ * The error a module left out of the hook's first stage throws when it is loaded (the build's
+ * stand-in, src/entries/build-first-hook.mjs): the first stage then hands the hook to the full path.
+ */
+export const FIRST_STAGE_MISS = 'FirstStageMiss';
+
 /** Failures wmem reports itself (bad input, missing files); anything else also logs where it happened. */
 const EXPECTED = new Set(['HookInputError', 'HookFailure', 'WmemError']);
 
@@ -90,6 +96,9 @@ export async function hookWith(adapter: AgentAdapter | undefined, request: HookR
     await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
     return { output: result.output, ok: true, note: result.note };
   } catch (err) {
+    // The hook's first stage lacks a module this hook needs (entries/first-hook.ts): it runs the
+    // whole hook again on the full path, so nothing is logged or recorded here.
+    if ((err as Error)?.name === FIRST_STAGE_MISS) throw err;
     // `wmem off` in this project (found where the moment locates its session): silence, nothing written.
     if ((err as Error)?.name === 'SwitchedOff') return { ok: true, note: (err as Error).message };
     const message = (err as Error)?.message ?? String(err);

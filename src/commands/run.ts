@@ -14,6 +14,8 @@ export interface RunContext extends Where {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   /** The descriptor behind `stdin`, when it may be read directly (readInputText). */
   stdinFd?: number;
+  /** Standard input already read whole (a first stage read it, then handed the command over). */
+  inputText?: string;
   stderrIsTTY: boolean;
   /** A diagnostic line on stderr (suppressed by --quiet). */
   warn(message: string): void;
@@ -42,6 +44,7 @@ const MAX_STDIN = 64 * 1024 * 1024;
  * what was read so far.
  */
 export async function readInputText(ctx: RunContext, what: string): Promise<string> {
+  if (ctx.inputText !== undefined) return ctx.inputText;
   if (ctx.stdinFd === undefined) return readStdin(ctx.stdin, what);
   const chunks: Buffer[] = [];
   let size = 0;

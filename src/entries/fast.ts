@@ -3,46 +3,38 @@
 // loading commander (~10 ms). Anything it does not recognise exactly (help, a typo, another
 // command) returns false, and bin/wmem.js hands the whole command line to the full CLI, which
 // gives the usual messages.
-import { GLOBAL_OPTIONS, VERSION, parseFlags } from '../options.js';
-import { CONTEXT, HOOK } from './lean-commands.js';
-import type { CommandData } from './commands.js';
+import { VERSION } from '../options.js';
+import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, reportError, stdoutOf, writeStdout, type GlobalFlags } from './runtime.js';
 import { fileURLToPath } from 'node:url';
 import { envKey, signInputs } from '../store/answers.js';
 import { saveAnswer } from '../store/answers-save.js';
 import { ANSWER_VERSION } from './first.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
-import { leanOptions, parseLean } from './lean-args.js';
 import type { ConsolidationModule } from '../app/env.js';
 // Static, so the whole `context` path is in this one bundle file (no chunk loading per prompt).
 import * as contextCommand from '../commands/context.js';
 
-/** Returns false when the full CLI should handle this command line. */
-export async function runFast(argv: string[]): Promise<boolean> {
+/**
+ * Returns false when the full CLI should handle this command line. `input`: the hook's standard
+ * input, when the hook's first stage (first-hook.ts) read it and then handed the hook over.
+ */
+export async function runFast(argv: string[], input?: string): Promise<boolean> {
   const args = argv.slice(2);
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     writeStdout(VERSION + '\n');
     return true;
   }
-  const parsed = parseLean(args, [...GLOBAL_OPTIONS, ...CONTEXT.options!, ...HOOK.options!]);
-  if (!parsed) return false;
-  const [name, ...rest] = parsed.positionals;
-  // The command's row must take every option given and as many arguments as were given.
-  const takes = (spec: CommandData) =>
-    name === spec.name &&
-    rest.length === (spec.args ?? []).length &&
-    Object.keys(parsed.values).every((long) => [...GLOBAL_OPTIONS, ...spec.options!].some((s) => parseFlags(s).long === long));
-  const isContext = takes(CONTEXT);
-  const isHook = takes(HOOK);
-  if (!isContext && !isHook) return false;
-  const options = leanOptions([...GLOBAL_OPTIONS, ...(isContext ? CONTEXT : HOOK).options!], parsed.values, true);
-  if (!options) return false;
+  const line = leanLine(args);
+  if (!line) return false;
+  const isHook = line.command === 'hook';
   try {
-    const ctx = await buildRunContext(options as GlobalFlags, { plain: true });
-    if (isContext) return await answerContext(args, options as never, ctx);
+    const ctx = await buildRunContext(line.options as GlobalFlags, { plain: true });
+    if (!isHook) return await answerContext(args, line.options as never, ctx);
+    if (input !== undefined) ctx.inputText = input;
     ctx.loadConsolidation = consolidationBeside;
     const command: { run: (o: never, c: RunContext, a: string[]) => Promise<CommandResult> } = await import('../commands/hook.js');
-    printResult(await command.run(options as never, ctx, rest), ctx);
+    printResult(await command.run(line.options as never, ctx, line.rest), ctx);
   } catch (err) {
     // A hook never fails the agent: the hook command logs its own errors; this is the last guard.
     if (isHook) process.exitCode = 0;

@@ -74,7 +74,7 @@ export interface MemoryInputs {
 }
 
 /** A block of the memory part: one of the tags above (the candidates and meta blocks are not in it). */
-type Block = Exclude<(typeof BLOCK_TAGS)[number], 'workspace_memory_candidates' | 'context_meta'>;
+export type Block = Exclude<(typeof BLOCK_TAGS)[number], 'workspace_memory_candidates' | 'context_meta'>;
 
 /** A part besides the overview's sections: its block, its share and rank (see budget.ts), and where the rest is. */
 interface PartSpec {
@@ -156,21 +156,62 @@ function trimBody(text: string): string {
   return text.replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
 }
 
-function memoryParts(inputs: MemoryInputs, where: MemoryWhere): Part[] {
+/** The parts of one block, in the order the budget sees them (working memory first, then PARTS'). */
+function blockParts(inputs: MemoryInputs, where: MemoryWhere, block: Block): Part[] {
   const parts: Part[] = [];
-  const fixed = (label: string, text: string, rank: number) => parts.push({ block: 'working_memory', label, header: neutralizeTags(text), entries: [], keep: 'first', share: 0, rank });
-  if (inputs.overview.problem) fixed('problem', `[wmem: ${inputs.overview.problem}. Repair ${where.overview}; wmem set and append refuse to edit it until then.]`, -2);
-  const preamble = inputs.overview.preamble.trim();
-  if (preamble) fixed('title', preamble, -1);
-  for (const section of inputs.overview.sections) parts.push(sectionPart(section));
+  if (block === 'working_memory') {
+    const fixed = (label: string, text: string, rank: number) => parts.push({ block: 'working_memory', label, header: neutralizeTags(text), entries: [], keep: 'first', share: 0, rank });
+    if (inputs.overview.problem) fixed('problem', `[wmem: ${inputs.overview.problem}. Repair ${where.overview}; wmem set and append refuse to edit it until then.]`, -2);
+    const preamble = inputs.overview.preamble.trim();
+    if (preamble) fixed('title', preamble, -1);
+    for (const section of inputs.overview.sections) parts.push(sectionPart(section));
+  }
   for (const spec of PARTS) {
+    if (spec.block !== block) continue;
     const entries = spec.entries(inputs);
     if (entries.length) parts.push({ block: spec.block, label: spec.label(entries.length), header: '', entries, keep: spec.keep, share: spec.share, rank: spec.rank, marker: spec.marker, spec });
   }
   return parts;
 }
 
-const BLOCK_ORDER: Block[] = ['working_memory', ...new Set(PARTS.map((p) => p.block))];
+/**
+ * What each block is rendered from, and nothing else (with where the files are, which notices
+ * name): a block whose inputs are unchanged renders to the same text, so a caller may keep it.
+ */
+export function blockInputs(inputs: MemoryInputs, block: Block): unknown {
+  const where = inputs.where ?? RELATIVE_WHERE;
+  switch (block) {
+    case 'working_memory':
+      return [where, inputs.overview];
+    case 'previous_session':
+      return [where, inputs.handoff];
+    case 'session_state':
+      return [where, inputs.sessionState];
+    case 'workspace_memory':
+      return [where, inputs.workspace, inputs.workspacePinned];
+    case 'scratch_notes':
+      return [where, inputs.scratchLines];
+  }
+}
+
+/** One block whole (nothing cut), '' when it has nothing: the memory part, when it fits, is these joined (joinBlocks). */
+export function renderBlock(inputs: MemoryInputs, block: Block): string {
+  return blockText(block, blockParts(inputs, inputs.where ?? RELATIVE_WHERE, block));
+}
+
+/** The blocks' texts as the memory part holds them, empty ones left out. */
+export function joinBlocks(texts: string[]): string {
+  return texts.filter(Boolean).join('\n');
+}
+
+function blockText(block: Block, parts: Part[], cuts?: PartCut[]): string {
+  const texts = parts.flatMap((p, i) => (!cuts || cuts[i].shown ? [renderPart(p, cuts ? cuts[i].kept : p.entries.map((_, k) => k))] : []));
+  // Cutting may bring text from two entries together: the tags are neutralised once more.
+  return texts.length ? wrap(block, neutralizeTags(texts.join(separatorOf(block)))) : '';
+}
+
+/** The memory part's blocks, in their order. */
+export const MEMORY_BLOCKS: readonly Block[] = ['working_memory', ...new Set(PARTS.map((p) => p.block))];
 
 function wrap(tag: string, body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;
@@ -185,10 +226,15 @@ const separatorOf = (block: Block) => (block === 'working_memory' ? '\n\n' : '\n
  */
 export function renderMemory(inputs: MemoryInputs, budget: number): string {
   const where = inputs.where ?? RELATIVE_WHERE;
-  const parts = memoryParts(inputs, where);
-  const whole = parts.map((p) => ({ kept: p.entries.map((_, i) => i), shown: true }));
-  const full = assemble(parts, whole);
-  if (full.length <= budget) return full;
+  const byBlock = MEMORY_BLOCKS.map((block) => blockParts(inputs, where, block));
+  const parts = byBlock.flat();
+  // The whole part is at least as long as its headers and entries (rendering and neutralizing
+  // only add to them): past the budget already, it is not rendered whole just to be measured.
+  const least = parts.reduce((n, p) => p.entries.reduce((m, e) => m + e.text.length, n + p.header.length), 0);
+  if (least <= budget) {
+    const full = joinBlocks(byBlock.map((ps, i) => blockText(MEMORY_BLOCKS[i], ps)));
+    if (full.length <= budget) return full;
+  }
   const reserve = longestNotice(parts, budget, where).length + 1;
   const overhead = (shown: PartPlan[], part: PartPlan) => {
     const block = (part as Part).block;
@@ -214,13 +260,16 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
 }
 
 function assemble(parts: Part[], cuts: PartCut[]): string {
-  const blocks: string[] = [];
-  for (const block of BLOCK_ORDER) {
-    const texts = parts.flatMap((p, i) => (p.block === block && cuts[i].shown ? [renderPart(p, cuts[i].kept)] : []));
-    // Cutting may bring text from two entries together: the tags are neutralised once more.
-    if (texts.length) blocks.push(wrap(block, neutralizeTags(texts.join(separatorOf(block)))));
-  }
-  return blocks.join('\n');
+  return joinBlocks(
+    MEMORY_BLOCKS.map((block) => {
+      const mine = parts.flatMap((p, i) => (p.block === block ? [i] : []));
+      return blockText(
+        block,
+        mine.map((i) => parts[i]),
+        mine.map((i) => cuts[i]),
+      );
+    }),
+  );
 }
 
 /** What the closing line says of a part: the part itself when it was left out whole, else how many of its entries. */

@@ -109,14 +109,16 @@ function header(where: MemoryWhere, changed: string[], gone: string[], whole: bo
  * What to send of `memory` to a conversation that holds `held` (undefined: it holds no copy, as
  * on a first prompt or after a compaction). `whole`: send it whole even when only part changed
  * (a record from before block digests, or a caller that had to shrink the part to fit).
+ * `digest` and `blocks`: digestOf the part and of its blocks, when the caller has them.
  */
-export function planResend(memory: string, held: MemoryCopy | undefined, where: MemoryWhere, options: { whole?: boolean; digest?: string } = {}): ResendPlan {
+export function planResend(memory: string, held: MemoryCopy | undefined, where: MemoryWhere, options: { whole?: boolean; digest?: string; blocks?: Record<string, string> } = {}): ResendPlan {
   // The usual prompt: nothing changed, and one pass over the text tells (none when the render
   // cache kept the digest with the text: options.digest is digestOf(memory)).
   const digest = options.digest ?? digestOf(memory);
   if (held && held.digest === digest) return { kind: 'unchanged', text: '', copy: held, changed: [], gone: [] };
   const segments = splitBlocks(memory);
-  const copy: MemoryCopy = { digest, blocks: Object.fromEntries(segments.map((s) => [s.name, digestOf(s.text)])) };
+  // options.blocks: each block's digestOf, kept with the render (app/context.ts) when `memory` is its blocks whole.
+  const copy: MemoryCopy = { digest, blocks: Object.fromEntries(segments.map((s) => [s.name, options.blocks?.[s.name] ?? digestOf(s.text)])) };
   if (!held) return { kind: 'whole', text: memory, copy, changed: [], gone: [] };
   const before = held.blocks ?? {};
   const changed = segments.filter((s) => before[s.name] !== copy.blocks![s.name]);

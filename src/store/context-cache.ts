@@ -35,8 +35,15 @@ export interface ContextCache {
    * that rendered it (app/context.ts), with its digest (render/memory-resend.ts): a prompt whose
    * memory did not change neither renders it nor digests it again.
    */
-  memory?: { key: string; text: string; digest: string };
+  memory?: { key: string; text: string; digest: string; blocks?: Record<string, KeptBlock> };
   history?: HistoryStats;
+}
+
+/** One block of the memory part whole (render/context.ts renderBlock), keyed by its own inputs, with its digest. */
+export interface KeptBlock {
+  key: string;
+  text: string;
+  digest: string;
 }
 
 export function cacheFile(stateDir: string): string {

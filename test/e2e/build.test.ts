@@ -14,13 +14,18 @@ import { ROOT } from '../helpers/cli.js';
 const leanDir = path.join(ROOT, 'dist', 'fast');
 // Packages a CommonJS bundle may require() where it is used, never up front (src/memory/overview.ts).
 const MARKDOWN = ['unified', 'remark-parse', 'gray-matter'];
-const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN };
+const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'first-hook.cjs': MARKDOWN, 'first-tool.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN };
 const bundles: Record<string, string[]> = {
   'fast.cjs': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
   // The overview is in it (a line scanner reads overview.md; the Markdown parser and gray-matter
   // are required only for text it declines, below). The consolidation (a session's end) is not:
   // bundled, it cost every prompt's hook 5-10 ms of compiling.
   'fast-hook.cjs': ['../memory/tokens.js', '../ops/consolidate/consolidate.js'],
+  // The hook's first stage: the same hook path without what the common events never load
+  // (src/entries/build-first-hook.mjs); it requires fast-hook.cjs for anything else (below).
+  'first-hook.cjs': ['../memory/tokens.js'],
+  // The same for a tool call, without the context's rendering (it hands a miss there over too).
+  'first-tool.cjs': [],
   // Like the hook bundle: CommonJS, the overview in it, the Markdown parser required where used.
   // The search indexing (only the finishing, `compact --finish`, runs it) is not: a compaction's
   // return compiled its 100 KB for nothing.
@@ -72,6 +77,20 @@ it('the hook bundle reaches the CommonJS consolidation beside it', () => {
   expect(named).toEqual(['consolidate.cjs']);
   const required = createRequire(path.join(leanDir, 'fast-hook.cjs'))('./consolidate.cjs') as Record<string, unknown>;
   expect(typeof required.consolidateSession).toBe('function');
+});
+
+// The hook's first stage hands what it cannot answer to the full hook entry beside it, by a path
+// built at run time; and what it leaves out is a stand-in that throws FirstStageMiss, never a
+// module that loads up front (the build refuses one imported statically).
+it.each(['first-hook.cjs', 'first-tool.cjs'])('the hook\'s first stage %s reaches the full hook entry beside it, and is the smaller file', (name) => {
+  const first = readFileSync(path.join(leanDir, name), 'utf8');
+  const named = [...first.matchAll(/new URL\("\.\/([\w.-]+\.cjs)", __wmemModuleUrl\)/g)].map((m) => m[1]);
+  expect(named).toEqual(['fast-hook.cjs']);
+  const required = createRequire(path.join(leanDir, name))('./fast-hook.cjs') as Record<string, unknown>;
+  expect(typeof required.runFast).toBe('function');
+  expect(first).toContain('name: "FirstStageMiss"');
+  expect(first).not.toContain('function consolidateSession(');
+  expect(first.length).toBeLessThan(0.7 * readFileSync(path.join(leanDir, 'fast-hook.cjs')).length);
 });
 
 // A search loads no more than it needs: node:crypto (temp names, an index's build) and
