@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { existsSync, truncateSync } from 'node:fs';
+import path from 'node:path';
 import { quickCut } from '../../src/history/compaction/quick-cut.js';
 import { planFromTail, type CutPlan } from '../../src/history/compaction/plan.js';
 import { journalPath, writeJournal, type Journal } from '../../src/history/compaction/journal.js';
@@ -108,14 +109,26 @@ it('a run that stalled past its lock leaves the journal of the run that took the
   await expectNothingLeft();
 });
 
-it('a run that steps aside removes its own journal', async () => {
+it('a run that steps aside removes its own journal (and names the archive only once that journal is on disk)', async () => {
   await setMessages(ts.session, history(6000, 'msg_5999'));
-  let written = false;
+  let archivesThen: string[] | undefined;
   afterJournal = async () => {
-    written = true;
+    // The archive's name is linked while the check runs, but never before the journal that
+    // names it is on disk: a run killed in between is rolled back from the journal.
+    archivesThen = await readdir(ts.session.paths.archiveDir);
   };
   expect(await cut(await plan(), quiet())).toBeUndefined();
-  expect(written).toBe(true);
+  expect(archivesThen).toEqual([]);
   expect(existsSync(journalPath(ts.session))).toBe(false);
   await expectNothingLeft();
+});
+
+it('a run that finds no link commits, the archive named and the journal left for the finishing', async () => {
+  await setMessages(ts.session, history(6000));
+  const found = await plan();
+  const done = await cut(found, quiet());
+  expect(done).toBeDefined();
+  expect(await readdir(ts.session.paths.archiveDir)).toEqual([path.basename(done!.archive)]);
+  expect((await stat(done!.archive)).size).toBeGreaterThanOrEqual(found.cut);
+  expect(JSON.parse(await readFile(journalPath(ts.session), 'utf8')).id).toBe(done!.journal.id);
 });
