@@ -8,8 +8,9 @@
 // background; the bench waits for that and reports when it was done) and `--wait` (everything
 // before returning). Data lives in bench/.work/.
 // With `one-turn`, the history is a single request followed by steps only (the cut then falls
-// inside that turn, before the last 20 steps, --keep-steps' default).
-//   node bench/compact.mjs [rounds] [messages] [one-turn]
+// inside that turn, before the last 20 steps, --keep-steps' default). With `--base=BIN`, another
+// build's return (e.g. /work/base/bin/wmem.js) is timed in the same rounds, beside this one.
+//   node bench/compact.mjs [rounds] [messages] [one-turn] [--base=BIN]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +24,7 @@ const bin = path.join(root, 'bin', 'wmem.js');
 const rounds = Number(process.argv[2] ?? 5);
 const messages = Number(process.argv[3] ?? 100_000);
 const oneTurn = process.argv[4] === 'one-turn';
+const baseBin = process.argv.find((a) => a.startsWith('--base='))?.slice('--base='.length);
 const work = path.join(root, 'bench', '.work', 'compact');
 rmSync(work, { recursive: true, force: true });
 mkdirSync(path.join(work, 'project'), { recursive: true });
@@ -68,7 +70,7 @@ const untilFinished = (started) => {
   return Number(process.hrtime.bigint() - started) / 1e6;
 };
 
-const results = { wmem: [], ready: [], wait: [], cp: [], cpSync: [], parse: [], node: [] };
+const results = { wmem: [], ready: [], wait: [], cp: [], cpSync: [], parse: [], node: [], ...(baseBin ? { base: [] } : {}) };
 for (let r = 0; r < rounds; r++) {
   reset();
   results.cp.push(timed('cp', [source, cpTarget]));
@@ -81,6 +83,11 @@ for (let r = 0; r < rounds; r++) {
   const started = process.hrtime.bigint();
   results.wmem.push(timed(process.execPath, [bin, 'compact', '--keep-recent', '5', '--quiet']));
   results.ready.push({ ms: untilFinished(started) });
+  if (baseBin) {
+    reset();
+    results.base.push(timed(process.execPath, [baseBin, 'compact', '--keep-recent', '5', '--quiet']));
+    untilFinished(process.hrtime.bigint());
+  }
   reset();
   results.wait.push(timed(process.execPath, [bin, 'compact', '--keep-recent', '5', '--quiet', '--wait']));
 }
@@ -106,6 +113,7 @@ row('wmem compact --wait', med.wait, ratios(med.wait));
 // CPU time: what the run itself cost, whatever the neighbours did (GNU time: 10 ms resolution).
 const cpuFloor = cpu.node + cpu.cp;
 console.log(`cpu (median, user + system): node -e 0 ${cpu.node.toFixed(0)} ms, cp ${cpu.cp.toFixed(0)} ms, floor ${cpuFloor.toFixed(0)} ms; wmem compact (returns) ${cpu.wmem.toFixed(0)} ms, ${(cpu.wmem / cpuFloor).toFixed(2)}× the floor; --wait ${cpu.wait.toFixed(0)} ms`);
+if (baseBin) console.log(`beside ${baseBin} (same rounds): returns median ${med.base.toFixed(0)} ms, ${(med.base / (med.node + med.cp)).toFixed(2)}× the floor; CPU ${cpu.base.toFixed(0)} ms, ${(cpu.base / cpuFloor).toFixed(2)}× (this build: ${(med.wmem / (med.node + med.cp)).toFixed(2)}×, CPU ${(cpu.wmem / cpuFloor).toFixed(2)}×)`);
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log(`peak RSS: wmem compact ${(peak / 1024).toFixed(0)} MB, wmem compact --wait ${(peakWait / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
 emit(oneTurn ? 'compact-one-turn' : 'compact', [

@@ -9,6 +9,8 @@ import { IdScanner } from '../../src/history/model/id-scan.js';
 
 const idChar = fc.constantFrom(...'abcXYZ019_-:/.'.split(''));
 const id = fc.tuple(fc.constantFrom('msg_01', 'toolu_01', 'call', 'Bash:'), fc.array(idChar, { minLength: 1, maxLength: 8 })).map(([head, tail]) => head + tail.join(''));
+/** Up to 16 ids each has an anchor of its own; with 17 more, the scanner finds them by their prefixes. */
+const ids = fc.tuple(fc.array(id, { minLength: 1, maxLength: 5 }), fc.boolean()).map(([few, many]) => (many ? [...few, ...Array.from({ length: 17 }, (_, i) => `${few[0]!.slice(0, 4)}~${i}`)] : few));
 
 /** JSON text of `value`, escaping each ASCII character of strings with probability `rate`. */
 function encode(value: unknown, escapeAt: (i: number) => boolean): string {
@@ -61,7 +63,7 @@ describe('IdScanner', () => {
         fc.constantFrom(...ids).map((i) => `see ${i}`),
       );
     const property = fc.property(
-      fc.array(id, { minLength: 1, maxLength: 5 }).chain((ids) =>
+      ids.chain((ids) =>
         fc.tuple(
           fc.constant(ids),
           fc.array(fc.array(fc.record({ id: value(ids), text: value(ids), content: fc.array(fc.record({ tool_use_id: value(ids) }), { maxLength: 2 }) }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }),
@@ -90,9 +92,15 @@ describe('IdScanner', () => {
     // An escape that spells an id character: maybe.
     expect(scan(ids, Buffer.from('{"id":"msg_01\\u0058yZ"}'), [])).toBe(true);
     expect(scan([], clean, [])).toBe(false);
+    // The same by prefixes (more ids than get an anchor each).
+    const many = [...ids, ...Array.from({ length: 17 }, (_, i) => `msg_01~${i}`)];
+    expect(scan(many, clean, [5, 40, 41, 90])).toBe(false);
+    expect(scan(many, Buffer.from('{"id":"msg_01XyZ"}'), [10])).toBe(true);
     expect(IdScanner.for(['ab'])).toBeUndefined();
     expect(IdScanner.for(['caf\u00e9!'])).toBeUndefined();
     expect(IdScanner.for(['has"quote'])).toBeUndefined();
-    expect(IdScanner.for(Array.from({ length: 9 }, (_, i) => `${'abcdefghi'[i]}ooo1`))).toBeUndefined();
+    // Many ids with many prefixes: as many passes as parsing costs. Few: an anchor each.
+    expect(IdScanner.for(Array.from({ length: 17 }, (_, i) => `${'abcdefghijklmnopq'[i]}ooo1`))).toBeUndefined();
+    expect(IdScanner.for(Array.from({ length: 9 }, (_, i) => `${'abcdefghi'[i]}ooo1`))).toBeDefined();
   });
 });

@@ -10,16 +10,17 @@
 // (journal.ts). A kill at any instant loses nothing.
 //
 // Protocol (under the session lock; A = the cut):
-//   1. one read of [0, A), in this thread: the id check. Meanwhile (steps 1-3 run side by side,
+//   1. one read of [0, A), in this thread: the id check. Meanwhile (steps 1-4 run side by side,
 //      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
 //      archive; normally long on disk already). The archive's sha256 is taken by the finishing,
 //      which reads it anyway, into state/archives.json (restore checks it).
 //   2. the new messages.jsonl in a temp: marker (+ the repeated opening message of the turn the
 //      cut falls inside, if it does) + the old file's [A, end); fsynced.
 //   3. the journal (state/compaction.json) names the archive, the temp and what is left to do.
-//      If the check of step 1 finds a possible link, steps 2-3 are undone (nothing was linked
-//      or renamed yet) and the caller compacts the full way.
-//   4. link(messages.jsonl, archive name): one file, two names; the archive folder fsynced.
+//   4. once the journal is on disk: link(messages.jsonl, archive name): one file, two names; the
+//      archive folder fsynced. If the check of step 1 finds a possible link, steps 2-4 are undone
+//      (nothing was renamed yet: the same state a kill before the commit leaves, which recovery
+//      rolls back from the journal) and the caller compacts the full way.
 //   5. COMMIT: rename(temp, messages.jsonl); lines appended to the old file meanwhile are carried
 //      over. Before it the old file is whole under its own name; after it, under the archive's.
 //   6. how far the carry-over went is noted in state/ (a hint, no fsync). The journal stays until
@@ -129,7 +130,15 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       })();
       journalId = journal.id;
       const reserving = createExclusive(transcript, transcriptPlaceholder({ session: session.id, created: ctx.now, archiveRel }));
-      const written = Promise.allSettled([building, writeJournal(session, journal), reserving]);
+      const journaled = writeJournal(session, journal);
+      // The archive's name comes once the journal that names it is on disk (a run killed before
+      // its commit is rolled back from the journal, that name included).
+      const linking = journaled.then(async () => {
+        const made = await linkArchive(file, archive, identity);
+        if (made) archiveLinked = archive;
+        return made;
+      });
+      const written = Promise.allSettled([building, journaled, reserving, linking]);
       let mayLink: boolean;
       try {
         mayLink = await mayLinkAcrossCut(scanner, old.fd, file, cut, ctx.progress);
@@ -143,22 +152,11 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
         return undefined;
       }
       for (const outcome of await written) if (outcome.status === 'rejected') throw outcome.reason;
-      // The name was taken meanwhile: the full way picks names again.
-      if (!placeholder) return undefined;
+      // A name was taken meanwhile (or this file system has no hard links): the full way picks
+      // names again, and copies.
+      if (!placeholder || !archiveLinked) return undefined;
       const syncError = await synced;
       if (syncError) throw fsError(syncError, 'sync', file);
-      try {
-        await ensureDir(path.dirname(archive));
-        await fs.link(file, archive);
-      } catch (err) {
-        // No hard links here (or the name was taken meanwhile): the full way copies instead.
-        if (['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EEXIST'].includes((err as NodeJS.ErrnoException).code ?? '')) return undefined;
-        throw fsError(err, 'create', archive);
-      }
-      archiveLinked = archive;
-      const linked = await fs.stat(archive);
-      if (linked.ino !== identity.ino || linked.dev !== identity.dev) throw ioError(`${file} was replaced by another program during the compaction`, undefined, 'nothing was changed; run wmem compact again');
-      await fsyncDir(path.dirname(archive));
       const carriedTo = await replaceKeepingAppends(messagesTemp, file, old, copiedTo, () => {
         committed = true;
       });
@@ -177,6 +175,28 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       if (journalId) await removeOwnJournal(session, journalId);
     }
   }
+}
+
+/**
+ * Gives the old file its archive name (a hard link) and makes that name durable; false when this
+ * file system has no hard links or the name was taken meanwhile (the full way then copies).
+ */
+async function linkArchive(file: string, archive: string, identity: { ino: number; dev: number }): Promise<boolean> {
+  try {
+    await ensureDir(path.dirname(archive));
+    await fs.link(file, archive);
+  } catch (err) {
+    if (['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EEXIST'].includes((err as NodeJS.ErrnoException).code ?? '')) return false;
+    throw fsError(err, 'create', archive);
+  }
+  const linked = await fs.stat(archive);
+  if (linked.ino !== identity.ino || linked.dev !== identity.dev) {
+    // Another file under the old name: this name is not the archive; the run stops.
+    await fs.unlink(archive).catch(() => {});
+    throw ioError(`${file} was replaced by another program during the compaction`, undefined, 'nothing was changed; run wmem compact again');
+  }
+  await fsyncDir(path.dirname(archive));
+  return true;
 }
 
 /**

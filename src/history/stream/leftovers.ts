@@ -1,6 +1,6 @@
 // Sweeping what killed wmem processes left in a session: their temp files (by the pid in the
 // name, once that process is gone) and write-file-atomic's leftovers (once stale).
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { isAtomicWriteLeftover, ownTempPid } from '../../store/temp-names.js';
 import type { Session } from '../../store/session.js';
@@ -16,7 +16,9 @@ export async function removeStaleTemps(dirs: string[]): Promise<number> {
   for (const dir of dirs) {
     let names: string[];
     try {
-      names = await fs.readdir(dir);
+      // Listed in this thread: a few small folders, read before every compaction, where each
+      // trip through the thread pool cost more than the listing (bench/README.md).
+      names = readdirSync(dir);
     } catch {
       continue;
     }
@@ -41,7 +43,12 @@ export async function removeAtomicLeftovers(dirs: string[], stateDir: string, mi
   const now = Date.now();
   let removed = 0;
   for (const dir of dirs) {
-    const names = await fs.readdir(dir).catch(() => [] as string[]);
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
     for (const name of names) {
       if (!isAtomicWriteLeftover(name, dir === stateDir)) continue;
       const file = path.join(dir, name);
