@@ -14,7 +14,7 @@
 //   distractor that shares the question's words; dev templates even, test odd.
 //
 //   node bench/search-recall.mjs [conversations=8] [--misses] [--real-only] [--dev] [--json]
-//     [--sets=memorybank,prefeval,generated] [--reuse] [--raw-first]
+//     [--sets=memorybank,prefeval,generated] [--reuse] [--raw-first] [--meaning]
 //
 // Prints one table row per set and part (--json: every figure).
 //
@@ -43,6 +43,9 @@ const reuse = process.argv.includes('--reuse');
 // query word, about what 2,048 lines are of a 58 MB archive's): that search's ranking.
 const rawFirst = process.argv.includes('--raw-first');
 const RAW_SHARE = 0.025;
+// --meaning: the opt-in meaning rerank (src/memory/meaning.ts); WMEM_MEANING names the node_modules
+// that holds its model's packages (bench/semantic-rerank.mjs says which).
+const meaning = process.argv.includes('--meaning');
 // --sets=memorybank,prefeval,generated: only these sets.
 const only = process.argv.find((a) => a.startsWith('--sets='))?.slice(7).split(',');
 const wanted = (name) => !only || only.includes(name);
@@ -133,7 +136,7 @@ const { searchMemory } = await import(pathToFileURL(bundle).href);
 async function wmemRank(questions) {
   const out = [];
   for (const q of questions) {
-    const { hits } = await searchMemory({ projectDir, sessions: [q.session] }, q.question, { limit: 10, ...(rawFirst ? { rawMessages: { sampleShare: RAW_SHARE } } : {}) });
+    const { hits } = await searchMemory({ projectDir, sessions: [q.session] }, q.question, { limit: 10, meaning, ...(rawFirst ? { rawMessages: { sampleShare: RAW_SHARE } } : {}) });
     out.push(hits.map((h) => ({ file: path.basename(h.file), line: h.line, kind: h.kind, snippet: h.snippet })));
   }
   return out;

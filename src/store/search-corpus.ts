@@ -14,6 +14,8 @@ import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
 import { dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
+import { cosine, meaningUnits, withMeaning } from '../memory/meaning.js';
+import { meaningModel, meaningWanted } from './meaning-model.js';
 import { irregularForms } from '../memory/text.js';
 import { rawNeedles, scanRawMessages } from './search-raw.js';
 
@@ -67,6 +69,8 @@ export interface SearchOptions {
    * that hold no query word: how the recall bench measures that search's ranking.
    */
   rawMessages?: { sampleShare: number };
+  /** Rerank the shortlist by meaning (memory/meaning.ts): off unless WMEM_MEANING asks (it loads a model). */
+  meaning?: boolean;
 }
 
 /**
@@ -492,13 +496,24 @@ async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchO
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
-    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
+    let shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
+    if (!plain && (options.meaning ?? meaningWanted())) shaped = await byMeaning(rawQuery, shaped, scanned);
     const hits = toHits(shaped, sources, scanned, query, options);
     const damaged = scanned.readers.filter((r) => r.damaged() && r.indexFile).map((r) => r.indexFile!);
     return { result: { hits, files: sources.length, lines: scanned.totals.lines, query, unindexed: [...scanned.unindexed] }, damaged };
   } finally {
     for (const r of scanned.readers) r.close();
   }
+}
+
+/** The shortlist reranked by the meaning of its days and lines (loaded lazily; unchanged when the model is not there). */
+async function byMeaning(rawQuery: string, shaped: Scored[], scanned: Scanned): Promise<Scored[]> {
+  const model = await meaningModel();
+  if (!model) return shaped;
+  const units = meaningUnits(shaped, scanned.shape);
+  const texts = units.map((u) => Array.from({ length: u.lines }, (_, k) => scanned.lineOf.get(u.source)?.(u.start + k) ?? '').join('\n'));
+  const [query, ...vectors] = await model.embed([rawQuery, ...texts]);
+  return withMeaning(shaped, scanned.shape, new Map(units.map((u, i) => [u.key, cosine(query, vectors[i])])));
 }
 
 /** How many times the limit the line ranking hands to reshape (neighbours and days), and dedup after it. */
