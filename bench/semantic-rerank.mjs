@@ -49,7 +49,7 @@ async function embedAll(texts) {
     embedCost.chars += batch.reduce((n, s) => n + s.length, 0);
     batch.forEach((s, k) => (cache[key(s)] = normalise(Array.from(out[k]))));
   }
-  if (todo.length) writeFileSync(cacheFile, JSON.stringify(cache));
+  if (todo.length > 1) writeFileSync(cacheFile, JSON.stringify(cache)); // a question's own vector is not worth a write
   return texts.map((t) => cache[key(t)]);
 }
 function normalise(v) {

@@ -1,7 +1,7 @@
 // Pure: the meaning rerank of a search's shortlist (opt-in, docs/commands.md `wmem search`). Words
 // miss what a preference implies ("a workout playlist" ↔ the music picked for a road trip); a
 // sentence embedding's closeness between the query and each hit's unit (its day for a conversation
-// line, the line itself otherwise) adds to the hit's lexical score. The best lexical hit keeps the
+// line when the day is short, the line and its neighbours in a long one, the line itself otherwise) adds to the hit's lexical score. The best lexical hit keeps the
 // first place: measured on the real sets' dev parts (bench/semantic-rerank.mjs), letting the meaning
 // move it cost recall@1 where the words had already decided, and keeping it cost nothing elsewhere.
 import type { Scored } from './search.js';
@@ -11,8 +11,8 @@ import { dayOf, spreadNeighbours, type ShapeSource } from './search-shape.js';
 export const MEANING_WEIGHT = 1;
 /** How many units (days, lines) of the shortlist are embedded, in its order. */
 export const MEANING_UNITS = 24;
-/** How many lines of a day its text holds (a long day's opening stands for it). */
-const DAY_LINES = 40;
+/** A day of at most this many lines is one unit; in a longer one a line's unit is its exchange (the line before and after). */
+const DAY_UNIT_LINES = 12;
 
 /** One text the meaning is taken of: a conversation's day (its first lines) or one line. */
 export interface MeaningUnit {
@@ -27,7 +27,11 @@ function unitOf(s: Scored, sources: readonly ShapeSource[]): MeaningUnit {
   const { source, line } = s.candidate;
   const info = sources[source];
   const day = info?.conversation ? dayOf(info, line) : undefined;
-  if (day) return { key: `${source}:${day.start}`, source, start: day.start, lines: Math.min(day.lines, DAY_LINES) };
+  if (day && day.lines <= DAY_UNIT_LINES) return { key: `${source}:${day.start}`, source, start: day.start, lines: day.lines };
+  if (day) {
+    const start = Math.max(day.start, line - 1);
+    return { key: `${source}:${start}:window`, source, start, lines: Math.min(line + 1, day.start + day.lines - 1) - start + 1 };
+  }
   return { key: `${source}:${line}:line`, source, start: line, lines: 1 };
 }
 

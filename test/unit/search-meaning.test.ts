@@ -12,6 +12,7 @@ const order = (list: Scored[]) => list.map((s) => `${s.candidate.source}:${s.can
 const SOURCES: ShapeSource[] = [
   { conversation: true, days: [[1, '2024-01-01'], [11, '2024-01-02'], [21, '2024-01-03']], lines: 30 },
   { conversation: false },
+  { conversation: true, days: [[1, '2024-02-01']], lines: 30 },
 ];
 
 describe('meaningUnits', () => {
@@ -21,6 +22,14 @@ describe('meaningUnits', () => {
       { key: '0:21', source: 0, start: 21, lines: 10 },
       { key: '1:4:line', source: 1, start: 4, lines: 1 },
       { key: '0:1', source: 0, start: 1, lines: 10 },
+    ]);
+  });
+
+  it('is the line with its neighbours on a long day (more than 12 lines), cut at the day\'s ends', () => {
+    expect(meaningUnits([entry(2, 15, 3), entry(2, 1, 2), entry(2, 30, 1)], SOURCES)).toEqual([
+      { key: '2:14:window', source: 2, start: 14, lines: 3 },
+      { key: '2:1:window', source: 2, start: 1, lines: 2 },
+      { key: '2:29:window', source: 2, start: 29, lines: 2 },
     ]);
   });
 
@@ -47,7 +56,7 @@ describe('withMeaning', () => {
     const line = fc.integer({ min: 1, max: 30 });
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 1 }), line), { minLength: 1, maxLength: 20, selector: ([s, l]) => `${s}:${l}` }),
+        fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 2 }), line), { minLength: 1, maxLength: 20, selector: ([s, l]) => `${s}:${l}` }),
         fc.array(fc.double({ min: -1, max: 1, noNaN: true }), { minLength: 4, maxLength: 4 }),
         (places, close) => {
           const shortlist = places.map(([s, l], i) => entry(s, l, 100 - i));
