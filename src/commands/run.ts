@@ -44,7 +44,13 @@ const MAX_STDIN = 64 * 1024 * 1024;
  * what was read so far.
  */
 export async function readInputText(ctx: RunContext, what: string): Promise<string> {
-  if (ctx.inputText !== undefined) return ctx.inputText;
+  // Kept on the context: standard input is read once, and a first stage that hands the command
+  // over passes what it read (entries/first-hook.ts).
+  if (ctx.inputText === undefined) ctx.inputText = await readInputOnce(ctx, what);
+  return ctx.inputText;
+}
+
+async function readInputOnce(ctx: RunContext, what: string): Promise<string> {
   if (ctx.stdinFd === undefined) return readStdin(ctx.stdin, what);
   const chunks: Buffer[] = [];
   let size = 0;

@@ -35,8 +35,9 @@ export async function runSearch(argv: string[]): Promise<boolean> {
  * the streams the output needs anyway.
  */
 function tuneCompiler(): void {
-  // V8 aborts the process on a flag change once flags are frozen (only `node --freeze-flags-after-init`).
-  if (process.execArgv.some((arg) => arg.includes('freeze-flags'))) return;
+  // V8 aborts the process on a flag change once flags are frozen (only `node --freeze-flags-after-init`,
+  // which V8 also takes with underscores: --freeze_flags_after_init).
+  if (process.execArgv.some((arg) => /freeze[-_]flags/.test(arg))) return;
   try {
     process.getBuiltinModule('node:v8').setFlagsFromString('--no-turbo-inlining');
   } catch {

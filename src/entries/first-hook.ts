@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { CLAUDE_NAMES } from '../agents/claude/names.js';
 import { FIRST_STAGE_MISS } from '../app/hook.js';
 import * as hookCommand from '../commands/hook.js';
-import { readInputText } from '../commands/run.js';
+import type { RunContext } from '../commands/run.js';
 import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
 
@@ -31,15 +31,15 @@ export async function runHook(argv: string[]): Promise<boolean> {
   const agent = typeof line?.options.agent === 'string' ? line.options.agent.trim().toLowerCase() : CLAUDE_NAMES.id;
   const claude = agent === CLAUDE_NAMES.id || CLAUDE_NAMES.aliases.includes(agent);
   if (line?.command !== 'hook' || !claude || !SERVED.has(line.rest[0] ?? '')) return fullPath(argv);
-  let input: string | undefined;
+  let ctx: RunContext | undefined;
   try {
-    const ctx = await buildRunContext(line.options as GlobalFlags, { plain: true });
-    // Read here, so that the full path is given the same input if it has to take over.
-    input = ctx.inputText = await readInputText(ctx, 'hook input');
+    ctx = await buildRunContext(line.options as GlobalFlags, { plain: true });
     printResult(await hookCommand.run(line.options as never, ctx, line.rest), ctx);
   } catch (err) {
-    // Nothing was printed: the output is printed once the hook has answered.
-    if (input === undefined || (err as Error)?.name === FIRST_STAGE_MISS) return fullPath(argv, input);
+    // Nothing was printed: the output is printed once the hook has answered. The hook read its
+    // input inside its own error handling (a failed read is logged there, and answered); what it
+    // read stays on the context (readInputText), for the full path to take over with.
+    if (ctx === undefined || (err as Error)?.name === FIRST_STAGE_MISS) return fullPath(argv, ctx?.inputText);
     // A hook never fails the agent: the hook command logs its own errors; this is the last guard.
     process.exitCode = 0;
   }

@@ -177,6 +177,7 @@ function blockParts(inputs: MemoryInputs, where: MemoryWhere, block: Block): Par
 /**
  * What each block is rendered from, and nothing else (with where the files are, which notices
  * name): a block whose inputs are unchanged renders to the same text, so a caller may keep it.
+ * test/unit/render-block-inputs.test.ts holds every field of MemoryInputs to it.
  */
 export function blockInputs(inputs: MemoryInputs, block: Block): unknown {
   const where = inputs.where ?? RELATIVE_WHERE;
@@ -191,6 +192,11 @@ export function blockInputs(inputs: MemoryInputs, block: Block): unknown {
       return [where, inputs.workspace, inputs.workspacePinned];
     case 'scratch_notes':
       return [where, inputs.scratchLines];
+    default: {
+      // A new block must name its inputs here, or the render cache would keep it stale.
+      const unknown: never = block;
+      throw new Error(`no inputs listed for the memory block ${String(unknown)}`);
+    }
   }
 }
 

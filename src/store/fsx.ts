@@ -69,6 +69,20 @@ export async function openRegularFile(file: string): Promise<ReadHandle> {
   };
 }
 
+/**
+ * Fills `into` from `position` of an open file, as far as the file goes: readSync may return
+ * fewer bytes than asked. Returns the part read (shorter only at the end of the file).
+ */
+export function readRange<T extends Uint8Array>(fd: number, into: T, position: number): T {
+  let got = 0;
+  while (got < into.length) {
+    const n = readSync(fd, into, got, into.length - got, position + got);
+    if (!n) break;
+    got += n;
+  }
+  return into.subarray(0, got) as T;
+}
+
 /** Whether a process with this pid is running (one of another user's counts: EPERM). */
 export function processAlive(pid: number): boolean {
   try {

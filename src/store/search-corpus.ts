@@ -470,13 +470,14 @@ interface Scanned {
 export async function searchMemory(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ hits: SearchHit[]; files: number; lines: number; query: Query; unindexed: string[] }> {
   const { result, damaged } = await searchOnce(scope, rawQuery, options);
   if (!damaged.length) return result;
-  // An index whose line spans proved wrong gave blank hits: it is dropped (built again later) and
-  // the search runs once more, scanning those files, so the answer is what a scan gives.
-  for (const indexFile of damaged) rmSync(indexFile, { force: true });
+  // An index whose line spans proved wrong, or an archive cut while its raw bytes were searched
+  // (the compaction's finishing), gave blank hits: the index is dropped (built again later) and
+  // the search runs once more, scanning those files as they are now, so the answer is a scan's.
+  for (const indexFile of damaged) if (indexFile) rmSync(indexFile, { force: true });
   return (await searchOnce(scope, rawQuery, options)).result;
 }
 
-async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ result: Awaited<ReturnType<typeof searchMemory>>; damaged: string[] }> {
+async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ result: Awaited<ReturnType<typeof searchMemory>>; damaged: (string | undefined)[] }> {
   const plain = Boolean(options.plain);
   // WMEM_SEARCH_INDEX=off scans every file (a diagnostic switch: the bench and the tests compare).
   const noIndex = options.noIndex ?? process.env.WMEM_SEARCH_INDEX === 'off';
@@ -494,7 +495,7 @@ async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchO
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
     const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
     const hits = toHits(shaped, sources, scanned, query, options);
-    const damaged = scanned.readers.filter((r) => r.damaged() && r.indexFile).map((r) => r.indexFile!);
+    const damaged = scanned.readers.filter((r) => r.damaged()).map((r) => r.indexFile);
     return { result: { hits, files: sources.length, lines: scanned.totals.lines, query, unindexed: [...scanned.unindexed] }, damaged };
   } finally {
     for (const r of scanned.readers) r.close();
@@ -611,6 +612,7 @@ async function scanRawSource(paths: SessionPaths, source: Source, query: Query, 
   const extract = (line: string) => extractLine(line, history);
   const scan = scanRawMessages(source.path, query, needles, i, out.pools, { plain: options.plain, match: options.match, extract, sampleShare: forced?.sampleShare });
   if (!scan) return false;
+  out.readers.push(scan);
   out.shape[i] = { conversation: true, days: scan.days, lines: scan.lines };
   out.lineOf.set(i, scan.line);
   add(out.totals, scan);

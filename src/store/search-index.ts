@@ -5,7 +5,7 @@
 // costs only speed: the caller scans the file instead.
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync, type Stats } from 'node:fs';
 import { isAscii } from 'node:buffer';
-import { atomicWriteWith } from './fsx.js';
+import { atomicWriteWith, readRange } from './fsx.js';
 import { addText, gather, CorruptIndex, decodeIndex, openIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
 
@@ -44,14 +44,7 @@ function readIndex(indexFile: string): OpenIndex | undefined {
     const view = openIndex(fstatSync(file).size, (at, length, into) => {
       // Not zeroed first: every byte is read into (a short read is cut off). A caller's own
       // buffer (a walk's block of line lengths) is read into again and again: no new memory.
-      const buf = into ?? Buffer.allocUnsafeSlow(length);
-      let got = 0;
-      while (got < length) {
-        const n = readSync(file, buf, got, length - got, at + got);
-        if (!n) break;
-        got += n;
-      }
-      return buf.subarray(0, got);
+      return readRange(file, (into ?? Buffer.allocUnsafeSlow(length)).subarray(0, length), at);
     });
     fd = undefined;
     let open = true;
@@ -185,14 +178,7 @@ class ChunkedFile {
   /** Bytes [from, to), valid until the next read. */
   read(from: number, to: number): Buffer {
     if (this.buffer.length < to - from) this.buffer = Buffer.allocUnsafe(Math.max(to - from, this.chunkBytes));
-    const buf = this.buffer.subarray(0, to - from);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(this.fd, buf, got, buf.length - got, from + got);
-      if (!n) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
+    return readRange(this.fd, this.buffer.subarray(0, to - from), from);
   }
 
   /** Hashes bytes [0, to) not yet hashed; returns the digest of what is hashed so far. */

@@ -6,8 +6,9 @@
 // line's extracted length, so it is estimated from a fixed sample of the other lines (exact when
 // they are few). docs/memory.md (Speed) says where this can rank differently.
 import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
+import { readRange } from './fsx.js';
 import { isAscii } from 'node:buffer';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants as fsc, fstatSync, openSync, readSync } from 'node:fs';
 import { scanText, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
 import type { DayRun } from '../memory/search-shape.js';
 
@@ -54,6 +55,14 @@ export interface RawScan {
   line(n: number): string | undefined;
   /** Lines parsed: candidates and the length sample. */
   parsed: number;
+  /**
+   * True once a line read after the pass found the file no longer the size the pass saw (the
+   * compaction's finishing cuts the archive to its length): the lines read then may be blank or
+   * another's, so the caller searches again.
+   */
+  damaged(): boolean;
+  /** Closes the file (held open from the pass to the last line read: the same file throughout). */
+  close(): void;
 }
 
 /**
@@ -86,7 +95,27 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
     scanText(texts.join('\n'), query, source, found, { plain: options.plain, match: options.match });
     for (const c of found) hits.add(lines[c.line - 1], c);
   };
-  const pass = readPass(file, rawExpression(needles), options.extract, scan);
+  // One descriptor for the pass, the length sample and the lines read later: a rename, a removal or
+  // a link put in the file's place meanwhile cannot change what is read.
+  const fd = openSync(file, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+  let open = true;
+  const close = () => {
+    if (open) closeSync(fd);
+    open = false;
+  };
+  try {
+    const scanned = scanOpen(fd, query, needles, source, pools, options, hits, scan);
+    if (!scanned) close();
+    return scanned && { ...scanned, close };
+  } catch (err) {
+    close();
+    throw err;
+  }
+}
+
+function scanOpen(fd: number, query: Query, needles: string[], source: number, pools: CandidatePool[], options: { extract: (line: string) => string; sampleShare?: number }, hits: Hits, scan: (lines: number[], texts: string[]) => void): Omit<RawScan, 'close'> | undefined {
+  if (!fstatSync(fd).isFile()) return undefined;
+  const pass = readPass(fd, rawExpression(needles), options.extract, scan);
   if (!pass) return undefined;
   const { starts, size, candidates, days } = pass;
   // A line that ends the file without a line end is a line too; an empty file is one blank line.
@@ -94,22 +123,25 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
   // Line n's bytes are [from(n), to(n)), its line end not included (no array made per line).
   const span: Span = { from: (n) => starts[n - 1] ?? 0, to: (n) => (n < starts.length ? starts[n] - 1 : size) };
   // A line's text (a shortlisted hit's, a neighbour's) is read when asked for, and is not there
-  // when the file went away meanwhile.
+  // when the file is no longer what the pass read.
   const read = new Map<number, string>();
+  let damaged = false;
   const extract = (n: number) => {
     let t = read.get(n);
     if (t === undefined) {
       try {
-        read.set(n, (t = options.extract(readSpan(file, span.from(n), span.to(n)))));
+        damaged ||= fstatSync(fd).size !== size;
+        if (damaged) return undefined;
+        read.set(n, (t = options.extract(readAt(fd, span.from(n), span.to(n)))));
       } catch {
         return undefined;
       }
     }
     return t;
   };
-  const length = estimateChars(file, candidates, pass.textChars, count, span, options.extract, options.sampleShare);
+  const length = estimateChars(fd, candidates, pass.textChars, count, span, options.extract, options.sampleShare);
   pools.push(hits.pool(source, (n) => extract(n) ?? ''));
-  return { lines: count, chars: length.chars, exact: length.exact, days, line: (n) => (n >= 1 && n <= count ? extract(n) : undefined), parsed: candidates.length + length.sampled };
+  return { lines: count, chars: length.chars, exact: length.exact, days, line: (n) => (n >= 1 && n <= count ? extract(n) : undefined), parsed: candidates.length + length.sampled, damaged: () => damaged };
 }
 
 /**
@@ -157,26 +189,10 @@ function indexOfSorted(list: number[], value: number): number {
   return -1;
 }
 
-/** A line's text read from the file by its byte span. */
-function readSpan(file: string, from: number, to: number): string {
-  const fd = openSync(file, 'r');
-  try {
-    return readAt(fd, from, to);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Bytes [from, to) of the file as text, read into `into` when given (large enough). */
 function readAt(fd: number, from: number, to: number, into?: Buffer): string {
-  const bytes = (into ?? Buffer.allocUnsafe(Math.max(0, to - from))).subarray(0, Math.max(0, to - from));
-  let got = 0;
-  while (got < bytes.length) {
-    const n = readSync(fd, bytes, got, bytes.length - got, from + got);
-    if (!n) break;
-    got += n;
-  }
-  return decodeText(bytes.subarray(0, got));
+  const length = Math.max(0, to - from);
+  return decodeText(readRange(fd, (into ?? Buffer.allocUnsafe(length)).subarray(0, length), from));
 }
 
 interface Span {
@@ -202,33 +218,28 @@ interface Pass {
  * (no byte of a multi-byte UTF-8 character is below 0x80), and a line is decoded as UTF-8 only
  * when it is parsed.
  */
-function readPass(file: string, re: RegExp, extract: (line: string) => string, scan: (lines: number[], texts: string[]) => void): Pass | undefined {
+function readPass(fd: number, re: RegExp, extract: (line: string) => string, scan: (lines: number[], texts: string[]) => void): Pass | undefined {
   const pass: Pass = { starts: [0], size: 0, endsWithLineEnd: true, candidates: [], textChars: 0, days: [] };
   const day = { last: '' };
-  const fd = openSync(file, 'r');
-  try {
-    let buffer = Buffer.allocUnsafe(CHUNK);
-    let carried = 0;
-    let base = 0; // the file offset of buffer[0]
-    for (;;) {
-      if (buffer.length - carried < CHUNK) buffer = Buffer.concat([buffer.subarray(0, carried)], carried + CHUNK);
-      const n = readSync(fd, buffer, carried, CHUNK, null);
-      const data = buffer.subarray(0, carried + n);
-      if (data.indexOf(13) !== -1) return undefined;
-      const cut = n ? data.lastIndexOf(10) + 1 : data.length; // at the end, the rest is the last line
-      if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day, scan);
-      if (base < DENSE_CHECK && base + cut >= DENSE_CHECK && pass.candidates.length > DENSE_SHARE * pass.starts.length) return undefined;
-      pass.size = base + data.length;
-      if (!n) {
-        pass.endsWithLineEnd = data.length === 0;
-        return pass;
-      }
-      data.copy(buffer, 0, cut, data.length);
-      carried = data.length - cut;
-      base += cut;
+  let buffer = Buffer.allocUnsafe(CHUNK);
+  let carried = 0;
+  let base = 0; // the file offset of buffer[0]
+  for (;;) {
+    if (buffer.length - carried < CHUNK) buffer = Buffer.concat([buffer.subarray(0, carried)], carried + CHUNK);
+    const n = readSync(fd, buffer, carried, CHUNK, null);
+    const data = buffer.subarray(0, carried + n);
+    if (data.indexOf(13) !== -1) return undefined;
+    const cut = n ? data.lastIndexOf(10) + 1 : data.length; // at the end, the rest is the last line
+    if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day, scan);
+    if (base < DENSE_CHECK && base + cut >= DENSE_CHECK && pass.candidates.length > DENSE_SHARE * pass.starts.length) return undefined;
+    pass.size = base + data.length;
+    if (!n) {
+      pass.endsWithLineEnd = data.length === 0;
+      return pass;
     }
-  } finally {
-    closeSync(fd);
+    data.copy(buffer, 0, cut, data.length);
+    carried = data.length - cut;
+    base += cut;
   }
 }
 
@@ -292,7 +303,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
  * to raw length over a fixed sample of them (spread evenly over the file, a pseudo-random line in
  * each stretch: the same file gives the same figure). Exact when there are no more than the sample.
  */
-function estimateChars(file: string, candidates: number[], textChars: number, count: number, span: Span, extract: (line: string) => string, share?: number): { chars: number; exact: boolean; sampled: number } {
+function estimateChars(fd: number, candidates: number[], textChars: number, count: number, span: Span, extract: (line: string) => string, share?: number): { chars: number; exact: boolean; sampled: number } {
   const chars = textChars;
   const others: number[] = [];
   let othersRaw = 0;
@@ -315,18 +326,13 @@ function estimateChars(file: string, candidates: number[], textChars: number, co
   });
   let sampledRaw = 0;
   let sampledChars = 0;
-  const fd = openSync(file, 'r');
   let buffer = Buffer.allocUnsafe(1 << 16); // reused: thousands of short reads
-  try {
-    for (const n of sample) {
-      const from = span.from(n);
-      const to = span.to(n);
-      sampledRaw += to - from + 1;
-      if (buffer.length < to - from) buffer = Buffer.allocUnsafe(to - from);
-      sampledChars += extract(readAt(fd, from, to, buffer)).length + 1;
-    }
-  } finally {
-    closeSync(fd);
+  for (const n of sample) {
+    const from = span.from(n);
+    const to = span.to(n);
+    sampledRaw += to - from + 1;
+    if (buffer.length < to - from) buffer = Buffer.allocUnsafe(to - from);
+    sampledChars += extract(readAt(fd, from, to, buffer)).length + 1;
   }
   if (exact) return { chars: chars + sampledChars, exact, sampled: sample.length };
   return { chars: chars + Math.round((othersRaw * sampledChars) / sampledRaw), exact, sampled: sample.length };

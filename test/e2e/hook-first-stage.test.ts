@@ -37,7 +37,10 @@ async function hook(box: Sandbox, args: string[], payload: Record<string, unknow
   expect(r.exitCode).toBe(0);
   expect(r.stderr).toBe('');
   const event = args[args.length - 1]!;
-  const [last] = (await readdir(path.join(box.home, 'logs', 'hooks-last'))).filter((f) => f.endsWith(`${event}.json`));
+  // Another agent's record of the same event is `<agent>-<event>.json` (recordFired).
+  const agent = args.includes('--agent') ? args[args.indexOf('--agent') + 1] : undefined;
+  const key = agent ? `${agent}-${event}` : event;
+  const last = (await readdir(path.join(box.home, 'logs', 'hooks-last'))).find((f) => f === `${key}.json`);
   const fired = JSON.parse(await readFile(path.join(box.home, 'logs', 'hooks-last', last!), 'utf8'));
   // The root's own path, and as the project's folder name spells it (store/names.ts encodeCwd);
   // the clock's stamps (an archive's name and time).

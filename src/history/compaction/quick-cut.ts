@@ -133,11 +133,13 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       const journaled = writeJournal(session, journal);
       // The archive's name comes once the journal that names it is on disk (a run killed before
       // its commit is rolled back from the journal, that name included).
-      const linking = journaled.then(async () => {
-        const made = await linkArchive(file, archive, identity);
-        if (made) archiveLinked = archive;
-        return made;
-      });
+      // The name is taken for cleanup the moment it exists (a failed check after the link must not
+      // leave it behind unjournaled).
+      const linking = journaled.then(() =>
+        linkArchive(file, archive, identity, () => {
+          archiveLinked = archive;
+        }),
+      );
       const written = Promise.allSettled([building, journaled, reserving, linking]);
       let mayLink: boolean;
       try {
@@ -170,7 +172,12 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
   } finally {
     await old.close().catch(() => {});
     if (!committed) {
-      if (archiveLinked) await fs.unlink(archiveLinked).catch(() => {});
+      if (archiveLinked) {
+        await fs.unlink(archiveLinked).catch(() => {});
+        // Durable before the journal that names it goes: else a power cut could keep the name
+        // and lose the journal (two folders, no order between them on every file system).
+        await fsyncDir(path.dirname(archiveLinked));
+      }
       if (placeholder) await fs.unlink(placeholder).catch(() => {});
       if (journalId) await removeOwnJournal(session, journalId);
     }
@@ -181,16 +188,17 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
  * Gives the old file its archive name (a hard link) and makes that name durable; false when this
  * file system has no hard links or the name was taken meanwhile (the full way then copies).
  */
-async function linkArchive(file: string, archive: string, identity: { ino: number; dev: number }): Promise<boolean> {
+async function linkArchive(file: string, archive: string, identity: { ino: number; dev: number }, linked: () => void): Promise<boolean> {
   try {
     await ensureDir(path.dirname(archive));
     await fs.link(file, archive);
+    linked();
   } catch (err) {
     if (['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'EEXIST'].includes((err as NodeJS.ErrnoException).code ?? '')) return false;
     throw fsError(err, 'create', archive);
   }
-  const linked = await fs.stat(archive);
-  if (linked.ino !== identity.ino || linked.dev !== identity.dev) {
+  const named = await fs.stat(archive);
+  if (named.ino !== identity.ino || named.dev !== identity.dev) {
     // Another file under the old name: this name is not the archive; the run stops.
     await fs.unlink(archive).catch(() => {});
     throw ioError(`${file} was replaced by another program during the compaction`, undefined, 'nothing was changed; run wmem compact again');
