@@ -96,8 +96,14 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
     for (const c of found) hits.add(lines[c.line - 1], c);
   };
   // One descriptor for the pass, the length sample and the lines read later: a rename, a removal or
-  // a link put in the file's place meanwhile cannot change what is read.
-  const fd = openSync(file, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+  // a link put in the file's place meanwhile cannot change what is read. An archive that is itself
+  // a link (one inside the session, as the listing allows) or is gone is left to the full scan.
+  let fd: number;
+  try {
+    fd = openSync(file, fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
   let open = true;
   const close = () => {
     if (open) closeSync(fd);

@@ -2,9 +2,10 @@
 // shortlists, from the same file, later. The compaction's finishing cuts that archive (a hard link
 // of the old messages.jsonl) to its length meanwhile: the lines read after the cut must not come
 // back blank (one hit with an empty snippet, the others folded into it as "the same text"). The
-// search sees the file changed and runs once more on the file as it is now.
+// search sees the file changed and runs once more on the file as it is now. An archive that is a
+// link inside the session (the listing allows one) is searched as the full scan searches it.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -42,7 +43,7 @@ function archiveOf(lines: string[]): { scope: { projectDir: string; sessions: st
   return { scope: { projectDir, sessions: ['s'], nowMs: 0 }, file, cutAt: Buffer.byteLength(filler.join('\n') + '\n') };
 }
 
-describe('raw-byte search of an archive cut under it', () => {
+describe('raw-byte search of an archive that changes under it or is a link', () => {
   it('answers what a scan of the file as it is now answers, with no blank hit', async () => {
     const { scope, file, cutAt } = archiveOf([...filler, ...kept]);
     const before = await searchMemory(scope, 'flamingo migration', { limit: 4, rawMessages: { sampleShare: 1 } });
@@ -65,5 +66,16 @@ describe('raw-byte search of an archive cut under it', () => {
     const hits = (await searchMemory(scope, 'flamingo migration', { limit: 4, rawMessages: { sampleShare: 1 } })).hits;
     expect(hits.map((h) => h.line)).toEqual([42, 41]);
     expect(hits[0].snippet).toContain('flamingo flamingo flamingo');
+  });
+
+  it('searches an archive that is a link to a file inside the session (read as the full scan reads it)', async () => {
+    const { scope, file } = archiveOf([...filler, ...kept]);
+    const real = path.join(path.dirname(file), '..', 'kept-history.jsonl');
+    renameSync(file, real);
+    symlinkSync(real, file);
+    const raw = await searchMemory(scope, 'flamingo migration', { limit: 4, rawMessages: { sampleShare: 1 } });
+    const scanned = await searchMemory(scope, 'flamingo migration', { limit: 4, noIndex: true });
+    expect(raw.hits.map((h) => h.line)).toEqual([42, 41]);
+    expect(raw.hits).toEqual(scanned.hits);
   });
 });
