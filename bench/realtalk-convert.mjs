@@ -12,9 +12,9 @@
 //
 // Shape: one conversation one wmem session, one messages file per REALTALK session (its
 // session_N_date_time), each message one line "<speaker>: <clean_text>". A chat between two people
-// has no assistant: speaker_1 (the file's `name.speaker_1`) writes user lines and speaker_2
-// assistant lines, so each person keeps one role and the line before a reply is the other
-// person's; both are people, so both names stay in the text. Read: sessions, dates, speaker,
+// has no assistant: in a wmem archive the assistant is the model, and both writers here are people,
+// so every message is a user line and the speaker's name, in the text, says who wrote it. (Mapping
+// one person to the assistant instead was measured too: bench/README.md.) Read: sessions, dates, speaker,
 // clean_text, qa.question, qa.category, qa.evidence; never `answer`, events_session_*, or images.
 // Evidence: dia_ids are looked up by id (their numbering does not follow session numbers:
 // session_4 may start at D3:30); the authors' spellings ("D13:4. D14:4", "D5:12;D5:16",
@@ -85,7 +85,7 @@ files.forEach((file, f) => {
       const text = clean(m.clean_text);
       if (!text) continue;
       where.set(m.dia_id, { session: s, line: lines.length });
-      lines.push({ role: m.speaker === data.name.speaker_1 ? 'user' : 'assistant', text: `${clean(m.speaker)}: ${text}` });
+      lines.push({ role: 'user', text: `${clean(m.speaker)}: ${text}` });
     }
     return { date, lines };
   });
