@@ -46,7 +46,7 @@ function isoOf(text, where) {
   return `${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:${m[6]}.000Z`;
 }
 /** The dia_ids an evidence entry names, in the authors' spellings. */
-export function evidenceIds(entry) {
+function evidenceIds(entry) {
   const out = [];
   const text = String(entry).replace(/D\s+(\d)/g, 'D$1');
   for (const part of text.split(/[;,\s]+|\.(?=\s|$)|(?<=\d):(?=D)/)) {
@@ -66,7 +66,14 @@ export function evidenceIds(entry) {
   return out;
 }
 
-const files = readdirSync(dir).filter((f) => /^Chat_\d+_.+\.json$/.test(f) && !HELD_OUT(f)).sort((a, b) => sha(a).localeCompare(sha(b)));
+let names;
+try {
+  names = readdirSync(dir);
+} catch (err) {
+  console.error(`${dir}: cannot be read (${err.code ?? err.message}): give the folder of REALTALK's Chat_*.json files`);
+  process.exit(2);
+}
+const files = names.filter((f) => /^Chat_\d+_.+\.json$/.test(f) && !HELD_OUT(f)).sort((a, b) => sha(a).localeCompare(sha(b)));
 if (files.length !== 10) console.error(`${dir}: ${files.length} Chat_*.json files (REALTALK has ten)`);
 const conversations = [];
 const questions = [];

@@ -1,6 +1,6 @@
 // Recall of `wmem search` on conversations with known evidence, for wmem and for a plain BM25 over
 // the same lines, side by side; recall@1/5/10 and MRR (first evidence line in the top ten), on a
-// dev part (to tune on) and a test part (never used to tune the ranking), for three sets:
+// dev part (to tune on) and a test part (never used to tune the ranking), for four sets:
 // - real: bench/data/memorybank-en.json (bench/memorybank-convert.mjs, bench/data/SOURCES.md):
 //   15 people's ten days of chat with an AI companion, one wmem session each with one archived
 //   file per day, and the data authors' questions about them; evidence is the question's
