@@ -1,6 +1,6 @@
 // Recall of `wmem search` on conversations with known evidence, for wmem and for a plain BM25 over
 // the same lines, side by side; recall@1/5/10 and MRR (first evidence line in the top ten), on a
-// dev part (to tune on) and a test part (never used to tune the ranking), for three sets:
+// dev part (to tune on) and a test part (never used to tune the ranking), for four sets:
 // - real: bench/data/memorybank-en.json (bench/memorybank-convert.mjs, bench/data/SOURCES.md):
 //   15 people's ten days of chat with an AI companion, one wmem session each with one archived
 //   file per day, and the data authors' questions about them; evidence is the question's
@@ -9,12 +9,17 @@
 //   PrefEval topic), ~50 one-day sessions each in which they reveal a preference by what they pick,
 //   and the authors' later question that depends on it; evidence is that session's four lines (the
 //   authors' pairing); dev/test by topic.
+// - realtalk: bench/data/realtalk.json (bench/realtalk-convert.mjs): ten real two-person chats of
+//   18–25 sessions over 21 days, one wmem session each with one archived file per chat session, each
+//   message a line "<speaker>: <text>" (speaker_1 user, speaker_2 assistant), and the authors'
+//   memory-probing questions with their marked evidence messages; dev/test by conversation; also
+//   scored per question category (1 multi-session, 2 time and single facts, 3 inference).
 // - generated (bench/convo-gen.mjs): eight conversations of 24 archived sessions each, 40 planted
 //   facts per conversation (320 questions), each asked in other words than its fact, with a
 //   distractor that shares the question's words; dev templates even, test odd.
 //
 //   node bench/search-recall.mjs [conversations=8] [--misses] [--real-only] [--dev] [--json]
-//     [--sets=memorybank,prefeval,generated] [--reuse] [--raw-first]
+//     [--sets=memorybank,prefeval,realtalk,generated] [--reuse] [--raw-first]
 //
 // Prints one table row per set and part (--json: every figure).
 //
@@ -43,7 +48,7 @@ const reuse = process.argv.includes('--reuse');
 // query word, about what 2,048 lines are of a 58 MB archive's): that search's ranking.
 const rawFirst = process.argv.includes('--raw-first');
 const RAW_SHARE = 0.025;
-// --sets=memorybank,prefeval,generated: only these sets.
+// --sets=memorybank,prefeval,realtalk,generated: only these sets.
 const only = process.argv.find((a) => a.startsWith('--sets='))?.slice(7).split(',');
 const wanted = (name) => !only || only.includes(name);
 if (!reuse) rmSync(WORK, { recursive: true, force: true });
@@ -78,8 +83,30 @@ if (!realOnly && wanted('generated')) {
 const REAL_SETS = [
   ['memorybank', 'memorybank-en.json'],
   ['prefeval', 'prefeval-choice.json'],
+  ['realtalk', 'realtalk.json'],
 ];
-const fileOf = (date) => `messages-${date.replace(/-/g, '')}T200000000Z.jsonl`;
+// A day (YYYY-MM-DD: its file at 20:00) or a session's start (an ISO time: its file at that time).
+const fileOf = (date) => `messages-${date.includes('T') ? date.replace(/[-:.]/g, '').replace(/Z$/, '') : `${date.replace(/-/g, '')}T200000000`}Z.jsonl`;
+// A session's lines as archived messages: a turns set's query then response, a lines set's lines in order.
+function sessionLines(day, c) {
+  if (day.lines) {
+    const start = Date.parse(day.date);
+    return day.lines.map((l, n) => {
+      const timestamp = new Date(start + n * 1000).toISOString();
+      if (l.role === 'user') return JSON.stringify({ type: 'user', timestamp, message: { role: 'user', content: l.text } });
+      return JSON.stringify({ type: 'assistant', timestamp, message: { id: `msg_${c}_${start}_${n}`, role: 'assistant', content: [{ type: 'text', text: l.text }] } });
+    });
+  }
+  return day.turns.flatMap((t, n) => {
+    const timestamp = (m) => new Date(Date.parse(`${day.date}T20:00:00Z`) + (2 * n + m) * 60_000).toISOString();
+    return [
+      JSON.stringify({ type: 'user', timestamp: timestamp(0), message: { role: 'user', content: t.user } }),
+      JSON.stringify({ type: 'assistant', timestamp: timestamp(1), message: { id: `msg_${c}_${day.date}_${n}`, role: 'assistant', content: [{ type: 'text', text: t.assistant }] } }),
+    ];
+  });
+}
+// Evidence as archived lines: a turn is its two lines, a session's line is itself.
+const goldOf = (data, e) => ('line' in e ? [{ file: fileOf(data.sessions[e.session].date), line: e.line + 1 }] : [1, 2].map((k) => ({ file: fileOf(e.date), line: 2 * e.turn + k })));
 function loadReal(name, file) {
   const questions = [];
   const data = JSON.parse(readFileSync(path.join(DATA, file), 'utf8'));
@@ -91,17 +118,10 @@ function loadReal(name, file) {
     mkdirSync(archive, { recursive: true });
     for (const day of convo.sessions) {
       if (reuse && existsSync(path.join(archive, fileOf(day.date)))) continue;
-      const lines = day.turns.flatMap((t, n) => {
-        const timestamp = (m) => new Date(Date.parse(`${day.date}T20:00:00Z`) + (2 * n + m) * 60_000).toISOString();
-        return [
-          JSON.stringify({ type: 'user', timestamp: timestamp(0), message: { role: 'user', content: t.user } }),
-          JSON.stringify({ type: 'assistant', timestamp: timestamp(1), message: { id: `msg_${c}_${day.date}_${n}`, role: 'assistant', content: [{ type: 'text', text: t.assistant }] } }),
-        ];
-      });
-      writeFileSync(path.join(archive, fileOf(day.date)), lines.join('\n') + '\n');
+      writeFileSync(path.join(archive, fileOf(day.date)), sessionLines(day, c).join('\n') + '\n');
     }
     for (const q of data.questions.filter((x) => x.user === convo.user)) {
-      questions.push({ ...q, conversation: id, session: id, sessionDir: session, gold: q.evidence.flatMap((e) => [1, 2].map((k) => ({ file: fileOf(e.date), line: 2 * e.turn + k }))) });
+      questions.push({ ...q, conversation: id, session: id, sessionDir: session, gold: q.evidence.flatMap((e) => goldOf(convo, e)) });
     }
   }
   return { conversations: data.conversations.length, questions };
@@ -210,7 +230,11 @@ async function report(questions) {
   const out = {};
   for (const split of splits) {
     const idx = questions.map((q, i) => ({ q, i })).filter(({ q }) => q.split === split);
-    out[split] = { wmem: score(idx.map(({ q, i }) => rankOf(wmemTop[i], q))), plainBm25: score(idx.map(({ q, i }) => rankOf(bm25Top[i], q))) };
+    const both = (list) => ({ wmem: score(list.map(({ q, i }) => rankOf(wmemTop[i], q))), plainBm25: score(list.map(({ q, i }) => rankOf(bm25Top[i], q))) });
+    out[split] = both(idx);
+    // A set whose questions carry the authors' category is scored per category too.
+    const categories = [...new Set(idx.map(({ q }) => q.category).filter((c) => c !== undefined))].sort();
+    if (categories.length) out[split].byCategory = Object.fromEntries(categories.map((c) => [c, both(idx.filter(({ q }) => q.category === c))]));
     // Misses are shown for dev only: test is looked at once, at the end.
     if (showMisses && split === 'dev') {
       out[split].misses = idx
@@ -233,7 +257,9 @@ else {
   for (const [name, set] of Object.entries(result)) {
     for (const split of splits) {
       const { wmem: w, plainBm25: b } = set[split];
-      console.log(`| ${name} | ${split} | ${w.n} | ${cell(w, b, 'recall@1')} | ${cell(w, b, 'recall@5')} | ${cell(w, b, 'recall@10')} | ${cell(w, b, 'mrr')} |`);
+      const row = (label, w, b) => console.log(`| ${label} | ${split} | ${w.n} | ${cell(w, b, 'recall@1')} | ${cell(w, b, 'recall@5')} | ${cell(w, b, 'recall@10')} | ${cell(w, b, 'mrr')} |`);
+      row(name, w, b);
+      for (const [c, part] of Object.entries(set[split].byCategory ?? {})) row(`${name}, category ${c}`, part.wmem, part.plainBm25);
     }
   }
   if (showMisses) console.log(JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v.dev.misses])), null, 1));

@@ -6,6 +6,8 @@
 // of them matched); a line next to a better one (already in that hit's context) yields its place,
 // and so does every line but the best of a short day (one exchange). A day is also a document:
 // its BM25 score over all its lines adds to each line (dayScores, used by the line ranking).
+// The lines before count only within an exchange with the model (lends): between people, a line's
+// words are its own.
 import type { Scored } from './search.js';
 import { bm25, idfOf, type WeightedTerm } from './bm25.js';
 
@@ -104,9 +106,9 @@ export interface ShapeContext {
 
 /**
  * Rescores the shortlist: each line of a conversation adds BEFORE_WEIGHTS of the two lines before it
- * and AFTER_WEIGHT of the line after (the lines after a shortlisted line join the list), and
- * lines of a day the query names are multiplied by 1 + DATE_BOOST; a bare heading of a memory file keeps
- * HEADING_WEIGHT of its score. Best first, ties in (source, line) order, neighbours of a better line
+ * (when they lend it: lends) and AFTER_WEIGHT of the line after (the lines after a shortlisted
+ * line join the list), and lines of a day the query names are multiplied by 1 + DATE_BOOST; a bare
+ * heading of a memory file keeps HEADING_WEIGHT of its score. Best first, ties in (source, line) order, neighbours of a better line
  * after the others (spreadNeighbours).
  */
 export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
@@ -125,7 +127,10 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
     let score = own?.score ?? 0;
     if (!info?.conversation && BARE_HEADING.test(entry.candidate.text)) score *= HEADING_WEIGHT;
     if (info?.conversation) {
-      BEFORE_WEIGHTS.forEach((w, k) => (score += w * baseScore(source, line - 1 - k)));
+      BEFORE_WEIGHTS.forEach((w, k) => {
+        const giver = base.get(key(source, line - 1 - k));
+        if (giver && lends(giver, entry, k, (back) => base.get(key(source, line - back)) ?? ctx.lineAt(source, line - back))) score += w * giver.score;
+      });
       score += AFTER_WEIGHT * baseScore(source, line + 1);
     }
     if (ctx.dates.length && info?.days) {
@@ -146,6 +151,28 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
   if (ctx.dates.length) addDayOpenings(scored, ctx, consider);
   const sorted = [...out.values()].sort((a, b) => b.score - a.score || a.candidate.source - b.candidate.source || a.candidate.line - b.candidate.line);
   return spreadNeighbours(sorted, ctx.sources);
+}
+
+/** The role a messages line's searchable text starts with ("user: …"), when the text shows it. */
+export function roleOf(text: string): 'user' | 'assistant' | undefined {
+  return text.startsWith('user: ') ? 'user' : text.startsWith('assistant: ') ? 'assistant' : undefined;
+}
+
+/**
+ * Whether `giver`, `k + 1` lines before `receiver`, lends it its BEFORE_WEIGHTS share. The credit
+ * models an exchange with the model (a request and its answer, the exchange that set it up), so it
+ * does not run through user lines alone (`back(n)`: the line n before the receiver): between two
+ * people, or in a user's notes one after another, a line's words are its own, and the reply after
+ * it would take its place (REALTALK's dev part, bench/README.md). A role the text does not show
+ * (a window of a long line) lends as before.
+ */
+export function lends(giver: Scored, receiver: Scored, k: number, back: (n: number) => Scored | undefined): boolean {
+  if (roleOf(giver.candidate.text) !== 'user' || roleOf(receiver.candidate.text) !== 'user') return true;
+  for (let n = 1; n <= k; n++) {
+    const between = back(n);
+    if (between && roleOf(between.candidate.text) !== 'user') return true;
+  }
+  return false;
 }
 
 /** Best first, but a conversation line within NEIGHBOUR_GAP of a line placed before it goes after the others (in its order). */

@@ -3,7 +3,7 @@
 // the other hits, bare headings lowered.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEADING_WEIGHT, SHORT_DAY, dateMatches, dateOfLine, dayOf, queryDates, reshape, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
+import { HEADING_WEIGHT, SHORT_DAY, dateMatches, dateOfLine, dayOf, lends, queryDates, reshape, roleOf, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
 import type { Scored } from '../../src/memory/search.js';
 
 const entry = (source: number, line: number, score: number, text = `line ${line}`): Scored => ({ candidate: { source, line, text, length: text.length, tf: [] }, score, matched: score ? 1 : 0 });
@@ -47,6 +47,38 @@ describe('reshape', () => {
     const out = reshape([entry(0, 3, 10), entry(0, 8, 6)], { sources: conversation, dates: [], lineAt });
     expect(order(out)).toEqual([3, 8, 5, 10, 4, 9]);
     expect(out.find((s) => s.candidate.line === 4)!.score).toBeCloseTo(8);
+  });
+
+  it('lends no neighbour credit through user lines alone: between people the line with the words stays first', () => {
+    // Two people writing to each other: every line a user line. Line 3 states the fact with the
+    // query's words; line 4, the other person's reply, echoes one of them. Line 4 gets no share of
+    // line 3, so line 3 keeps the first place (with the credit, 3 + 0.8 × 10 would put 4 first and
+    // send 3 after the other hits as its neighbour).
+    const said = (line: number, score: number) => entry(0, line, score, `user: Paola: line ${line}`);
+    const chat = reshape([said(3, 10), said(4, 3), said(8, 6)], { sources: conversation, dates: [], lineAt: (s, l) => said(l, 0) });
+    expect(order(chat).slice(0, 3)).toEqual([3, 8, 5]);
+    expect(chat.find((s) => s.candidate.line === 4)!.score).toBe(3);
+    // The same words as a request and the model's answer: the answer gets its share, as before.
+    const asked = (line: number, score: number) => entry(0, line, score, `${line % 2 ? 'user' : 'assistant'}: line ${line}`);
+    const exchange = reshape([asked(3, 10), asked(4, 3), asked(8, 6)], { sources: conversation, dates: [], lineAt: (s, l) => asked(l, 0) });
+    expect(order(exchange)[0]).toBe(4);
+    expect(exchange.find((s) => s.candidate.line === 4)!.score).toBeCloseTo(11);
+  });
+
+  it('lends between user lines two apart only across a line that is not the user\'s', () => {
+    const line = (role: string) => entry(0, 1, 1, `${role}: text`);
+    const back = (role?: string) => () => (role ? line(role) : undefined);
+    expect(roleOf('user: hi')).toBe('user');
+    expect(roleOf('assistant: hi')).toBe('assistant');
+    expect(roleOf('…a window of a long line')).toBeUndefined();
+    expect(lends(line('user'), line('assistant'), 0, back())).toBe(true);
+    expect(lends(line('assistant'), line('user'), 0, back())).toBe(true);
+    expect(lends(line('user'), line('user'), 0, back())).toBe(false);
+    expect(lends(line('user'), line('user'), 1, back('assistant'))).toBe(true);
+    expect(lends(line('user'), line('user'), 1, back('user'))).toBe(false);
+    expect(lends(line('user'), line('user'), 1, back())).toBe(false);
+    // A role the text does not show lends as before.
+    expect(lends(entry(0, 1, 1, '…window'), line('user'), 0, back())).toBe(true);
   });
 
   it('puts a conversation line next to a better one after the other hits, in score order; notes stay as ranked', () => {
