@@ -171,6 +171,8 @@ export async function assembleContext(session: Session, around: Surroundings, op
  * Each block is kept too, under its own inputs (render/context.ts blockInputs): a tool call
  * changes the session state alone, and the next prompt renders and digests that block alone,
  * unless the part no longer fits its budget whole (then it is rendered whole, cuts and all).
+ * One copy of the part is written: its blocks' texts when it fits (the part is their join), else
+ * the cut text with each block's length only (enough to tell when it fits again).
  */
 function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: number): Rendered {
   const code = signature(fileURLToPath(import.meta.url));
@@ -179,17 +181,41 @@ function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: numbe
   const key = JSON.stringify([code, budget]);
   const kept = cache.memory;
   const same = kept?.key === key && MEMORY_BLOCKS.every((block, i) => kept.blocks?.[block]?.key === keys[i]);
-  if (same && typeof kept.text === 'string' && typeof kept.digest === 'string') return { text: kept.text, digest: kept.digest, blocks: kept.blocks, dirty: false };
+  const keptText = same && typeof kept.digest === 'string' ? (typeof kept.text === 'string' ? kept.text : joinedText(kept.blocks!)) : undefined;
+  if (keptText !== undefined) return { text: keptText, digest: kept!.digest, blocks: kept!.blocks, dirty: false };
   const blocks = MEMORY_BLOCKS.map((block, i): KeptBlock => {
     const old = kept?.blocks?.[block];
-    if (old?.key === keys[i] && typeof old.text === 'string' && typeof old.digest === 'string') return old;
+    if (old?.key === keys[i] && lengthOf(old) !== undefined) return old;
     const text = renderBlock(inputs, block);
-    return { key: keys[i], text, digest: text ? digestOf(text) : '' };
+    return { key: keys[i], length: text.length, text };
   });
-  const whole = joinBlocks(blocks.map((b) => b.text));
-  const text = whole.length <= budget ? whole : renderMemory(inputs, budget);
-  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, blocks[i]])) };
-  return { text, digest: cache.memory.digest, blocks: cache.memory.blocks, dirty: true };
+  const lengths = blocks.map((b) => lengthOf(b)!).filter((n) => n > 0);
+  const fits = lengths.reduce((a, b) => a + b, 0) + Math.max(0, lengths.length - 1) <= budget;
+  if (fits) {
+    // The part is its blocks joined: each block's text and digest kept, the part's text not.
+    const whole = blocks.map((b, i): KeptBlock => {
+      const text = typeof b.text === 'string' ? b.text : renderBlock(inputs, MEMORY_BLOCKS[i]);
+      return { key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
+    });
+    const text = joinBlocks(whole.map((b) => b.text!));
+    cache.memory = { key, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]])) };
+    return { text, digest: cache.memory.digest, blocks: cache.memory.blocks, dirty: true };
+  }
+  // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep their lengths only.
+  const text = renderMemory(inputs, budget);
+  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { key: blocks[i].key, length: lengthOf(blocks[i]) }])) };
+  return { text, digest: cache.memory.digest, dirty: true };
+}
+
+/** A kept block's length: recorded, or (a cache written before lengths were) its text's. */
+function lengthOf(block: KeptBlock): number | undefined {
+  return typeof block.length === 'number' ? block.length : typeof block.text === 'string' ? block.text.length : undefined;
+}
+
+/** The part a cache entry without its own text stands for: its blocks joined, when every block kept its text. */
+function joinedText(blocks: Record<string, KeptBlock>): string | undefined {
+  const texts = MEMORY_BLOCKS.map((block) => blocks[block]?.text);
+  return texts.every((t): t is string => typeof t === 'string') ? joinBlocks(texts) : undefined;
 }
 
 /** A render: the memory part, its digest and its blocks (when it is their join), and whether the cache changed. */
@@ -204,8 +230,8 @@ interface Rendered {
 function blockDigests(memory: string, blocks: Record<string, KeptBlock> | undefined): Record<string, string> | undefined {
   if (!blocks) return undefined;
   const shown = MEMORY_BLOCKS.flatMap((block) => (blocks[block]?.text ? [[block, blocks[block]]] as const : []));
-  if (joinBlocks(shown.map(([, b]) => b.text)) !== memory) return undefined;
-  return Object.fromEntries(shown.map(([block, b]) => [block, b.digest]));
+  if (shown.some(([, b]) => typeof b.digest !== 'string') || joinBlocks(shown.map(([, b]) => b.text!)) !== memory) return undefined;
+  return Object.fromEntries(shown.map(([block, b]) => [block, b.digest!]));
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;

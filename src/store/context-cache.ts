@@ -33,17 +33,23 @@ export interface ContextCache {
   /**
    * The memory part as last rendered, keyed by everything renderMemory was given and the code
    * that rendered it (app/context.ts), with its digest (render/memory-resend.ts): a prompt whose
-   * memory did not change neither renders it nor digests it again.
+   * memory did not change neither renders it nor digests it again. `text` only when the part was
+   * cut to its budget; a part that fits is its blocks' texts joined (one copy of it kept, not two).
    */
-  memory?: { key: string; text: string; digest: string; blocks?: Record<string, KeptBlock> };
+  memory?: { key: string; text?: string; digest: string; blocks?: Record<string, KeptBlock> };
   history?: HistoryStats;
 }
 
-/** One block of the memory part whole (render/context.ts renderBlock), keyed by its own inputs, with its digest. */
+/**
+ * One block of the memory part whole (render/context.ts renderBlock), keyed by its own inputs: its
+ * length always (whether the part fits its budget whole is the sum of these); its text and digest
+ * while the part fits (when the part is cut, the cut is rendered from the inputs, not these).
+ */
 export interface KeptBlock {
   key: string;
-  text: string;
-  digest: string;
+  length?: number;
+  text?: string;
+  digest?: string;
 }
 
 export function cacheFile(stateDir: string): string {

@@ -2,11 +2,11 @@
 // project's workspace memory. Archived messages (JSON lines) are searched through a text sidecar
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
-import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync, type Dirent } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
 import path from 'node:path';
 import { nameHash } from '../memory/hash.js';
-import { atomicWrite, atomicWriteWith, createExclusive, processAlive, staysInside } from './fsx.js';
+import { atomicWrite, atomicWriteWith, createExclusive, listInside, processAlive, staysInside } from './fsx.js';
 import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured, type IndexedScan } from './search-index.js';
 import { CorruptIndex, type IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
@@ -69,22 +69,6 @@ export interface SearchOptions {
   rawMessages?: { sampleShare: number };
 }
 
-/**
- * The names in `dir`, sorted, each with whether it is a plain file in a folder that stays inside
- * `root`: such a file needs no further check (no link to follow); anything else (a link, a folder
- * that leads out) is checked on its own. One directory read instead of a path resolution per file.
- */
-function listDir(root: string, dir: string): { name: string; plain: boolean }[] {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const inside = staysInside(root, dir);
-  return entries.map((e) => ({ name: e.name, plain: inside && e.isFile() })).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-}
-
 function statOf(file: string): { mtimeMs: number; size: number } | undefined {
   try {
     return statSync(file);
@@ -103,8 +87,8 @@ function sessionSources(id: string, paths: SessionPaths): Source[] {
   };
   add('overview', paths.overview);
   add('scratch', paths.scratch);
-  for (const { name, plain } of listDir(paths.dir, paths.detailDir)) if (name.endsWith('.md')) add('detail', path.join(paths.detailDir, name), plain);
-  for (const { name, plain } of listDir(paths.dir, paths.archiveDir)) {
+  for (const { name, plain } of listInside(paths.dir, paths.detailDir)) if (name.endsWith('.md')) add('detail', path.join(paths.detailDir, name), plain);
+  for (const { name, plain } of listInside(paths.dir, paths.archiveDir)) {
     if (name.endsWith('.jsonl')) add('messages', path.join(paths.archiveDir, name), plain);
     else if (name.endsWith('.md')) add('archive', path.join(paths.archiveDir, name), plain);
   }

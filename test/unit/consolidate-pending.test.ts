@@ -4,7 +4,7 @@
 // nothing, or it would save nothing. Both are held against a dry run of the consolidation itself
 // on generated scratch files, detail files, overviews and last-consolidated times.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readFile, readdir, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -96,6 +96,36 @@ describe('nothingPending', () => {
       expect(await readFile(paths.overview, 'utf8')).not.toContain('PLANTED');
     } finally {
       await unlink(path.join(paths.detailDir, 'planted.md')).catch(() => {});
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('never reads detail/ itself when it is a link out of the session, and still reads a link that stays inside', async () => {
+    const { paths } = t.session;
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'wmem-outside-'));
+    const kept = `${paths.detailDir}.kept`;
+    try {
+      await writeFile(path.join(outside, 'secret.md'), '---\ntitle: PLANTED outside title\n---\nPLANTED outside body\n');
+      await writeFile(paths.overview, readTemplate('overview.md'));
+      await writeFile(paths.scratch, `${HEADER}\n`);
+      // A plain file in a folder that leads out is no plainer than a link: nothing is pending.
+      await rename(paths.detailDir, kept);
+      await symlink(outside, paths.detailDir);
+      expect(await nothingPending(t.session)).toBe(true);
+      await consolidateSession(t.session, {}, { now: () => new Date(SINCE), warn: () => {} });
+      expect(await readFile(paths.overview, 'utf8')).not.toContain('PLANTED');
+      // A link to a file inside the session is read as before: it waits to be indexed.
+      await unlink(paths.detailDir);
+      await rename(kept, paths.detailDir);
+      for (const name of await readdir(paths.detailDir)) await unlink(path.join(paths.detailDir, name));
+      await writeFile(path.join(paths.dir, 'inside.md'), '---\ntitle: inside title\n---\ninside body\n');
+      await symlink(path.join(paths.dir, 'inside.md'), path.join(paths.detailDir, 'inside.md'));
+      expect(await nothingPending(t.session)).toBe(false);
+    } finally {
+      await unlink(paths.detailDir).catch(() => {});
+      await rename(kept, paths.detailDir).catch(() => {});
+      await unlink(path.join(paths.detailDir, 'inside.md')).catch(() => {});
+      await rm(path.join(paths.dir, 'inside.md'), { force: true });
       await rm(outside, { recursive: true, force: true });
     }
   });

@@ -2,9 +2,9 @@
 // detail files overview.md does not index yet. Read without the lock and without the merge, so
 // that a session's end with nothing new (OpenCode's idle ends every turn) need not load the
 // consolidation at all; anything it is not sure of is left to the consolidation itself.
-import { promises as fs, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
-import { readTextIfExists, staysInside } from '../../store/fsx.js';
+import { listInside, readTextIfExists, staysInside } from '../../store/fsx.js';
 import { readMeta, type Session, type SessionMeta } from '../../store/session.js';
 import { parseScratch } from '../../memory/scratch.js';
 
@@ -36,19 +36,14 @@ export function lastConsolidated(meta: SessionMeta | undefined): number {
 
 /** Detail files written since the last consolidation (all, the first time) that the overview does not index yet. */
 export async function newDetailFiles(session: Session, overview: string, since: number, withBodies: boolean): Promise<NewDetail[]> {
-  let names: string[];
-  try {
-    names = (await fs.readdir(session.paths.detailDir)).filter((n) => n.endsWith('.md')).sort();
-  } catch {
-    return [];
-  }
   const out: NewDetail[] = [];
-  for (const name of names) {
+  for (const { name, plain } of listInside(session.paths.dir, session.paths.detailDir)) {
+    if (!name.endsWith('.md')) continue;
     const rel = `detail/${name}`;
     const full = path.join(session.paths.detailDir, name);
     // search's rule: a link planted in detail/ that leads out of the session is never read (its
     // text would be folded into overview.md, which is injected into every prompt).
-    if (!staysInside(session.paths.dir, full)) continue;
+    if (!plain && !staysInside(session.paths.dir, full)) continue;
     let mtime: number;
     try {
       mtime = statSync(full).mtimeMs;
