@@ -354,9 +354,12 @@ function estimateChars(fd: number, candidates: number[], textChars: number, coun
 /**
  * The length sample taken during the pass, from the chunk in memory (no line read again): the
  * lines cut into stretches of `step` lines, `step` set from the first chunk's average line so
- * that there are about `wanted` stretches, and in each the first line at or after a pseudo-random
- * point of it (the same file gives the same points) that holds no query word. Used when the file
- * has more such lines than the sample (else every one of them is read, and the length is exact).
+ * that there are about `wanted` stretches, and in each one line at a pseudo-random point (the
+ * same file gives the same points), kept when it holds no query word. A point on a candidate
+ * line takes nothing (taking the next line instead would favour the lines that follow
+ * candidates: a tool call after every prompt that holds "turn"), so every other line is equally
+ * likely to be sampled. Used when the file has more such lines than `wanted` (else every one of
+ * them is read, and the length is exact).
  */
 class PassSample {
   raw = 0;
@@ -373,7 +376,7 @@ class PassSample {
 
   private nextPoint(): void {
     this.seed = (Math.imul(this.seed, 1664525) + 1013904223) >>> 0;
-    this.point = Math.max(this.point + 1, this.start + (this.seed % this.step));
+    this.point = this.start + (this.seed % this.step);
     this.start += this.step;
   }
 
@@ -387,18 +390,14 @@ class PassSample {
       this.start = 1;
       this.nextPoint();
     }
-    for (let c = 0; ; ) {
+    for (let c = 0; ; this.nextPoint()) {
       const i = this.point - first;
       if (i >= lines) return; // in a later chunk
       while (c < candidates.length && candidates[c] < this.point) c++;
-      if (candidates[c] === this.point) {
-        this.point++;
-        continue;
-      }
+      if (candidates[c] === this.point) continue;
       this.raw += end(i) - starts[i] + 1;
       this.chars += textOf(i).length + 1;
       this.taken++;
-      this.nextPoint();
     }
   }
 }

@@ -58,6 +58,22 @@ describe('the first search of a large archive with no search text yet', () => {
     raw.hits.forEach((h, i) => expect(Math.abs(h.score - scan.hits[i].score) / scan.hits[i].score).toBeLessThan(0.02));
   });
 
+  it('samples the other lines evenly when every prompt holds a query word (no favour for the line after a candidate)', async () => {
+    // Each prompt holds "turn" (longer than the average line: its score depends on the average);
+    // the tool output after it is long, the lines after that short.
+    const cycle = Array.from({ length: 16_000 }, (_, i) => {
+      const turn = i >> 2;
+      if (i % 4 === 0) return line(0, `Turn ${turn}: ${'please fix the failing test '.repeat(20)}`);
+      if (i % 4 === 1) return line(1, `tool output ${'ok '.repeat(150)}${turn}`);
+      return line(i, i % 4 === 2 ? `done ${turn}` : `the change is in place for turn-free step ${turn % 7}`);
+    });
+    const { scope } = session(cycle);
+    const raw = await searchMemory(scope, 'turn 3999', { limit: 5 });
+    const scan = await searchMemory(scope, 'turn 3999', { limit: 5, noIndex: true });
+    expect(raw.hits.map((h) => h.line)).toEqual(scan.hits.map((h) => h.line));
+    raw.hits.forEach((h, i) => expect(Math.abs(h.score - scan.hits[i].score) / scan.hits[i].score).toBeLessThan(0.005));
+  });
+
   it('asks for no indexing run while the compaction finishing or another run will index it', async () => {
     const { scope, dir } = session(lines);
     const state = path.join(dir, 'state');
