@@ -93,6 +93,21 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether a live process holds the lock of `dir` (withLock's folder, its owner token naming the
+ * holder's pid). A hint, not a check to write by: the answer may change the moment it is read.
+ */
+export function lockHeldByLiveProcess(dir: string): boolean {
+  try {
+    const lockfilePath = lockPathOf(dir);
+    if (!lstatSync(lockfilePath).isDirectory()) return false;
+    const pid = Number(readFileSync(ownerFile(lockfilePath), 'utf8').split('-')[0]);
+    return Number.isInteger(pid) && pid > 0 && processAlive(pid);
+  } catch {
+    return false;
+  }
+}
+
 export async function exists(file: string): Promise<boolean> {
   try {
     lstatSync(file);
@@ -309,6 +324,10 @@ function randomHex(digits: number): string {
   return out.slice(0, digits);
 }
 
+function lockPathOf(dir: string): string {
+  return path.join(dir, '.lock');
+}
+
 function ownerFile(lockfilePath: string): string {
   return `${lockfilePath}.owner`;
 }
@@ -370,7 +389,7 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options: Lo
 async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockOptions): Promise<T> {
   const staleMs = options.staleMs ?? 5_000;
   const waitMs = options.waitMs ?? 60_000;
-  const lockfilePath = path.join(dir, '.lock');
+  const lockfilePath = lockPathOf(dir);
   const deadline = Date.now() + waitMs;
   const token = `${process.pid}-${randomHex(16)}`;
   const hold: Hold = { dir, lockfilePath, token, ino: -1 };

@@ -2,11 +2,11 @@
 // project's workspace memory. Archived messages (JSON lines) are searched through a text sidecar
 // under <session>/state/search/ — one line of extracted text per archived line, so line numbers
 // match — rebuilt only when the archive's size or mtime changed (archives are written once).
-import { closeSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
 import path from 'node:path';
 import { nameHash } from '../memory/hash.js';
-import { atomicWrite, atomicWriteWith, createExclusive, listInside, processAlive, staysInside } from './fsx.js';
+import { atomicWrite, atomicWriteWith, createExclusive, listInside, lockHeldByLiveProcess, processAlive, staysInside } from './fsx.js';
 import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured, type IndexedScan } from './search-index.js';
 import { CorruptIndex, type IndexView } from '../memory/search-index.js';
 import { sessionPaths, type SessionPaths } from './paths.js';
@@ -321,6 +321,26 @@ export async function indexSession(id: string, paths: SessionPaths): Promise<num
   }
 }
 
+/**
+ * Whether a run that will index the session is under way: the indexing marker held by a live
+ * process, or a compaction's finishing (its journal on disk, the session's lock held: the
+ * finishing indexes once it has done the rest). A search then starts no run of its own, which
+ * would only wait for the lock and find the marker taken (a process's start on the core the
+ * finishing runs on). A wrong "no" costs that start; a wrong "yes" leaves it to the next search.
+ */
+function indexingUnderWay(paths: SessionPaths): boolean {
+  try {
+    const holder = Number(readFileSync(path.join(paths.stateDir, 'search', '.indexing'), 'utf8'));
+    if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return true;
+  } catch {
+    /* no run holds it */
+  }
+  return existsSync(path.join(paths.stateDir, COMPACTION_JOURNAL)) && lockHeldByLiveProcess(paths.dir);
+}
+
+/** The compaction's journal (history/compaction/journal.ts), named here: the store does not import the compaction. */
+const COMPACTION_JOURNAL = 'compaction.json';
+
 /** Takes the indexing marker (the pid of its holder), over one whose process is gone. */
 async function claimMarker(marker: string): Promise<boolean> {
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -480,7 +500,9 @@ async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchO
     const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
     const hits = toHits(shaped, sources, scanned, query, options);
     const damaged = scanned.readers.filter((r) => r.damaged()).map((r) => r.indexFile);
-    return { result: { hits, files: sources.length, lines: scanned.totals.lines, query, unindexed: [...scanned.unindexed] }, damaged };
+    // A session whose indexing is under way already (a compaction's finishing) needs no run started.
+    const unindexed = [...scanned.unindexed].filter((id) => !indexingUnderWay(sessionOf.get(id)!));
+    return { result: { hits, files: sources.length, lines: scanned.totals.lines, query, unindexed }, damaged };
   } finally {
     for (const r of scanned.readers) r.close();
   }

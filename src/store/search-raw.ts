@@ -120,8 +120,11 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
 }
 
 function scanOpen(fd: number, query: Query, needles: string[], source: number, pools: CandidatePool[], options: { extract: (line: string) => string; sampleShare?: number }, hits: Hits, scan: (lines: number[], texts: string[]) => void): Omit<RawScan, 'close'> | undefined {
-  if (!fstatSync(fd).isFile()) return undefined;
-  const pass = readPass(fd, rawExpression(needles), options.extract, scan);
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) return undefined;
+  // The length sample is taken during the pass (the bytes are in memory then) unless a share is asked.
+  const sample = options.sampleShare ? undefined : new PassSample(stat.size, LENGTH_SAMPLE);
+  const pass = readPass(fd, rawExpression(needles), options.extract, scan, sample);
   if (!pass) return undefined;
   const { starts, size, candidates, days } = pass;
   // A line that ends the file without a line end is a line too; an empty file is one blank line.
@@ -145,7 +148,7 @@ function scanOpen(fd: number, query: Query, needles: string[], source: number, p
     }
     return t;
   };
-  const length = estimateChars(fd, candidates, pass.textChars, count, span, options.extract, options.sampleShare);
+  const length = estimateChars(fd, candidates, pass.textChars, count, span, options.extract, options.sampleShare ?? sample);
   pools.push(hits.pool(source, (n) => extract(n) ?? ''));
   return { lines: count, chars: length.chars, exact: length.exact, days, line: (n) => (n >= 1 && n <= count ? extract(n) : undefined), parsed: candidates.length + length.sampled, damaged: () => damaged };
 }
@@ -224,7 +227,7 @@ interface Pass {
  * (no byte of a multi-byte UTF-8 character is below 0x80), and a line is decoded as UTF-8 only
  * when it is parsed.
  */
-function readPass(fd: number, re: RegExp, extract: (line: string) => string, scan: (lines: number[], texts: string[]) => void): Pass | undefined {
+function readPass(fd: number, re: RegExp, extract: (line: string) => string, scan: (lines: number[], texts: string[]) => void, sample?: PassSample): Pass | undefined {
   const pass: Pass = { starts: [0], size: 0, endsWithLineEnd: true, candidates: [], textChars: 0, days: [] };
   const day = { last: '' };
   let buffer = Buffer.allocUnsafe(CHUNK);
@@ -236,7 +239,7 @@ function readPass(fd: number, re: RegExp, extract: (line: string) => string, sca
     const data = buffer.subarray(0, carried + n);
     if (data.indexOf(13) !== -1) return undefined;
     const cut = n ? data.lastIndexOf(10) + 1 : data.length; // at the end, the rest is the last line
-    if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day, scan);
+    if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day, scan, sample);
     if (base < DENSE_CHECK && base + cut >= DENSE_CHECK && pass.candidates.length > DENSE_SHARE * pass.starts.length) return undefined;
     pass.size = base + data.length;
     if (!n) {
@@ -265,7 +268,7 @@ const DENSE_CHECK = 1 << 20;
 const CHUNK = 1 << 16;
 
 /** The lines of one chunk (whole lines; the last may lack its line end only at the file's end). */
-function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract: (line: string) => string, day: { last: string }, scan: (lines: number[], texts: string[]) => void): void {
+function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract: (line: string) => string, day: { last: string }, scan: (lines: number[], texts: string[]) => void, sample?: PassSample): void {
   const text = bytes.toString('latin1');
   const first = pass.starts.length; // 1-based number of this chunk's first line
   const starts = [0];
@@ -283,6 +286,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
   const ascii = isAscii(bytes);
   const lines: number[] = [];
   const texts: string[] = [];
+  const textOf = (i: number) => extract(ascii ? text.slice(starts[i], end(i)) : bytes.toString('utf8', starts[i], end(i)));
   re.lastIndex = 0;
   let i = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -291,8 +295,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
       continue;
     }
     i = lineAt(m.index, i);
-    const raw = ascii ? text.slice(starts[i], end(i)) : bytes.toString('utf8', starts[i], end(i));
-    const said = extract(raw);
+    const said = textOf(i);
     pass.candidates.push(first + i);
     pass.textChars += said.length + 1;
     lines.push(first + i);
@@ -302,6 +305,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
     re.lastIndex = starts[i + 1];
   }
   if (lines.length) scan(lines, texts);
+  sample?.take(starts, end, first, lines, textOf);
   dayRuns(text, starts, end, first, pass.days, day);
 }
 /**
@@ -309,7 +313,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
  * to raw length over a fixed sample of them (spread evenly over the file, a pseudo-random line in
  * each stretch: the same file gives the same figure). Exact when there are no more than the sample.
  */
-function estimateChars(fd: number, candidates: number[], textChars: number, count: number, span: Span, extract: (line: string) => string, share?: number): { chars: number; exact: boolean; sampled: number } {
+function estimateChars(fd: number, candidates: number[], textChars: number, count: number, span: Span, extract: (line: string) => string, how?: number | PassSample): { chars: number; exact: boolean; sampled: number } {
   const chars = textChars;
   const others: number[] = [];
   let othersRaw = 0;
@@ -321,8 +325,11 @@ function estimateChars(fd: number, candidates: number[], textChars: number, coun
     }
   }
   // A share of them (the recall bench's stand-in for a large archive), else up to LENGTH_SAMPLE.
+  const share = typeof how === 'number' ? how : undefined;
   const size = share ? Math.max(1, Math.ceil(others.length * share)) : LENGTH_SAMPLE;
   const exact = others.length <= size;
+  // Taken during the pass: no line read again (with no more lines than the sample, all are read below).
+  if (!exact && how instanceof PassSample && how.taken) return { chars: chars + Math.round((othersRaw * how.chars) / how.raw), exact, sampled: how.taken };
   let seed = 0x9e3779b9;
   const sample = exact ? others : Array.from({ length: size }, (_, i) => {
     const lo = Math.floor((i * others.length) / size);
@@ -342,6 +349,57 @@ function estimateChars(fd: number, candidates: number[], textChars: number, coun
   }
   if (exact) return { chars: chars + sampledChars, exact, sampled: sample.length };
   return { chars: chars + Math.round((othersRaw * sampledChars) / sampledRaw), exact, sampled: sample.length };
+}
+
+/**
+ * The length sample taken during the pass, from the chunk in memory (no line read again): the
+ * lines cut into stretches of `step` lines, `step` set from the first chunk's average line so
+ * that there are about `wanted` stretches, and in each one line at a pseudo-random point (the
+ * same file gives the same points), kept when it holds no query word. A point on a candidate
+ * line takes nothing (taking the next line instead would favour the lines that follow
+ * candidates: a tool call after every prompt that holds "turn"), so every other line is equally
+ * likely to be sampled. Used when the file has more such lines than `wanted` (else every one of
+ * them is read, and the length is exact).
+ */
+class PassSample {
+  raw = 0;
+  chars = 0;
+  taken = 0;
+  private step = 0;
+  private start = 0; // the first line of the stretch looked in
+  private point = 0; // the line (1-based) looked for
+  private seed = 0x9e3779b9;
+  constructor(
+    readonly size: number,
+    readonly wanted: number,
+  ) {}
+
+  private nextPoint(): void {
+    this.seed = (Math.imul(this.seed, 1664525) + 1013904223) >>> 0;
+    this.point = this.start + (this.seed % this.step);
+    this.start += this.step;
+  }
+
+  /** The chunk's lines (`starts`, its first line numbered `first`, its `candidates` ascending). */
+  take(starts: number[], end: (i: number) => number, first: number, candidates: number[], textOf: (i: number) => string): void {
+    // A start at the chunk's end is the next chunk's first line.
+    const lines = end(starts.length - 1) === starts[starts.length - 1] ? starts.length - 1 : starts.length;
+    if (!this.step) {
+      if (!lines) return;
+      this.step = Math.max(1, Math.floor(this.size / (end(lines - 1) / lines) / this.wanted));
+      this.start = 1;
+      this.nextPoint();
+    }
+    for (let c = 0; ; this.nextPoint()) {
+      const i = this.point - first;
+      if (i >= lines) return; // in a later chunk
+      while (c < candidates.length && candidates[c] < this.point) c++;
+      if (candidates[c] === this.point) continue;
+      this.raw += end(i) - starts[i] + 1;
+      this.chars += textOf(i).length + 1;
+      this.taken++;
+    }
+  }
 }
 
 /**

@@ -1,0 +1,98 @@
+// The first search after a compaction, on an archive larger than a search indexes itself: it
+// estimates the average line length from a sample taken during its pass over the raw bytes (no
+// line read again), and it asks for a background indexing run only when none is under way (the
+// compaction's finishing indexes the archive once it has done the rest).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SEARCH_BUILD_MAX, searchMemory } from '../../src/store/search-corpus.js';
+import { LENGTH_SAMPLE } from '../../src/store/search-raw.js';
+
+const line = (i: number, text: string) => JSON.stringify({ type: i % 2 ? 'assistant' : 'user', timestamp: `2026-01-0${1 + (i % 3)}T10:00:00.000Z`, message: { role: i % 2 ? 'assistant' : 'user', content: text } });
+
+/** Lines of uneven length (what the sample must average over), a few of them about the query. */
+function history(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const words = 'build step ran fine '.repeat(1 + ((i * 7919) % 13));
+    return line(i, i % 997 === 5 ? `the flamingo migration failed at step ${i}` : i % 501 === 3 ? `flamingo ${words}` : `${words}${i}`);
+  });
+}
+
+let root: string;
+let n = 0;
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'wmem-first-run-'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function session(lines: string[]): { scope: { projectDir: string; sessions: string[]; nowMs: number }; dir: string } {
+  const projectDir = path.join(root, `p${n++}`);
+  const dir = path.join(projectDir, 's');
+  mkdirSync(path.join(dir, 'working-memory', 'archive'), { recursive: true });
+  const text = lines.join('\n') + '\n';
+  writeFileSync(path.join(dir, 'working-memory', 'archive', 'messages-20260101T000000000Z.jsonl'), text);
+  expect(Buffer.byteLength(text)).toBeGreaterThan(SEARCH_BUILD_MAX);
+  return { scope: { projectDir, sessions: ['s'], nowMs: 0 }, dir };
+}
+
+const QUERY = 'flamingo migration';
+
+describe('the first search of a large archive with no search text yet', () => {
+  const lines = history(12_000);
+
+  it('ranks the lines a scan ranks, in the same order, from a length sample taken in its pass', async () => {
+    expect(lines.length).toBeGreaterThan(2 * LENGTH_SAMPLE);
+    const { scope } = session(lines);
+    const raw = await searchMemory(scope, QUERY, { limit: 10 });
+    expect(raw.unindexed).toEqual(['s']); // searched on its raw bytes: indexing left to a background run
+    const again = await searchMemory(scope, QUERY, { limit: 10 });
+    const scan = await searchMemory(scope, QUERY, { limit: 10, noIndex: true });
+    const where = (r: typeof raw) => r.hits.map((h) => `${h.line}:${h.snippet}`);
+    expect(where(raw).length).toBe(10);
+    expect(where(raw)).toEqual(where(scan));
+    // The same file gives the same sample, hence the same scores.
+    expect(again.hits).toEqual(raw.hits);
+    // Scores move only by the estimate of the average length (BM25's length normalisation).
+    raw.hits.forEach((h, i) => expect(Math.abs(h.score - scan.hits[i].score) / scan.hits[i].score).toBeLessThan(0.02));
+  });
+
+  it('samples the other lines evenly when every prompt holds a query word (no favour for the line after a candidate)', async () => {
+    // Each prompt holds "turn" (longer than the average line: its score depends on the average);
+    // the tool output after it is long, the lines after that short.
+    const cycle = Array.from({ length: 16_000 }, (_, i) => {
+      const turn = i >> 2;
+      if (i % 4 === 0) return line(0, `Turn ${turn}: ${'please fix the failing test '.repeat(20)}`);
+      if (i % 4 === 1) return line(1, `tool output ${'ok '.repeat(150)}${turn}`);
+      return line(i, i % 4 === 2 ? `done ${turn}` : `the change is in place for turn-free step ${turn % 7}`);
+    });
+    const { scope } = session(cycle);
+    const raw = await searchMemory(scope, 'turn 3999', { limit: 5 });
+    const scan = await searchMemory(scope, 'turn 3999', { limit: 5, noIndex: true });
+    expect(raw.hits.map((h) => h.line)).toEqual(scan.hits.map((h) => h.line));
+    raw.hits.forEach((h, i) => expect(Math.abs(h.score - scan.hits[i].score) / scan.hits[i].score).toBeLessThan(0.005));
+  });
+
+  it('asks for no indexing run while the compaction finishing or another run will index it', async () => {
+    const { scope, dir } = session(lines);
+    const state = path.join(dir, 'state');
+    mkdirSync(path.join(state, 'search'), { recursive: true });
+    // A finishing under way: the compaction's journal, the session's lock held by a live process.
+    writeFileSync(path.join(state, 'compaction.json'), '{}');
+    mkdirSync(path.join(dir, '.lock'));
+    writeFileSync(path.join(dir, '.lock.owner'), `${process.pid}-0123456789abcdef`);
+    expect((await searchMemory(scope, QUERY, { limit: 3 })).unindexed).toEqual([]);
+    // The lock left by a process that is gone: a run is asked for.
+    const gone = spawnSync(process.execPath, ['-e', 'console.log(process.pid)'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(path.join(dir, '.lock.owner'), `${gone}-0123456789abcdef`);
+    expect((await searchMemory(scope, QUERY, { limit: 3 })).unindexed).toEqual(['s']);
+    // No journal (no compaction pending), the lock held: whoever holds it does not index.
+    writeFileSync(path.join(dir, '.lock.owner'), `${process.pid}-0123456789abcdef`);
+    rmSync(path.join(state, 'compaction.json'));
+    expect((await searchMemory(scope, QUERY, { limit: 3 })).unindexed).toEqual(['s']);
+    // An indexing run holding its marker.
+    writeFileSync(path.join(state, 'search', '.indexing'), String(process.pid));
+    expect((await searchMemory(scope, QUERY, { limit: 3 })).unindexed).toEqual([]);
+  });
+});
