@@ -787,7 +787,7 @@ function decodeInto(bytes: Uint8Array, lines: number, into: PostingBuffer): numb
     into.lines = new Int32Array(bytes.length >> 1);
     into.counts = new Int32Array(bytes.length >> 1);
   }
-  return decodeSome(bytes, new Float64Array(3), 0, Infinity, lines, into.lines, into.counts, into.lines.length);
+  return decodeSome(bytes, new Int32Array(3), 0, Infinity, lines, into.lines, into.counts, into.lines.length);
 }
 
 /**
@@ -798,7 +798,7 @@ function decodeInto(bytes: Uint8Array, lines: number, into: PostingBuffer): numb
  * checked (CorruptIndex). One loop with no call or allocation per posting (a multi-byte varint
  * aside): a search's hot path, which V8 runs cold.
  */
-function decodeSome(bytes: Uint8Array, cur: Float64Array, c: number, until: number, lines: number, outLines: Int32Array, outCounts: Int32Array, cap: number): number {
+function decodeSome(bytes: Uint8Array, cur: Int32Array, c: number, until: number, lines: number, outLines: Int32Array, outCounts: Int32Array, cap: number): number {
   const to = bytes.length;
   let p = cur[c];
   let line = cur[c + 1];
@@ -935,7 +935,7 @@ const decoded = (): Decoded => ({ lines: new Int32Array(DECODED), counts: new In
  * before (the lines counted are marked); throws CorruptIndex as the walk would.
  */
 function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, marks?: Uint8Array): number {
-  const cur = new Float64Array(3);
+  const cur = new Int32Array(3);
   let n = 0;
   for (;;) {
     const got = decodeSome(bytes, cur, 0, DONE, lines, into.lines, into.counts, DECODED);
@@ -967,7 +967,7 @@ const LENGTH_WINDOW = 16 * BLOCK_LINES;
 function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: number, lines: number, skip: Set<number> | undefined, lengthsOf: IndexView | undefined, fn: (line: number, tf: Int32Array, at: number, length: number) => void): void {
   const k = lists.length;
   // Each list's cursor (decodeSome's), its next line first peeked (nothing below line 0).
-  const cur = new Float64Array(3 * k);
+  const cur = new Int32Array(3 * k);
   const got = decoded();
   for (let i = 0; i < k; i++) decodeSome(lists[i].bytes, cur, 3 * i, 0, lines, got.lines, got.counts, DECODED);
   const tf = new Int32Array(BLOCK_LINES * width);
