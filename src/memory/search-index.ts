@@ -809,13 +809,13 @@ function decodeSome(bytes: Uint8Array, cur: Int32Array, c: number, until: number
     let delta = bytes[q++];
     if (delta & 0x80) {
       delta = varintRest(bytes, q, delta);
-      q = varintEnd;
+      q = varintEnd[0];
     }
     if (q >= to) throw new CorruptIndex('posting cut short');
     let count = bytes[q++];
     if (count & 0x80) {
       count = varintRest(bytes, q, count);
-      q = varintEnd;
+      q = varintEnd[0];
     }
     if (delta < 1 || line + delta > lines || count < 1 || count > DONE) throw new CorruptIndex('posting out of range');
     if (line + delta >= until || n === cap) {
@@ -833,10 +833,13 @@ function decodeSome(bytes: Uint8Array, cur: Int32Array, c: number, until: number
   return n;
 }
 
-/** Where the last varintRest ended (a module variable: no array returned per varint). */
-let varintEnd = 0;
+/**
+ * Where the last varintRest ended: no array returned per varint, and a typed array rather than a
+ * module variable, whose first change V8 takes for a broken assumption (its callers recompiled).
+ */
+const varintEnd = new Int32Array(1);
 
-/** The rest of a varint whose first byte (with its high bit) was `first`, from byte `p`; sets varintEnd. */
+/** The rest of a varint whose first byte (with its high bit) was `first`, from byte `p`; sets varintEnd[0]. */
 function varintRest(buf: Uint8Array, p: number, first: number): number {
   let value = first & 0x7f;
   let scale = 128;
@@ -845,7 +848,7 @@ function varintRest(buf: Uint8Array, p: number, first: number): number {
     const byte = buf[p++];
     value += (byte & 0x7f) * scale;
     if (!(byte & 0x80)) {
-      varintEnd = p;
+      varintEnd[0] = p;
       return value;
     }
     scale *= 128;
