@@ -13,6 +13,8 @@ export interface SearchOptions {
    * a large file was scanned because building its index now would have cost more than the scan.
    */
   indexLater?: (sessionId: string) => Promise<unknown> | void;
+  /** Called once before the ranking walks many candidate lines of indexes (the store's SearchOptions.heavy). */
+  heavy?: () => void;
 }
 
 /** `env.now` is the reading time: a team entry dated after it counts as the oldest copy. */
@@ -25,7 +27,7 @@ export async function searchSession(options: SearchOptions, env: AppEnv) {
   const { findRepoRootSync, teamFilePath } = await import('../store/team.js');
   const root = findRepoRootSync(session.project.cwd);
   const scope = { projectDir: session.project.dir, sessions, teamFile: root ? teamFilePath(root) : undefined, nowMs: env.now().getTime() };
-  const result = await searchMemory(scope, query, { limit: options.limit ?? 10 });
+  const result = await searchMemory(scope, query, { limit: options.limit ?? 10, heavy: options.heavy });
   for (const id of result.unindexed) await options.indexLater?.(id);
   return { query, session: session.id, allSessions: Boolean(options.allSessions), filesSearched: result.files, linesSearched: result.lines, hits: result.hits };
 }

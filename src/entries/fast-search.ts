@@ -16,10 +16,9 @@ export async function runSearch(argv: string[]): Promise<boolean> {
   if (!parsed || parsed.positionals[0] !== 'search' || parsed.positionals.length < 2) return false;
   const options = leanOptions(specs, parsed.values, true);
   if (!options) return false;
-  tuneCompiler();
   try {
     const ctx = await buildRunContext(options as GlobalFlags);
-    printResult(await searchCommand.run(options, ctx, [parsed.positionals.slice(1)]), ctx);
+    printResult(await searchCommand.run({ ...options, heavy: tuneCompiler }, ctx, [parsed.positionals.slice(1)]), ctx);
   } catch (err) {
     reportError(err);
   }
@@ -31,8 +30,9 @@ export async function runSearch(argv: string[]): Promise<boolean> {
  * while they run, on the same two cores. Inlining the ranking's callbacks into them made each
  * such compile 50-170 ms of CPU, and a changed callback threw it away; without inlining, a later
  * search takes ~20 % less CPU (bench/README.md), and computes the same (inlining never changes a
- * result). Only this process: the MCP server and the hooks keep V8's defaults. node:v8 loads
- * the streams the output needs anyway.
+ * result). Only this process: the MCP server and the hooks keep V8's defaults. Only a search
+ * that walks many lines (the search calls it then): node:v8 loads node:stream, ~10 ms that a
+ * light search, whose output is written without streams, does not spend.
  */
 function tuneCompiler(): void {
   // V8 aborts the process on a flag change once flags are frozen (only `node --freeze-flags-after-init`,

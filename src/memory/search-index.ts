@@ -780,42 +780,77 @@ function readPostings(bytes: Uint8Array, lines: number, fn: (line: number, count
   for (let k = 0; k < n; k++) fn(into.lines[k], into.counts[k]);
 }
 
-/** One token's postings, (delta, count) varint pairs, into typed arrays in one loop (a search's hot path: no call per posting). */
+/** One token's postings, (delta, count) varint pairs, into typed arrays (checked as decodeSome does). */
 function decodeInto(bytes: Uint8Array, lines: number, into: PostingBuffer): number {
   // Each posting takes at least two bytes.
   if (into.lines.length < bytes.length >> 1) {
     into.lines = new Int32Array(bytes.length >> 1);
     into.counts = new Int32Array(bytes.length >> 1);
   }
-  const out = into.lines;
-  const counts = into.counts;
+  return decodeSome(bytes, new Int32Array(3), 0, Infinity, lines, into.lines, into.counts, into.lines.length);
+}
+
+/**
+ * Decodes one token's postings (varint line deltas, then counts) from the cursor `cur[c..c+3)`
+ * (the next byte, the last line decoded, the next posting's line) into `outLines`/`outCounts`:
+ * those on lines below `until`, at most `cap`; returns how many. The posting it stops at is
+ * decoded and checked too (its line is the cursor's next: DONE at the end). Every posting is
+ * checked (CorruptIndex). One loop with no call or allocation per posting (a multi-byte varint
+ * aside): a search's hot path, which V8 runs cold.
+ */
+function decodeSome(bytes: Uint8Array, cur: Int32Array, c: number, until: number, lines: number, outLines: Int32Array, outCounts: Int32Array, cap: number): number {
   const to = bytes.length;
+  let p = cur[c];
+  let line = cur[c + 1];
+  let next = DONE;
   let n = 0;
-  let line = 0;
-  let p = 0;
   while (p < to) {
-    let delta = bytes[p++];
-    if (delta & 0x80) [delta, p] = varint(bytes, p, delta);
-    if (p >= to) throw new CorruptIndex('posting cut short');
-    let count = bytes[p++];
-    if (count & 0x80) [count, p] = varint(bytes, p, count);
+    let q = p;
+    let delta = bytes[q++];
+    if (delta & 0x80) {
+      delta = varintRest(bytes, q, delta);
+      q = varintEnd[0];
+    }
+    if (q >= to) throw new CorruptIndex('posting cut short');
+    let count = bytes[q++];
+    if (count & 0x80) {
+      count = varintRest(bytes, q, count);
+      q = varintEnd[0];
+    }
+    if (delta < 1 || line + delta > lines || count < 1 || count > DONE) throw new CorruptIndex('posting out of range');
+    if (line + delta >= until || n === cap) {
+      next = line + delta;
+      break;
+    }
     line += delta;
-    if (delta < 1 || line > lines || count < 1 || p > to) throw new CorruptIndex('posting out of range');
-    out[n] = line;
-    counts[n++] = count;
+    p = q;
+    outLines[n] = line;
+    outCounts[n++] = count;
   }
+  cur[c] = p;
+  cur[c + 1] = line;
+  cur[c + 2] = next;
   return n;
 }
 
-/** The rest of a varint whose first byte (with its high bit) was `first`; returns it and where it ended. */
-function varint(buf: Uint8Array, p: number, first: number): [number, number] {
+/**
+ * Where the last varintRest ended: no array returned per varint, and a typed array rather than a
+ * module variable, whose first change V8 takes for a broken assumption (its callers recompiled).
+ */
+const varintEnd = new Int32Array(1);
+
+/** The rest of a varint whose first byte (with its high bit) was `first`, from byte `p`; sets varintEnd[0]. */
+function varintRest(buf: Uint8Array, p: number, first: number): number {
   let value = first & 0x7f;
   let scale = 128;
   for (;;) {
+    if (p >= buf.length) throw new CorruptIndex('posting cut short');
     const byte = buf[p++];
-    if (byte === undefined) throw new CorruptIndex('posting cut short');
     value += (byte & 0x7f) * scale;
-    if (!(byte & 0x80)) return [value, p];
+    if (!(byte & 0x80)) {
+      varintEnd[0] = p;
+      return value;
+    }
     scale *= 128;
   }
 }
@@ -870,7 +905,8 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   const walk: Gathered['forEach'] = (fn, withLength = false) => walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn);
   // Each list checked now (a damaged index throws here); a term that one list alone stands for
   // has that list's lines as its df; a term of several lists (test, tests) their union's.
-  const counts = lists.map((list) => countPostings(list.bytes, lines, skip));
+  const scratch = decoded();
+  const counts = lists.map((list) => countPostings(list.bytes, lines, skip, scratch));
   const listsOf = new Array<number>(width).fill(0);
   for (const list of lists) for (const t of list.hits) listsOf[t]++;
   const df = new Array<number>(width).fill(0);
@@ -881,55 +917,50 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
     if (listsOf[t] < 2) continue;
     if (marks) marks.fill(0);
     else marks = new Uint8Array(lines + 1);
-    for (const list of lists) if (list.hits.includes(t)) df[t] += countPostings(list.bytes, lines, skip, marks);
+    for (const list of lists) if (list.hits.includes(t)) df[t] += countPostings(list.bytes, lines, skip, scratch, marks);
   }
   return { forEach: walk, df, rescan };
 }
+
+/** Postings decoded at a time (a walk's block holds at most one a line). */
+const DECODED = BLOCK_LINES;
+
+/** Scratch for decodeSome: a block's postings of one list. */
+interface Decoded {
+  lines: Int32Array;
+  counts: Int32Array;
+}
+
+const decoded = (): Decoded => ({ lines: new Int32Array(DECODED), counts: new Int32Array(DECODED) });
 
 /**
  * How many lines one token's postings name, `skip`'s left out and, with `marks`, those marked
  * before (the lines counted are marked); throws CorruptIndex as the walk would.
  */
-function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, marks?: Uint8Array): number {
-  const posting = new Int32Array(3);
+function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, marks?: Uint8Array): number {
+  const cur = new Int32Array(3);
   let n = 0;
-  for (let p = 0, line = 0; p < bytes.length; p = posting[2]) {
-    decodePosting(bytes, p, line, lines, posting);
-    line = posting[0];
-    if (skip?.has(line)) continue;
-    if (marks) {
-      if (marks[line]) continue;
-      marks[line] = 1;
+  for (;;) {
+    const got = decodeSome(bytes, cur, 0, DONE, lines, into.lines, into.counts, DECODED);
+    if (!got) return n;
+    if (!skip && !marks) {
+      n += got;
+      continue;
     }
-    n++;
+    for (let j = 0; j < got; j++) {
+      const line = into.lines[j];
+      if (skip?.has(line)) continue;
+      if (marks) {
+        if (marks[line]) continue;
+        marks[line] = 1;
+      }
+      n++;
+    }
   }
-  return n;
 }
 
-/**
- * The posting at byte `p` of a token's list (a varint line delta after `line`, then a varint
- * count), checked: writes [its line, its count, the next posting's byte] into `out` (no array
- * made per posting while the code is still cold); throws CorruptIndex on a damaged list.
- */
-function decodePosting(bytes: Uint8Array, p: number, line: number, lines: number, out: Int32Array): void {
-  let delta = bytes[p++];
-  if (delta & 0x80) {
-    const r = varint(bytes, p, delta);
-    delta = r[0];
-    p = r[1];
-  }
-  if (p >= bytes.length) throw new CorruptIndex('posting cut short');
-  let count = bytes[p++];
-  if (count & 0x80) {
-    const r = varint(bytes, p, count);
-    count = r[0];
-    p = r[1];
-  }
-  if (delta < 1 || line + delta > lines || count < 1 || count > DONE || p > bytes.length) throw new CorruptIndex('posting out of range');
-  out[0] = line + delta;
-  out[1] = count;
-  out[2] = p;
-}
+/** Lines whose lengths a walk reads at once when its blocks come one after another (one read, not one a block). */
+const LENGTH_WINDOW = 16 * BLOCK_LINES;
 
 /**
  * The block walk of gather: each list's postings (varint line deltas and counts, checked as they
@@ -938,55 +969,73 @@ function decodePosting(bytes: Uint8Array, p: number, line: number, lines: number
  */
 function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: number, lines: number, skip: Set<number> | undefined, lengthsOf: IndexView | undefined, fn: (line: number, tf: Int32Array, at: number, length: number) => void): void {
   const k = lists.length;
-  // Small integers in typed arrays: no number boxed per posting while the code is still cold.
-  const pos = new Int32Array(k);
-  const next = new Int32Array(k);
-  const count = new Int32Array(k);
-  const posting = new Int32Array(3);
-  const advance = (i: number) => {
-    if (pos[i] >= lists[i].bytes.length) {
-      next[i] = DONE;
-      return;
-    }
-    decodePosting(lists[i].bytes, pos[i], next[i], lines, posting);
-    next[i] = posting[0];
-    count[i] = posting[1];
-    pos[i] = posting[2];
-  };
-  for (let i = 0; i < k; i++) advance(i);
+  // Each list's cursor (decodeSome's), its next line first peeked (nothing below line 0).
+  const cur = new Int32Array(3 * k);
+  const got = decoded();
+  for (let i = 0; i < k; i++) decodeSome(lists[i].bytes, cur, 3 * i, 0, lines, got.lines, got.counts, DECODED);
   const tf = new Int32Array(BLOCK_LINES * width);
   const seen = new Uint8Array(BLOCK_LINES);
   const touched = new Int32Array(BLOCK_LINES);
-  const lengths = new Uint32Array(BLOCK_LINES);
+  const lengths = new Lengths(lengthsOf, lines);
   for (;;) {
     let from = DONE;
-    for (let i = 0; i < k; i++) if (next[i] < from) from = next[i];
+    for (let i = 0; i < k; i++) if (cur[3 * i + 2] < from) from = cur[3 * i + 2];
     if (from === DONE) return;
     const to = from + BLOCK_LINES;
     let n = 0;
     for (let i = 0; i < k; i++) {
+      if (cur[3 * i + 2] >= to) continue;
+      const m = decodeSome(lists[i].bytes, cur, 3 * i, to, lines, got.lines, got.counts, DECODED);
       const hits = lists[i].hits;
-      while (next[i] < to) {
-        const off = next[i] - from;
+      for (let j = 0; j < m; j++) {
+        const off = got.lines[j] - from;
         if (!seen[off]) {
           seen[off] = 1;
           touched[n++] = off;
         }
         const at = off * width;
-        for (let j = 0; j < hits.length; j++) tf[at + hits[j]] += count[i];
-        advance(i);
+        const count = got.counts[j];
+        for (let h = 0; h < hits.length; h++) tf[at + hits[h]] += count;
       }
     }
-    const order = touched.subarray(0, n).sort();
     const span = Math.min(BLOCK_LINES, lines - from + 1);
-    if (lengthsOf) lengthsOf.lineValues('lengths', from, span, lengths);
-    for (let j = 0; j < n; j++) {
-      const off = order[j];
+    const lengthAt = lengths.block(from, span);
+    // In line order: a dense block by its marks, a sparse one by sorting the few it touched.
+    const order = n > span >> 4 ? undefined : touched.subarray(0, n).sort();
+    for (let j = 0, off = 0; order ? j < n : off < span; j++, off++) {
+      if (order) off = order[j];
+      else if (!seen[off]) continue;
       const at = off * width;
-      if (!skip?.has(from + off)) fn(from + off, tf, at, lengths[off]);
+      if (!skip?.has(from + off)) fn(from + off, tf, at, lengths.values[lengthAt + off]);
       tf.fill(0, at, at + width);
       seen[off] = 0;
     }
+  }
+}
+
+/** The line lengths a walk reads, a window at a time when its blocks follow each other, else a block at a time. */
+class Lengths {
+  readonly values: Uint32Array;
+  private start = 0;
+  private end = 0;
+
+  constructor(
+    private readonly view: IndexView | undefined,
+    private readonly lines: number,
+  ) {
+    this.values = new Uint32Array(view ? Math.min(LENGTH_WINDOW, lines) : BLOCK_LINES);
+  }
+
+  /** Makes lines [from, from + span) readable; returns where line `from`'s length is in `values`. */
+  block(from: number, span: number): number {
+    if (!this.view) return 0;
+    if (from < this.start || from + span > this.end) {
+      const count = from < this.end + BLOCK_LINES ? Math.min(this.values.length, this.lines - from + 1) : span;
+      this.view.lineValues('lengths', from, count, this.values);
+      this.start = from;
+      this.end = from + count;
+    }
+    return from - this.start;
   }
 }
 

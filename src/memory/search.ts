@@ -296,10 +296,24 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   for (const pool of pools) for (let t = 0; t < terms; t++) df[t] += pool.df[t];
   const score = scorer(query, df, N, Math.max(totals.chars / N, 1), sources, Boolean(options.plain));
   const top = new TopLines(Math.max(options.limit * 20, 200), terms);
+  type DayAdd = Parameters<Parameters<typeof dayScores>[2]>[0];
+  // One visitor for both walks of a pool (its days' sums, then its ranking): V8 compiles the walk
+  // for one call target, not again when the second walk brings another (a search is all first runs).
+  let walked = { pool: pools[0], p: 0, addDay: undefined as DayAdd | undefined };
+  const visit = (line: number, tf: Int32Array, at: number, length: number) => {
+    const { pool, p, addDay } = walked;
+    if (addDay) return addDay(pool.source, line, tf, at);
+    const value = withDay(score.of(tf, at, length, pool.source), pool.source, line);
+    // -1 - p: the pool's; its counts are kept with the line (the walk reuses its own).
+    if (top.admits(value, pool.source, line)) top.add(value, pool.source, line, score.matched, -1 - p, tf, at);
+  };
   const day = options.plain || !options.shape || !DAY_WEIGHT ? undefined : dayScores(query.terms, options.shape, (add) => {
     for (const c of candidates) add(c.source, c.line, c.tf, 0);
     // Only a conversation's lines have days: the other pools are not walked for them.
-    for (const pool of pools) if (options.shape?.[pool.source]?.conversation) pool.forEach((line, tf, at) => add(pool.source, line, tf, at));
+    pools.forEach((pool, p) => {
+      walked = { pool, p, addDay: add };
+      if (options.shape?.[pool.source]?.conversation) pool.forEach(visit);
+    });
   });
   // A line's day (BM25 over whole days) adds to it: what a session says across its lines counts together.
   const withDay = (value: number, source: number, line: number) => (day ? value + DAY_WEIGHT * day(source, line) * (sources[source]?.boost ?? 1) : value);
@@ -308,11 +322,8 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
     if (top.admits(value, c.source, c.line)) top.add(value, c.source, c.line, score.matched, i);
   });
   pools.forEach((pool, p) => {
-    pool.forEach((line, tf, at, length) => {
-      const value = withDay(score.of(tf, at, length, pool.source), pool.source, line);
-      // -1 - p: the pool's; its counts are kept with the line (the walk reuses its own).
-      if (top.admits(value, pool.source, line)) top.add(value, pool.source, line, score.matched, -1 - p, tf, at);
-    }, true);
+    walked = { pool, p, addDay: undefined };
+    pool.forEach(visit, true);
   });
   const shortlist = top.sorted();
   // Made into Scored entries a batch at a time, each pool's lines read ahead together.

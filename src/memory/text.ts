@@ -59,6 +59,34 @@ export function irregularForms(term: string): string[] {
   return irregularByStem.get(term) ?? [];
 }
 
+/** Suffixes stem() strips, the first that matches (made once: a search stems thousands of words). */
+const STEM_RULES: readonly [RegExp, string][] = [
+  [/ational$/, 'ate'],
+  [/(?:ization|isation)$/, 'ize'],
+  [/ations?$/, 'ate'],
+  [/fulness$/, 'ful'],
+  [/iveness$/, 'ive'],
+  [/ousness$/, 'ous'],
+  [/ments?$/, ''],
+  [/ness$/, ''],
+  [/ingly$/, ''],
+  [/edly$/, ''],
+  [/ing$/, ''],
+  [/ed$/, ''],
+  [/ers?$/, ''],
+  [/ly$/, ''],
+  [/ion$/, ''],
+  [/ity$/, ''],
+  [/able$/, ''],
+  [/ible$/, ''],
+  [/ive$/, ''],
+  [/ize$/, ''],
+  [/ise$/, ''],
+  [/ate$/, ''],
+  [/al$/, ''],
+  [/e$/, ''],
+];
+
 export function stem(word: string): string {
   let w = word.toLowerCase();
   const irregular = IRREGULAR[w];
@@ -68,34 +96,8 @@ export function stem(word: string): string {
   if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is') && w.length > 3) w = w.slice(0, -1);
-  const rules: [RegExp, string][] = [
-    [/ational$/, 'ate'],
-    [/(?:ization|isation)$/, 'ize'],
-    [/ations?$/, 'ate'],
-    [/fulness$/, 'ful'],
-    [/iveness$/, 'ive'],
-    [/ousness$/, 'ous'],
-    [/ments?$/, ''],
-    [/ness$/, ''],
-    [/ingly$/, ''],
-    [/edly$/, ''],
-    [/ing$/, ''],
-    [/ed$/, ''],
-    [/ers?$/, ''],
-    [/ly$/, ''],
-    [/ion$/, ''],
-    [/ity$/, ''],
-    [/able$/, ''],
-    [/ible$/, ''],
-    [/ive$/, ''],
-    [/ize$/, ''],
-    [/ise$/, ''],
-    [/ate$/, ''],
-    [/al$/, ''],
-    [/e$/, ''],
-  ];
   let stripped = false;
-  for (const [pattern, replacement] of rules) {
+  for (const [pattern, replacement] of STEM_RULES) {
     if (!pattern.test(w)) continue;
     const next = w.replace(pattern, replacement);
     if (next.length >= 3) {

@@ -67,7 +67,15 @@ export interface SearchOptions {
    * that hold no query word: how the recall bench measures that search's ranking.
    */
   rawMessages?: { sampleShare: number };
+  /**
+   * Called once when the ranking is about to walk more than HEAVY_LINES candidate lines of
+   * indexes (the search entry turns V8's inlining off then; a light search never pays for it).
+   */
+  heavy?: () => void;
 }
+
+/** Candidate lines of indexes (summed over the query's terms) from which a search counts as heavy. */
+const HEAVY_LINES = 20_000;
 
 function statOf(file: string): { mtimeMs: number; size: number } | undefined {
   try {
@@ -494,6 +502,7 @@ async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchO
     // One memo of which words stand for which terms, for every file (thousands of small ones).
     const match = wordMatcher(query, plain);
     for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex, match, rawMessages: options.rawMessages }, scanned);
+    if (options.heavy && scanned.pools.reduce((n, pool) => pool.df.reduce((m, d) => m + d, n), 0) > HEAVY_LINES) options.heavy();
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
