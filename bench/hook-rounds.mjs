@@ -3,7 +3,10 @@
 // given) timed round by round beside bare `node -e 0`, interleaved so machine noise hits all
 // alike; medians, p90, the ratio to node, the ratio of this build to the baseline's, CPU time
 // beside wall time, and the load average.
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { emit } from './emit.mjs';
 import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
 
@@ -44,4 +47,38 @@ export function hookRounds({ worlds, rounds, notes, bench, prefix, baselineBin }
     console.log(`${name.padEnd(width)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${versus}${cpuOf(name)}`);
   }
   emit(bench, Object.entries(times).filter(([name]) => name !== 'node -e 0' && !name.endsWith('(baseline)')).map(([what, xs]) => ({ what: `${prefix}${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));
+}
+
+/**
+ * A session's folder `work/tag` served by the wmem at `bin` as `agent`: its project, home and
+ * environment (`env(project)` added; `hookEnv` added for the hooks alone), and how to run a hook
+ * (timed) and a command of it there.
+ */
+export function benchSession({ work, tag, bin, agent, sid, env: extra = () => ({}), hookEnv = {} }) {
+  const dir = path.join(work, tag);
+  const project = path.join(dir, 'project');
+  const home = path.join(dir, 'home');
+  mkdirSync(project, { recursive: true });
+  const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1', ...extra(project) };
+  const hook = (event, input) => {
+    const r = spawnTimed(process.execPath, [bin, 'hook', '--agent', agent, event], { cwd: project, env: { ...env, ...hookEnv }, input, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
+    return r.stdout;
+  };
+  const wmem = (...args) => {
+    const r = spawnSync(process.execPath, [bin, ...args, '--session', sid], { cwd: project, env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`wmem ${args.join(' ')} failed: ${r.stderr}`);
+  };
+  return { dir, project, home, env, hook, wmem };
+}
+
+/** The memory of a normal session, as bench/hooks.mjs's: task, progress, decisions, context, 100 scratch notes. */
+export function fillMemory({ wmem, home, project }, sid) {
+  const filler = (topic, n) => Array.from({ length: n }, (_, i) => `- ${topic} item ${i}: decided after measuring, see detail/notes-${i}.md`).join('\n');
+  wmem('set', 'task', 'Ship the compaction path: stream messages.jsonl, archive first, then rewrite; restore must round-trip.');
+  wmem('set', 'progress', filler('progress', 15));
+  wmem('set', 'decisions', filler('decision', 12));
+  wmem('set', 'context', filler('context', 10));
+  const notes = Array.from({ length: 100 }, (_, i) => `- [2026-11-23T08:00:00Z] (importance: 0.${i % 10}) note ${i}: the build uses esbuild and the tests use vitest #context`).join('\n');
+  appendFileSync(path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]/g, '-')}--`, sid, 'working-memory', 'scratch.md'), notes + '\n');
 }

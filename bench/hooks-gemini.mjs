@@ -7,13 +7,11 @@
 //   node bench/hooks-gemini.mjs [rounds] [baseline bin/wmem.js]
 // Given another build's bin/wmem.js, runs it too in a home of its own, interleaved, and prints the
 // ratio of this build to it.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hookRounds } from './hook-rounds.mjs';
-import { spawnTimed } from './cpu.mjs';
+import { benchSession, fillMemory, hookRounds } from './hook-rounds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.argv[2] ?? 30);
@@ -23,34 +21,16 @@ const baselineBin = process.argv[3] ? path.resolve(process.argv[3]) : undefined;
 
 /** A normal session served by the wmem at `bin`, in a folder of its own, and its hook cases. */
 function world(bin, tag) {
-  const dir = path.join(work, tag);
-  const project = path.join(dir, 'project');
-  const home = path.join(dir, 'home');
-  mkdirSync(project, { recursive: true });
+  const SID = '61fbed08-d17e-43a6-bd4c-46e22bc37b43';
+  const session = benchSession({ work, tag, bin, agent: 'gemini', sid: SID, env: (project) => ({ GEMINI_PROJECT_DIR: project }), hookEnv: { GEMINI_SESSION_ID: SID } });
+  const { dir, project, home, env, hook, wmem } = session;
   const chat = path.join(dir, 'session-chat.jsonl');
   copyFileSync(path.join(root, 'test', 'fixtures', 'gemini', 'chat-compressed.jsonl'), chat);
-  const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1', GEMINI_PROJECT_DIR: project };
-  const SID = '61fbed08-d17e-43a6-bd4c-46e22bc37b43';
   const payload = (event, extra = {}) => JSON.stringify({ session_id: SID, transcript_path: chat, cwd: project, hook_event_name: event, timestamp: '2026-11-25T08:00:00.000Z', ...extra });
-  const hook = (event, input) => {
-    const r = spawnTimed(process.execPath, [bin, 'hook', '--agent', 'gemini', event], { cwd: project, env: { ...env, GEMINI_SESSION_ID: SID }, input, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const wmem = (...args) => {
-    const r = spawnSync(process.execPath, [bin, ...args, '--session', SID], { cwd: project, env, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`wmem ${args.join(' ')} failed: ${r.stderr}`);
-  };
 
   hook('SessionStart', payload('SessionStart', { source: 'startup' }));
   hook('BeforeAgent', payload('BeforeAgent', { prompt: 'warm' }));
-  const filler = (topic, n) => Array.from({ length: n }, (_, i) => `- ${topic} item ${i}: decided after measuring, see detail/notes-${i}.md`).join('\n');
-  wmem('set', 'task', 'Ship the compaction path: stream messages.jsonl, archive first, then rewrite; restore must round-trip.');
-  wmem('set', 'progress', filler('progress', 15));
-  wmem('set', 'decisions', filler('decision', 12));
-  wmem('set', 'context', filler('context', 10));
-  const notes = Array.from({ length: 100 }, (_, i) => `- [2026-11-23T08:00:00Z] (importance: 0.${i % 10}) note ${i}: the build uses esbuild and the tests use vitest #context`).join('\n');
-  appendFileSync(path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]/g, '-')}--`, SID, 'working-memory', 'scratch.md'), notes + '\n');
+  fillMemory(session, SID);
 
   const reply = (i) => JSON.stringify({ id: `reply-${i}`, timestamp: '2026-11-25T08:00:00.000Z', type: 'gemini', content: 'Done.', thoughts: [], tokens: { input: 60000 + i, output: 100, cached: 50000, thoughts: 0, tool: 0, total: 60100 + i }, model: 'gemini-2.5-flash' }) + '\n' + JSON.stringify({ $set: { lastUpdated: '2026-11-25T08:00:00.000Z' } }) + '\n';
   const shell = (command, llmContent) => hook('AfterTool', payload('AfterTool', { tool_name: 'run_shell_command', tool_input: { command }, tool_response: { llmContent, returnDisplay: '' } }));

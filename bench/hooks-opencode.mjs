@@ -6,13 +6,11 @@
 //   node bench/hooks-opencode.mjs [rounds] [baseline bin/wmem.js]
 // Given another build's bin/wmem.js, runs it too in a home of its own, interleaved, and prints the
 // ratio of this build to it.
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hookRounds } from './hook-rounds.mjs';
-import { spawnTimed } from './cpu.mjs';
+import { benchSession, fillMemory, hookRounds } from './hook-rounds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const rounds = Number(process.argv[2] ?? 30);
@@ -22,12 +20,9 @@ const baselineBin = process.argv[3] ? path.resolve(process.argv[3]) : undefined;
 
 /** A normal session served by the wmem at `bin`, in a folder of its own, and its hook cases. */
 function world(bin, tag) {
-  const dir = path.join(work, tag);
-  const project = path.join(dir, 'project');
-  const home = path.join(dir, 'home');
-  mkdirSync(project, { recursive: true });
-  const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1' };
   const SID = 'ses_bench0000000000000000000';
+  const session = benchSession({ work, tag, bin, agent: 'opencode', sid: SID });
+  const { dir, project, home, env, hook, wmem } = session;
   const model = { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } };
   const messages = [];
   const exchange = (i) => {
@@ -39,24 +34,9 @@ function world(bin, tag) {
   for (let i = 0; i < 20; i++) exchange(i);
   const infos = () => messages.map((m) => ({ info: m.info }));
   const payload = (event, extra = {}) => JSON.stringify({ event, sessionID: SID, directory: project, model, ...extra });
-  const hook = (event, input) => {
-    const r = spawnTimed(process.execPath, [bin, 'hook', '--agent', 'opencode', event], { cwd: project, env, input, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
-    return r.stdout;
-  };
-  const wmem = (...args) => {
-    const r = spawnSync(process.execPath, [bin, ...args, '--session', SID], { cwd: project, env, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`wmem ${args.join(' ')} failed: ${r.stderr}`);
-  };
 
   hook('system.transform', payload('system.transform'));
-  const filler = (topic, n) => Array.from({ length: n }, (_, i) => `- ${topic} item ${i}: decided after measuring, see detail/notes-${i}.md`).join('\n');
-  wmem('set', 'task', 'Ship the compaction path: stream messages.jsonl, archive first, then rewrite; restore must round-trip.');
-  wmem('set', 'progress', filler('progress', 15));
-  wmem('set', 'decisions', filler('decision', 12));
-  wmem('set', 'context', filler('context', 10));
-  const notes = Array.from({ length: 100 }, (_, i) => `- [2026-11-23T08:00:00Z] (importance: 0.${i % 10}) note ${i}: the build uses esbuild and the tests use vitest #context`).join('\n');
-  appendFileSync(path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]/g, '-')}--`, SID, 'working-memory', 'scratch.md'), notes + '\n');
+  fillMemory(session, SID);
   hook('chat.message', payload('chat.message', { messages: infos() }));
 
   const tool = (r, exit) => ({ tool: 'bash', callID: `call_${r}_${exit}`, args: { command: 'npm test', description: 'tests' }, title: 'npm test', output: exit ? 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n' : 'ok\n', metadata: { exit, truncated: false } });
