@@ -4,91 +4,57 @@
 // filled overview, 100 scratch notes, and a real Codex rollout (test fixture, copied) holding one
 // compaction, that grows by a few token_count lines and a finished command before each round, as
 // it would between prompts. PostToolUse looks its command's exit code up in the rollout.
-//   node bench/hooks-codex.mjs [rounds]
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+//   node bench/hooks-codex.mjs [rounds] [baseline bin/wmem.js]
+// Given another build's bin/wmem.js, runs it too in a home of its own, interleaved, and prints the
+// ratio of this build to it.
+import { appendFileSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emit } from './emit.mjs';
-import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
+import { benchSession, fillMemory, hookRounds } from './hook-rounds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'wmem.js');
 const rounds = Number(process.argv[2] ?? 30);
 const work = path.join(root, 'bench', '.work', 'hooks-codex');
 rmSync(work, { recursive: true, force: true });
-const project = path.join(work, 'project');
-const home = path.join(work, 'home');
-mkdirSync(project, { recursive: true });
-const fixtures = path.join(root, 'test', 'fixtures', 'codex');
-const rollout = path.join(work, 'rollout.jsonl');
-copyFileSync(path.join(fixtures, 'rollout-auto-compacted.jsonl'), rollout);
-const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1' };
-const SID = '01a211be-0000-7000-8000-0123456789ab';
-const payload = (event, extra = {}) => JSON.stringify({ session_id: SID, transcript_path: rollout, cwd: project, hook_event_name: event, model: 'gpt-5.1', permission_mode: 'bypassPermissions', ...extra });
-const hook = (event, input) => {
-  const r = spawnTimed(process.execPath, [bin, 'hook', '--agent', 'codex', event], { cwd: project, env, input, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
-  return r.stdout;
-};
-const wmem = (...args) => {
-  const r = spawnSync(process.execPath, [bin, ...args, '--session', SID], { cwd: project, env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`wmem ${args.join(' ')} failed: ${r.stderr}`);
-};
+const baselineBin = process.argv[3] ? path.resolve(process.argv[3]) : undefined;
 
-hook('SessionStart', payload('SessionStart', { source: 'startup' }));
-const filler = (topic, n) => Array.from({ length: n }, (_, i) => `- ${topic} item ${i}: decided after measuring, see detail/notes-${i}.md`).join('\n');
-wmem('set', 'task', 'Ship the compaction path: stream messages.jsonl, archive first, then rewrite; restore must round-trip.');
-wmem('set', 'progress', filler('progress', 15));
-wmem('set', 'decisions', filler('decision', 12));
-wmem('set', 'context', filler('context', 10));
-const notes = Array.from({ length: 100 }, (_, i) => `- [2026-11-23T08:00:00Z] (importance: 0.${i % 10}) note ${i}: the build uses esbuild and the tests use vitest #context`).join('\n');
-appendFileSync(path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]/g, '-')}--`, SID, 'working-memory', 'scratch.md'), notes + '\n');
-hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'warm' }));
+/** A normal session served by the wmem at `bin`, in a folder of its own, and its hook cases. */
+function world(bin, tag) {
+  const SID = '01a211be-0000-7000-8000-0123456789ab';
+  const session = benchSession({ work, tag, bin, agent: 'codex', sid: SID });
+  const { dir, project, home, env, hook, wmem } = session;
+  const fixtures = path.join(root, 'test', 'fixtures', 'codex');
+  const rollout = path.join(dir, 'rollout.jsonl');
+  copyFileSync(path.join(fixtures, 'rollout-auto-compacted.jsonl'), rollout);
+  const payload = (event, extra = {}) => JSON.stringify({ session_id: SID, transcript_path: rollout, cwd: project, hook_event_name: event, model: 'gpt-5.1', permission_mode: 'bypassPermissions', ...extra });
 
-const usage = (i) => JSON.stringify({ timestamp: '2026-11-25T08:00:00.000Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 60000 + i, cached_input_tokens: 50000, output_tokens: 100, total_tokens: 60100 + i }, model_context_window: 258400 } } }) + '\n';
-const command = (id, code) => JSON.stringify({ timestamp: '2026-11-25T08:00:00.000Z', type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id, command: ['/bin/bash', '-lc', 'npm test'], status: code ? 'failed' : 'completed', aggregated_output: code ? 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n' : 'ok\n', exit_code: code } } }) + '\n';
-const post = (id, cmd) => hook('PostToolUse', payload('PostToolUse', { turn_id: 't', tool_name: 'Bash', tool_input: { command: cmd }, tool_response: 'output', tool_use_id: id }));
+  hook('SessionStart', payload('SessionStart', { source: 'startup' }));
+  fillMemory(session, SID);
+  hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'warm' }));
 
-const cases = {
-  'node -e 0': () => spawnTimed(process.execPath, ['-e', '0']),
-  SessionStart: () => hook('SessionStart', payload('SessionStart', { source: 'resume' })),
-  UserPromptSubmit: () => hook('UserPromptSubmit', payload('UserPromptSubmit', { turn_id: 't', prompt: 'next step' })),
-  'PostToolUse ok': (r) => post(`call_ok_${r}`, 'ls'),
-  'PostToolUse failed': (r) => post(`call_fail_${r}`, 'npm test'),
-  SessionEnd: () => hook('SessionEnd', JSON.stringify({ session_id: SID, transcript_path: rollout, cwd: project, hook_event_name: 'SessionEnd', reason: 'other' })),
-  PreCompact: () => hook('PreCompact', payload('PreCompact', { turn_id: 't', trigger: 'auto' })),
-  PostCompact: () => hook('PostCompact', payload('PostCompact', { turn_id: 't', trigger: 'auto' })),
-  // PreCompact and PostCompact each add a line to overview.md: this prompt is the first to render it.
-  'UserPromptSubmit*': () => hook('UserPromptSubmit', payload('UserPromptSubmit', { turn_id: 't', prompt: 'after an overview change' })),
-};
-const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-for (let r = 0; r < rounds; r++) {
-  for (let i = 0; i < 3; i++) appendFileSync(rollout, usage(r * 3 + i));
-  appendFileSync(rollout, command(`call_ok_${r}`, 0) + command(`call_fail_${r}`, 1));
-  for (const [name, fn] of Object.entries(cases)) {
-    const start = process.hrtime.bigint();
-    fn(r);
-    times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (lastCpuMs !== undefined) cpu[name].push(lastCpuMs);
-  }
+  const usage = (i) => JSON.stringify({ timestamp: '2026-11-25T08:00:00.000Z', type: 'event_msg', payload: { type: 'token_count', info: { last_token_usage: { input_tokens: 60000 + i, cached_input_tokens: 50000, output_tokens: 100, total_tokens: 60100 + i }, model_context_window: 258400 } } }) + '\n';
+  const command = (id, code) => JSON.stringify({ timestamp: '2026-11-25T08:00:00.000Z', type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id, command: ['/bin/bash', '-lc', 'npm test'], status: code ? 'failed' : 'completed', aggregated_output: code ? 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n' : 'ok\n', exit_code: code } } }) + '\n';
+  const post = (id, cmd) => hook('PostToolUse', payload('PostToolUse', { turn_id: 't', tool_name: 'Bash', tool_input: { command: cmd }, tool_response: 'output', tool_use_id: id }));
+
+  const cases = {
+    SessionStart: () => hook('SessionStart', payload('SessionStart', { source: 'resume' })),
+    UserPromptSubmit: () => hook('UserPromptSubmit', payload('UserPromptSubmit', { turn_id: 't', prompt: 'next step' })),
+    'PostToolUse ok': (r) => post(`call_ok_${r}`, 'ls'),
+    'PostToolUse failed': (r) => post(`call_fail_${r}`, 'npm test'),
+    SessionEnd: () => hook('SessionEnd', JSON.stringify({ session_id: SID, transcript_path: rollout, cwd: project, hook_event_name: 'SessionEnd', reason: 'other' })),
+    PreCompact: () => hook('PreCompact', payload('PreCompact', { turn_id: 't', trigger: 'auto' })),
+    PostCompact: () => hook('PostCompact', payload('PostCompact', { turn_id: 't', trigger: 'auto' })),
+    // PreCompact and PostCompact each add a line to overview.md: this prompt is the first to render it.
+    'UserPromptSubmit*': () => hook('UserPromptSubmit', payload('UserPromptSubmit', { turn_id: 't', prompt: 'after an overview change' })),
+  };
+  const grow = (r) => {
+    for (let i = 0; i < 3; i++) appendFileSync(rollout, usage(r * 3 + i));
+    appendFileSync(rollout, command(`call_ok_${r}`, 0) + command(`call_fail_${r}`, 1));
+  };
+  return { grow, cases };
 }
-const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const base = median(times['node -e 0']);
-const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
-const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
-const size = readFileSync(rollout).length;
-console.log('UserPromptSubmit* = the first prompt after PostCompact changed overview.md (the order of rounds is that of bench/hooks.mjs).');
-console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; rollout ${Math.round(size / 1024)} KB at the end (one compaction)`);
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);
-for (const [name, xs] of Object.entries(times)) {
-  console.log(`${name.padEnd(20)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${cpuOf(name)}`);
-}
+
+const worlds = [{ tag: 'this', ...world(path.join(root, 'bin', 'wmem.js'), 'this') }, ...(baselineBin ? [{ tag: 'baseline', ...world(baselineBin, 'baseline') }] : [])];
+hookRounds({ worlds, rounds, baselineBin, bench: 'hooks-codex', prefix: 'codex hook ', notes: () => ['UserPromptSubmit* = the first prompt after PostCompact changed overview.md (the order of rounds is that of bench/hooks.mjs).', `rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; rollout ${Math.round(readFileSync(path.join(work, 'this', 'rollout.jsonl')).length / 1024)} KB at the end (one compaction)`] });
 rmSync(work, { recursive: true, force: true });
-emit('hooks-codex', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `codex hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

@@ -3,92 +3,58 @@
 // `node -e 0`, interleaved round by round so machine noise hits all alike. The session is a
 // normal one: a filled overview and 100 scratch notes; the messages the plugin passes grow by
 // an exchange every round (40 messages to start), as they would between prompts.
-//   node bench/hooks-opencode.mjs [rounds]
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, rmSync } from 'node:fs';
+//   node bench/hooks-opencode.mjs [rounds] [baseline bin/wmem.js]
+// Given another build's bin/wmem.js, runs it too in a home of its own, interleaved, and prints the
+// ratio of this build to it.
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emit } from './emit.mjs';
-import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
+import { benchSession, fillMemory, hookRounds } from './hook-rounds.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'wmem.js');
 const rounds = Number(process.argv[2] ?? 30);
 const work = path.join(root, 'bench', '.work', 'hooks-opencode');
 rmSync(work, { recursive: true, force: true });
-const project = path.join(work, 'project');
-const home = path.join(work, 'home');
-mkdirSync(project, { recursive: true });
-const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1' };
-const SID = 'ses_bench0000000000000000000';
-const model = { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } };
-const messages = [];
-const exchange = (i) => {
-  const user = { info: { id: `msg_${String(2 * i).padStart(6, '0')}`, sessionID: SID, role: 'user', time: { created: 2 * i } }, parts: [{ type: 'text', text: `step ${i}: go on with the parser` }] };
-  const tokens = { total: 60000 + i * 100, input: 9000, output: 100, reasoning: 0, cache: { read: 50900 + i * 100, write: 0 } };
-  const assistant = { info: { id: `msg_${String(2 * i + 1).padStart(6, '0')}`, sessionID: SID, role: 'assistant', modelID: model.modelID, providerID: model.providerID, tokens, time: { created: 2 * i + 1 } }, parts: [{ type: 'text', text: `done with step ${i}` }] };
-  messages.push(user, assistant);
-};
-for (let i = 0; i < 20; i++) exchange(i);
-const infos = () => messages.map((m) => ({ info: m.info }));
-const payload = (event, extra = {}) => JSON.stringify({ event, sessionID: SID, directory: project, model, ...extra });
-const hook = (event, input) => {
-  const r = spawnTimed(process.execPath, [bin, 'hook', '--agent', 'opencode', event], { cwd: project, env, input, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`hook ${event} exited ${r.status}: ${r.stderr}`);
-  return r.stdout;
-};
-const wmem = (...args) => {
-  const r = spawnSync(process.execPath, [bin, ...args, '--session', SID], { cwd: project, env, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`wmem ${args.join(' ')} failed: ${r.stderr}`);
-};
+const baselineBin = process.argv[3] ? path.resolve(process.argv[3]) : undefined;
 
-hook('system.transform', payload('system.transform'));
-const filler = (topic, n) => Array.from({ length: n }, (_, i) => `- ${topic} item ${i}: decided after measuring, see detail/notes-${i}.md`).join('\n');
-wmem('set', 'task', 'Ship the compaction path: stream messages.jsonl, archive first, then rewrite; restore must round-trip.');
-wmem('set', 'progress', filler('progress', 15));
-wmem('set', 'decisions', filler('decision', 12));
-wmem('set', 'context', filler('context', 10));
-const notes = Array.from({ length: 100 }, (_, i) => `- [2026-11-23T08:00:00Z] (importance: 0.${i % 10}) note ${i}: the build uses esbuild and the tests use vitest #context`).join('\n');
-appendFileSync(path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]/g, '-')}--`, SID, 'working-memory', 'scratch.md'), notes + '\n');
-hook('chat.message', payload('chat.message', { messages: infos() }));
+/** A normal session served by the wmem at `bin`, in a folder of its own, and its hook cases. */
+function world(bin, tag) {
+  const SID = 'ses_bench0000000000000000000';
+  const session = benchSession({ work, tag, bin, agent: 'opencode', sid: SID });
+  const { dir, project, home, env, hook, wmem } = session;
+  const model = { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } };
+  const messages = [];
+  const exchange = (i) => {
+    const user = { info: { id: `msg_${String(2 * i).padStart(6, '0')}`, sessionID: SID, role: 'user', time: { created: 2 * i } }, parts: [{ type: 'text', text: `step ${i}: go on with the parser` }] };
+    const tokens = { total: 60000 + i * 100, input: 9000, output: 100, reasoning: 0, cache: { read: 50900 + i * 100, write: 0 } };
+    const assistant = { info: { id: `msg_${String(2 * i + 1).padStart(6, '0')}`, sessionID: SID, role: 'assistant', modelID: model.modelID, providerID: model.providerID, tokens, time: { created: 2 * i + 1 } }, parts: [{ type: 'text', text: `done with step ${i}` }] };
+    messages.push(user, assistant);
+  };
+  for (let i = 0; i < 20; i++) exchange(i);
+  const infos = () => messages.map((m) => ({ info: m.info }));
+  const payload = (event, extra = {}) => JSON.stringify({ event, sessionID: SID, directory: project, model, ...extra });
 
-const tool = (r, exit) => ({ tool: 'bash', callID: `call_${r}_${exit}`, args: { command: 'npm test', description: 'tests' }, title: 'npm test', output: exit ? 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n' : 'ok\n', metadata: { exit, truncated: false } });
-// In the order of a real turn: the prompt, the requests' system prompt, tool calls; then a
-// compaction and the idle that ends the turn (both change overview.md, so the next prompt renders
-// the memory part afresh, as it would after them).
-const cases = {
-  'node -e 0': () => spawnTimed(process.execPath, ['-e', '0']),
-  'chat.message': () => hook('chat.message', payload('chat.message', { messages: infos() })),
-  'system.transform': () => hook('system.transform', payload('system.transform')),
-  'tool.execute.after ok': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 0) })),
-  'tool.execute.after failed': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 1) })),
-  'session.compacting': () => hook('session.compacting', payload('session.compacting', { messages })),
-  'session.idle': () => hook('session.idle', payload('session.idle', { messages: infos() })),
-};
-const times = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
-for (let r = 0; r < rounds; r++) {
-  exchange(20 + r);
-  for (const [name, fn] of Object.entries(cases)) {
-    const start = process.hrtime.bigint();
-    fn(r);
-    times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
-    if (lastCpuMs !== undefined) cpu[name].push(lastCpuMs);
-  }
+  hook('system.transform', payload('system.transform'));
+  fillMemory(session, SID);
+  hook('chat.message', payload('chat.message', { messages: infos() }));
+
+  const tool = (r, exit) => ({ tool: 'bash', callID: `call_${r}_${exit}`, args: { command: 'npm test', description: 'tests' }, title: 'npm test', output: exit ? 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n' : 'ok\n', metadata: { exit, truncated: false } });
+  // In the order of a real turn: the prompt, the requests' system prompt, tool calls; then a
+  // compaction and the idle that ends the turn (both change overview.md, so the next prompt renders
+  // the memory part afresh, as it would after them).
+  const cases = {
+    'chat.message': () => hook('chat.message', payload('chat.message', { messages: infos() })),
+    'system.transform': () => hook('system.transform', payload('system.transform')),
+    'tool.execute.after ok': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 0) })),
+    'tool.execute.after failed': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 1) })),
+    'session.compacting': () => hook('session.compacting', payload('session.compacting', { messages })),
+    'session.idle': () => hook('session.idle', payload('session.idle', { messages: infos() })),
+  };
+  const grow = (r) => exchange(20 + r);
+  return { grow, cases };
 }
-const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const base = median(times['node -e 0']);
-const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
-const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
-console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; ${messages.length} messages at the end`);
-console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);
-for (const [name, xs] of Object.entries(times)) {
-  console.log(`${name.padEnd(26)} median ${median(xs).toFixed(1).padStart(6)} ms   p90 ${pick(xs, 0.9).toFixed(1).padStart(6)} ms   ratio ${(median(xs) / base).toFixed(2)}×${cpuOf(name)}`);
-}
+
+const worlds = [{ tag: 'this', ...world(path.join(root, 'bin', 'wmem.js'), 'this') }, ...(baselineBin ? [{ tag: 'baseline', ...world(baselineBin, 'baseline') }] : [])];
+hookRounds({ worlds, rounds, baselineBin, bench: 'hooks-opencode', prefix: 'opencode hook ', notes: () => [`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores; ${20 + rounds} exchanges at the end`] });
 rmSync(work, { recursive: true, force: true });
-emit('hooks-opencode', Object.entries(times).filter(([name]) => name !== 'node -e 0').map(([what, xs]) => ({ what: `opencode hook ${what}`, ms: median(xs), baseline: 'node -e 0', baselineMs: base })));

@@ -26,6 +26,7 @@ const QUICK = {
   'hooks-gemini.mjs': ['10'],
   'mcp.mjs': ['10', '100'],
   'hooks-opencode.mjs': ['10'],
+  'hooks-agents.mjs': ['10'],
   'compact.mjs': ['3', '100000'],
   'consolidate.mjs': ['3', '1000'],
   'search.mjs': ['3', '20'],
@@ -35,7 +36,7 @@ const QUICK = {
   'search-after-compact.mjs': ['2', '100000'],
   'team.mjs': ['15', '5000'],
 };
-const NOT_BENCHES = new Set(['run.mjs', 'emit.mjs', 'history-gen.mjs']);
+const NOT_BENCHES = new Set(['run.mjs', 'emit.mjs', 'history-gen.mjs', 'hook-rounds.mjs']);
 const BENCHES = readdirSync(here)
   .filter((f) => f.endsWith('.mjs') && !NOT_BENCHES.has(f) && (!only.length || only.includes(f.slice(0, -4))))
   .sort()

@@ -37,11 +37,11 @@ async function lean() {
       return (await import('../dist/fast/fast-mcp.js')).runMcp(process.argv);
     case 'hook':
       // Every prompt and every tool call: the hook path in one CommonJS file (fast-hook.cjs), for
-      // Claude Code's common events first without what they never load (first-hook.cjs; for a
+      // every agent's common events first without what they never load (first-hook.cjs; for a
       // tool call first-tool.cjs, without the context's rendering as well), which hands anything
       // it lacks to fast-hook.cjs. The choice here is a guess from the words: a wrong one costs
       // time, never an answer (src/entries/first-hook.ts decides what it serves).
-      return firstStage() ? require(`../dist/fast/${firstStage()}`).runHook(process.argv) : require('../dist/fast/fast-hook.cjs').runFast(process.argv);
+      return hookEntry(firstStage());
     default:
       // `wmem context` (every prompt, in some setups): first from the session's answer cache (a
       // small file that reads it and stats what it was computed from), else the same entry as
@@ -51,14 +51,25 @@ async function lean() {
   }
 }
 
-/** The hook's first stage for this command line, or undefined: another agent, another event. */
+/** Runs `wmem hook` through `stage` (a first stage's file), or the full hook entry. */
+function hookEntry(stage) {
+  return stage ? require(`../dist/fast/${stage}`).runHook(process.argv) : require('../dist/fast/fast-hook.cjs').runFast(process.argv);
+}
+
+/**
+ * The hook's first stage for this command line, or undefined: an agent or event it does not serve.
+ * dist/fast/first-routes.json (written by the build from every agent's events) says, for each
+ * agent's id and alias, which of its events go to first-hook.cjs or first-tool.cjs; an event is
+ * any word of the line, spelled as the agent's eventFor takes it (`post-tool-use`, `PostToolUse`).
+ */
 function firstStage() {
   const agent = args.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
   const id = agent < 0 ? 'claude' : args[agent].startsWith('--agent=') ? args[agent].slice(8) : args[agent + 1];
-  if (id !== 'claude' && id !== 'claude-code') return undefined;
-  if (args.includes('PostToolUse') || args.includes('PostToolUseFailure')) return 'first-tool.cjs';
-  if (args.includes('UserPromptSubmit') || args.includes('SessionStart')) return 'first-hook.cjs';
-  return undefined;
+  const routes = require('../dist/fast/first-routes.json');
+  const key = String(id).trim().toLowerCase();
+  const events = Object.hasOwn(routes, key) ? routes[key] : {};
+  const event = args.map((word) => word.replace(/[-_\s]/g, '').toLowerCase()).find((word) => Object.hasOwn(events, word));
+  return event === undefined ? undefined : events[event];
 }
 
 main().catch((err) => {

@@ -5,13 +5,14 @@
 // summary; end → deterministic consolidation. An adapter only says how its agent spells those
 // moments, what its hook input looks like, how it wants an answer, how to read token use from its
 // transcript, and where its config lives. Adding an agent = one folder `src/agents/<id>/` whose
-// index.ts exports an `AgentAdapter`, plus one line in src/agents/registry.ts.
+// hook.ts exports its `AgentHook` and whose index.ts exports the `AgentAdapter` spreading it, plus
+// one line in src/agents/registry.ts and one in src/agents/lookup.ts.
 //
 // Rules for implementations: everything here is pure or reads only the files it is given, except
 // `transcript.read` (which reads the agent's transcript). Nothing here writes: config changes are
 // planned as data (`ConfigPlan`) and written by the install use case, so install, uninstall,
-// doctor and --dry-run share one computation. Keep index.ts light: the per-prompt hook path loads
-// it, so heavy helpers go behind `await import(...)`.
+// doctor and --dry-run share one computation. Keep hook.ts light: the per-prompt hook path loads
+// it (never index.ts), so heavy helpers go behind `await import(...)`.
 //
 // Helpers for implementations: hook-json.ts parses the snake_case JSON hook input Claude Code,
 // Codex and Gemini CLI share; transcript-file.ts's readJsonlUsage reads any JSONL transcript
@@ -286,7 +287,12 @@ export interface AgentNames {
   metaName: string;
 }
 
-export interface AgentAdapter extends AgentNames {
+/**
+ * What a hook of the agent needs, apart from its installer: the folder's hook.ts exports it alone,
+ * so that the per-prompt and per-tool hooks (agents/lookup.ts, the hook's first stage) load no
+ * config planner, settings parser or trust check; index.ts spreads it into the whole adapter.
+ */
+export interface AgentHook extends AgentNames {
   /** Every event wmem installs or answers, with its moment. */
   events: readonly AgentEvent[];
   /** The event named on the command line, in a forgiving spelling, or undefined. */
@@ -317,6 +323,10 @@ export interface AgentAdapter extends AgentNames {
   defaultWindow?: number;
   /** The agent's own command that compacts, for hints (`/compact`). */
   compactCommand?: string;
+}
+
+/** The whole adapter: its hook part (hook.ts) and its install, uninstall and diagnosis (index.ts). */
+export interface AgentAdapter extends AgentHook {
   config: AgentConfig;
   /** Where `wmem install AGENT --mcp` registers the MCP server; absent: the agent has no MCP config wmem writes. */
   mcp?: McpRegistration;

@@ -1,10 +1,13 @@
-// The agents by id, alias and meta.json name, each adapter loaded only when it is asked for. A
-// hook serves one agent and `wmem context` reads one agent's transcript: loading all eleven
-// adapters (their installers and config readers included, registry.ts) cost every prompt ~13 ms
-// on a slow machine against ~4 ms for one. Each agent's names live in its folder's names.ts, which
-// its adapter spreads too; registry.ts stays the list of the adapters themselves, and
-// test/unit/agent-lookup.test.ts checks that this list holds each of them.
-import type { AgentAdapter, AgentNames } from './adapter.js';
+// The agents by id, alias and meta.json name, each one's hook part (its folder's hook.ts) loaded
+// only when it is asked for. A hook serves one agent and `wmem context` reads one agent's
+// transcript: loading all eleven adapters (their installers and config readers included,
+// registry.ts) cost every prompt ~13 ms on a slow machine against ~4 ms for one, and an adapter's
+// installer (settings planners, trust checks, TOML) is more than its hook needs. Each agent's names
+// live in its folder's names.ts, which its hook part spreads too; registry.ts stays the list of
+// the adapters themselves, and test/unit/agent-lookup.test.ts checks that this list holds each of
+// them with the same hook part. The hook's first stage (src/entries/build-first-hook.mjs) serves
+// every agent listed here.
+import type { AgentHook, AgentNames } from './adapter.js';
 import { CLAUDE_NAMES } from './claude/names.js';
 import { CODEX_NAMES } from './codex/names.js';
 import { GEMINI_NAMES } from './gemini/names.js';
@@ -21,31 +24,37 @@ import { CRUSH_NAMES } from './crush/names.js';
 export const DEFAULT_AGENT = 'claude';
 
 interface AgentName extends AgentNames {
-  load: () => Promise<AgentAdapter>;
+  /** Its hook part (hook.ts), without its installer. */
+  hook: () => Promise<AgentHook>;
 }
 
 // registry.ts's order. The import paths are written out so that the bundler sees each one.
 export const AGENT_NAMES: readonly AgentName[] = [
-  { ...CLAUDE_NAMES, load: () => import('./claude/index.js').then((m) => m.claude) },
-  { ...CODEX_NAMES, load: () => import('./codex/index.js').then((m) => m.codex) },
-  { ...GEMINI_NAMES, load: () => import('./gemini/index.js').then((m) => m.gemini) },
-  { ...OPENCODE_NAMES, load: () => import('./opencode/index.js').then((m) => m.opencode) },
-  { ...COPILOT_NAMES, load: () => import('./copilot/index.js').then((m) => m.copilot) },
-  { ...QWEN_NAMES, load: () => import('./qwen/index.js').then((m) => m.qwen) },
-  { ...DROID_NAMES, load: () => import('./droid/index.js').then((m) => m.droid) },
-  { ...KILO_NAMES, load: () => import('./kilo/index.js').then((m) => m.kilo) },
-  { ...AUGGIE_NAMES, load: () => import('./auggie/index.js').then((m) => m.auggie) },
-  { ...AMP_NAMES, load: () => import('./amp/index.js').then((m) => m.amp) },
-  { ...CRUSH_NAMES, load: () => import('./crush/index.js').then((m) => m.crush) },
+  { ...CLAUDE_NAMES, hook: () => import('./claude/hook.js').then((m) => m.claudeHook) },
+  { ...CODEX_NAMES, hook: () => import('./codex/hook.js').then((m) => m.codexHook) },
+  { ...GEMINI_NAMES, hook: () => import('./gemini/hook.js').then((m) => m.geminiHook) },
+  { ...OPENCODE_NAMES, hook: () => import('./opencode/hook.js').then((m) => m.opencodeHook) },
+  { ...COPILOT_NAMES, hook: () => import('./copilot/hook.js').then((m) => m.copilotHook) },
+  { ...QWEN_NAMES, hook: () => import('./qwen/hook.js').then((m) => m.qwenHook) },
+  { ...DROID_NAMES, hook: () => import('./droid/hook.js').then((m) => m.droidHook) },
+  { ...KILO_NAMES, hook: () => import('./kilo/hook.js').then((m) => m.kiloHook) },
+  { ...AUGGIE_NAMES, hook: () => import('./auggie/hook.js').then((m) => m.auggieHook) },
+  { ...AMP_NAMES, hook: () => import('./amp/hook.js').then((m) => m.ampHook) },
+  { ...CRUSH_NAMES, hook: () => import('./crush/hook.js').then((m) => m.crushHook) },
 ];
 
-/** The adapter named `name` (its id or an alias, any case), or undefined: registry.ts's findAgent, loading only that one. */
-export async function loadAgent(name: string): Promise<AgentAdapter | undefined> {
+/** The names of the agent called `name` (its id or an alias, any case), or undefined: nothing loaded. */
+export function agentNamed(name: string): AgentName | undefined {
   const key = name.trim().toLowerCase();
-  return AGENT_NAMES.find((a) => a.id === key || a.aliases.includes(key))?.load();
+  return AGENT_NAMES.find((a) => a.id === key || a.aliases.includes(key));
 }
 
-/** The adapter whose meta.json name is `metaName` (`claude-code` → claude): registry.ts's agentByMetaName, loading only that one. */
-export async function loadAgentByMetaName(metaName: string | undefined): Promise<AgentAdapter | undefined> {
-  return metaName === undefined ? undefined : AGENT_NAMES.find((a) => a.metaName === metaName)?.load();
+/** The hook part of the agent named `name` (its id or an alias, any case), or undefined: registry.ts's findAgent, loading only that one's hook.ts. */
+export async function loadAgentHook(name: string): Promise<AgentHook | undefined> {
+  return agentNamed(name)?.hook();
+}
+
+/** The hook part of the agent whose meta.json name is `metaName` (`claude-code` → claude): registry.ts's agentByMetaName, loading only that one's hook.ts. */
+export async function loadAgentHookByMetaName(metaName: string | undefined): Promise<AgentHook | undefined> {
+  return metaName === undefined ? undefined : AGENT_NAMES.find((a) => a.metaName === metaName)?.hook();
 }

@@ -3,22 +3,30 @@
 // integration. Its adapter answers no hook event; its hook config refuses an install by name,
 // pointing at --mcp (exit 2), plans nothing on uninstall and reports nothing to doctor. The
 // install scopes are its MCP scopes, so `install --help` tells them like any agent's.
-import { ConfigShapeError, HookInputError, type AgentAdapter, type AgentNames, type McpRegistration } from './adapter.js';
+// Its folder's hook.ts is `mcpOnlyHook(NAMES)`, its index.ts `mcpOnlyAdapter(hook, mcp)`.
+import { ConfigShapeError, HookInputError, type AgentAdapter, type AgentHook, type AgentNames, type McpRegistration } from './adapter.js';
 
-export function mcpOnlyAdapter(agent: AgentNames & { mcp: McpRegistration }): AgentAdapter {
-  const { id, displayName, mcp } = agent;
+/** The hook part of an agent that runs no hook: no event, and an input refused by name. */
+export function mcpOnlyHook(names: AgentNames): AgentHook {
   return {
-    id,
-    aliases: agent.aliases,
-    displayName,
-    metaName: agent.metaName,
+    id: names.id,
+    aliases: names.aliases,
+    displayName: names.displayName,
+    metaName: names.metaName,
     events: [],
     eventFor: () => undefined,
     parseInput: () => {
-      throw new HookInputError(`${displayName} runs no wmem hook`);
+      throw new HookInputError(`${names.displayName} runs no wmem hook`);
     },
     toolEvent: () => ({}),
     answer: { contextCap: 10_000, answer: () => undefined },
+  };
+}
+
+export function mcpOnlyAdapter(hook: AgentHook, mcp: McpRegistration): AgentAdapter {
+  const { id, displayName } = hook;
+  return {
+    ...hook,
     config: {
       scopes: mcp.scopes,
       defaultScope: mcp.defaultScope,

@@ -16,7 +16,7 @@ import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stream/stats.js';
 import { HISTORY_USAGE } from '../agents/history-usage.js';
-import { loadAgentByMetaName } from '../agents/lookup.js';
+import { loadAgentHookByMetaName } from '../agents/lookup.js';
 import { MEMORY_BLOCKS, blockInputs, joinBlocks, renderBlock, renderMemory, renderMeta, type MemoryInputs, type MemoryWhere } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
@@ -72,7 +72,7 @@ async function loadAgent(session: Session, meta: SessionMeta | undefined, observ
   const claudeState = await readHookStateLoose(session.paths.stateDir, 'claude');
   const name = claudeState ? 'claude-code' : typeof meta?.agent === 'string' ? meta.agent : undefined;
   if (!name) return undefined;
-  const adapter = await loadAgentByMetaName(name);
+  const adapter = await loadAgentHookByMetaName(name);
   if (!adapter) return { name, state: claudeState, usage: observed?.usage };
   const state = adapter.id === 'claude' ? claudeState : await readHookStateLoose(session.paths.stateDir, adapter.id);
   let usage = observed?.usage;

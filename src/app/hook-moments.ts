@@ -10,7 +10,7 @@ import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject, type ProjectRef } from '../store/project.js';
 import { isOffAt, offFile } from '../store/switch.js';
 import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
-import type { AgentAdapter, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
+import type { AgentHook, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
 import { updateHookState, type HookState } from '../store/hook-state.js';
 import type { MemoryWhere } from '../render/context.js';
 import type { Observed } from '../store/meter-sources.js';
@@ -27,7 +27,7 @@ export interface HookOptions {
 
 /** What a moment handler is given: the adapter, the parsed input, where things are, the options. */
 export interface Moment {
-  adapter: AgentAdapter;
+  adapter: AgentHook;
   input: HookInput;
   env: AppEnv;
   options: HookOptions;
@@ -183,13 +183,13 @@ async function readTranscript({ input, adapter }: Moment, state: HookState, requ
  * Token use the agent passed in the input (OpenCode): kept as the cursor, so `wmem status` finds
  * it later through the adapter's reader; the cursor names the session's conversation file.
  */
-function passedUsage(view: UsageView, adapter: AgentAdapter, session: Session | undefined): TranscriptRead {
+function passedUsage(view: UsageView, adapter: AgentHook, session: Session | undefined): TranscriptRead {
   const file = session ? conversationFile(session, adapter) : '';
   return { cursor: { path: file, view } as TranscriptCursor, view, changed: true };
 }
 
 /** Where wmem keeps the conversation an agent passes in its input (no transcript file of its own). */
-function conversationFile(session: Session, adapter: AgentAdapter): string {
+function conversationFile(session: Session, adapter: AgentHook): string {
   return path.join(session.paths.stateDir, `${adapter.id.replace(/[^a-z0-9-]/g, '')}-transcript.jsonl`);
 }
 

@@ -3,8 +3,8 @@
 // adapter shapes the answer. A hook never breaks the agent: whatever goes wrong, the result is
 // silence (no output) and the error goes to <home>/logs/hooks.log.
 import { logHook, recordFired } from '../agents/hook-log.js';
-import { HookInputError, type AgentAdapter, type HookInput } from '../agents/adapter.js';
-import { DEFAULT_AGENT, loadAgent } from '../agents/lookup.js';
+import { HookInputError, type AgentHook, type HookInput } from '../agents/adapter.js';
+import { DEFAULT_AGENT, loadAgentHook } from '../agents/lookup.js';
 import type { AppEnv } from './env.js';
 import { disabledByEnv } from '../store/switch.js';
 import type { HookOptions, HookResult, Moment } from './hook-moments.js';
@@ -64,17 +64,17 @@ async function handle(moment: Moment): Promise<HookResult> {
  * Where the last firing of an event is recorded: Claude Code's under the bare event name (as
  * before adapters existed), other agents' as `<id>-<Event>`.
  */
-export function firedKey(adapter: AgentAdapter | undefined, event: string): string {
+export function firedKey(adapter: AgentHook | undefined, event: string): string {
   return !adapter || adapter.id === DEFAULT_AGENT ? event : `${adapter.id}-${event}`;
 }
 
 export async function hook(request: HookRequest, env: AppEnv): Promise<HookAnswer> {
-  // Only the adapter of the agent served is loaded (agents/lookup.ts), not all of them.
-  return hookWith(await loadAgent(request.agent ?? DEFAULT_AGENT), request, env);
+  // Only the hook part of the agent served is loaded (agents/lookup.ts), not all of them.
+  return hookWith(await loadAgentHook(request.agent ?? DEFAULT_AGENT), request, env);
 }
 
 /** The driver for one adapter (undefined: the agent asked for is unknown, which is logged). */
-export async function hookWith(adapter: AgentAdapter | undefined, request: HookRequest, env: AppEnv): Promise<HookAnswer> {
+export async function hookWith(adapter: AgentHook | undefined, request: HookRequest, env: AppEnv): Promise<HookAnswer> {
   // Switched off for the whole environment: nothing read into memory, nothing written, no answer.
   // The input is still drained, so that the agent never writes into a closed pipe.
   if (disabledByEnv(env.env)) {

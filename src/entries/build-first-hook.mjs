@@ -3,19 +3,26 @@
 // events never load replaced by a stand-in that throws FirstStageMiss when it is loaded (the
 // first stage then hands the hook to fast-hook.cjs). A module may only be left out where every
 // import of it is a dynamic import(): one imported statically would throw as the file loads, so
-// the build refuses it. Run by `npm run build` (build:first).
+// the build refuses it. One such pair per agent with hooks, each with that agent's hook part alone
+// (first-hook-<id>.cjs, first-tool-<id>.cjs; the default agent's unsuffixed), and
+// dist/fast/first-routes.json, bin/wmem.js's table of which agent's event goes to which file, from
+// every agent's events (firstStageRoutes). Run by `npm run build` (build:first).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Every agent's folder under src/agents/. */
+const agentDirs = readdirSync(path.join(root, 'src', 'agents'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
 
 /** Left out, as paths from src/: what SessionStart, UserPromptSubmit and PostToolUse(Failure) of an existing session never load. */
 export const LEFT_OUT = [
-  // Other agents (the first stage serves Claude Code only) and the whole list of them.
+  // Every agent's installer and diagnosis (its folder's index.ts: a hook loads its hook.ts alone),
+  // found by folder so that a new agent's is left out too, and the whole list of them.
   'agents/registry.ts',
-  ...['codex', 'gemini', 'opencode', 'copilot', 'qwen', 'droid', 'kilo', 'auggie', 'amp', 'crush'].map((id) => `agents/${id}/index.ts`),
+  ...agentDirs.map((id) => `agents/${id}/index.ts`),
   // A session the hook must create: its tree, its template, its handoff.
   'store/session-tree.ts',
   'store/templates.ts',
@@ -43,13 +50,18 @@ const STAND_IN = (file) =>
   `const miss = () => Object.assign(new Error('not in the hook\\'s first stage: src/${file}'), { name: 'FirstStageMiss' });\n` +
   `module.exports = new Proxy({}, { getPrototypeOf() { throw miss(); }, get() { throw miss(); } });\n`;
 
-/** The plugin that puts a stand-in where each module of `leftOut` would be. */
-const leaveOut = (leftOut) => ({
+/**
+ * The plugin that puts a stand-in where each module of `leftOut` would be, and where the other
+ * agents' hook parts (`otherHooks`) would be, where they are loaded by name (lookup.ts); one that
+ * an agent's own hook part imports (Kilo Code's, OpenCode's) stays.
+ */
+const leaveOut = (leftOut, otherHooks = []) => ({
   name: 'first-stage-stand-ins',
   setup(build) {
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
       const full = path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
       const file = path.relative(path.join(root, 'src'), full).split(path.sep).join('/');
+      if (otherHooks.includes(file) && args.kind === 'dynamic-import') return { path: file, namespace: 'first-stage-stand-in' };
       if (!leftOut.includes(file)) return undefined;
       if (args.kind !== 'dynamic-import') return { errors: [{ text: `src/${file} is imported statically by ${path.relative(root, args.importer)}: it cannot be left out of the first stage` }] };
       return { path: file, namespace: 'first-stage-stand-in' };
@@ -58,11 +70,11 @@ const leaveOut = (leftOut) => ({
   },
 });
 
-const builds = [
-  ['first-hook.cjs', LEFT_OUT],
-  ['first-tool.cjs', [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS]],
-];
-for (const [name, leftOut] of builds) {
+/** What each kind of first stage leaves out (first-hook: prompts and session starts; first-tool: tool calls and the events wmem ignores). */
+const KINDS = { 'first-hook': LEFT_OUT, 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS] };
+
+/** Builds one first stage into dist/fast/`name`. */
+async function build(name, leftOut, otherHooks) {
   const result = await esbuild.build({
     entryPoints: [path.join(root, 'src/entries/first-hook.ts')],
     outfile: path.join(root, 'dist/fast', name),
@@ -71,7 +83,7 @@ for (const [name, leftOut] of builds) {
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
-    plugins: [leaveOut(leftOut)],
+    plugins: [leaveOut(leftOut, otherHooks)],
     external: ['../memory/tokens.js', 'gray-matter', 'unified', 'remark-parse', 'chalk', 'execa', 'proper-lockfile', 'gpt-tokenizer', 'minisearch', 'fast-check', '@modelcontextprotocol/sdk', 'zod', 'smol-toml'],
     define: { 'import.meta.url': '__wmemModuleUrl' },
     banner: { js: "const __wmemModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
@@ -80,3 +92,26 @@ for (const [name, leftOut] of builds) {
   });
   if (result.metafile) writeFileSync(`${process.env.WMEM_BUILD_METAFILE}${name}.json`, JSON.stringify(result.metafile));
 }
+
+// Which agent's events each kind serves comes from a build with every agent's hook part
+// (firstStageRoutes: lookup.ts's agents, their events, the moments the stage serves).
+const probe = '.first-stage-probe.cjs';
+await build(probe, LEFT_OUT, []);
+const agents = await createRequire(import.meta.url)(path.join(root, 'dist/fast', probe)).firstStageRoutes();
+rmSync(path.join(root, 'dist/fast', probe));
+
+// Then one first stage per agent and kind, holding that agent's hook part alone: each agent's code
+// costs every hook of the others its compiling (Claude Code's prompt hook loaded 5-7 ms more CPU
+// with all eight in). The default agent's are first-hook.cjs and first-tool.cjs, another's
+// first-hook-<id>.cjs and first-tool-<id>.cjs; bin/wmem.js finds them in first-routes.json.
+const hookFiles = agentDirs.map((id) => `agents/${id}/hook.ts`);
+const routes = {};
+const builds = [];
+for (const agent of agents) {
+  const file = (kind) => `${kind}${agent.isDefault ? '' : `-${agent.id}`}.cjs`;
+  const events = Object.fromEntries(Object.entries(agent.events).map(([event, kind]) => [event, file(kind)]));
+  for (const kind of new Set(Object.values(agent.events))) builds.push(build(file(kind), KINDS[kind], hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`)));
+  for (const name of agent.names) routes[name] = events;
+}
+await Promise.all(builds);
+writeFileSync(path.join(root, 'dist/fast/first-routes.json'), JSON.stringify(routes) + '\n');

@@ -1,23 +1,50 @@
 // The first stage of `wmem hook`, run on every prompt and every tool call. It is the same hook
 // path as the full one (commands/hook.ts → app/hook.ts → app/hook-moments.ts), from the same
 // source modules, built into a smaller file (dist/fast/first-hook.cjs, src/entries/build-first-hook.mjs)
-// that leaves out what the common events of Claude Code (the default agent) never load: the other
-// agents' adapters, a new session's tree and handoff, the compaction and session-end work. Each
+// that leaves out what every agent's common events (a prompt, a tool call, a session's start) never
+// load: the agents' installers (each agent's index.ts; a hook loads its hook.ts), a new session's
+// tree and handoff, the compaction and session-end work. Each
 // module left out is a stand-in that throws FirstStageMiss when loaded; the driver lets that error
 // through unlogged, and this stage then hands the whole hook, with the input it read, to the full
 // entry (fast-hook.cjs), which runs it from the start. What ran before the miss is undone or
 // harmless to run twice: the moments load those modules before they write anything but a project
 // folder or the current-session pointer (tests: test/e2e/hook-first-stage.test.ts).
 import { fileURLToPath } from 'node:url';
-import { CLAUDE_NAMES } from '../agents/claude/names.js';
+import type { Moment } from '../agents/adapter.js';
+import { AGENT_NAMES, agentNamed, DEFAULT_AGENT } from '../agents/lookup.js';
 import { FIRST_STAGE_MISS } from '../app/hook.js';
 import * as hookCommand from '../commands/hook.js';
 import type { RunContext } from '../commands/run.js';
 import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
 
-/** The events this stage serves: every prompt, every tool call, and a session's (re)start. */
-const SERVED = new Set(['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PostToolUseFailure']);
+/**
+ * The moments this stage serves, whichever agent fires them: every prompt, every tool call, a
+ * session's (re)start, and an event wmem ignores; and the kind of build that serves each (a tool
+ * call's, first-tool, leaves out the context's rendering besides). src/entries/build-first-hook.mjs
+ * builds each agent's pair and bin/wmem.js's routes to them from these.
+ */
+export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'first-tool'>>> = {
+  'session-start': 'first-hook',
+  prompt: 'first-hook',
+  'tool-done': 'first-tool',
+  'tool-failed': 'first-tool',
+  ignore: 'first-tool',
+};
+
+/**
+ * Whether this stage serves `event` of the agent named `agent`: its hook part (loaded here, and
+ * then by the hook) is in this file only when this file is that agent's.
+ */
+async function serves(agent: string, event: string | undefined): Promise<boolean> {
+  try {
+    const names = agentNamed(agent);
+    const moment = names && event !== undefined ? (await names.hook()).eventFor(event)?.moment : undefined;
+    return moment !== undefined && moment in SERVED_MOMENTS;
+  } catch {
+    return false; // another agent's hook part: a stand-in here
+  }
+}
 
 /** The full entry beside this file, with the hook's input when this stage read it already. */
 function fullPath(argv: string[], input?: string): Promise<boolean> {
@@ -28,9 +55,8 @@ function fullPath(argv: string[], input?: string): Promise<boolean> {
 /** Answers `wmem hook …` here or on the full path; false when the full CLI should handle the command line. */
 export async function runHook(argv: string[]): Promise<boolean> {
   const line = leanLine(argv.slice(2));
-  const agent = typeof line?.options.agent === 'string' ? line.options.agent.trim().toLowerCase() : CLAUDE_NAMES.id;
-  const claude = agent === CLAUDE_NAMES.id || CLAUDE_NAMES.aliases.includes(agent);
-  if (line?.command !== 'hook' || !claude || !SERVED.has(line.rest[0] ?? '')) return fullPath(argv);
+  const agent = typeof line?.options.agent === 'string' ? line.options.agent : DEFAULT_AGENT;
+  if (line?.command !== 'hook' || !(await serves(agent, line.rest[0]))) return fullPath(argv);
   let ctx: RunContext | undefined;
   try {
     ctx = await buildRunContext(line.options as GlobalFlags, { plain: true });
@@ -44,4 +70,30 @@ export async function runHook(argv: string[]): Promise<boolean> {
     process.exitCode = 0;
   }
   return true;
+}
+
+/** One agent's first stages: its names on the command line, and each event served (lower case) → the kind of build. */
+export interface FirstStageAgent {
+  id: string;
+  isDefault: boolean;
+  names: string[];
+  events: Record<string, 'first-hook' | 'first-tool'>;
+}
+
+/**
+ * What the build makes of every agent lookup.ts lists (those with an event served here): its
+ * pair of first stages and bin/wmem.js's routes to them (dist/fast/first-routes.json). A new
+ * agent's events are routed as soon as lookup.ts lists it.
+ */
+export async function firstStageRoutes(): Promise<FirstStageAgent[]> {
+  const agents: FirstStageAgent[] = [];
+  for (const names of AGENT_NAMES) {
+    const events: FirstStageAgent['events'] = {};
+    for (const event of (await names.hook()).events) {
+      const kind = SERVED_MOMENTS[event.moment];
+      if (kind) events[event.name.toLowerCase()] = kind;
+    }
+    if (Object.keys(events).length) agents.push({ id: names.id, isDefault: names.id === DEFAULT_AGENT, names: [names.id, ...names.aliases], events });
+  }
+  return agents;
 }

@@ -15,18 +15,22 @@ import { ROOT } from '../helpers/cli.js';
 const leanDir = path.join(ROOT, 'dist', 'fast');
 // Packages a CommonJS bundle may require() where it is used, never up front (src/memory/overview.ts).
 const MARKDOWN = ['unified', 'remark-parse', 'gray-matter'];
-const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'first-hook.cjs': MARKDOWN, 'first-tool.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN };
+const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN };
+// The hook's first stages, one pair per agent with hooks (first-hook.cjs and first-tool.cjs, the
+// default agent's; first-hook-<id>.cjs, first-tool-<id>.cjs), as bin/wmem.js finds them.
+const ROUTES = 'first-routes.json';
+const firstStages = [...new Set(Object.values(JSON.parse(readFileSync(path.join(leanDir, ROUTES), 'utf8')) as Record<string, Record<string, string>>).flatMap((events) => Object.values(events)))].sort();
+for (const name of firstStages) lazyPackages[name] = MARKDOWN;
 const bundles: Record<string, string[]> = {
   'fast.cjs': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
   // The overview is in it (a line scanner reads overview.md; the Markdown parser and gray-matter
   // are required only for text it declines, below). The consolidation (a session's end) is not:
   // bundled, it cost every prompt's hook 5-10 ms of compiling.
   'fast-hook.cjs': ['../memory/tokens.js', '../ops/consolidate/consolidate.js'],
-  // The hook's first stage: the same hook path without what the common events never load
-  // (src/entries/build-first-hook.mjs); it requires fast-hook.cjs for anything else (below).
-  'first-hook.cjs': ['../memory/tokens.js'],
-  // The same for a tool call, without the context's rendering (it hands a miss there over too).
-  'first-tool.cjs': [],
+  // The hook's first stages: the same hook path without what the common events never load
+  // (src/entries/build-first-hook.mjs); they require fast-hook.cjs for anything else (below). A
+  // tool call's (first-tool*) is without the context's rendering (it hands a miss there over too).
+  ...Object.fromEntries(firstStages.map((name) => [name, name.startsWith('first-hook') ? ['../memory/tokens.js'] : []])),
   // Like the hook bundle: CommonJS, the overview in it, the Markdown parser required where used.
   // The search indexing (only the finishing, `compact --finish`, runs it) is not: a compaction's
   // return compiled its 100 KB for nothing.
@@ -51,7 +55,11 @@ function requiredAtLoad(file: string): string[] {
 }
 
 it('the lean entries are single files, one per entry', () => {
-  expect(readdirSync(leanDir).sort()).toEqual(Object.keys(bundles).sort());
+  expect(readdirSync(leanDir).sort()).toEqual([...Object.keys(bundles), ROUTES].sort());
+});
+
+it('has a first stage for the hooks of every agent with hooks, the default agent\'s unsuffixed', () => {
+  expect(firstStages).toEqual(expect.arrayContaining(['first-hook.cjs', 'first-tool.cjs', 'first-hook-codex.cjs', 'first-tool-gemini.cjs']));
 });
 
 for (const [name, lazyPaths] of Object.entries(bundles)) {
@@ -97,7 +105,7 @@ it('the hook bundle reaches the CommonJS consolidation beside it', () => {
 // The hook's first stage hands what it cannot answer to the full hook entry beside it, by a path
 // built at run time; and what it leaves out is a stand-in that throws FirstStageMiss, never a
 // module that loads up front (the build refuses one imported statically).
-it.each(['first-hook.cjs', 'first-tool.cjs'])('the hook\'s first stage %s reaches the full hook entry beside it, and is the smaller file', (name) => {
+it.each(firstStages)('the hook\'s first stage %s reaches the full hook entry beside it, and is the smaller file', (name) => {
   const first = readFileSync(path.join(leanDir, name), 'utf8');
   const named = [...first.matchAll(/new URL\("\.\/([\w.-]+\.cjs)", __wmemModuleUrl\)/g)].map((m) => m[1]);
   expect(named).toEqual(['fast-hook.cjs']);

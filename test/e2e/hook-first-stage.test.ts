@@ -4,11 +4,13 @@
 // `wmem hook`, the other through the full entry alone; every answer and every fired record must
 // be the same. The common events of an existing session must not load the full entry at all, and
 // whatever the first stage leaves out (a new session) must reach the full path, not an error.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { copyFile, mkdir, readFile, readdir, appendFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BIN, FIXTURES, ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
+import { AGENTS } from '../../src/agents/registry.js';
+import { SERVED_MOMENTS } from '../../src/entries/first-hook.js';
 
 const FULL = path.join(ROOT, 'dist', 'fast', 'fast-hook.cjs');
 const SID = 'first-stage-5e0c1d2a';
@@ -23,13 +25,16 @@ beforeAll(async () => {
   for (const box of [staged, full]) {
     await copyFile(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), path.join(box.root, 'transcript.jsonl'));
     await writeFile(path.join(box.root, 'probe.cjs'), PROBE);
+    await copyFile(path.join(FIXTURES, '..', 'codex', 'rollout-failed-command.jsonl'), path.join(box.root, 'rollout.jsonl'));
+    await copyFile(path.join(FIXTURES, '..', 'gemini', 'chat-failed-command.jsonl'), path.join(box.root, 'gemini-chat.jsonl'));
+    await copyFile(path.join(FIXTURES, '..', 'qwen', 'chat.jsonl'), path.join(box.root, 'qwen-chat.jsonl'));
   }
 });
 afterAll(async () => Promise.all([staged?.cleanup(), full?.cleanup()]));
 
 /** One hook through `wmem hook` or through the full entry alone; its answer with the sandbox's root as `<root>`. */
 async function hook(box: Sandbox, args: string[], payload: Record<string, unknown>) {
-  const input = JSON.stringify({ session_id: SID, transcript_path: path.join(box.root, 'transcript.jsonl'), cwd: box.project, ...payload });
+  const input = JSON.stringify(payload);
   const loaded = path.join(box.root, 'loaded');
   const env = { PATH: process.env.PATH ?? '', HOME: box.home, NO_COLOR: '1', WMEM_HOME: box.home, WMEM_TEST_LOADED: loaded, NODE_OPTIONS: `--require ${path.join(box.root, 'probe.cjs')}` };
   const command = box === staged ? [BIN, 'hook', ...args] : ['-e', `require(${JSON.stringify(FULL)}).runFast(['node', 'wmem', 'hook', ...process.argv.slice(1)])`, '--', ...args];
@@ -55,25 +60,29 @@ async function hook(box: Sandbox, args: string[], payload: Record<string, unknow
   return { stdout: norm(String(r.stdout)), fired: norm(JSON.stringify({ ok: fired.ok, note: fired.note })), fullLoaded: (await readFile(loaded, 'utf8')) === 'true' };
 }
 
-async function overviewOf(box: Sandbox): Promise<string> {
+async function overviewOf(box: Sandbox, sid = SID): Promise<string> {
   const [project] = await readdir(path.join(box.home, 'sessions'));
-  return path.join(box.home, 'sessions', project!, SID, 'working-memory', 'overview.md');
+  return path.join(box.home, 'sessions', project!, sid, 'working-memory', 'overview.md');
 }
+
+/** Claude Code's input: the event's own fields besides the session's. */
+const claudeInput = (box: Sandbox, fields: Record<string, unknown>) => ({ session_id: SID, transcript_path: path.join(box.root, 'transcript.jsonl'), cwd: box.project, ...fields });
 
 const edit = (box: Sandbox) => ({ tool_name: 'Edit', tool_input: { file_path: path.join(box.project, 'src', 'a.ts'), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 't1' });
 const failure = { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 't2', error: 'Exit code 1\nFAIL src/a.test.ts', is_interrupt: false };
 
 /** [args, payload, whether the first stage answers it alone] */
 type Step = [string[], (box: Sandbox) => Promise<Record<string, unknown>> | Record<string, unknown>, boolean];
+const claude = (args: string[], fields: (box: Sandbox) => Promise<Record<string, unknown>> | Record<string, unknown>, alone: boolean): Step => [args, async (box) => claudeInput(box, await fields(box)), alone];
 const steps: Step[] = [
   // A new session: its tree is left out of the first stage, so the full path creates it.
-  [['SessionStart'], () => ({ hook_event_name: 'SessionStart', source: 'startup' }), false],
-  [['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'first' }), true],
-  [['PostToolUse'], (box) => ({ hook_event_name: 'PostToolUse', ...edit(box) }), true],
-  [['PostToolUseFailure'], () => ({ hook_event_name: 'PostToolUseFailure', ...failure }), true],
-  [['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after tool calls' }), true],
+  claude(['SessionStart'], () => ({ hook_event_name: 'SessionStart', source: 'startup' }), false),
+  claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'first' }), true),
+  claude(['PostToolUse'], (box) => ({ hook_event_name: 'PostToolUse', ...edit(box) }), true),
+  claude(['PostToolUseFailure'], () => ({ hook_event_name: 'PostToolUseFailure', ...failure }), true),
+  claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after tool calls' }), true),
   // The agent edits its overview by hand, then PostToolUse renders it again.
-  [
+  claude(
     ['PostToolUse'],
     async (box) => {
       const overview = await overviewOf(box);
@@ -81,17 +90,19 @@ const steps: Step[] = [
       return { hook_event_name: 'PostToolUse', tool_name: 'Edit', tool_input: { file_path: overview, old_string: 'x', new_string: 'y' }, tool_response: { success: true }, tool_use_id: 't3' };
     },
     true,
-  ],
-  [['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after the overview edit' }), true],
-  [['SessionStart'], () => ({ hook_event_name: 'SessionStart', source: 'resume' }), true],
-  // Events the first stage does not serve, and another agent: straight to the full path.
-  [['PreCompact'], () => ({ hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' }), false],
-  [['--agent', 'codex', 'UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'codex', model: 'gpt-5', turn_id: 'x' }), false],
-  [['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after a compaction was archived' }), true],
+  ),
+  claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after the overview edit' }), true),
+  claude(['SessionStart'], () => ({ hook_event_name: 'SessionStart', source: 'resume' }), true),
+  // An event the first stage does not serve: straight to the full path. Another agent's prompt in
+  // a session Claude Code started: its context reads Claude Code's transcript, whose hook part
+  // only Claude Code's first stage holds (each agent's holds its own), so the full path answers.
+  claude(['PreCompact'], () => ({ hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' }), false),
+  claude(['--agent', 'codex', 'UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'codex', model: 'gpt-5', turn_id: 'x' }), false),
+  claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after a compaction was archived' }), true),
 ];
 
-it('answers every hook as the full path does, and alone where it serves the event', { timeout: 300_000 }, async () => {
-  await mkdir(path.join(staged.project, 'src'), { recursive: true });
+/** Each step on both sides: the same answers and records, the full entry loaded only where the step is not served alone. */
+async function runSteps(steps: Step[]) {
   for (const [args, payload, alone] of steps) {
     const a = await hook(staged, args, await payload(staged));
     const b = await hook(full, args, await payload(full));
@@ -100,4 +111,91 @@ it('answers every hook as the full path does, and alone where it serves the even
   }
   // Nothing went wrong on either side (a miss is never logged as an error).
   for (const box of [staged, full]) await expect(readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8')).rejects.toThrow();
+}
+
+it('answers every hook as the full path does, and alone where it serves the event', { timeout: 300_000 }, async () => {
+  await mkdir(path.join(staged.project, 'src'), { recursive: true });
+  await runSteps(steps);
+});
+
+// Every other agent with hooks: its session's start (new: the full path), its prompts, its tool
+// calls (done and failed), the events wmem ignores, and a resume, each answered as the full path
+// answers it; every event of it the first stage serves must be among them, so that a new agent
+// (or a new event) cannot be left to the full path unnoticed.
+const sid = (agent: string) => `first-stage-${agent}-7c1e`;
+/** A tool call's input in the agent's own shape, `ok` or failed. */
+type Inputs = { args: (event: string) => string[]; input: (box: Sandbox, event: string, fields: Record<string, unknown>) => Record<string, unknown>; start: string; startFields: (source: 'startup' | 'resume') => Record<string, unknown>; prompt: [string, Record<string, unknown>]; tools: [string, Record<string, unknown>][]; others?: [string, Record<string, unknown>][] };
+const snake = (agent: string, transcript: string) => (box: Sandbox, event: string, fields: Record<string, unknown>) => ({ session_id: sid(agent), transcript_path: path.join(box.root, transcript), cwd: box.project, hook_event_name: event, ...fields });
+const opencodeLike = (agent: string): Inputs => ({
+  args: (event) => ['--agent', agent, event],
+  input: (box, event, fields) => ({ event, sessionID: sid(agent), directory: box.project, model: { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } }, ...fields }),
+  start: 'system.transform',
+  startFields: () => ({}),
+  prompt: ['chat.message', { messages: [{ info: { id: 'msg_000001', sessionID: sid(agent), role: 'assistant', modelID: 'claude-sonnet-4-5', providerID: 'anthropic', tokens: { total: 60000, input: 9000, output: 100, reasoning: 0, cache: { read: 50900, write: 0 } }, time: { created: 1 } } }] }],
+  tools: [0, 1].map((exit) => ['tool.execute.after', { tool: { tool: 'bash', callID: `call_${exit}`, args: { command: 'npm test' }, title: 'npm test', output: exit ? 'FAIL src/a.test.ts\n' : 'ok\n', metadata: { exit, truncated: false } } }]),
+});
+const claudeLike = (agent: string, transcript: string, failed: string): Inputs => ({
+  args: (event) => ['--agent', agent, event],
+  input: snake(agent, transcript),
+  start: 'SessionStart',
+  startFields: (source) => ({ source }),
+  prompt: ['UserPromptSubmit', { prompt: 'next step' }],
+  tools: [
+    ['PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'a.ts' }, tool_use_id: 'c1' }],
+    [failed, { tool_name: 'run_shell_command', tool_input: { command: 'npm test' }, error: 'Exit Code: 1\nFAIL src/a.test.ts', is_interrupt: false, tool_use_id: 'c2' }],
+  ],
+});
+const INPUTS: Record<string, Inputs> = {
+  codex: {
+    args: (event) => ['--agent', 'codex', event],
+    input: (box, event, fields) => ({ ...snake('codex', 'rollout.jsonl')(box, event, fields), model: 'gpt-5.1', turn_id: 't' }),
+    start: 'SessionStart',
+    startFields: (source) => ({ source }),
+    prompt: ['UserPromptSubmit', { prompt: 'next step' }],
+    tools: [['PostToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: 'output', tool_use_id: 'call_1' }]],
+  },
+  gemini: {
+    args: (event) => ['--agent', 'gemini', event],
+    input: (box, event, fields) => ({ ...snake('gemini', 'gemini-chat.jsonl')(box, event, fields), timestamp: '2026-11-25T08:00:00.000Z' }),
+    start: 'SessionStart',
+    startFields: (source) => ({ source }),
+    prompt: ['BeforeAgent', { prompt: 'next step' }],
+    tools: [0, 1].map((code) => ['AfterTool', { tool_name: 'run_shell_command', tool_input: { command: 'npm test' }, tool_response: { llmContent: `Output: ${code ? 'FAIL' : 'ok'}\nExit Code: ${code}\nProcess Group PGID: 1`, returnDisplay: '' } }]),
+  },
+  opencode: opencodeLike('opencode'),
+  kilo: opencodeLike('kilo'),
+  copilot: {
+    args: (event) => ['--agent', 'copilot', event],
+    input: (box, _event, fields) => ({ sessionId: sid('copilot'), timestamp: 1795712906217, cwd: box.project, ...fields }),
+    start: 'sessionStart',
+    startFields: (source) => ({ source: source === 'startup' ? 'new' : 'resume', initialPrompt: 'Run the tests.' }),
+    prompt: ['userPromptSubmitted', { prompt: 'Run the tests.' }],
+    tools: [
+      ['postToolUse', { toolName: 'bash', toolArgs: { command: 'npm test' }, toolResult: { resultType: 'success', textResultForLlm: 'FAIL src/a.test.ts\n<shellId: 0 completed with exit code 1>' } }],
+      ['postToolUseFailure', { toolName: 'bash', toolArgs: { command: 'npm test' }, error: 'the command failed' }],
+    ],
+  },
+  qwen: { ...claudeLike('qwen', 'qwen-chat.jsonl', 'PostToolUseFailure'), others: [['UserPromptSubmit', { prompt: '' }]] },
+  droid: claudeLike('droid', 'transcript.jsonl', 'Stop'),
+};
+
+describe.each(AGENTS.filter((a) => a.id !== 'claude' && a.events.length))('$id', (agent) => {
+  it('is served by the first stage at every event it serves, answering as the full path does', { timeout: 300_000 }, async () => {
+    const inputs = INPUTS[agent.id];
+    expect(inputs, `add ${agent.id}'s hook inputs to INPUTS`).toBeDefined();
+    const served = agent.events.filter((e) => e.moment in SERVED_MOMENTS);
+    const ignored = served.filter((e) => e.moment === 'ignore').map((e): [string, Record<string, unknown>] => [e.name, {}]);
+    const run = [inputs.prompt, ...inputs.tools, ...(inputs.others ?? []), ...ignored, inputs.prompt];
+    // Every event it serves is stepped through, and bin/wmem.js routes each to the first stage.
+    const routes = JSON.parse(await readFile(path.join(ROOT, 'dist', 'fast', 'first-routes.json'), 'utf8'));
+    expect(new Set([inputs.start, ...run.map(([event]) => event)])).toEqual(new Set(served.map((e) => e.name)));
+    expect(Object.keys(routes[agent.id]).sort()).toEqual(served.map((e) => e.name.toLowerCase()).sort());
+    const steps: Step[] = [
+      // A new session: the full path creates it.
+      [inputs.args(inputs.start), (box) => inputs.input(box, inputs.start, inputs.startFields('startup')), false],
+      ...run.map(([event, fields]): Step => [inputs.args(event), (box) => inputs.input(box, event, fields), true]),
+      [inputs.args(inputs.start), (box) => inputs.input(box, inputs.start, inputs.startFields('resume')), true],
+    ];
+    await runSteps(steps);
+  });
 });

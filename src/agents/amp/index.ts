@@ -5,14 +5,11 @@
 import path from 'node:path';
 import { userHome } from '../adapter.js';
 import { mcpOnlyAdapter } from '../mcp-only.js';
-import { AMP_NAMES } from './names.js';
+import { ampHook } from './hook.js';
 
-export const amp = mcpOnlyAdapter({
-  ...AMP_NAMES,
-  mcp: {
-    scopes: ['user'],
-    defaultScope: 'user',
-    file: (_scope, { env }) => path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'amp', 'settings.json'),
-    shape: { format: 'json', container: 'amp.mcpServers', command: 'split' },
-  },
+export const amp = mcpOnlyAdapter(ampHook, {
+  scopes: ['user'],
+  defaultScope: 'user',
+  file: (_scope, { env }) => path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'amp', 'settings.json'),
+  shape: { format: 'json', container: 'amp.mcpServers', command: 'split' },
 });

@@ -4,14 +4,11 @@
 import path from 'node:path';
 import { userHome } from '../adapter.js';
 import { mcpOnlyAdapter } from '../mcp-only.js';
-import { AUGGIE_NAMES } from './names.js';
+import { auggieHook } from './hook.js';
 
-export const auggie = mcpOnlyAdapter({
-  ...AUGGIE_NAMES,
-  mcp: {
-    scopes: ['user'],
-    defaultScope: 'user',
-    file: (_scope, { env }) => path.join(userHome(env), '.augment', 'settings.json'),
-    shape: { format: 'json', container: 'mcpServers', command: 'split' },
-  },
+export const auggie = mcpOnlyAdapter(auggieHook, {
+  scopes: ['user'],
+  defaultScope: 'user',
+  file: (_scope, { env }) => path.join(userHome(env), '.augment', 'settings.json'),
+  shape: { format: 'json', container: 'mcpServers', command: 'split' },
 });

@@ -1,13 +1,13 @@
 // Codex CLI (docs/hooks.md, checked on 0.169.0): hooks in $CODEX_HOME/hooks.json or the project's
-// .codex/hooks.json, run only once the user trusts them; the answer in
-// hookSpecificOutput.additionalContext (a developer message); token use, window and compactions
-// from the rollout; a command's exit code from the rollout too (PostToolUse carries none).
+// .codex/hooks.json, run only once the user trusts them. What a hook needs is its hook part
+// (hook.ts); here the hooks file's planner, doctor's trust check and the MCP registration.
 import path from 'node:path';
-import { userHome, type AgentAdapter, type AgentConfig, type ConfigStatus, type HookInput } from '../adapter.js';
+import { userHome, type AgentAdapter, type AgentConfig, type ConfigStatus } from '../adapter.js';
 import { CODEX_HOOKS, codexCommandPrefix, codexHome, codexHooksFile, installedCodexHooks, parseHooksFile, planCodexInstall, planCodexUninstall } from './hooks-config.js';
-import { CODEX_CONTEXT_CAP, CODEX_EVENTS, codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from './protocol.js';
 import { trustProblems } from './trust.js';
-import { CODEX_NAMES } from './names.js';
+import { codexHook } from './hook.js';
+
+export { withRolloutOutcome } from './hook.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -38,34 +38,7 @@ const config: AgentConfig = {
 };
 
 export const codex: AgentAdapter = {
-  ...CODEX_NAMES,
-  events: CODEX_EVENTS,
-  eventFor: codexEvent,
-  parseInput: (text, event) => parseCodexInput(text, event),
-  // PostCompact carries no summary: the rollout's compacted line, written just before, has it.
-  async completeInput(input: HookInput): Promise<HookInput> {
-    if (input.moment !== 'after-compact' || input.summary || !input.transcriptPath) return input;
-    try {
-      const { findCompactionSummary } = await import('./rollout-file.js');
-      const summary = await findCompactionSummary(input.transcriptPath);
-      return summary ? { ...input, summary } : input;
-    } catch {
-      return input;
-    }
-  },
-  // PostToolUse carries no exit code: the rollout's finished command, written just before, has it.
-  toolEvent: async (input, root) => codexToolEvent(await withRolloutOutcome(input), root),
-  answer: { contextCap: CODEX_CONTEXT_CAP, answer: codexAnswer },
-  transcript: {
-    async read(file, previous) {
-      const { readRolloutUsage } = await import('./rollout-file.js');
-      return readRolloutUsage(file, previous);
-    },
-  },
-  // Codex 0.169 reports 258,400 tokens for the gpt-5 models it knows (model_context_window).
-  defaultWindow: 258_400,
-  compactCommand: '/compact',
-  usageLines: async () => (await import('./usage-lines.js')).CODEX_USAGE,
+  ...codexHook,
   config,
   mcp: {
     scopes: ['user', 'project'],
@@ -76,14 +49,3 @@ export const codex: AgentAdapter = {
   },
 };
 
-/** The input with its command's outcome from the rollout (tool-failed on a non-zero exit). */
-export async function withRolloutOutcome(input: HookInput): Promise<HookInput> {
-  if (!input.transcriptPath || !input.tool?.id) return input;
-  try {
-    const { findCommandOutcome } = await import('./rollout-file.js');
-    return withOutcome(input, await findCommandOutcome(input.transcriptPath, input.tool.id));
-  } catch {
-    // No rollout to read: the command is tracked without an exit code (it opens and clears nothing).
-    return input;
-  }
-}

@@ -8,8 +8,8 @@
 import path from 'node:path';
 import type { AgentAdapter, AgentConfig } from '../adapter.js';
 import { copilotCommandPrefix, copilotHooksFile, diagnoseCopilot, planCopilotInstall, planCopilotUninstall } from './hooks-file.js';
-import { COPILOT_CONTEXT_CAP, COPILOT_EVENTS, copilotAnswer, copilotDir, copilotEvent, copilotToolEvent, parseCopilotInput } from './protocol.js';
-import { COPILOT_NAMES } from './names.js';
+import { copilotDir } from './protocol.js';
+import { copilotHook } from './hook.js';
 
 /** The user's hooks file is the one in Copilot's home folder; any other is a repository's. */
 function isUserFile(file: string): boolean {
@@ -28,22 +28,7 @@ const config: AgentConfig = {
 };
 
 export const copilot: AgentAdapter = {
-  ...COPILOT_NAMES,
-  events: COPILOT_EVENTS,
-  eventFor: copilotEvent,
-  parseInput: parseCopilotInput,
-  toolEvent: (input, root) => copilotToolEvent(input, root),
-  answer: { contextCap: COPILOT_CONTEXT_CAP, answer: copilotAnswer, memoryAtStart: false },
-  usageLines: async () => (await import('./usage-lines.js')).COPILOT_USAGE,
-  transcript: {
-    async read(file, previous) {
-      const { readCopilotUsage } = await import('./events-file.js');
-      return readCopilotUsage(file, previous);
-    },
-  },
-  // Copilot's prompt limit for gpt-4.1, its default model offline.
-  defaultWindow: 64_000,
-  compactCommand: '/compact',
+  ...copilotHook,
   config,
   // What `copilot mcp add` writes. User scope only: the workspace `.mcp.json` Copilot also reads is
   // Claude Code's file (`wmem install claude --mcp` registers the server there already).

@@ -4,14 +4,11 @@
 import path from 'node:path';
 import { userHome } from '../adapter.js';
 import { mcpOnlyAdapter } from '../mcp-only.js';
-import { CRUSH_NAMES } from './names.js';
+import { crushHook } from './hook.js';
 
-export const crush = mcpOnlyAdapter({
-  ...CRUSH_NAMES,
-  mcp: {
-    scopes: ['project', 'user'],
-    defaultScope: 'project',
-    file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'crush', 'crush.json') : path.join(path.resolve(cwd), 'crush.json')),
-    shape: { format: 'json', container: 'mcp', before: { type: 'stdio' }, command: 'split' },
-  },
+export const crush = mcpOnlyAdapter(crushHook, {
+  scopes: ['project', 'user'],
+  defaultScope: 'project',
+  file: (scope, { cwd, env }) => (scope === 'user' ? path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'crush', 'crush.json') : path.join(path.resolve(cwd), 'crush.json')),
+  shape: { format: 'json', container: 'mcp', before: { type: 'stdio' }, command: 'split' },
 });

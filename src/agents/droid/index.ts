@@ -6,8 +6,7 @@
 import path from 'node:path';
 import { userHome, type AgentAdapter, type AgentConfig } from '../adapter.js';
 import { DROID_COMMAND, diagnoseDroidHooks, droidHooksFile, planDroidInstall, planDroidUninstall } from './hooks-file.js';
-import { completeDroidInput, DROID_CONTEXT_CAP, DROID_EVENTS, droidAnswer, droidEvent, droidToolEvent, parseDroidInput } from './protocol.js';
-import { DROID_NAMES } from './names.js';
+import { droidHook } from './hook.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -20,20 +19,7 @@ const config: AgentConfig = {
 };
 
 export const droid: AgentAdapter = {
-  ...DROID_NAMES,
-  events: DROID_EVENTS,
-  eventFor: droidEvent,
-  parseInput: (text, event) => parseDroidInput(text, event),
-  completeInput: completeDroidInput,
-  toolEvent: droidToolEvent,
-  answer: { contextCap: DROID_CONTEXT_CAP, answer: droidAnswer },
-  transcript: {
-    async read(file, previous) {
-      const { readDroidUsage } = await import('./transcript.js');
-      return readDroidUsage(file, previous);
-    },
-  },
-  compactCommand: '/compact',
+  ...droidHook,
   config,
   mcp: {
     scopes: ['user', 'project'],

@@ -6,11 +6,9 @@
 // before every model call, so the driver takes it as a chance to archive, never as a compaction.
 import path from 'node:path';
 import { userHome, type AgentAdapter, type AgentConfig, type ConfigStatus } from '../adapter.js';
-import { GEMINI_CONTEXT_CAP, GEMINI_EVENTS, geminiAnswer, geminiEvent, geminiToolEvent, parseGeminiInput } from './protocol.js';
 import { disabledHooks, GEMINI_HOOKS, geminiCommandPrefix, geminiDir, geminiSettingsFile, installedGeminiHooks, parseSettingsFile, planGeminiInstall, planGeminiUninstall, PROJECT_TRUST_NOTE } from './settings.js';
 import { folderTrust } from './trust.js';
-import { GEMINI_DEFAULT_WINDOW } from './windows.js';
-import { GEMINI_NAMES } from './names.js';
+import { geminiHook } from './hook.js';
 
 function problemsOf(scope: string, file: string, json: Record<string, unknown>, installed: string[], missing: string[], related: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
@@ -55,21 +53,7 @@ const config: AgentConfig = {
 };
 
 export const gemini: AgentAdapter = {
-  ...GEMINI_NAMES,
-  events: GEMINI_EVENTS,
-  eventFor: geminiEvent,
-  parseInput: parseGeminiInput,
-  toolEvent: (input, root) => geminiToolEvent(input, root),
-  answer: { contextCap: GEMINI_CONTEXT_CAP, answer: geminiAnswer, memoryAtStart: false },
-  transcript: {
-    async read(file, previous) {
-      const { readChatUsage } = await import('./chat-file.js');
-      return readChatUsage(file, previous);
-    },
-  },
-  defaultWindow: GEMINI_DEFAULT_WINDOW,
-  compactCommand: '/compress',
-  usageLines: async () => (await import('./usage-lines.js')).GEMINI_USAGE,
+  ...geminiHook,
   config,
   mcp: {
     scopes: ['project', 'user'],

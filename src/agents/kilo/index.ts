@@ -10,8 +10,7 @@ import { userHome, type AgentAdapter, type AgentConfig, type Scope } from '../ad
 import { readTemplate } from '../../store/templates.js';
 import { opencode, template, TEMPLATE } from '../opencode/index.js';
 import { diagnosePlugin, planPluginInstall, planPluginUninstall, type PluginHost } from '../opencode/plugin-file.js';
-import { parseOpenCodeInput } from '../opencode/protocol.js';
-import { KILO_NAMES } from './names.js';
+import { kiloHook } from './hook.js';
 
 const HOST: PluginHost = { id: 'kilo', mark: '// wmem:kilo-plugin' };
 
@@ -29,9 +28,7 @@ const config: AgentConfig = {
 };
 
 export const kilo: AgentAdapter = {
-  ...opencode,
-  ...KILO_NAMES,
-  parseInput: (text, event) => parseOpenCodeInput(text, event, 'kilo'),
+  ...kiloHook,
   config,
   mcp: {
     ...opencode.mcp!,

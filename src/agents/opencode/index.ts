@@ -4,11 +4,10 @@
 // turn; token use and the messages to archive come in the hook input (OpenCode keeps them in
 // SQLite, which the plugin reads through its SDK client), the window from the model's limit.
 import path from 'node:path';
-import { userHome, type AgentAdapter, type AgentConfig, type TranscriptCursor, type UsageView } from '../adapter.js';
+import { userHome, type AgentAdapter, type AgentConfig } from '../adapter.js';
 import { readTemplate } from '../../store/templates.js';
 import { diagnosePlugin, opencodePluginFile, planPluginInstall, planPluginUninstall } from './plugin-file.js';
-import { OPENCODE_CONTEXT_CAP, OPENCODE_EVENTS, opencodeAnswer, opencodeEvent, opencodeToolEvent, parseOpenCodeInput } from './protocol.js';
-import { OPENCODE_NAMES } from './names.js';
+import { opencodeHook } from './hook.js';
 
 export const TEMPLATE = 'opencode-plugin.ts';
 
@@ -32,28 +31,8 @@ const config: AgentConfig = {
   commandPrefix: (command) => command,
 };
 
-/** The usage the plugin last passed, kept in the hook state as the "transcript" cursor. */
-interface PassedUsage extends TranscriptCursor {
-  view?: UsageView;
-}
-
 export const opencode: AgentAdapter = {
-  ...OPENCODE_NAMES,
-  events: OPENCODE_EVENTS,
-  eventFor: opencodeEvent,
-  parseInput: (text, event) => parseOpenCodeInput(text, event),
-  toolEvent: (input, root) => opencodeToolEvent(input, root),
-  answer: { contextCap: OPENCODE_CONTEXT_CAP, answer: opencodeAnswer, memoryCopy: 'replaced' },
-  // No file to read: what the plugin passed last is what there is (`wmem status` reads it here).
-  transcript: {
-    async read(file, previous) {
-      const view = (previous as PassedUsage | undefined)?.view ?? { lastUsage: null };
-      return { cursor: { path: file, view } as PassedUsage, view, changed: false };
-    },
-  },
-  // OpenCode's own command that compacts (its TUI's /compact, alias /summarize).
-  compactCommand: '/compact',
-  usageLines: async () => (await import('./usage-lines.js')).OPENCODE_USAGE,
+  ...opencodeHook,
   config,
   mcp: {
     scopes: ['project', 'user'],

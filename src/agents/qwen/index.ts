@@ -7,9 +7,8 @@
 // at PostCompact.
 import path from 'node:path';
 import { userHome, type AgentAdapter, type AgentConfig } from '../adapter.js';
-import { parseQwenInput, QWEN_CONTEXT_CAP, QWEN_EVENTS, qwenAnswer, qwenEvent, qwenToolEvent } from './protocol.js';
 import { diagnoseQwen, QWEN_HOOKS_FILE, qwenCommandPrefix, qwenSettingsFile } from './settings.js';
-import { QWEN_NAMES } from './names.js';
+import { qwenHook } from './hook.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -22,20 +21,7 @@ const config: AgentConfig = {
 };
 
 export const qwen: AgentAdapter = {
-  ...QWEN_NAMES,
-  events: QWEN_EVENTS,
-  eventFor: qwenEvent,
-  parseInput: parseQwenInput,
-  toolEvent: (input, root) => qwenToolEvent(input, root),
-  answer: { contextCap: QWEN_CONTEXT_CAP, answer: qwenAnswer, memoryAtStart: false },
-  usageLines: async () => (await import('./usage-lines.js')).QWEN_USAGE,
-  transcript: {
-    async read(file, previous) {
-      const { readQwenUsage } = await import('./chat-file.js');
-      return readQwenUsage(file, previous);
-    },
-  },
-  compactCommand: '/compress',
+  ...qwenHook,
   config,
   // `qwen mcp add -s user|project` writes the same entry into the same settings files.
   mcp: {
