@@ -65,7 +65,12 @@ function hookEntry(stage) {
 function firstStage() {
   const agent = args.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
   const id = agent < 0 ? 'claude' : args[agent].startsWith('--agent=') ? args[agent].slice(8) : args[agent + 1];
-  const routes = require('../dist/fast/first-routes.json');
+  let routes;
+  try {
+    routes = require('../dist/fast/first-routes.json');
+  } catch {
+    return undefined; // a dist/ without the routes (a partial build): the full hook entry serves every event
+  }
   const key = String(id).trim().toLowerCase();
   const events = Object.hasOwn(routes, key) ? routes[key] : {};
   const event = args.map((word) => word.replace(/[-_\s]/g, '').toLowerCase()).find((word) => Object.hasOwn(events, word));
