@@ -29,29 +29,9 @@ export function finishInBackground(bin: string | undefined, where: Where, sessio
     });
     child.on('error', () => {});
     child.unref();
-    if (child.pid !== undefined) lowerPriority(child.pid);
     return child.pid !== undefined;
   } catch {
     return false;
-  }
-}
-
-/**
- * The detached finishing yields the CPU to what the user waits on: the first search right after
- * `wmem compact` returned reads the new archive's raw bytes while the finishing indexes it, and
- * on a busy machine (more runnable work than cores) the two shared a core evenly. A niceness of
- * 10 changes nothing while a core is free; `compact --wait` (a user waiting on the finishing)
- * keeps the normal priority. Best effort: a system that refuses leaves it as it is.
- */
-const FINISH_NICENESS = 10;
-
-function lowerPriority(pid: number): void {
-  try {
-    const os = process.getBuiltinModule('node:os');
-    // Never above this process's own niceness (a user's `nice wmem compact` stays as nice).
-    os.setPriority(pid, Math.min(19, Math.max(os.getPriority(), FINISH_NICENESS)));
-  } catch {
-    /* only speed */
   }
 }
 

@@ -43,6 +43,9 @@ export function fileStamp(now: Date): string {
   return now.toISOString().replace(/[-:]/g, '').replace('.', '');
 }
 
+/** A compaction's journal in the session's state/ (history/compaction/journal.ts); named here so the store can see one is pending. */
+export const COMPACTION_JOURNAL = 'compaction.json';
+
 export interface SessionPaths {
   dir: string;
   messages: string;

@@ -9,7 +9,7 @@ import { nameHash } from '../memory/hash.js';
 import { atomicWrite, atomicWriteWith, createExclusive, listInside, lockHeldByLiveProcess, processAlive, staysInside } from './fsx.js';
 import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured, type IndexedScan } from './search-index.js';
 import { CorruptIndex, type IndexView } from '../memory/search-index.js';
-import { sessionPaths, type SessionPaths } from './paths.js';
+import { COMPACTION_JOURNAL, sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
@@ -306,7 +306,7 @@ async function indexOf(paths: SessionPaths, source: Source, textFile: string, bu
 export async function indexSession(id: string, paths: SessionPaths): Promise<number> {
   // One run at a time: a search that scanned for want of an index starts one, and so does a
   // compaction's finishing; a second would only build the same files again beside the first.
-  const marker = path.join(paths.stateDir, 'search', '.indexing');
+  const marker = indexingMarker(paths);
   if (!(await claimMarker(marker))) return 0;
   try {
     const sources = sessionSources(id, paths);
@@ -337,29 +337,33 @@ export async function indexSession(id: string, paths: SessionPaths): Promise<num
  * finishing runs on). A wrong "no" costs that start; a wrong "yes" leaves it to the next search.
  */
 function indexingUnderWay(paths: SessionPaths): boolean {
-  try {
-    const holder = Number(readFileSync(path.join(paths.stateDir, 'search', '.indexing'), 'utf8'));
-    if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return true;
-  } catch {
-    /* no run holds it */
-  }
+  if (livePidIn(indexingMarker(paths)) === true) return true;
   return existsSync(path.join(paths.stateDir, COMPACTION_JOURNAL)) && lockHeldByLiveProcess(paths.dir);
 }
 
-/** The compaction's journal (history/compaction/journal.ts), named here: the store does not import the compaction. */
-const COMPACTION_JOURNAL = 'compaction.json';
+/** The marker of the session's indexing run: the pid of its holder. */
+function indexingMarker(paths: SessionPaths): string {
+  return path.join(paths.stateDir, 'search', '.indexing');
+}
+
+/** Whether the pid in `file` is a live process's; undefined when the file cannot be read. */
+function livePidIn(file: string): boolean | undefined {
+  let holder: number;
+  try {
+    holder = Number(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(holder) && holder > 0 && processAlive(holder);
+}
 
 /** Takes the indexing marker (the pid of its holder), over one whose process is gone. */
 async function claimMarker(marker: string): Promise<boolean> {
   for (let attempt = 0; attempt < 2; attempt++) {
     if (await createExclusive(marker, String(process.pid))) return true;
-    let holder: number;
-    try {
-      holder = Number(readFileSync(marker, 'utf8'));
-    } catch {
-      continue; // released meanwhile
-    }
-    if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) return false;
+    const held = livePidIn(marker);
+    if (held === undefined) continue; // released meanwhile
+    if (held) return false;
     try {
       unlinkSync(marker);
     } catch {

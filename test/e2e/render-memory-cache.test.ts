@@ -89,7 +89,9 @@ describe('the memory part kept in the render cache', () => {
           expect(String(hooked.stdout)).toBe(String(again.stdout));
         }
       }),
-      { numRuns: 2 },
+      // One run in a fixed order that goes past the budget, edits another block while the part is
+      // cut (its blocks keep their lengths only), then comes back under it; one run at random.
+      { numRuns: 1, examples: [[['overBudget', 'track', 'note', 'underBudget', ...Object.keys(edits).filter((e) => !['overBudget', 'track', 'note', 'underBudget'].includes(e))]]] },
     );
   });
 });

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite, readTextIfExists } from '../../store/fsx.js';
 import type { Session } from '../../store/session.js';
+import { COMPACTION_JOURNAL } from '../../store/paths.js';
 import { appendToSections } from '../../store/detail.js';
 import { fsError } from '../../ui/errors.js';
 import { parseMarker } from '../model/marker.js';
@@ -65,10 +66,8 @@ export function isSameFile(now: Stat | undefined, recorded: FileIdentity | undef
   return !birthKnown || now.birthtimeMs === recorded.birthtimeMs;
 }
 
-const JOURNAL = 'compaction.json';
-
 export function journalPath(session: Session): string {
-  return path.join(session.paths.stateDir, JOURNAL);
+  return path.join(session.paths.stateDir, COMPACTION_JOURNAL);
 }
 
 /** Reads the first line of a file (up to 1 MiB), or ''. */
