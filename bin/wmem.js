@@ -53,7 +53,13 @@ async function lean() {
 
 /** Runs `wmem hook` through `stage` (a first stage's file), or the full hook entry. */
 function hookEntry(stage) {
-  return stage ? require(`../dist/fast/${stage}`).runHook(process.argv) : require('../dist/fast/fast-hook.cjs').runFast(process.argv);
+  let first;
+  try {
+    first = stage && require(`../dist/fast/${stage}`);
+  } catch {
+    first = undefined; // a first stage missing or broken (a partial copy of dist/): the full entry serves it
+  }
+  return first ? first.runHook(process.argv) : require('../dist/fast/fast-hook.cjs').runFast(process.argv);
 }
 
 /**
@@ -65,16 +71,15 @@ function hookEntry(stage) {
 function firstStage() {
   const agent = args.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
   const id = agent < 0 ? 'claude' : args[agent].startsWith('--agent=') ? args[agent].slice(8) : args[agent + 1];
-  let routes;
   try {
-    routes = require('../dist/fast/first-routes.json');
+    const routes = require('../dist/fast/first-routes.json');
+    const key = String(id).trim().toLowerCase();
+    const events = Object.hasOwn(routes, key) ? routes[key] : {};
+    const event = args.map((word) => word.replace(/[-_\s]/g, '').toLowerCase()).find((word) => Object.hasOwn(events, word));
+    return event === undefined ? undefined : events[event];
   } catch {
-    return undefined; // a dist/ without the routes (a partial build): the full hook entry serves every event
+    return undefined; // routes missing or not what the build writes (a partial dist/): the full hook entry serves every event
   }
-  const key = String(id).trim().toLowerCase();
-  const events = Object.hasOwn(routes, key) ? routes[key] : {};
-  const event = args.map((word) => word.replace(/[-_\s]/g, '').toLowerCase()).find((word) => Object.hasOwn(events, word));
-  return event === undefined ? undefined : events[event];
 }
 
 main().catch((err) => {

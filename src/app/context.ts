@@ -2,6 +2,7 @@
 // (volatile, the meter and hints) of a session, assembled for `wmem context`, the hooks and
 // `wmem status`. Heavy work happens only when the inputs changed (the render cache in state/).
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readMeta, resolveSession, type Session } from '../store/session.js';
 import { readContextCache, writeContextCache, type ContextCache, type KeptBlock } from '../store/context-cache.js';
@@ -164,6 +165,22 @@ export async function assembleContext(session: Session, around: Surroundings, op
 }
 
 /**
+ * The code that renders: the build's stamp (dist/build-stamp, written once by `npm run build` after
+ * every bundle), so what one bundle rendered (the full hook entry at a session's end, after a
+ * compaction) serves the next prompt in another (the agent's first stage; `wmem context`), all
+ * built from the same sources together. A bundle newer than the stamp (one rebuilt alone), or a
+ * module run from src/ (no stamp beside it), signs its own file, as before the stamp.
+ */
+function codeSignature(): Signature {
+  const file = fileURLToPath(import.meta.url);
+  const dir = path.dirname(file);
+  const stamp = path.join(path.basename(dir) === 'fast' ? path.dirname(dir) : dir, 'build-stamp');
+  const built = statSync(stamp, { throwIfNoEntry: false });
+  const own = statSync(file, { throwIfNoEntry: false });
+  return built && own && own.mtimeMs <= built.mtimeMs ? `build ${signature(stamp)}` : signature(file);
+}
+
+/**
  * The memory part from the render cache when renderMemory would be given exactly what it was
  * given last time, by the same code (this module's file, as the answer cache signs the bundle):
  * the key is those inputs whole, compared as text, so no change to them can hit. Rendering (notes
@@ -175,7 +192,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
  * the cut text with each block's length only (enough to tell when it fits again).
  */
 function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: number): Rendered {
-  const code = signature(fileURLToPath(import.meta.url));
+  const code = codeSignature();
   const keys = MEMORY_BLOCKS.map((block) => JSON.stringify([code, blockInputs(inputs, block)]));
   // The whole part's own key is the budget and the code; every block's must match as well.
   const key = JSON.stringify([code, budget]);
