@@ -1,5 +1,5 @@
-// The rounds and the table of the per-agent hook benches (hooks-codex.mjs, hooks-gemini.mjs,
-// hooks-opencode.mjs): each case of each world (this build's wmem, and another build's when one is
+// The rounds and the table of the hook benches (hooks.mjs, hooks-codex.mjs, hooks-gemini.mjs,
+// hooks-opencode.mjs, hooks-agents.mjs): each case of each world (this build's wmem, and another build's when one is
 // given) timed round by round beside bare `node -e 0`, interleaved so machine noise hits all
 // alike; medians, p90, the ratio to node, the ratio of this build to the baseline's, CPU time
 // beside wall time, and the load average.
@@ -17,7 +17,7 @@ const median = (xs) => {
 const pick = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 /**
- * Runs `rounds` rounds over `worlds` ([{ tag: 'this' | 'baseline', grow(r), cases: {name: fn(r)} }])
+ * Runs `rounds` rounds over `worlds` ([{ tag: 'this' | 'baseline', grow(r), cases: {name: fn(r) | [untimed(r), fn(r)]} }])
  * and prints the table after `notes`; emits this build's rows as `bench`, each named `${prefix}${case}`.
  */
 export function hookRounds({ worlds, rounds, notes, bench, prefix, baselineBin }) {
@@ -27,7 +27,10 @@ export function hookRounds({ worlds, rounds, notes, bench, prefix, baselineBin }
   const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
   for (let r = 0; r < rounds; r++) {
     for (const w of worlds) w.grow(r);
-    for (const [name, fn] of Object.entries(cases)) {
+    for (const [name, c] of Object.entries(cases)) {
+      // A case may do an untimed step first (the agent's own edit before the hook it fires).
+      const [untimed, fn] = Array.isArray(c) ? c : [undefined, c];
+      untimed?.(r);
       const start = process.hrtime.bigint();
       fn(r);
       times[name].push(Number(process.hrtime.bigint() - start) / 1e6);
