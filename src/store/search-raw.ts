@@ -305,7 +305,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
     re.lastIndex = starts[i + 1];
   }
   if (lines.length) scan(lines, texts);
-  sample?.take(starts, end, first, lines, textOf);
+  sample?.take(starts, end, base, first, lines, textOf);
   dayRuns(text, starts, end, first, pass.days, day);
 }
 /**
@@ -329,7 +329,7 @@ function estimateChars(fd: number, candidates: number[], textChars: number, coun
   const size = share ? Math.max(1, Math.ceil(others.length * share)) : LENGTH_SAMPLE;
   const exact = others.length <= size;
   // Taken during the pass: no line read again (with no more lines than the sample, all are read below).
-  if (!exact && how instanceof PassSample && how.taken) return { chars: chars + Math.round((othersRaw * how.chars) / how.raw), exact, sampled: how.taken };
+  if (!exact && how instanceof PassSample && how.taken) return { chars: chars + how.estimate(othersRaw), exact, sampled: how.read };
   let seed = 0x9e3779b9;
   const sample = exact ? others : Array.from({ length: size }, (_, i) => {
     const lo = Math.floor((i * others.length) / size);
@@ -353,50 +353,69 @@ function estimateChars(fd: number, candidates: number[], textChars: number, coun
 
 /**
  * The length sample taken during the pass, from the chunk in memory (no line read again): the
- * lines cut into stretches of `step` lines, `step` set from the first chunk's average line so
- * that there are about `wanted` stretches, and in each one line at a pseudo-random point (the
- * same file gives the same points), kept when it holds no query word. A point on a candidate
- * line takes nothing (taking the next line instead would favour the lines that follow
- * candidates: a tool call after every prompt that holds "turn"), so every other line is equally
- * likely to be sampled. Used when the file has more such lines than `wanted` (else every one of
- * them is read, and the length is exact).
+ * file cut into `wanted` stretches of bytes, and in each one the line at a pseudo-random byte
+ * (the same file gives the same points), kept when it holds no query word. Stretches of bytes,
+ * not of lines: the number of points and their spread over the file hold whatever the line
+ * lengths, where a step in lines set from the first chunk's lines drew a sample of every line
+ * (the first chunk's lines long, the rest short) or of a few dozen (the other way round). A line
+ * is drawn in proportion to its length, so what it says of the others is the mean of the drawn
+ * lines' ratios of text to raw length (Hansen-Hurwitz), not the ratio of their sums. A point on a
+ * candidate line takes nothing (taking the next line instead would favour the lines that follow
+ * candidates: a tool call after every prompt that holds "turn"). Used when the file has more such
+ * lines than `wanted` (else every one of them is read, and the length is exact).
  */
-class PassSample {
-  raw = 0;
-  chars = 0;
+export class PassSample {
+  /** The drawn lines' ratios of text length to raw length (each with its line end), summed. */
+  ratios = 0;
   taken = 0;
-  private step = 0;
-  private start = 0; // the first line of the stretch looked in
-  private point = 0; // the line (1-based) looked for
+  /** Lines read for it (a long line may be drawn more than once). */
+  read = 0;
+  private readonly stretch: number;
+  private k = 0; // the stretch whose point is looked for
+  private point = 0; // its byte offset in the file
   private seed = 0x9e3779b9;
   constructor(
     readonly size: number,
     readonly wanted: number,
-  ) {}
+  ) {
+    this.stretch = Math.max(1, Math.ceil(size / wanted));
+    this.nextPoint();
+  }
 
   private nextPoint(): void {
     this.seed = (Math.imul(this.seed, 1664525) + 1013904223) >>> 0;
-    this.point = this.start + (this.seed % this.step);
-    this.start += this.step;
+    this.point = this.k * this.stretch + (this.seed % this.stretch);
+    this.k++;
   }
 
-  /** The chunk's lines (`starts`, its first line numbered `first`, its `candidates` ascending). */
-  take(starts: number[], end: (i: number) => number, first: number, candidates: number[], textOf: (i: number) => string): void {
-    // A start at the chunk's end is the next chunk's first line.
+  /** What the sample says the others' text length is, from their raw length. */
+  estimate(othersRaw: number): number {
+    return Math.round((othersRaw * this.ratios) / this.taken);
+  }
+
+  /**
+   * The chunk's lines (`starts`, relative to the chunk at file offset `base`, its first line
+   * numbered `first`, its `candidates` ascending). A point past the last line end of the chunk is
+   * in a later chunk (or past the file's last byte: no line).
+   */
+  take(starts: number[], end: (i: number) => number, base: number, first: number, candidates: number[], textOf: (i: number) => string): void {
     const lines = end(starts.length - 1) === starts[starts.length - 1] ? starts.length - 1 : starts.length;
-    if (!this.step) {
-      if (!lines) return;
-      this.step = Math.max(1, Math.floor(this.size / (end(lines - 1) / lines) / this.wanted));
-      this.start = 1;
-      this.nextPoint();
-    }
-    for (let c = 0; ; this.nextPoint()) {
-      const i = this.point - first;
-      if (i >= lines) return; // in a later chunk
-      while (c < candidates.length && candidates[c] < this.point) c++;
-      if (candidates[c] === this.point) continue;
-      this.raw += end(i) - starts[i] + 1;
-      this.chars += textOf(i).length + 1;
+    if (!lines) return;
+    const limit = base + end(lines - 1); // a point on the last line's end is on that line
+    let i = 0;
+    let c = 0;
+    let last = -1; // a long line drawn again counts again, read once
+    let ratio = 0;
+    for (; this.k <= this.wanted && this.point <= limit; this.nextPoint()) {
+      while (i + 1 < lines && base + starts[i + 1] <= this.point) i++;
+      while (c < candidates.length && candidates[c] < first + i) c++;
+      if (candidates[c] === first + i) continue;
+      if (i !== last) {
+        ratio = (textOf(i).length + 1) / (end(i) - starts[i] + 1);
+        last = i;
+        this.read++;
+      }
+      this.ratios += ratio;
       this.taken++;
     }
   }

@@ -8,7 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SEARCH_BUILD_MAX, searchMemory } from '../../src/store/search-corpus.js';
-import { LENGTH_SAMPLE } from '../../src/store/search-raw.js';
+import { LENGTH_SAMPLE, rawNeedles, scanRawMessages } from '../../src/store/search-raw.js';
+import { parseQuery, wordMatcher, type CandidatePool } from '../../src/memory/search.js';
+import { irregularForms } from '../../src/memory/text.js';
 
 const line = (i: number, text: string) => JSON.stringify({ type: i % 2 ? 'assistant' : 'user', timestamp: `2026-01-0${1 + (i % 3)}T10:00:00.000Z`, message: { role: i % 2 ? 'assistant' : 'user', content: text } });
 
@@ -94,5 +96,45 @@ describe('the first search of a large archive with no search text yet', () => {
     // An indexing run holding its marker.
     writeFileSync(path.join(state, 'search', '.indexing'), String(process.pid));
     expect((await searchMemory(scope, QUERY, { limit: 3 })).unindexed).toEqual([]);
+  });
+});
+
+describe('the length sample of the raw pass', () => {
+  // The extraction as the test's lines need it: the role and the content (the rest is metadata).
+  const extract = (raw: string) => {
+    const v = JSON.parse(raw) as { type: string; message: { content: string } };
+    return `${v.type}: ${v.message.content}`;
+  };
+  const meta = (i: number, text: string, pad: number) => JSON.stringify({ type: 'user', timestamp: '2026-01-01T10:00:00.000Z', pad: 'x'.repeat(pad), message: { role: 'user', content: text } });
+  function scan(lines: string[], sampleShare?: number) {
+    const { dir } = session(lines);
+    const file = path.join(dir, 'working-memory', 'archive', 'messages-20260101T000000000Z.jsonl');
+    const query = parseQuery('flamingo');
+    const out = scanRawMessages(file, query, rawNeedles(query, irregularForms, false)!, 0, [] as CandidatePool[], { plain: false, match: wordMatcher(query, false), extract, sampleShare })!;
+    out.close();
+    return out;
+  }
+  const flamingos = (lines: string[]) => lines.filter((l) => l.includes('flamingo')).length;
+
+  it('reads about LENGTH_SAMPLE lines when the first 64 KiB hold long lines and the rest short ones', () => {
+    const lines = [...Array.from({ length: 6 }, (_, i) => meta(i, `tool output ${'ok '.repeat(4000)}`, 0)), ...Array.from({ length: 30_000 }, (_, i) => meta(i, i % 1000 === 7 ? `flamingo ${i}` : `done ${i}`, (i * 7919) % 40))];
+    const raw = scan(lines);
+    expect(raw.exact).toBe(false);
+    // A step in lines set from the first chunk's average line read every line here.
+    expect(raw.parsed).toBeLessThanOrEqual(flamingos(lines) + LENGTH_SAMPLE);
+    const exact = scan(lines, 1);
+    expect(Math.abs(raw.chars - exact.chars) / exact.chars).toBeLessThan(0.01);
+  });
+
+  it('samples the whole archive when the first 64 KiB hold short lines and the rest long ones unlike them', () => {
+    // The later lines' text is a share of their raw length that varies line to line (metadata the
+    // extraction leaves out): a few dozen of them, as a step set from the first chunk drew, would
+    // not tell their average.
+    const lines = [...Array.from({ length: 700 }, (_, i) => meta(i, `done ${i}`, 0)), ...Array.from({ length: 5_000 }, (_, i) => meta(i, i % 500 === 9 ? `flamingo ${i}` : `${'step ran '.repeat(1 + ((i * 7919) % 400))}`, (i * 104729) % 3000))];
+    const raw = scan(lines);
+    const exact = scan(lines, 1);
+    expect(raw.exact).toBe(false);
+    expect(raw.parsed - flamingos(lines)).toBeGreaterThan(LENGTH_SAMPLE / 2);
+    expect(Math.abs(raw.chars - exact.chars) / exact.chars).toBeLessThan(0.01);
   });
 });
