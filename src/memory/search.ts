@@ -211,13 +211,7 @@ export function scanText(text: string, query: Query, source: number, out: Candid
       lineNo++;
       lineStart = nl + 1;
     }
-    // The whole word around the match (it starts at a word boundary for Latin terms).
-    let start = index;
-    if (m[0] && latinWordChar(text, index)) {
-      while (start > lineStart && latinWordChar(text, start - 1)) start--;
-    }
-    const word = wordAt(text, start) ?? m[0];
-    re.lastIndex = Math.max(re.lastIndex, start + word.length);
+    const word = wordOfMatch(text, re, m, lineStart);
     const hits = match(word);
     if (!hits.length) continue;
     if (currentLine !== lineNo) {
@@ -230,8 +224,7 @@ export function scanText(text: string, query: Query, source: number, out: Candid
         continue;
       }
       const full = options.lineText ? options.lineText(raw) : raw;
-      const from = full.length > MAX_KEPT ? Math.max(0, Math.min(index - lineStart - 1000, full.length - MAX_KEPT)) : 0;
-      current = { source, line: lineNo, text: full.length > MAX_KEPT ? full.slice(from, from + MAX_KEPT) : full, length: full.length, tf: new Array(query.terms.length).fill(0) };
+      current = { source, line: lineNo, text: keptText(full, index - lineStart), length: full.length, tf: new Array(query.terms.length).fill(0) };
       currentLine = lineNo;
       out.push(current);
     }
@@ -241,6 +234,42 @@ export function scanText(text: string, query: Query, source: number, out: Candid
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
   if (text.length && !text.endsWith('\n')) lines++;
   return { lines, chars: text.length };
+}
+
+/** The whole word around a match of the query's expression (a Latin term's starts at a word boundary), not before `lineStart`; moves `re` past it. */
+function wordOfMatch(text: string, re: RegExp, m: RegExpExecArray, lineStart: number): string {
+  let start = m.index;
+  if (m[0] && latinWordChar(text, start)) {
+    while (start > lineStart && latinWordChar(text, start - 1)) start--;
+  }
+  const word = wordAt(text, start) ?? m[0];
+  re.lastIndex = Math.max(re.lastIndex, start + word.length);
+  return word;
+}
+
+/** What a candidate keeps of its line: all of it, or a window around its first counted match (at `first`) when very long. */
+export function keptText(line: string, first: number): string {
+  if (line.length <= MAX_KEPT) return line;
+  const from = Math.max(0, Math.min(first - 1000, line.length - MAX_KEPT));
+  return line.slice(from, from + MAX_KEPT);
+}
+
+/**
+ * The query's terms in one line (no line end in it), counted as scanText counts them into
+ * `tf[at + t]` (zeroed by the caller): the index of the first match that counted (keptText's
+ * `first`), -1 when none did. `re` is a global copy of the query's expression, reused line to line.
+ */
+export function countLine(line: string, re: RegExp, match: (word: string) => number[], tf: Int32Array, at: number): number {
+  let first = -1;
+  re.lastIndex = 0;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
+    const index = m.index;
+    const hits = match(wordOfMatch(line, re, m, 0));
+    if (!hits.length) continue;
+    if (first === -1) first = index;
+    for (const h of hits) tf[at + h]++;
+  }
+  return first;
 }
 
 export interface SourceInfo {

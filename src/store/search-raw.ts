@@ -9,7 +9,7 @@ import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
 import { readRange } from './fsx.js';
 import { isAscii } from 'node:buffer';
 import { closeSync, constants as fsc, fstatSync, openSync, readSync } from 'node:fs';
-import { scanText, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
+import { countLine, keptText, type CandidatePool, type Query } from '../memory/search.js';
 import type { DayRun } from '../memory/search-shape.js';
 
 /**
@@ -88,13 +88,7 @@ export function rawNeedles(query: Query, forms: (term: string) => string[], plai
  * or are no shortcut (most lines hold a query word).
  */
 export function scanRawMessages(file: string, query: Query, needles: string[], source: number, pools: CandidatePool[], options: { plain: boolean; match: (word: string) => number[]; extract: (line: string) => string; sampleShare?: number }): RawScan | undefined {
-  const hits = new Hits(query.terms.length);
-  // Each chunk's parsed lines are scanned as the full text would be, then their text is let go.
-  const scan = (lines: number[], texts: string[]) => {
-    const found: Candidate[] = [];
-    scanText(texts.join('\n'), query, source, found, { plain: options.plain, match: options.match });
-    for (const c of found) hits.add(lines[c.line - 1], c);
-  };
+  const hits = new Hits(query, options.match);
   // One descriptor for the pass, the length sample and the lines read later: a rename, a removal or
   // a link put in the file's place meanwhile cannot change what is read. An archive that is itself
   // a link (one inside the session, as the listing allows) or is gone is left to the full scan.
@@ -110,7 +104,7 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
     open = false;
   };
   try {
-    const scanned = scanOpen(fd, query, needles, source, pools, options, hits, scan);
+    const scanned = scanOpen(fd, needles, source, pools, options, hits);
     if (!scanned) close();
     return scanned && { ...scanned, close };
   } catch (err) {
@@ -119,38 +113,22 @@ export function scanRawMessages(file: string, query: Query, needles: string[], s
   }
 }
 
-function scanOpen(fd: number, query: Query, needles: string[], source: number, pools: CandidatePool[], options: { extract: (line: string) => string; sampleShare?: number }, hits: Hits, scan: (lines: number[], texts: string[]) => void): Omit<RawScan, 'close'> | undefined {
+function scanOpen(fd: number, needles: string[], source: number, pools: CandidatePool[], options: { extract: (line: string) => string; sampleShare?: number }, hits: Hits): Omit<RawScan, 'close'> | undefined {
   const stat = fstatSync(fd);
   if (!stat.isFile()) return undefined;
   // The length sample is taken during the pass (the bytes are in memory then) unless a share is asked.
   const sample = options.sampleShare ? undefined : new PassSample(stat.size, LENGTH_SAMPLE);
-  const pass = readPass(fd, rawExpression(needles), options.extract, scan, sample);
+  const pass = readPass(fd, rawExpression(needles), options.extract, hits, sample);
   if (!pass) return undefined;
   const { starts, size, candidates, days } = pass;
   // A line that ends the file without a line end is a line too; an empty file is one blank line.
   const count = Math.max(1, starts.length - (pass.endsWithLineEnd ? 1 : 0));
   // Line n's bytes are [from(n), to(n)), its line end not included (no array made per line).
   const span: Span = { from: (n) => starts[n - 1] ?? 0, to: (n) => (n < starts.length ? starts[n] - 1 : size) };
-  // A line's text (a shortlisted hit's, a neighbour's) is read when asked for, and is not there
-  // when the file is no longer what the pass read.
-  const read = new Map<number, string>();
-  let damaged = false;
-  const extract = (n: number) => {
-    let t = read.get(n);
-    if (t === undefined) {
-      try {
-        damaged ||= fstatSync(fd).size !== size;
-        if (damaged) return undefined;
-        read.set(n, (t = options.extract(readAt(fd, span.from(n), span.to(n)))));
-      } catch {
-        return undefined;
-      }
-    }
-    return t;
-  };
+  const late = new LateLines(fd, size, span, options.extract);
   const length = estimateChars(fd, candidates, pass.textChars, count, span, options.extract, options.sampleShare ?? sample);
-  pools.push(hits.pool(source, (n) => extract(n) ?? ''));
-  return { lines: count, chars: length.chars, exact: length.exact, days, line: (n) => (n >= 1 && n <= count ? extract(n) : undefined), parsed: candidates.length + length.sampled, damaged: () => damaged };
+  pools.push(hits.pool(source, late));
+  return { lines: count, chars: length.chars, exact: length.exact, days, line: (n) => (n >= 1 && n <= count ? late.line(n) : undefined), parsed: candidates.length + length.sampled, damaged: () => late.damaged };
 }
 
 /**
@@ -163,16 +141,32 @@ class Hits {
   tf: number[] = [];
   lengths: number[] = [];
   windows = new Map<number, string>();
-  constructor(readonly terms: number) {}
-
-  add(line: number, c: Candidate): void {
-    this.lines.push(line);
-    this.lengths.push(c.length);
-    for (let t = 0; t < this.terms; t++) this.tf.push(c.tf[t]);
-    if (c.text.length < c.length) this.windows.set(line, c.text);
+  readonly terms: number;
+  private readonly re: RegExp;
+  private readonly counts: Int32Array;
+  constructor(
+    query: Query,
+    private readonly match: (word: string) => number[],
+  ) {
+    this.terms = query.terms.length;
+    this.re = new RegExp(query.regex.source, query.regex.flags);
+    this.counts = new Int32Array(this.terms);
   }
 
-  pool(source: number, text: (line: number) => string): CandidatePool {
+  /** A parsed line's text, counted as scanText counts a line; kept (by its counts) when a term is in it. */
+  add(line: number, text: string): void {
+    const { counts, terms } = this;
+    counts.fill(0);
+    const first = countLine(text, this.re, this.match, counts, 0);
+    if (first === -1) return;
+    this.lines.push(line);
+    this.lengths.push(text.length);
+    for (let t = 0; t < terms; t++) this.tf.push(counts[t]);
+    const kept = keptText(text, first);
+    if (kept.length < text.length) this.windows.set(line, kept);
+  }
+
+  pool(source: number, late: LateLines): CandidatePool {
     const { terms, lines, lengths, windows } = this;
     const tf = Int32Array.from(this.tf);
     const df = new Array<number>(terms).fill(0);
@@ -181,8 +175,57 @@ class Hits {
       source,
       df,
       forEach: (fn) => lines.forEach((line, i) => fn(line, tf, i * terms, lengths[i])),
-      candidate: (line, counts) => ({ source, line, text: windows.get(line) ?? text(line), length: lengths[indexOfSorted(lines, line)], tf: counts }),
+      candidate: (line, counts) => ({ source, line, text: windows.get(line) ?? late.line(line) ?? '', length: lengths[indexOfSorted(lines, line)], tf: counts }),
+      prefetch: (wanted) => late.read(wanted.filter((line) => !windows.has(line))),
     };
+  }
+}
+
+/** Lines read after the pass a batch at a time: nearer than this apart share a read, up to a read's most bytes. */
+const LATE_GAP = 16 << 10;
+const LATE_BLOCK = 1 << 20;
+
+/**
+ * The lines read after the pass (the shortlist's, a hit's neighbours and context) by the spans
+ * the pass found: a batch (the ranking's prefetch) sorted, nearby lines in one read, and the
+ * file's size checked once after each read, not once per line before it. A read that finds the
+ * file no longer the size the pass saw (the compaction's finishing cuts the archive to its
+ * length) keeps nothing it read, and every later line is not there: the caller searches again.
+ */
+class LateLines {
+  damaged = false;
+  private readonly texts = new Map<number, string>();
+  private buffer = Buffer.alloc(0); // reused: its strings are copies
+  constructor(
+    private readonly fd: number,
+    private readonly size: number,
+    private readonly span: Span,
+    private readonly extract: (line: string) => string,
+  ) {}
+
+  line(n: number): string | undefined {
+    if (!this.texts.has(n)) this.read([n]);
+    return this.texts.get(n);
+  }
+
+  read(lines: readonly number[]): void {
+    const { span } = this;
+    const wanted = [...new Set(lines)].filter((n) => !this.texts.has(n)).sort((a, b) => a - b);
+    try {
+      for (let i = 0; i < wanted.length && !this.damaged; ) {
+        const from = span.from(wanted[i]);
+        let j = i;
+        while (j + 1 < wanted.length && span.from(wanted[j + 1]) - span.to(wanted[j]) <= LATE_GAP && span.to(wanted[j + 1]) - from <= LATE_BLOCK) j++;
+        const length = Math.max(0, span.to(wanted[j]) - from);
+        if (this.buffer.length < length) this.buffer = Buffer.allocUnsafe(Math.max(length, 2 * this.buffer.length));
+        const bytes = readRange(this.fd, this.buffer.subarray(0, length), from);
+        if ((this.damaged = fstatSync(this.fd).size !== this.size)) return;
+        for (let k = i; k <= j; k++) this.texts.set(wanted[k], this.extract(decodeText(bytes.subarray(span.from(wanted[k]) - from, span.to(wanted[k]) - from))));
+        i = j + 1;
+      }
+    } catch {
+      /* a line not read is not there (blank for the ranking), as a file gone since the pass */
+    }
   }
 }
 
@@ -227,7 +270,7 @@ interface Pass {
  * (no byte of a multi-byte UTF-8 character is below 0x80), and a line is decoded as UTF-8 only
  * when it is parsed.
  */
-function readPass(fd: number, re: RegExp, extract: (line: string) => string, scan: (lines: number[], texts: string[]) => void, sample?: PassSample): Pass | undefined {
+function readPass(fd: number, re: RegExp, extract: (line: string) => string, hits: Hits, sample?: PassSample): Pass | undefined {
   const pass: Pass = { starts: [0], size: 0, endsWithLineEnd: true, candidates: [], textChars: 0, days: [] };
   const day = { last: '' };
   let buffer = Buffer.allocUnsafe(CHUNK);
@@ -239,7 +282,7 @@ function readPass(fd: number, re: RegExp, extract: (line: string) => string, sca
     const data = buffer.subarray(0, carried + n);
     if (data.indexOf(13) !== -1) return undefined;
     const cut = n ? data.lastIndexOf(10) + 1 : data.length; // at the end, the rest is the last line
-    if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day, scan, sample);
+    if (cut) scanChunk(data.subarray(0, cut), base, pass, re, extract, day, hits, sample);
     if (base < DENSE_CHECK && base + cut >= DENSE_CHECK && pass.candidates.length > DENSE_SHARE * pass.starts.length) return undefined;
     pass.size = base + data.length;
     if (!n) {
@@ -268,7 +311,7 @@ const DENSE_CHECK = 1 << 20;
 const CHUNK = 1 << 16;
 
 /** The lines of one chunk (whole lines; the last may lack its line end only at the file's end). */
-function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract: (line: string) => string, day: { last: string }, scan: (lines: number[], texts: string[]) => void, sample?: PassSample): void {
+function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract: (line: string) => string, day: { last: string }, hits: Hits, sample?: PassSample): void {
   const text = bytes.toString('latin1');
   const first = pass.starts.length; // 1-based number of this chunk's first line
   const starts = [0];
@@ -285,7 +328,6 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
   // An ASCII chunk's lines are already their text (Latin-1 is then UTF-8): a slice, not a copy.
   const ascii = isAscii(bytes);
   const lines: number[] = [];
-  const texts: string[] = [];
   const textOf = (i: number) => extract(ascii ? text.slice(starts[i], end(i)) : bytes.toString('utf8', starts[i], end(i)));
   re.lastIndex = 0;
   let i = 0;
@@ -299,12 +341,11 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
     pass.candidates.push(first + i);
     pass.textChars += said.length + 1;
     lines.push(first + i);
-    texts.push(said);
+    hits.add(first + i, said);
     // One candidate per line: go on from the next line's start.
     if (i + 1 >= starts.length) break;
     re.lastIndex = starts[i + 1];
   }
-  if (lines.length) scan(lines, texts);
   sample?.take(starts, end, base, first, lines, textOf);
   dayRuns(text, starts, end, first, pass.days, day);
 }
