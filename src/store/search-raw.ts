@@ -356,21 +356,22 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, re: RegExp, extract:
  */
 function estimateChars(fd: number, candidates: number[], textChars: number, count: number, span: Span, extract: (line: string) => string, how?: number | PassSample): { chars: number; exact: boolean; sampled: number } {
   const chars = textChars;
-  const others: number[] = [];
+  // The others' raw length: every line's but the candidates' (no list of 100,000 numbers made for it).
   let othersRaw = 0;
-  for (let n = 1, c = 0; n <= count; n++) {
-    if (candidates[c] === n) c++;
-    else {
-      others.push(n);
-      othersRaw += span.to(n) - span.from(n) + 1;
-    }
-  }
+  for (let n = 1; n <= count; n++) othersRaw += span.to(n) - span.from(n) + 1;
+  for (const n of candidates) othersRaw -= span.to(n) - span.from(n) + 1;
+  const otherCount = count - candidates.length;
   // A share of them (the recall bench's stand-in for a large archive), else up to LENGTH_SAMPLE.
   const share = typeof how === 'number' ? how : undefined;
-  const size = share ? Math.max(1, Math.ceil(others.length * share)) : LENGTH_SAMPLE;
-  const exact = others.length <= size;
+  const size = share ? Math.max(1, Math.ceil(otherCount * share)) : LENGTH_SAMPLE;
+  const exact = otherCount <= size;
   // Taken during the pass: no line read again (with no more lines than the sample, all are read below).
   if (!exact && how instanceof PassSample && how.taken) return { chars: chars + how.estimate(othersRaw), exact, sampled: how.read };
+  const others: number[] = [];
+  for (let n = 1, c = 0; n <= count; n++) {
+    if (candidates[c] === n) c++;
+    else others.push(n);
+  }
   let seed = 0x9e3779b9;
   const sample = exact ? others : Array.from({ length: size }, (_, i) => {
     const lo = Math.floor((i * others.length) / size);
