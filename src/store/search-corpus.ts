@@ -629,7 +629,7 @@ async function scanRawSource(paths: SessionPaths, source: Source, query: Query, 
   if (!needles) return false;
   const history = await loadHistory();
   const extract = (line: string) => extractLine(line, history);
-  const scan = scanRawMessages(source.path, query, needles, i, out.pools, { plain: options.plain, match: options.match, extract, sampleShare: forced?.sampleShare });
+  const scan = scanRawMessages(source.path, query, needles, i, out.pools, { match: options.match, extract, sampleShare: forced?.sampleShare });
   if (!scan) return false;
   out.readers.push(scan);
   out.shape[i] = { conversation: true, days: scan.days, lines: scan.lines };

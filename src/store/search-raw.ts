@@ -87,7 +87,7 @@ export function rawNeedles(query: Query, forms: (term: string) => string[], plai
  * when the bytes cannot be searched this way (a \r in the file: lines would split differently)
  * or are no shortcut (most lines hold a query word).
  */
-export function scanRawMessages(file: string, query: Query, needles: string[], source: number, pools: CandidatePool[], options: { plain: boolean; match: (word: string) => number[]; extract: (line: string) => string; sampleShare?: number }): RawScan | undefined {
+export function scanRawMessages(file: string, query: Query, needles: string[], source: number, pools: CandidatePool[], options: { match: (word: string) => number[]; extract: (line: string) => string; sampleShare?: number }): RawScan | undefined {
   const hits = new Hits(query, options.match);
   // One descriptor for the pass, the length sample and the lines read later: a rename, a removal or
   // a link put in the file's place meanwhile cannot change what is read. An archive that is itself

@@ -110,7 +110,7 @@ describe('the length sample of the raw pass', () => {
     const { dir } = session(lines);
     const file = path.join(dir, 'working-memory', 'archive', 'messages-20260101T000000000Z.jsonl');
     const query = parseQuery('flamingo');
-    const out = scanRawMessages(file, query, rawNeedles(query, irregularForms, false)!, 0, [] as CandidatePool[], { plain: false, match: wordMatcher(query, false), extract, sampleShare })!;
+    const out = scanRawMessages(file, query, rawNeedles(query, irregularForms, false)!, 0, [] as CandidatePool[], { match: wordMatcher(query, false), extract, sampleShare })!;
     out.close();
     return out;
   }
