@@ -11,7 +11,7 @@
 //   authors' pairing); dev/test by topic.
 // - realtalk: bench/data/realtalk.json (bench/realtalk-convert.mjs): ten real two-person chats of
 //   18–25 sessions over 21 days, one wmem session each with one archived file per chat session, each
-//   message a line "<speaker>: <text>" (speaker_1 user, speaker_2 assistant), and the authors'
+//   message a user line "<speaker>: <text>" (both writers are people), and the authors'
 //   memory-probing questions with their marked evidence messages; dev/test by conversation; also
 //   scored per question category (1 multi-session, 2 time and single facts, 3 inference).
 // - generated (bench/convo-gen.mjs): eight conversations of 24 archived sessions each, 40 planted
