@@ -11,7 +11,7 @@
 //   authors' pairing); dev/test by topic.
 // - realtalk: bench/data/realtalk.json (bench/realtalk-convert.mjs): ten real two-person chats of
 //   18–25 sessions over 21 days, one wmem session each with one archived file per chat session, each
-//   message a line "<speaker>: <text>" (speaker_1 user, speaker_2 assistant), and the authors'
+//   message a user line "<speaker>: <text>" (both writers are people), and the authors'
 //   memory-probing questions with their marked evidence messages; dev/test by conversation; also
 //   scored per question category (1 multi-session, 2 time and single facts, 3 inference).
 // - generated (bench/convo-gen.mjs): eight conversations of 24 archived sessions each, 40 planted
@@ -19,7 +19,7 @@
 //   distractor that shares the question's words; dev templates even, test odd.
 //
 //   node bench/search-recall.mjs [conversations=8] [--misses] [--real-only] [--dev] [--json]
-//     [--sets=memorybank,prefeval,realtalk,generated] [--reuse] [--raw-first]
+//     [--sets=memorybank,prefeval,realtalk,generated] [--reuse] [--raw-first] [--ranks=FILE]
 //
 // Prints one table row per set and part (--json: every figure).
 //
@@ -51,6 +51,10 @@ const RAW_SHARE = 0.025;
 // --sets=memorybank,prefeval,realtalk,generated: only these sets.
 const only = process.argv.find((a) => a.startsWith('--sets='))?.slice(7).split(',');
 const wanted = (name) => !only || only.includes(name);
+// --ranks=FILE: every dev question's rank for wmem and BM25, its evidence lines and wmem's top five
+// (JSON lines), to study the misses and to compare two runs question by question.
+const ranksFile = process.argv.find((a) => a.startsWith('--ranks='))?.slice(8);
+if (ranksFile) writeFileSync(ranksFile, '');
 if (!reuse) rmSync(WORK, { recursive: true, force: true });
 mkdirSync(path.join(WORK, 'project'), { recursive: true });
 const home = path.join(WORK, 'home');
@@ -224,7 +228,9 @@ function score(ranks) {
   const pct = (n) => Math.round((1000 * n) / ranks.length) / 10;
   return { n: ranks.length, 'recall@1': pct(at(1)), 'recall@5': pct(at(5)), 'recall@10': pct(at(10)), mrr: Math.round((1000 * ranks.reduce((n, r) => n + (r ? 1 / r : 0), 0)) / ranks.length) / 1000 };
 }
-async function report(questions) {
+// The text of an archived line (its role then its words), for --ranks.
+const goldText = (q, g) => lineText(readFileSync(path.join(q.sessionDir, 'working-memory', 'archive', g.file), 'utf8').split('\n')[g.line - 1] ?? '');
+async function report(name, questions) {
   const wmemTop = await wmemRank(questions);
   const bm25Top = bm25Rank(questions);
   const out = {};
@@ -235,6 +241,10 @@ async function report(questions) {
     // A set whose questions carry the authors' category is scored per category too.
     const categories = [...new Set(idx.map(({ q }) => q.category).filter((c) => c !== undefined))].sort();
     if (categories.length) out[split].byCategory = Object.fromEntries(categories.map((c) => [c, both(idx.filter(({ q }) => q.category === c))]));
+    if (ranksFile && split === 'dev') {
+      const rows = idx.map(({ q, i }) => ({ set: name, question: q.question, category: q.category, wmem: rankOf(wmemTop[i], q), bm25: rankOf(bm25Top[i], q), gold: q.gold.map((g) => `${g.file}:${g.line} ${goldText(q, g)}`), top: wmemTop[i].slice(0, 5).map((h) => `${h.file}:${h.line} ${h.snippet}`) }));
+      writeFileSync(ranksFile, rows.map((r) => JSON.stringify(r)).join('\n') + '\n', { flag: 'a' });
+    }
     // Misses are shown for dev only: test is looked at once, at the end.
     if (showMisses && split === 'dev') {
       out[split].misses = idx
@@ -246,8 +256,8 @@ async function report(questions) {
   return out;
 }
 const result = {};
-for (const [name, set] of Object.entries(real)) result[name] = { conversations: set.conversations, questions: set.questions.length, ...(await report(set.questions)) };
-if (generated.length) result.generated = { conversations, questions: generated.length, sessionsPerConversation: 24, ...(await report(generated)) };
+for (const [name, set] of Object.entries(real)) result[name] = { conversations: set.conversations, questions: set.questions.length, ...(await report(name, set.questions)) };
+if (generated.length) result.generated = { conversations, questions: generated.length, sessionsPerConversation: 24, ...(await report('generated', generated)) };
 if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
 else {
   // One row per set and part, wmem beside BM25 over the same lines.

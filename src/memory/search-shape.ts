@@ -28,6 +28,8 @@ const DATE_FORMS: { re: RegExp; parts: (m: RegExpExecArray) => QueryDate | undef
   { re: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parts: (m) => ({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }) },
   { re: new RegExp(`\\b${MONTH}\\s+${DAY}\\b${YEAR}`, 'gi'), parts: (m) => ({ month: MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, day: Number(m[2]), ...(m[3] ? { year: Number(m[3]) } : {}) }) },
   { re: new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH}${YEAR}`, 'gi'), parts: (m) => ({ month: MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, day: Number(m[1]), ...(m[3] ? { year: Number(m[3]) } : {}) }) },
+  // Day first with dots ("14.01.2024", as most of Europe writes it); month first only when the day cannot be one.
+  { re: /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/g, parts: (m) => (Number(m[2]) > 12 ? { month: Number(m[1]), day: Number(m[2]), year: Number(m[3]) } : { day: Number(m[1]), month: Number(m[2]), year: Number(m[3]) }) },
 ];
 
 /** The calendar days a query names ("May 2nd", "2 May 2023", "2023-05-02"). */
@@ -100,6 +102,8 @@ export interface ShapeSource {
 export interface ShapeContext {
   sources: readonly ShapeSource[];
   dates: QueryDate[];
+  /** The query's words, lowercased (querySpeakers): a conversation line whose speaker they name is lifted. */
+  speakers?: ReadonlySet<string>;
   /** A line as a scored entry with no term of its own (score 0), or undefined when it cannot be read. */
   lineAt(source: number, line: number): Scored | undefined;
 }
@@ -133,6 +137,10 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
       });
       score += AFTER_WEIGHT * baseScore(source, line + 1);
     }
+    if (info?.conversation && ctx.speakers?.size) {
+      const who = speakerOf(entry.candidate.text);
+      if (who && ctx.speakers.has(who)) score *= SPEAKER_BOOST;
+    }
     if (ctx.dates.length && info?.days) {
       const date = dateOfLine(info.days, line);
       if (date && dateMatches(date, ctx.dates)) score *= 1 + DATE_BOOST;
@@ -151,6 +159,25 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
   if (ctx.dates.length) addDayOpenings(scored, ctx, consider);
   const sorted = [...out.values()].sort((a, b) => b.score - a.score || a.candidate.source - b.candidate.source || a.candidate.line - b.candidate.line);
   return spreadNeighbours(sorted, ctx.sources);
+}
+
+/**
+ * How much a conversation line is lifted when the query names its speaker (the line's leading
+ * "Name:" label, "What are Kate's hobbies?" → "Kate: I took up skiing"): in a chat between people,
+ * what someone likes or did is what they said. Measured on REALTALK's dev part (bench/README.md).
+ */
+export const SPEAKER_BOOST = 3;
+const SPEAKER_LABEL = /^(\p{L}[\p{L}'’.-]{0,39}):\s/u;
+
+/** The speaker a line's text names in its leading "Name:" label, after its role ("user: Kate: …" → "kate"; the role itself is none). */
+export function speakerOf(text: string): string | undefined {
+  const role = roleOf(text);
+  return SPEAKER_LABEL.exec(role ? text.slice(role.length + 2) : text)?.[1].toLowerCase();
+}
+
+/** The query's words as speaker names: lowercased, a possessive's "'s" dropped ("Kate's" → "kate"). */
+export function querySpeakers(raw: string): Set<string> {
+  return new Set((raw.match(/[\p{L}'’.-]+/gu) ?? []).map((w) => w.toLowerCase().replace(/['’]s$/, '').replace(/[.'’-]+$/, '')));
 }
 
 /** The role a messages line's searchable text starts with ("user: …"), when the text shows it. */

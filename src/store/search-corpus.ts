@@ -13,7 +13,7 @@ import { COMPACTION_JOURNAL, sessionPaths, type SessionPaths } from './paths.js'
 import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
 import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
-import { dateOfLine, queryDates, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
+import { dateOfLine, queryDates, querySpeakers, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 import { irregularForms, oneSpaced } from '../memory/text.js';
 import { rawNeedles, scanRawMessages } from './search-raw.js';
 
@@ -510,7 +510,7 @@ async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchO
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
-    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
+    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), speakers: querySpeakers(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
     const hits = toHits(shaped, sources, scanned, query, options);
     const damaged = scanned.readers.filter((r) => r.damaged()).map((r) => r.indexFile);
     // A session whose indexing is under way already (a compaction's finishing) needs no run started.

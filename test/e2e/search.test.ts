@@ -94,6 +94,24 @@ describe('search', () => {
     expect(text).toMatch(/\n {4}[↑↓] \d+ {2}\S/);
   });
 
+  it('between two people, puts first what the person the query names said', async () => {
+    // A chat archived as user lines "<name>: <text>". Tom's reply echoes the words (twice, with
+    // Kate's name); what Kate said holds them once: the query names Kate, so her line comes first.
+    const said = [
+      'Kate: Morning! Any plans for the weekend?',
+      'Kate: I took up skiing last winter, up in the mountains.',
+      'Tom: Kate, skiing is great! Skiing in the mountains every weekend is the best.',
+      'Tom: I mostly stay in and read.',
+      'Kate: Fair enough, reading is nice too.',
+      'Tom: See you tomorrow.',
+    ];
+    await mkdir(wm('archive'), { recursive: true });
+    await writeFile(wm('archive/messages-20260101T000000000Z.jsonl'), said.map((content, n) => JSON.stringify({ type: 'user', timestamp: `2023-05-01T10:0${n}:00.000Z`, message: { role: 'user', content } })).join('\n') + '\n');
+    const hits = await search("Does Kate's skiing happen in the mountains?", '--limit', '2');
+    expect(hits[0]).toMatchObject({ kind: 'messages', line: 2 });
+    expect(hits[0].snippet).toContain('Kate: I took up skiing');
+  });
+
   it('a compaction that archives more than a megabyte leaves its search text ready', async () => {
     const turns = Array.from({ length: 3000 }, (_, t) => [
       JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${t}: check module ${t % 50}` } }),

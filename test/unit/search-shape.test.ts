@@ -3,7 +3,7 @@
 // the other hits, bare headings lowered.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEADING_WEIGHT, SHORT_DAY, dateMatches, dateOfLine, dayOf, lends, queryDates, reshape, roleOf, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
+import { HEADING_WEIGHT, SHORT_DAY, SPEAKER_BOOST, dateMatches, dateOfLine, dayOf, lends, queryDates, querySpeakers, reshape, roleOf, speakerOf, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
 import type { Scored } from '../../src/memory/search.js';
 
 const entry = (source: number, line: number, score: number, text = `line ${line}`): Scored => ({ candidate: { source, line, text, length: text.length, tf: [] }, score, matched: score ? 1 : 0 });
@@ -16,6 +16,13 @@ describe('queryDates', () => {
     expect(queryDates('Sept 3 deploy')).toEqual([{ month: 9, day: 3 }]);
     expect(queryDates('may I ask about 3 tests')).toEqual([]);
     expect(queryDates('April 31st is no day: 2023-13-01 neither')).toEqual([{ month: 4, day: 31 }]);
+  });
+
+  it('reads a dotted date day first, month first only when the day cannot be one', () => {
+    expect(queryDates('what did Kevin do on 14.01.2024?')).toEqual([{ day: 14, month: 1, year: 2024 }]);
+    expect(queryDates('on 03.02.2024')).toEqual([{ day: 3, month: 2, year: 2024 }]);
+    expect(queryDates('on 01.14.2024')).toEqual([{ month: 1, day: 14, year: 2024 }]);
+    expect(queryDates('version 1.2.2024 and 40.01.2024')).toEqual([{ day: 1, month: 2, year: 2024 }]);
   });
 
   it('matches a date with or without its year', () => {
@@ -63,6 +70,29 @@ describe('reshape', () => {
     const exchange = reshape([asked(3, 10), asked(4, 3), asked(8, 6)], { sources: conversation, dates: [], lineAt: (s, l) => asked(l, 0) });
     expect(order(exchange)[0]).toBe(4);
     expect(exchange.find((s) => s.candidate.line === 4)!.score).toBeCloseTo(11);
+  });
+
+  it('lifts the lines of the speaker the query names, whatever the case of the label; other lines and notes stay', () => {
+    const said = (line: number, score: number, who: string) => entry(0, line, score, `user: ${who}: line ${line}`);
+    const shortlist = [said(2, 10, 'Nicolas'), said(4, 5, 'kate'), said(8, 4, 'Kate')];
+    const out = reshape(shortlist, { sources: conversation, dates: [], speakers: querySpeakers("What are Kate's hobbies?"), lineAt: (s, l) => said(l, 0, 'Nicolas') });
+    expect(order(out).slice(0, 3)).toEqual([4, 8, 2]);
+    expect(out.find((s) => s.candidate.line === 4)!.score).toBe(5 * SPEAKER_BOOST);
+    expect(out.find((s) => s.candidate.line === 2)!.score).toBe(10);
+    // No name in the query, or a source that is not a conversation: as ranked.
+    expect(order(reshape(shortlist, { sources: conversation, dates: [], speakers: querySpeakers('hobbies'), lineAt }))[0]).toBe(2);
+    const notes: ShapeSource[] = [{ conversation: false }];
+    expect(reshape([entry(0, 1, 2, 'Kate: skiing')], { sources: notes, dates: [], speakers: querySpeakers('Kate'), lineAt })[0].score).toBe(2);
+  });
+
+  it('reads a speaker from a leading "Name:" label only', () => {
+    expect(speakerOf('user: Kate: I took up skiing')).toBe('kate');
+    expect(speakerOf('assistant: elise: hi')).toBe('elise');
+    expect(speakerOf('Kate: hi')).toBe('kate');
+    expect(speakerOf('user: I met Kate: she skis')).toBeUndefined();
+    expect(speakerOf('user: see https://example.com')).toBeUndefined();
+    expect(speakerOf('user: Kate:skiing')).toBeUndefined();
+    expect([...querySpeakers("Is Nicolas' behavior Kate's?")]).toEqual(['is', 'nicolas', 'behavior', 'kate']);
   });
 
   it('lends between user lines two apart only across a line that is not the user\'s', () => {
