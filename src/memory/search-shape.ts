@@ -175,9 +175,16 @@ export function speakerOf(text: string): string | undefined {
   return SPEAKER_LABEL.exec(role ? text.slice(role.length + 2) : text)?.[1].toLowerCase();
 }
 
-/** The query's words as speaker names: lowercased, a possessive's "'s" dropped ("Kate's" → "kate"). */
+/**
+ * The words of a query that can name a speaker, lowercased, a possessive's "'s" dropped ("Kate's" →
+ * "kate"): written as a name is (a capital first letter), and not the query's first word unless
+ * possessive. So "Error in the deploy" or "note on retries" lifts no line that opens "Error:" or
+ * "Note:" (an agent's tool output), while "What are Kate's hobbies?" names Kate.
+ */
 export function querySpeakers(raw: string): Set<string> {
-  return new Set((raw.match(/[\p{L}'’.-]+/gu) ?? []).map((w) => w.toLowerCase().replace(/['’]s$/, '').replace(/[.'’-]+$/, '')));
+  const words = raw.match(/[\p{L}'’.-]+/gu) ?? [];
+  const names = words.filter((w, i) => /^\p{Lu}/u.test(w) && (i > 0 || /['’]s?$/.test(w)));
+  return new Set(names.map((w) => w.toLowerCase().replace(/['’]s$/, '').replace(/[.'’-]+$/, '')));
 }
 
 /** The role a messages line's searchable text starts with ("user: …"), when the text shows it. */

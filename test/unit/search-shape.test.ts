@@ -82,7 +82,7 @@ describe('reshape', () => {
     // No name in the query, or a source that is not a conversation: as ranked.
     expect(order(reshape(shortlist, { sources: conversation, dates: [], speakers: querySpeakers('hobbies'), lineAt }))[0]).toBe(2);
     const notes: ShapeSource[] = [{ conversation: false }];
-    expect(reshape([entry(0, 1, 2, 'Kate: skiing')], { sources: notes, dates: [], speakers: querySpeakers('Kate'), lineAt })[0].score).toBe(2);
+    expect(reshape([entry(0, 1, 2, 'Kate: skiing')], { sources: notes, dates: [], speakers: querySpeakers('What did Kate say'), lineAt })[0].score).toBe(2);
   });
 
   it('reads a speaker from a leading "Name:" label only', () => {
@@ -92,7 +92,11 @@ describe('reshape', () => {
     expect(speakerOf('user: I met Kate: she skis')).toBeUndefined();
     expect(speakerOf('user: see https://example.com')).toBeUndefined();
     expect(speakerOf('user: Kate:skiing')).toBeUndefined();
-    expect([...querySpeakers("Is Nicolas' behavior Kate's?")]).toEqual(['is', 'nicolas', 'behavior', 'kate']);
+    expect([...querySpeakers("Is Nicolas' behavior Kate's?")]).toEqual(['nicolas', 'kate']);
+    expect([...querySpeakers("Kate's hobbies")]).toEqual(['kate']);
+    // A capitalised first word is the sentence's, not a name; lowercase words name no one.
+    expect([...querySpeakers('Error in the deploy')]).toEqual([]);
+    expect([...querySpeakers('note on kate and retries')]).toEqual([]);
   });
 
   it('lends between user lines two apart only across a line that is not the user\'s', () => {
