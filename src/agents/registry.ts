@@ -1,48 +1,32 @@
-// The agents wmem knows, in one list. Adding an agent = its folder `src/agents/<id>/` (an
-// index.ts exporting an AgentAdapter, see adapter.ts) and one line below.
+// Every agent's whole adapter (its folder's index.ts: the hook part with its installer, diagnosis
+// and MCP registration), for install, uninstall, doctor, `--mcp`, help and the report. The list is
+// lookup.ts's: each agent's index.ts is loaded by its id (the bundler takes every
+// `agents/<id>/index.ts`), so adding an agent is its folder and its line in lookup.ts.
 import type { AgentAdapter, Scope } from './adapter.js';
-import { claude } from './claude/index.js';
-import { codex } from './codex/index.js';
-import { copilot } from './copilot/index.js';
-import { gemini } from './gemini/index.js';
-import { opencode } from './opencode/index.js';
-import { qwen } from './qwen/index.js';
-import { droid } from './droid/index.js';
-import { kilo } from './kilo/index.js';
-import { auggie } from './auggie/index.js';
-import { amp } from './amp/index.js';
-import { crush } from './crush/index.js';
+import { AGENT_NAMES, entryByMetaName, entryByName } from './lookup.js';
 
-export const AGENTS: readonly AgentAdapter[] = [
-  claude,
-  codex,
-  gemini,
-  opencode,
-  copilot,
-  qwen,
-  droid,
-  kilo,
-  auggie,
-  amp,
-  crush,
-];
+export { DEFAULT_AGENT, knownAgents } from './lookup.js';
 
-export { DEFAULT_AGENT } from './lookup.js';
+/** The adapter index.ts exports under the agent's id (`export const claude: AgentAdapter`). */
+async function adapterOf(id: string): Promise<AgentAdapter> {
+  // The path is spelled with .ts so that esbuild's pattern `./*/index.ts` finds the sources.
+  const adapter = ((await import(`./${id}/index.ts`)) as Record<string, AgentAdapter | undefined>)[id];
+  if (adapter?.id !== id) throw new Error(`src/agents/${id}/index.ts exports no adapter named ${id}`);
+  return adapter;
+}
+
+export const AGENTS: readonly AgentAdapter[] = await Promise.all(AGENT_NAMES.map((a) => adapterOf(a.id)));
+
+const byId = (id: string | undefined) => AGENTS.find((a) => a.id === id);
 
 /** The adapter named `name` (its id or an alias, any case), or undefined. */
 export function findAgent(name: string): AgentAdapter | undefined {
-  const key = name.trim().toLowerCase();
-  return AGENTS.find((a) => a.id === key || a.aliases.includes(key));
-}
-
-/** The ids and aliases, for messages (`claude (claude-code)`). */
-export function knownAgents(): string {
-  return AGENTS.map((a) => (a.aliases.length ? `${a.id} (${a.aliases.join(', ')})` : a.id)).join(', ');
+  return byId(entryByName(name)?.id);
 }
 
 /** The adapter whose meta.json name is `metaName` (`claude-code` → claude). */
 export function agentByMetaName(metaName: string | undefined): AgentAdapter | undefined {
-  return metaName === undefined ? undefined : AGENTS.find((a) => a.metaName === metaName);
+  return byId(entryByMetaName(metaName)?.id);
 }
 
 /** `a`, `a and b`, `a, b and c`. */

@@ -11,7 +11,7 @@
 // folder or the current-session pointer (tests: test/e2e/hook-first-stage.test.ts).
 import { fileURLToPath } from 'node:url';
 import type { Moment } from '../agents/adapter.js';
-import { AGENT_NAMES, agentNamed, DEFAULT_AGENT } from '../agents/lookup.js';
+import { AGENT_NAMES, DEFAULT_AGENT, entryByName } from '../agents/lookup.js';
 import { FIRST_STAGE_MISS } from '../app/hook.js';
 import * as hookCommand from '../commands/hook.js';
 import type { RunContext } from '../commands/run.js';
@@ -38,7 +38,7 @@ export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'fir
  */
 async function serves(agent: string, event: string | undefined): Promise<boolean> {
   try {
-    const names = agentNamed(agent);
+    const names = entryByName(agent);
     const moment = names && event !== undefined ? (await names.hook()).eventFor(event)?.moment : undefined;
     return moment !== undefined && moment in SERVED_MOMENTS;
   } catch {

@@ -7,8 +7,6 @@ import { CODEX_HOOKS, codexCommandPrefix, codexHome, codexHooksFile, installedCo
 import { trustProblems } from './trust.js';
 import { codexHook } from './hook.js';
 
-export { withRolloutOutcome } from './hook.js';
-
 const config: AgentConfig = {
   scopes: ['user', 'project'],
   defaultScope: 'user',
