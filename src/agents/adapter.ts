@@ -332,10 +332,23 @@ export interface AgentAdapter extends AgentHook {
   mcp?: McpRegistration;
 }
 
+/**
+ * What an event's name may hold besides its letters: `session-start`, `session_start` and
+ * `SessionStart` name one event. bin/wmem.js reads these from dist/fast/first-routes.json to key
+ * the words of a hook's command line as eventKey does.
+ */
+export const EVENT_NAME_SEPARATORS = '[-_\\s]';
+const SEPARATORS = new RegExp(EVENT_NAME_SEPARATORS, 'g');
+
+/** An event's name as names are compared: without separators, in lower case. */
+export function eventKey(name: string): string {
+  return name.replace(SEPARATORS, '').toLowerCase();
+}
+
 /** Accepts `session-start`, `sessionstart`, `SessionStart` alike. */
 export function eventByName(events: readonly AgentEvent[], name: string): AgentEvent | undefined {
-  const key = name.replace(/[-_\s]/g, '').toLowerCase();
-  return events.find((e) => e.name.toLowerCase() === key);
+  const key = eventKey(name);
+  return events.find((e) => eventKey(e.name) === key);
 }
 
 /** The user's home for MCP config paths: $HOME first (tests and sandboxes set it), else the OS's. */

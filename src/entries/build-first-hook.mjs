@@ -6,7 +6,8 @@
 // the build refuses it. One such pair per agent with hooks, each with that agent's hook part alone
 // (first-hook-<id>.cjs, first-tool-<id>.cjs; the default agent's unsuffixed), and
 // dist/fast/first-routes.json, bin/wmem.js's table of which agent's event goes to which file, from
-// every agent's events (firstStageRoutes). Run by `npm run build` (build:first).
+// every agent's events (firstStageRoutes), with how to read a hook's command line (hookLineRules:
+// its options, its default agent, how an event's name is keyed). Run by `npm run build` (build:first).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -97,7 +98,9 @@ async function build(name, leftOut, otherHooks) {
 // (firstStageRoutes: lookup.ts's agents, their events, the moments the stage serves).
 const probe = '.first-stage-probe.cjs';
 await build(probe, LEFT_OUT, []);
-const agents = await createRequire(import.meta.url)(path.join(root, 'dist/fast', probe)).firstStageRoutes();
+const probed = createRequire(import.meta.url)(path.join(root, 'dist/fast', probe));
+const agents = await probed.firstStageRoutes();
+const rules = probed.hookLineRules();
 rmSync(path.join(root, 'dist/fast', probe));
 
 // Then one first stage per agent and kind, holding that agent's hook part alone: each agent's code
@@ -114,4 +117,4 @@ for (const agent of agents) {
   for (const name of agent.names) routes[name] = events;
 }
 await Promise.all(builds);
-writeFileSync(path.join(root, 'dist/fast/first-routes.json'), JSON.stringify(routes) + '\n');
+writeFileSync(path.join(root, 'dist/fast/first-routes.json'), JSON.stringify({ ...rules, agents: routes }) + '\n');
