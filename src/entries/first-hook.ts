@@ -10,13 +10,11 @@
 // harmless to run twice: the moments load those modules before they write anything but a project
 // folder or the current-session pointer (tests: test/e2e/hook-first-stage.test.ts).
 import { fileURLToPath } from 'node:url';
-import { EVENT_NAME_SEPARATORS, eventKey, type Moment } from '../agents/adapter.js';
-import { AGENT_NAMES, DEFAULT_AGENT, entryByName } from '../agents/lookup.js';
+import type { Moment } from '../agents/adapter.js';
+import { DEFAULT_AGENT, entryByName } from '../agents/lookup.js';
 import { FIRST_STAGE_MISS } from '../app/hook.js';
 import * as hookCommand from '../commands/hook.js';
 import type { RunContext } from '../commands/run.js';
-import { GLOBAL_OPTIONS, parseFlags } from '../options.js';
-import { HOOK } from './lean-commands.js';
 import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
 
@@ -24,7 +22,7 @@ import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
  * The moments this stage serves, whichever agent fires them: every prompt, every tool call, a
  * session's (re)start, and an event wmem ignores; and the kind of build that serves each (a tool
  * call's, first-tool, leaves out the context's rendering besides). src/entries/build-first-hook.mjs
- * builds each agent's pair and bin/wmem.js's routes to them from these.
+ * builds each agent's pair and bin/wmem.js's routes to them from these (first-routes.ts).
  */
 export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'first-tool'>>> = {
   'session-start': 'first-hook',
@@ -72,54 +70,4 @@ export async function runHook(argv: string[]): Promise<boolean> {
     process.exitCode = 0;
   }
   return true;
-}
-
-/** One agent's first stages: its names on the command line, and each event served (its eventKey) → the kind of build. */
-export interface FirstStageAgent {
-  id: string;
-  isDefault: boolean;
-  names: string[];
-  events: Record<string, 'first-hook' | 'first-tool'>;
-}
-
-/**
- * What the build makes of every agent lookup.ts lists (those with an event served here): its
- * pair of first stages and bin/wmem.js's routes to them (dist/fast/first-routes.json). A new
- * agent's events are routed as soon as lookup.ts lists it.
- */
-export async function firstStageRoutes(): Promise<FirstStageAgent[]> {
-  const agents: FirstStageAgent[] = [];
-  for (const names of AGENT_NAMES) {
-    const events: FirstStageAgent['events'] = {};
-    for (const event of (await names.hook()).events) {
-      const kind = SERVED_MOMENTS[event.moment];
-      if (kind) events[eventKey(event.name)] = kind;
-    }
-    if (Object.keys(events).length) agents.push({ id: names.id, isDefault: names.id === DEFAULT_AGENT, names: [names.id, ...names.aliases], events });
-  }
-  return agents;
-}
-
-/**
- * How bin/wmem.js reads a hook's command line, in dist/fast/first-routes.json beside the routes
- * (the build writes both): so that it takes the words as this stage's parser (lean-line.ts) and
- * the agents' eventFor take them, not from a copy of their rules.
- */
-export interface HookLineRules {
-  /** The agent of a hook without --agent. */
-  defaultAgent: string;
-  /** eventKey's separators (agents/adapter.ts): bin keys an event's word as eventKey does. */
-  separators: string;
-  /** Every option `wmem hook` takes (`--agent`, `-q`), and whether it takes a value. */
-  options: Record<string, boolean>;
-}
-
-export function hookLineRules(): HookLineRules {
-  const options: Record<string, boolean> = {};
-  for (const spec of [...GLOBAL_OPTIONS, ...HOOK.options!]) {
-    const { long, short, takesValue } = parseFlags(spec);
-    options[`--${long}`] = takesValue;
-    if (short) options[`-${short}`] = takesValue;
-  }
-  return { defaultAgent: DEFAULT_AGENT, separators: EVENT_NAME_SEPARATORS, options };
 }
