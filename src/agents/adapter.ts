@@ -6,7 +6,8 @@
 // moments, what its hook input looks like, how it wants an answer, how to read token use from its
 // transcript, and where its config lives. Adding an agent = one folder `src/agents/<id>/` whose
 // hook.ts exports its `AgentHook` and whose index.ts exports the `AgentAdapter` spreading it
-// (under the agent's id), plus its line in src/agents/lookup.ts, the one list of the agents.
+// (under the agent's id), plus its line in src/agents/lookup.ts (the agents by name) and its
+// adapter in src/agents/registry.ts (test/unit/agent-lookup.test.ts holds the two to agree).
 //
 // Rules for implementations: everything here is pure or reads only the files it is given, except
 // `transcript.read` (which reads the agent's transcript). Nothing here writes: config changes are

@@ -1,12 +1,11 @@
-// The one list of the agents wmem knows: by id, alias and meta.json name, each one's hook part (its
+// The agents wmem knows, by id, alias and meta.json name, each one's hook part (its
 // folder's hook.ts) loaded only when it is asked for. A hook serves one agent and `wmem context`
 // reads one agent's transcript: loading all eleven adapters (their installers and config readers
 // included, registry.ts) cost every prompt ~13 ms on a slow machine against ~4 ms for one, and an
 // adapter's installer (settings planners, trust checks, TOML) is more than its hook needs. Each
-// agent's names live in its folder's names.ts, which its hook part spreads too. registry.ts loads
-// the whole adapter (index.ts) of every agent listed here, and the hook's first stage
-// (src/entries/build-first-hook.mjs) serves every one of them: adding an agent is its folder and
-// its line below.
+// agent's names live in its folder's names.ts, which its hook part spreads too. registry.ts holds the
+// whole adapters (index.ts) in the same order (test/unit/agent-lookup.test.ts checks that they
+// agree); the hook's first stage (src/entries/build-first-hook.mjs) serves every agent listed here.
 import type { AgentHook, AgentNames } from './adapter.js';
 import { CLAUDE_NAMES } from './claude/names.js';
 import { CODEX_NAMES } from './codex/names.js';

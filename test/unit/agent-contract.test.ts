@@ -1,8 +1,8 @@
-// The registry holds every agent of the one list (src/agents/lookup.ts): every adapter in it, under every name it answers to,
+// The registry is the list of adapters (src/agents/lookup.ts the same agents by name): every adapter in it, under every name it answers to,
 // reaches each place wmem serves agents from without another table to edit: `install --help`,
 // install and uninstall, `--mcp`, doctor, the session's agent read back from meta.json, and the
-// report's chart read from its transcript with its own rules. A new agent listed in
-// src/agents/lookup.ts is held to this by being there (and by a transcript of it in TRANSCRIPTS).
+// report's chart read from its transcript with its own rules. A new agent registered in
+// src/agents/registry.ts is held to this by being there (and by a transcript of it in TRANSCRIPTS).
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,7 @@
-// agents/lookup.ts is the one list of the agents (id, aliases, meta.json name), so that a hook loads
-// only the hook part (hook.ts) of the one it serves; registry.ts loads each one's whole adapter
-// (index.ts) from it. Each loader must give that adapter's own hook part, every field of it the
-// adapter's, and each name must find the same agent both ways.
+// agents/lookup.ts lists the agents by name (id, aliases, meta.json name), so that a hook loads only
+// the hook part (hook.ts) of the one it serves; registry.ts holds their whole adapters (index.ts),
+// imported statically. The two must agree, each loader must give that adapter's own hook part,
+// every field of it the adapter's, and each name must find the same agent both ways.
 import { describe, expect, it } from 'vitest';
 import type { AgentAdapter, AgentHook } from '../../src/agents/adapter.js';
 import { AGENTS, agentByMetaName, findAgent } from '../../src/agents/registry.js';
