@@ -39,10 +39,13 @@ async function lean() {
       // Every prompt and every tool call: the hook path in one CommonJS file (fast-hook.cjs), for
       // every agent's common events first without what they never load (first-hook.cjs; for a
       // tool call first-tool.cjs, without the context's rendering as well), which hands anything
-      // it lacks to fast-hook.cjs. The choice here is a guess from the words: a wrong one costs
-      // time, never an answer (src/entries/first-hook.ts decides what it serves).
+      // it lacks to fast-hook.cjs. The choice here is read from the words as the first stage reads
+      // them: a wrong one would cost time, never an answer (src/entries/first-hook.ts decides what
+      // it serves).
       return hookEntry(firstStage());
     default:
+      // `wmem --home H hook …`, the command `wmem install --home H` writes into the agent's hooks.
+      if (args[0]?.startsWith('-') && readLine()?.line?.words[0] === 'hook') return hookEntry(firstStage());
       // `wmem context` (every prompt, in some setups): first from the session's answer cache (a
       // small file that reads it and stats what it was computed from), else the same entry as
       // the hooks without the hook moments, which it never runs (a smaller file to compile).
@@ -63,23 +66,63 @@ function hookEntry(stage) {
 }
 
 /**
- * The hook's first stage for this command line, or undefined: an agent or event it does not serve.
- * dist/fast/first-routes.json (written by the build from every agent's events) says, for each
- * agent's id and alias, which of its events go to first-hook.cjs or first-tool.cjs; an event is
- * any word of the line, spelled as the agent's eventFor takes it (`post-tool-use`, `PostToolUse`).
+ * The hook's first stage for this command line, or undefined: an agent or event it does not serve,
+ * or a line the first stage's parser would not take (it would hand it over anyway).
+ * dist/fast/first-routes.json (written by the build) says, for each agent's id and alias, which of
+ * its events go to first-hook.cjs or first-tool.cjs, and how to read the line: the options `wmem
+ * hook` takes (and which take a value), the default agent, and what an event's name may hold
+ * besides its letters (`post-tool-use` is `PostToolUse`, as the agents' eventFor takes it).
  */
 function firstStage() {
-  const agent = args.findIndex((a) => a === '--agent' || a.startsWith('--agent='));
-  const id = agent < 0 ? 'claude' : args[agent].startsWith('--agent=') ? args[agent].slice(8) : args[agent + 1];
+  const read = readLine();
+  const line = read?.line;
+  if (!line || line.words.length !== 2 || line.words[0] !== 'hook') return undefined;
+  try {
+    const { routes } = read;
+    const agent = String(line.agent ?? routes.defaultAgent).trim().toLowerCase();
+    const events = Object.hasOwn(routes.agents, agent) ? routes.agents[agent] : {};
+    const event = line.words[1].replace(new RegExp(routes.separators, 'g'), '').toLowerCase();
+    return Object.hasOwn(events, event) ? events[event] : undefined;
+  } catch {
+    return undefined; // routes not what the build writes (a partial dist/): the full hook entry serves every event
+  }
+}
+
+/** The routes and the command line read by them, or undefined when there are none (a partial dist/). */
+function readLine() {
   try {
     const routes = require('../dist/fast/first-routes.json');
-    const key = String(id).trim().toLowerCase();
-    const events = Object.hasOwn(routes, key) ? routes[key] : {};
-    const event = args.map((word) => word.replace(/[-_\s]/g, '').toLowerCase()).find((word) => Object.hasOwn(events, word));
-    return event === undefined ? undefined : events[event];
+    return { routes, line: parseLine(routes.options) };
   } catch {
-    return undefined; // routes missing or not what the build writes (a partial dist/): the full hook entry serves every event
+    return undefined;
   }
+}
+
+/**
+ * The command line's words and its --agent, read as the first stage's parser reads it (node:util's
+ * parseArgs, strict): `options` maps each option `wmem hook` takes to whether it takes a value.
+ * Undefined for what that parser refuses (an unknown option, a missing value, `--`), which the full
+ * entry explains.
+ */
+function parseLine(options) {
+  const words = [];
+  let agent;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') return undefined;
+    if (!arg.startsWith('-') || arg === '-') {
+      words.push(arg);
+      continue;
+    }
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    if (!Object.hasOwn(options, name) || (eq >= 0 && !options[name])) return undefined;
+    if (!options[name]) continue;
+    const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
+    if (value === undefined || (eq < 0 && value.length > 1 && value.startsWith('-'))) return undefined;
+    if (name === '--agent') agent = value;
+  }
+  return { words, agent };
 }
 
 main().catch((err) => {

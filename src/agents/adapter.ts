@@ -5,8 +5,9 @@
 // summary; end → deterministic consolidation. An adapter only says how its agent spells those
 // moments, what its hook input looks like, how it wants an answer, how to read token use from its
 // transcript, and where its config lives. Adding an agent = one folder `src/agents/<id>/` whose
-// hook.ts exports its `AgentHook` and whose index.ts exports the `AgentAdapter` spreading it, plus
-// one line in src/agents/registry.ts and one in src/agents/lookup.ts.
+// hook.ts exports its `AgentHook` and whose index.ts exports the `AgentAdapter` spreading it
+// (under the agent's id), plus its line in src/agents/lookup.ts (the agents by name) and its
+// adapter in src/agents/registry.ts (test/unit/agent-lookup.test.ts holds the two to agree).
 //
 // Rules for implementations: everything here is pure or reads only the files it is given, except
 // `transcript.read` (which reads the agent's transcript). Nothing here writes: config changes are
@@ -332,10 +333,23 @@ export interface AgentAdapter extends AgentHook {
   mcp?: McpRegistration;
 }
 
+/**
+ * What an event's name may hold besides its letters: `session-start`, `session_start` and
+ * `SessionStart` name one event. bin/wmem.js reads these from dist/fast/first-routes.json to key
+ * the words of a hook's command line as eventKey does.
+ */
+export const EVENT_NAME_SEPARATORS = '[-_\\s]';
+const SEPARATORS = new RegExp(EVENT_NAME_SEPARATORS, 'g');
+
+/** An event's name as names are compared: without separators, in lower case. */
+export function eventKey(name: string): string {
+  return name.replace(SEPARATORS, '').toLowerCase();
+}
+
 /** Accepts `session-start`, `sessionstart`, `SessionStart` alike. */
 export function eventByName(events: readonly AgentEvent[], name: string): AgentEvent | undefined {
-  const key = name.replace(/[-_\s]/g, '').toLowerCase();
-  return events.find((e) => e.name.toLowerCase() === key);
+  const key = eventKey(name);
+  return events.find((e) => eventKey(e.name) === key);
 }
 
 /** The user's home for MCP config paths: $HOME first (tests and sandboxes set it), else the OS's. */

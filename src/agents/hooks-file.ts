@@ -5,7 +5,7 @@
 // (or none), what to do with an event that is not a list, the notes an install prints. Merging
 // keeps every other key and hook in place; wmem's entries are recognised by their command, so a
 // second install changes nothing and uninstall removes only them.
-import { ConfigShapeError, type ConfigPlan, type InstallRequest } from './adapter.js';
+import { ConfigShapeError, type ConfigPlan, type ConfigStatus, type InstallRequest, type Scope } from './adapter.js';
 import { jsonBreak } from '../ui/errors.js';
 import { isObject } from '../ui/json.js';
 
@@ -21,6 +21,8 @@ export interface HookSpec {
 }
 
 export interface HooksFileRules {
+  /** The agent's id, for what doctor tells the user to run (`wmem install <agent> --scope …`). */
+  agent: string;
   hooks: readonly HookSpec[];
   /** Whether a handler's command is one wmem installed for this agent. */
   isWmem(command: unknown): boolean;
@@ -36,6 +38,8 @@ export interface HooksFileRules {
   explainComments?: boolean;
   /** What the user must know after an install into `file` (trust steps). */
   notes?(file: string): string[];
+  /** Throws ConfigShapeError for a parsed file the agent would misread (Droid's outer `hooks`). */
+  refuse?(file: string, json: Json): void;
 }
 
 /** A hooks value wmem cannot change safely; the planners name the file. */
@@ -177,8 +181,30 @@ export function hooksFile(rules: HooksFileRules) {
   /** The parsed file; `check`: its hooks shape too (refused by name). */
   function parse(file: string, text: string | undefined, check = true): { json: Json; indent: string | number } {
     const parsed = parseJsonFile(file, text, rules.explainComments);
+    rules.refuse?.(file, parsed.json);
     if (check) shaped(file, () => checkShape(parsed.json));
     return parsed;
+  }
+
+  /**
+   * wmem's state in the file, for doctor (never throws: a file it cannot read is its `error`):
+   * the events there and those missing, the command they run, and the problems: some missing
+   * (install again), then the agent's own (`more`, asked when any is there: hooks turned off,
+   * trust). `shape`: a hooks value of the wrong shape is an error (else it reads as missing).
+   */
+  function diagnose(scope: Scope, file: string, text: string | undefined, more?: (json: Json) => string[], shape = true): ConfigStatus {
+    let json: Json;
+    try {
+      json = parse(file, text, shape).json;
+    } catch (err) {
+      return { scope, file, exists: true, error: (err as Error).message, installed: [], missing: rules.hooks.map((h) => h.event), problems: [] };
+    }
+    const found = installed(json);
+    const present = found.filter((f) => f.installed).map((f) => f.event);
+    const missing = found.filter((f) => !f.installed).map((f) => f.event);
+    const problems = present.length && missing.length ? [`${file} lacks ${missing.join(', ')}: run 'wmem install ${rules.agent} --scope ${scope}'`] : [];
+    if (present.length && more) problems.push(...more(json));
+    return { scope, file, exists: text !== undefined, installed: present, missing, command: found.find((f) => f.command)?.command, problems };
   }
 
   function planInstall(file: string, text: string | undefined, request: InstallRequest): ConfigPlan {
@@ -195,5 +221,5 @@ export function hooksFile(rules: HooksFileRules) {
     return { file, before: text, after: formatJson(next, indent), changed: true, events: [], removed, notes: [], preview: next };
   }
 
-  return { merge, remove, installed, parse, planInstall, planUninstall };
+  return { merge, remove, installed, parse, planInstall, planUninstall, diagnose };
 }

@@ -1,6 +1,11 @@
-// The agents wmem knows, in one list. Adding an agent = its folder `src/agents/<id>/` (an
-// index.ts exporting an AgentAdapter, see adapter.ts) and one line below.
+// Every agent's whole adapter (its folder's index.ts: the hook part with its installer, diagnosis
+// and MCP registration), for install, uninstall, doctor, `--mcp`, help and the report, in
+// lookup.ts's order. lookup.ts is the list of the agents by name; this one holds their adapters,
+// imported statically: derived from lookup.ts's list by a dynamic import of each index.ts, every
+// full-CLI command (`wmem note` among them) loaded eleven more ES module chunks, ~10-30 ms more
+// CPU on a loaded 2-core machine. test/unit/agent-lookup.test.ts checks that the two agree.
 import type { AgentAdapter, Scope } from './adapter.js';
+import { entryByMetaName, entryByName } from './lookup.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
@@ -13,36 +18,20 @@ import { auggie } from './auggie/index.js';
 import { amp } from './amp/index.js';
 import { crush } from './crush/index.js';
 
-export const AGENTS: readonly AgentAdapter[] = [
-  claude,
-  codex,
-  gemini,
-  opencode,
-  copilot,
-  qwen,
-  droid,
-  kilo,
-  auggie,
-  amp,
-  crush,
-];
+export { DEFAULT_AGENT, knownAgents } from './lookup.js';
 
-export { DEFAULT_AGENT } from './lookup.js';
+export const AGENTS: readonly AgentAdapter[] = [claude, codex, gemini, opencode, copilot, qwen, droid, kilo, auggie, amp, crush];
+
+const byId = (id: string | undefined) => AGENTS.find((a) => a.id === id);
 
 /** The adapter named `name` (its id or an alias, any case), or undefined. */
 export function findAgent(name: string): AgentAdapter | undefined {
-  const key = name.trim().toLowerCase();
-  return AGENTS.find((a) => a.id === key || a.aliases.includes(key));
-}
-
-/** The ids and aliases, for messages (`claude (claude-code)`). */
-export function knownAgents(): string {
-  return AGENTS.map((a) => (a.aliases.length ? `${a.id} (${a.aliases.join(', ')})` : a.id)).join(', ');
+  return byId(entryByName(name)?.id);
 }
 
 /** The adapter whose meta.json name is `metaName` (`claude-code` → claude). */
 export function agentByMetaName(metaName: string | undefined): AgentAdapter | undefined {
-  return metaName === undefined ? undefined : AGENTS.find((a) => a.metaName === metaName);
+  return byId(entryByMetaName(metaName)?.id);
 }
 
 /** `a`, `a and b`, `a, b and c`. */

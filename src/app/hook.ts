@@ -4,7 +4,7 @@
 // silence (no output) and the error goes to <home>/logs/hooks.log.
 import { logHook, recordFired } from '../agents/hook-log.js';
 import { HookInputError, type AgentHook, type HookInput } from '../agents/adapter.js';
-import { DEFAULT_AGENT, loadAgentHook } from '../agents/lookup.js';
+import { DEFAULT_AGENT, knownAgents, loadAgentHook } from '../agents/lookup.js';
 import type { AppEnv } from './env.js';
 import { disabledByEnv } from '../store/switch.js';
 import type { HookOptions, HookResult, Moment } from './hook-moments.js';
@@ -87,7 +87,7 @@ export async function hookWith(adapter: AgentHook | undefined, request: HookRequ
   const key = firedKey(adapter, eventName);
   let session: string | undefined;
   try {
-    if (!adapter) throw new HookInputError(`unknown agent ${JSON.stringify(request.agent)} (wmem knows ${(await import('../agents/registry.js')).knownAgents()})`);
+    if (!adapter) throw new HookInputError(`unknown agent ${JSON.stringify(request.agent)} (wmem knows ${knownAgents()})`);
     if (!known) throw new HookInputError(`unsupported hook event ${JSON.stringify(request.event)} (wmem answers ${adapter.events.map((e) => e.name).join(', ')})`);
     let input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
     if (adapter.completeInput) input = await adapter.completeInput(input);

@@ -32,7 +32,7 @@ export interface InstallResult {
 }
 
 /** The adapter the user named, or a usage error listing the known ones. */
-export function agentNamed(name: unknown, verb: 'install' | 'uninstall'): AgentAdapter {
+export function adapterToInstall(name: unknown, verb: 'install' | 'uninstall'): AgentAdapter {
   const adapter = typeof name === 'string' ? findAgent(name) : undefined;
   if (adapter) return adapter;
   const action = verb === 'install' ? 'install hooks for' : 'uninstall hooks of';
@@ -66,7 +66,7 @@ export async function applyConfigPlan(env: AppEnv, file: string, dryRun: boolean
 }
 
 export async function install(options: InstallOptions, env: AppEnv): Promise<InstallResult> {
-  const adapter = agentNamed(options.agent, 'install');
+  const adapter = adapterToInstall(options.agent, 'install');
   const scope = scopeOf(adapter, options.scope);
   const file = adapter.config.file(scope, env);
   const command = wmemCommandPrefix(env.env, options.home);
@@ -76,7 +76,7 @@ export async function install(options: InstallOptions, env: AppEnv): Promise<Ins
 }
 
 export async function uninstall(options: InstallOptions, env: AppEnv): Promise<InstallResult> {
-  const adapter = agentNamed(options.agent, 'uninstall');
+  const adapter = adapterToInstall(options.agent, 'uninstall');
   const scope = scopeOf(adapter, options.scope);
   const file = adapter.config.file(scope, env);
   const dryRun = Boolean(options.dryRun);

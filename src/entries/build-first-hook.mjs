@@ -6,7 +6,8 @@
 // the build refuses it. One such pair per agent with hooks, each with that agent's hook part alone
 // (first-hook-<id>.cjs, first-tool-<id>.cjs; the default agent's unsuffixed), and
 // dist/fast/first-routes.json, bin/wmem.js's table of which agent's event goes to which file, from
-// every agent's events (firstStageRoutes). Run by `npm run build` (build:first).
+// every agent's events (first-routes.ts), with how to read a hook's command line (hookLineRules:
+// its options, its default agent, how an event's name is keyed). Run by `npm run build` (build:first).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,10 +74,10 @@ const leaveOut = (leftOut, otherHooks = []) => ({
 /** What each kind of first stage leaves out (first-hook: prompts and session starts; first-tool: tool calls and the events wmem ignores). */
 const KINDS = { 'first-hook': LEFT_OUT, 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS] };
 
-/** Builds one first stage into dist/fast/`name`. */
-async function build(name, leftOut, otherHooks) {
+/** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
+async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts') {
   const result = await esbuild.build({
-    entryPoints: [path.join(root, 'src/entries/first-hook.ts')],
+    entryPoints: [path.join(root, entry)],
     outfile: path.join(root, 'dist/fast', name),
     bundle: true,
     platform: 'node',
@@ -94,10 +95,13 @@ async function build(name, leftOut, otherHooks) {
 }
 
 // Which agent's events each kind serves comes from a build with every agent's hook part
-// (firstStageRoutes: lookup.ts's agents, their events, the moments the stage serves).
+// (first-routes.ts's firstStageRoutes: lookup.ts's agents, their events, the moments the stage
+// serves), and so do the rules bin/wmem.js reads a hook's command line by (hookLineRules).
 const probe = '.first-stage-probe.cjs';
-await build(probe, LEFT_OUT, []);
-const agents = await createRequire(import.meta.url)(path.join(root, 'dist/fast', probe)).firstStageRoutes();
+await build(probe, LEFT_OUT, [], 'src/entries/first-routes.ts');
+const probed = createRequire(import.meta.url)(path.join(root, 'dist/fast', probe));
+const agents = await probed.firstStageRoutes();
+const rules = probed.hookLineRules();
 rmSync(path.join(root, 'dist/fast', probe));
 
 // Then one first stage per agent and kind, holding that agent's hook part alone: each agent's code
@@ -114,4 +118,4 @@ for (const agent of agents) {
   for (const name of agent.names) routes[name] = events;
 }
 await Promise.all(builds);
-writeFileSync(path.join(root, 'dist/fast/first-routes.json'), JSON.stringify(routes) + '\n');
+writeFileSync(path.join(root, 'dist/fast/first-routes.json'), JSON.stringify({ ...rules, agents: routes }) + '\n');

@@ -11,7 +11,7 @@
 // folder or the current-session pointer (tests: test/e2e/hook-first-stage.test.ts).
 import { fileURLToPath } from 'node:url';
 import type { Moment } from '../agents/adapter.js';
-import { AGENT_NAMES, agentNamed, DEFAULT_AGENT } from '../agents/lookup.js';
+import { DEFAULT_AGENT, entryByName } from '../agents/lookup.js';
 import { FIRST_STAGE_MISS } from '../app/hook.js';
 import * as hookCommand from '../commands/hook.js';
 import type { RunContext } from '../commands/run.js';
@@ -22,7 +22,7 @@ import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
  * The moments this stage serves, whichever agent fires them: every prompt, every tool call, a
  * session's (re)start, and an event wmem ignores; and the kind of build that serves each (a tool
  * call's, first-tool, leaves out the context's rendering besides). src/entries/build-first-hook.mjs
- * builds each agent's pair and bin/wmem.js's routes to them from these.
+ * builds each agent's pair and bin/wmem.js's routes to them from these (first-routes.ts).
  */
 export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'first-tool'>>> = {
   'session-start': 'first-hook',
@@ -38,7 +38,7 @@ export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'fir
  */
 async function serves(agent: string, event: string | undefined): Promise<boolean> {
   try {
-    const names = agentNamed(agent);
+    const names = entryByName(agent);
     const moment = names && event !== undefined ? (await names.hook()).eventFor(event)?.moment : undefined;
     return moment !== undefined && moment in SERVED_MOMENTS;
   } catch {
@@ -70,30 +70,4 @@ export async function runHook(argv: string[]): Promise<boolean> {
     process.exitCode = 0;
   }
   return true;
-}
-
-/** One agent's first stages: its names on the command line, and each event served (lower case) → the kind of build. */
-export interface FirstStageAgent {
-  id: string;
-  isDefault: boolean;
-  names: string[];
-  events: Record<string, 'first-hook' | 'first-tool'>;
-}
-
-/**
- * What the build makes of every agent lookup.ts lists (those with an event served here): its
- * pair of first stages and bin/wmem.js's routes to them (dist/fast/first-routes.json). A new
- * agent's events are routed as soon as lookup.ts lists it.
- */
-export async function firstStageRoutes(): Promise<FirstStageAgent[]> {
-  const agents: FirstStageAgent[] = [];
-  for (const names of AGENT_NAMES) {
-    const events: FirstStageAgent['events'] = {};
-    for (const event of (await names.hook()).events) {
-      const kind = SERVED_MOMENTS[event.moment];
-      if (kind) events[event.name.toLowerCase()] = kind;
-    }
-    if (Object.keys(events).length) agents.push({ id: names.id, isDefault: names.id === DEFAULT_AGENT, names: [names.id, ...names.aliases], events });
-  }
-  return agents;
 }

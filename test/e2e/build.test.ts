@@ -19,7 +19,7 @@ const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fas
 // The hook's first stages, one pair per agent with hooks (first-hook.cjs and first-tool.cjs, the
 // default agent's; first-hook-<id>.cjs, first-tool-<id>.cjs), as bin/wmem.js finds them.
 const ROUTES = 'first-routes.json';
-const firstStages = [...new Set(Object.values(JSON.parse(readFileSync(path.join(leanDir, ROUTES), 'utf8')) as Record<string, Record<string, string>>).flatMap((events) => Object.values(events)))].sort();
+const firstStages = [...new Set(Object.values((JSON.parse(readFileSync(path.join(leanDir, ROUTES), 'utf8')) as { agents: Record<string, Record<string, string>> }).agents).flatMap((events) => Object.values(events)))].sort();
 for (const name of firstStages) lazyPackages[name] = MARKDOWN;
 const bundles: Record<string, string[]> = {
   'fast.cjs': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],

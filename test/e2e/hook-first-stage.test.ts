@@ -1,15 +1,20 @@
 // The hook's first stage (dist/fast/first-hook.cjs, src/entries/first-hook.ts) answers exactly as
 // the whole hook path (dist/fast/fast-hook.cjs) does: two sandboxes, the same sequence of hooks
 // (a new session, prompts, tool calls, an overview edit, a resume, another agent), one through
-// `wmem hook`, the other through the full entry alone; every answer and every fired record must
-// be the same. The common events of an existing session must not load the full entry at all, and
-// whatever the first stage leaves out (a new session) must reach the full path, not an error.
+// `wmem hook`, the other through the full entry alone; every answer, every fired record and every
+// file of the memory tree after each hook must be the same (the files normalised for the clock,
+// the sandbox's path and file stamps). Some hooks name the agent by an alias and the event in
+// another spelling, as an agent's config may: they must be routed and answered the same. The
+// common events of an existing session must not load the full entry at all, and whatever the first
+// stage leaves out (a new session) must reach the full path, not an error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { copyFile, mkdir, readFile, readdir, appendFile, writeFile } from 'node:fs/promises';
+import { firedKey } from '../../src/app/hook.js';
 import path from 'node:path';
 import { BIN, FIXTURES, ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
-import { AGENTS } from '../../src/agents/registry.js';
+import { eventKey } from '../../src/agents/adapter.js';
+import { AGENTS, findAgent } from '../../src/agents/registry.js';
 import { SERVED_MOMENTS } from '../../src/entries/first-hook.js';
 
 const FULL = path.join(ROOT, 'dist', 'fast', 'fast-hook.cjs');
@@ -41,23 +46,55 @@ async function hook(box: Sandbox, args: string[], payload: Record<string, unknow
   const r = await execa('node', command, { cwd: box.project, input, reject: false, extendEnv: false, timeout: 60_000, env });
   expect(r.exitCode).toBe(0);
   expect(r.stderr).toBe('');
-  const event = args[args.length - 1]!;
-  // Another agent's record of the same event is `<agent>-<event>.json` (recordFired).
-  const agent = args.includes('--agent') ? args[args.indexOf('--agent') + 1] : undefined;
-  const key = agent ? `${agent}-${event}` : event;
+  // The record of the event under its own name, another agent's as `<agent>-<event>.json` (recordFired).
+  const named = args.find((a, i) => a.startsWith('--agent=') || args[i - 1] === '--agent')?.replace('--agent=', '');
+  const agent = findAgent(named ?? 'claude')!;
+  const key = firedKey(agent, agent.eventFor(args[args.length - 1]!)!.name);
   const last = (await readdir(path.join(box.home, 'logs', 'hooks-last'))).find((f) => f === `${key}.json`);
   const fired = JSON.parse(await readFile(path.join(box.home, 'logs', 'hooks-last', last!), 'utf8'));
-  // The root's own path, and as the project's folder name spells it (store/names.ts encodeCwd);
-  // the clock's stamps (an archive's name and time).
-  const norm = (text: string) =>
-    text
-      .split(box.root)
-      .join('<root>')
-      .split(box.root.slice(1).replace(/[/\\:]/g, '-'))
-      .join('<root>')
-      .replace(/\d{8}T\d{9}Z/g, '<stamp>')
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>');
-  return { stdout: norm(String(r.stdout)), fired: norm(JSON.stringify({ ok: fired.ok, note: fired.note })), fullLoaded: (await readFile(loaded, 'utf8')) === 'true' };
+  const toolCall = ['tool-done', 'tool-failed'].includes(agent.eventFor(args[args.length - 1]!)!.moment);
+  return { stdout: norm(box, String(r.stdout)), fired: norm(box, JSON.stringify({ ok: fired.ok, note: fired.note })), fullLoaded: (await readFile(loaded, 'utf8')) === 'true', toolCall };
+}
+
+/** The root's own path, and as the project's folder name spells it (store/names.ts encodeCwd); the clock's stamps (an archive's name and time). */
+const norm = (box: Sandbox, text: string) =>
+  text
+    .split(box.root)
+    .join('<root>')
+    .split(box.root.slice(1).replace(/[/\\:]/g, '-'))
+    .join('<root>')
+    .replace(/\d{8}T\d{9}Z/g, '<stamp>')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>');
+
+// What differs between two sandboxes however the hook ran: a file's stamp in a key or cursor
+// (its inode, size and times), a duration; a block's digest, which covers the sandbox's own path
+// (the block's text, normalised, is compared instead).
+const VOLATILE = new Set(['key', 'mtimeMs', 'ctimeMs', 'ino', 'dev', 'ms']);
+const stable = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(stable)
+    : value && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).filter(([k]) => !VOLATILE.has(k)).map(([k, v]) => [k, stable(v)]))
+      : typeof value === 'string' && /^[0-9a-f]{28}$/.test(value)
+        ? '<digest>'
+        : value;
+
+/**
+ * Every file of the sandbox's home but its logs (compared apart), by path, its text normalised.
+ * `renders`: with the render cache (state/context-cache.json), which a tool call's first stage
+ * leaves to the next prompt to write where the full path renders ahead (docs/context.md).
+ */
+async function memoryTree(box: Sandbox, renders: boolean, dir = box.home): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory() && full !== path.join(box.home, 'logs')) Object.assign(files, await memoryTree(box, renders, full));
+    if (!entry.isFile() || (!renders && entry.name === 'context-cache.json')) continue;
+    let text = await readFile(full, 'utf8');
+    if (entry.name.endsWith('.json')) text = JSON.stringify(stable(JSON.parse(text)), null, 1);
+    files[norm(box, path.relative(box.home, full))] = norm(box, text);
+  }
+  return files;
 }
 
 async function overviewOf(box: Sandbox, sid = SID): Promise<string> {
@@ -78,9 +115,10 @@ const steps: Step[] = [
   // A new session: its tree is left out of the first stage, so the full path creates it.
   claude(['SessionStart'], () => ({ hook_event_name: 'SessionStart', source: 'startup' }), false),
   claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'first' }), true),
-  claude(['PostToolUse'], (box) => ({ hook_event_name: 'PostToolUse', ...edit(box) }), true),
-  claude(['PostToolUseFailure'], () => ({ hook_event_name: 'PostToolUseFailure', ...failure }), true),
-  claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after tool calls' }), true),
+  // The agent and the event as a config may spell them (an alias, `post-tool-use`, `--agent=x`).
+  claude(['post-tool-use'], (box) => ({ hook_event_name: 'PostToolUse', ...edit(box) }), true),
+  claude(['--agent', 'Claude-Code', 'post_tool_use_failure'], () => ({ hook_event_name: 'PostToolUseFailure', ...failure }), true),
+  claude(['--agent=claude-code', 'userpromptsubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after tool calls' }), true),
   // The agent edits its overview by hand, then PostToolUse renders it again.
   claude(
     ['PostToolUse'],
@@ -108,6 +146,9 @@ async function runSteps(steps: Step[]) {
     const b = await hook(full, args, await payload(full));
     expect({ step: args, stdout: a.stdout, fired: a.fired }).toEqual({ step: args, stdout: b.stdout, fired: b.fired });
     expect({ step: args, fullLoaded: a.fullLoaded }).toEqual({ step: args, fullLoaded: !alone });
+    const files = await memoryTree(staged, !a.toolCall);
+    expect(Object.keys(files).filter((f) => /working-memory[/\\]overview\.md$/.test(f)).length).toBeGreaterThan(0);
+    expect({ step: args, files }).toEqual({ step: args, files: await memoryTree(full, !a.toolCall) });
   }
   // Nothing went wrong on either side (a miss is never logged as an error).
   for (const box of [staged, full]) await expect(readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8')).rejects.toThrow();
@@ -123,6 +164,8 @@ it('answers every hook as the full path does, and alone where it serves the even
 // answers it; every event of it the first stage serves must be among them, so that a new agent
 // (or a new event) cannot be left to the full path unnoticed.
 const sid = (agent: string) => `first-stage-${agent}-7c1e`;
+/** An event's name as a config may spell it instead: `post-tool-use` for PostToolUse, upper case for `tool.execute.after`. */
+const otherSpelling = (event: string) => (/[a-z][A-Z]/.test(event) ? event.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase() : event.toUpperCase());
 /** A tool call's input in the agent's own shape, `ok` or failed. */
 type Inputs = { args: (event: string) => string[]; input: (box: Sandbox, event: string, fields: Record<string, unknown>) => Record<string, unknown>; start: string; startFields: (source: 'startup' | 'resume') => Record<string, unknown>; prompt: [string, Record<string, unknown>]; tools: [string, Record<string, unknown>][]; others?: [string, Record<string, unknown>][] };
 const snake = (agent: string, transcript: string) => (box: Sandbox, event: string, fields: Record<string, unknown>) => ({ session_id: sid(agent), transcript_path: path.join(box.root, transcript), cwd: box.project, hook_event_name: event, ...fields });
@@ -189,11 +232,13 @@ describe.each(AGENTS.filter((a) => a.id !== 'claude' && a.events.length))('$id',
     // Every event it serves is stepped through, and bin/wmem.js routes each to the first stage.
     const routes = JSON.parse(await readFile(path.join(ROOT, 'dist', 'fast', 'first-routes.json'), 'utf8'));
     expect(new Set([inputs.start, ...run.map(([event]) => event)])).toEqual(new Set(served.map((e) => e.name)));
-    expect(Object.keys(routes[agent.id]).sort()).toEqual(served.map((e) => e.name.toLowerCase()).sort());
+    expect(Object.keys(routes.agents[agent.id]).sort()).toEqual(served.map((e) => eventKey(e.name)).sort());
+    // Every other hook names the agent by an alias and the event in another spelling (`post-tool-use`).
+    const spelled = (event: string, i: number) => (i % 2 ? ['--agent', (agent.aliases[0] ?? agent.id).toUpperCase(), otherSpelling(event)] : inputs.args(event));
     const steps: Step[] = [
       // A new session: the full path creates it.
       [inputs.args(inputs.start), (box) => inputs.input(box, inputs.start, inputs.startFields('startup')), false],
-      ...run.map(([event, fields]): Step => [inputs.args(event), (box) => inputs.input(box, event, fields), true]),
+      ...run.map(([event, fields], i): Step => [spelled(event, i), (box) => inputs.input(box, event, fields), true]),
       [inputs.args(inputs.start), (box) => inputs.input(box, inputs.start, inputs.startFields('resume')), true],
     ];
     await runSteps(steps);

@@ -1,4 +1,4 @@
-// The registry is the one list of agents: every adapter in it, under every name it answers to,
+// The registry is the list of adapters (src/agents/lookup.ts the same agents by name): every adapter in it, under every name it answers to,
 // reaches each place wmem serves agents from without another table to edit: `install --help`,
 // install and uninstall, `--mcp`, doctor, the session's agent read back from meta.json, and the
 // report's chart read from its transcript with its own rules. A new agent registered in

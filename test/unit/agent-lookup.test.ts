@@ -1,10 +1,11 @@
-// agents/lookup.ts names every adapter of registry.ts (id, aliases, meta.json name) so that a hook
-// loads only the hook part (hook.ts) of the one it serves: the two lists must agree, and each
-// loader must give that adapter's own hook part, every field of it the adapter's.
+// agents/lookup.ts lists the agents by name (id, aliases, meta.json name), so that a hook loads only
+// the hook part (hook.ts) of the one it serves; registry.ts holds their whole adapters (index.ts),
+// imported statically. The two must agree, each loader must give that adapter's own hook part,
+// every field of it the adapter's, and each name must find the same agent both ways.
 import { describe, expect, it } from 'vitest';
 import type { AgentAdapter, AgentHook } from '../../src/agents/adapter.js';
 import { AGENTS, agentByMetaName, findAgent } from '../../src/agents/registry.js';
-import { AGENT_NAMES, loadAgentHook, loadAgentHookByMetaName } from '../../src/agents/lookup.js';
+import { AGENT_NAMES, entryByMetaName, entryByName, knownAgents, loadAgentHook, loadAgentHookByMetaName } from '../../src/agents/lookup.js';
 
 /** The hook part holds no installer, and the adapter is that part (the same values) plus its config. */
 function expectHookOf(hook: AgentHook | undefined, adapter: AgentAdapter | undefined) {
@@ -17,10 +18,25 @@ function expectHookOf(hook: AgentHook | undefined, adapter: AgentAdapter | undef
 }
 
 describe('the lazy agent lookup', () => {
-  it('names every adapter of the registry, in its order, with its aliases and meta.json name', () => {
-    expect(AGENT_NAMES.map((a) => ({ id: a.id, aliases: [...a.aliases], metaName: a.metaName }))).toEqual(
-      AGENTS.map((a) => ({ id: a.id, aliases: [...a.aliases], metaName: a.metaName })),
+  it('is the list the registry holds, in its order, each adapter with its folder\'s names', () => {
+    expect(AGENT_NAMES.map((a) => ({ id: a.id, aliases: [...a.aliases], metaName: a.metaName, displayName: a.displayName }))).toEqual(
+      AGENTS.map((a) => ({ id: a.id, aliases: [...a.aliases], metaName: a.metaName, displayName: a.displayName })),
     );
+    expect(new Set(AGENT_NAMES.map((a) => a.id)).size).toBe(AGENT_NAMES.length);
+  });
+
+  it('finds one agent by each name, the same one as the registry, and lists every name in messages', () => {
+    for (const adapter of AGENTS) {
+      for (const name of [adapter.id, ...adapter.aliases]) {
+        expect(entryByName(` ${name.toUpperCase()} `)?.id).toBe(adapter.id);
+        expect(findAgent(name)).toBe(adapter);
+        expect(knownAgents()).toContain(name);
+      }
+      expect(entryByMetaName(adapter.metaName)?.id).toBe(adapter.id);
+    }
+    expect(entryByName('no-such-agent')).toBeUndefined();
+    expect(findAgent('no-such-agent')).toBeUndefined();
+    expect(agentByMetaName('no-such-agent')).toBeUndefined();
   });
 
   it("loads the hook part of the adapter the registry finds, by id, alias (any case) and meta.json name", async () => {

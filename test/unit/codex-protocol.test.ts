@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HookInputError } from '../../src/agents/adapter.js';
-import { codex, withRolloutOutcome } from '../../src/agents/codex/index.js';
+import { codex } from '../../src/agents/codex/index.js';
+import { withRolloutOutcome } from '../../src/agents/codex/hook.js';
 import { codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from '../../src/agents/codex/protocol.js';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/codex');

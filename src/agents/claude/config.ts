@@ -3,8 +3,8 @@
 // hooks are not the shape Claude Code reads, is refused by name and left untouched.
 import os from 'node:os';
 import path from 'node:path';
-import type { AgentConfig, ConfigPlace, ConfigStatus, Scope } from '../adapter.js';
-import { CLAUDE_HOOKS_FILE, installedHooks, wmemPrefix } from './settings.js';
+import type { AgentConfig, ConfigPlace, Scope } from '../adapter.js';
+import { CLAUDE_HOOKS_FILE, wmemPrefix } from './settings.js';
 
 export function claudeSettingsFile(scope: Scope, cwd: string, env: NodeJS.ProcessEnv): string {
   if (scope === 'user') return path.join(env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), '.claude'), 'settings.json');
@@ -20,20 +20,8 @@ export const claudeConfig: AgentConfig = {
   // A dry run over a missing file has always printed the empty settings object it stands for.
   planUninstall: (file, text) => ({ ...CLAUDE_HOOKS_FILE.planUninstall(file, text), ...(text === undefined ? { after: '{}\n' } : {}) }),
 
-  diagnose(scope, file, text): ConfigStatus {
-    let parsed: { json: Record<string, unknown> };
-    try {
-      // Only whether it parses: a hooks value of the wrong shape reads as wmem's hooks missing.
-      parsed = CLAUDE_HOOKS_FILE.parse(file, text, false);
-    } catch (err) {
-      return { scope, file, exists: true, error: (err as Error).message, installed: [], missing: installedHooks({}).map((h) => h.event), problems: [] };
-    }
-    const found = installedHooks(parsed.json);
-    const installed = found.filter((f) => f.installed).map((f) => f.event);
-    const missing = found.filter((f) => !f.installed).map((f) => f.event);
-    const problems = installed.length && missing.length ? [`${file} lacks ${missing.join(', ')}: run 'wmem install claude --scope ${scope}'`] : [];
-    return { scope, file, exists: text !== undefined, installed, missing, command: found.find((f) => f.command)?.command, problems };
-  },
+  // Only whether it parses: a hooks value of the wrong shape reads as wmem's hooks missing.
+  diagnose: (scope, file, text) => CLAUDE_HOOKS_FILE.diagnose(scope, file, text, undefined, false),
 
   commandPrefix: wmemPrefix,
 };

@@ -6,6 +6,7 @@ import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
 import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
 import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
 import { within } from '../tool-event.js';
+import { CLAUDE_NAMES } from './names.js';
 
 export { HookInputError };
 export type { HookInput };
@@ -37,7 +38,7 @@ export function normalizeEvent(name: string): ClaudeHookEvent | undefined {
   return claudeEvent(name)?.name as ClaudeHookEvent | undefined;
 }
 
-const AGENT = { id: 'claude', displayName: 'Claude Code', eventFor: claudeEvent };
+const AGENT = { ...CLAUDE_NAMES, eventFor: claudeEvent };
 
 /** Parses the JSON Claude Code writes on a hook's stdin. Throws HookInputError on anything malformed. */
 export function parseHookInput(text: string, eventArg: string, env: NodeJS.ProcessEnv = {}): HookInput {

@@ -37,6 +37,7 @@ export const isWmemCommand = HOOK_COMMAND.isWmem;
 export const wmemPrefix = HOOK_COMMAND.prefixOf;
 
 export const CLAUDE_HOOKS_FILE = hooksFile({
+  agent: 'claude',
   hooks: WMEM_HOOKS,
   isWmem: isWmemCommand,
   handler: (spec, prefix, tokensMax) => ({ type: 'command', command: hookCommand(prefix, spec.event as ClaudeHookEvent, tokensMax), timeout: spec.timeout }),

@@ -43,6 +43,7 @@ export const codexCommandPrefix = HOOK_COMMAND.prefixOf;
 export const codexHookCommand = HOOK_COMMAND.command;
 
 const HOOKS_FILE = hooksFile({
+  agent: 'codex',
   hooks: CODEX_HOOKS,
   isWmem: isWmemCodexCommand,
   handler: (spec, prefix, tokensMax) => ({ type: 'command', command: codexHookCommand(prefix, spec.event, tokensMax), timeout: spec.timeout }),
@@ -52,10 +53,9 @@ const HOOKS_FILE = hooksFile({
   notes: () => [TRUST_NOTE, PROJECT_TRUST_NOTE],
 });
 
-/** The parsed file, refused by name when it cannot be changed safely. */
-export const parseHooksFile = (file: string, text: string | undefined) => HOOKS_FILE.parse(file, text);
 export const planCodexInstall = HOOKS_FILE.planInstall;
 export const planCodexUninstall = HOOKS_FILE.planUninstall;
+export const diagnoseCodexHooks = HOOKS_FILE.diagnose;
 
 export interface InstalledCodexHook {
   event: string;

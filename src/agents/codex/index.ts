@@ -3,11 +3,9 @@
 // (hook.ts); here the hooks file's planner, doctor's trust check and the MCP registration.
 import path from 'node:path';
 import { userHome, type AgentAdapter, type AgentConfig, type ConfigStatus } from '../adapter.js';
-import { CODEX_HOOKS, codexCommandPrefix, codexHome, codexHooksFile, installedCodexHooks, parseHooksFile, planCodexInstall, planCodexUninstall } from './hooks-config.js';
+import { codexCommandPrefix, codexHome, codexHooksFile, diagnoseCodexHooks, installedCodexHooks, planCodexInstall, planCodexUninstall } from './hooks-config.js';
 import { trustProblems } from './trust.js';
 import { codexHook } from './hook.js';
-
-export { withRolloutOutcome } from './hook.js';
 
 const config: AgentConfig = {
   scopes: ['user', 'project'],
@@ -18,21 +16,8 @@ const config: AgentConfig = {
   planInstall: planCodexInstall,
   planUninstall: planCodexUninstall,
   diagnose(scope, file, text, related): ConfigStatus {
-    const all = CODEX_HOOKS.map((h) => h.event);
-    let json: Record<string, unknown>;
-    try {
-      json = parseHooksFile(file, text).json;
-    } catch (err) {
-      return { scope, file, exists: true, error: (err as Error).message, installed: [], missing: all, problems: [] };
-    }
-    const found = installedCodexHooks(file, json);
-    const installed = found.filter((f) => f.installed).map((f) => f.event);
-    const missing = found.filter((f) => !f.installed).map((f) => f.event);
-    const problems: string[] = [];
-    if (installed.length && missing.length) problems.push(`${file} lacks ${missing.join(', ')}: run 'wmem install codex --scope ${scope}'`);
     const [configFile] = Object.keys(related);
-    if (installed.length && configFile) problems.push(...trustProblems(scope, file, found, configFile, related[configFile]));
-    return { scope, file, exists: text !== undefined, installed, missing, command: found.find((f) => f.command)?.command, problems };
+    return diagnoseCodexHooks(scope, file, text, (json) => (configFile ? trustProblems(scope, file, installedCodexHooks(file, json), configFile, related[configFile]) : []));
   },
   commandPrefix: codexCommandPrefix,
 };

@@ -7,6 +7,7 @@ import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import { isObject, parseHookJson } from '../hook-json.js';
 import { within, withOutcome as outcomeOf } from '../tool-event.js';
 import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
+import { CODEX_NAMES } from './names.js';
 
 /**
  * The events wmem answers. PreToolUse and Stop are named so that a stray install of them is
@@ -34,7 +35,7 @@ export function codexEvent(name: string): AgentEvent | undefined {
 
 /** Parses what Codex writes on a hook's stdin (the shared shape). Throws HookInputError on anything malformed. */
 export function parseCodexInput(text: string, event: AgentEvent): HookInput {
-  return parseHookJson(text, event, { id: 'codex', displayName: 'Codex', eventFor: codexEvent }).input;
+  return parseHookJson(text, event, { ...CODEX_NAMES, eventFor: codexEvent }).input;
 }
 
 /** What the rollout says about a finished command (CommandExecution item). */

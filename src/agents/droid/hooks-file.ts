@@ -6,14 +6,15 @@
 // Droid's tool names, is on PostToolUse only.
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigShapeError, type ConfigPlan, type ConfigStatus, type InstallRequest, type Scope } from '../adapter.js';
+import { ConfigShapeError, type ConfigStatus, type Scope } from '../adapter.js';
 import { hookCommandRule } from '../hook-command.js';
-import { hooksFile, parseJsonFile } from '../hooks-file.js';
+import { hooksFile } from '../hooks-file.js';
 import { isObject } from '../../ui/json.js';
 
 export const DROID_COMMAND = hookCommandRule('droid');
 
 const HOOKS_FILE = hooksFile({
+  agent: 'droid',
   hooks: [
     { event: 'SessionStart', timeout: 10 },
     { event: 'UserPromptSubmit', timeout: 10 },
@@ -26,6 +27,10 @@ const HOOKS_FILE = hooksFile({
   handler: (spec, prefix, tokensMax) => ({ type: 'command', command: DROID_COMMAND.command(prefix, spec.event, tokensMax), timeout: spec.timeout }),
   outerKey: null,
   groupNoun: 'hook group',
+  // A Claude-style file (events under "hooks") would be ignored by Droid: refused, not added to.
+  refuse(file, json) {
+    if (isObject(json.hooks)) throw new ConfigShapeError(`${file} keeps its events under an outer "hooks" key, which Droid ignores (it reads them at the top); left untouched`, 'move the events to the top of the file and run the command again');
+  },
 });
 
 export function factoryDir(env: NodeJS.ProcessEnv): string {
@@ -36,32 +41,9 @@ export function droidHooksFile(scope: Scope, place: { cwd: string; env: NodeJS.P
   return path.join(scope === 'user' ? factoryDir(place.env) : path.join(path.resolve(place.cwd), '.factory'), 'hooks.json');
 }
 
-/** A Claude-style file (events under "hooks") would be ignored by Droid: refused, not added to. */
-function refuseOuterKey(file: string, text: string | undefined): void {
-  if (isObject(parseJsonFile(file, text).json.hooks)) throw new ConfigShapeError(`${file} keeps its events under an outer "hooks" key, which Droid ignores (it reads them at the top); left untouched`, 'move the events to the top of the file and run the command again');
-}
-
-export function planDroidInstall(file: string, text: string | undefined, request: InstallRequest): ConfigPlan {
-  refuseOuterKey(file, text);
-  return HOOKS_FILE.planInstall(file, text, request);
-}
-
-export function planDroidUninstall(file: string, text: string | undefined): ConfigPlan {
-  refuseOuterKey(file, text);
-  return HOOKS_FILE.planUninstall(file, text);
-}
+export const planDroidInstall = HOOKS_FILE.planInstall;
+export const planDroidUninstall = HOOKS_FILE.planUninstall;
 
 export function diagnoseDroidHooks(scope: Scope, file: string, text: string | undefined): ConfigStatus {
-  let found: ReturnType<typeof HOOKS_FILE.installed>;
-  try {
-    refuseOuterKey(file, text);
-    found = HOOKS_FILE.installed(HOOKS_FILE.parse(file, text).json);
-  } catch (err) {
-    return { scope, file, exists: true, error: (err as Error).message, installed: [], missing: HOOKS_FILE.installed({}).map((h) => h.event), problems: [] };
-  }
-  const installed = found.filter((f) => f.installed).map((f) => f.event);
-  const missing = found.filter((f) => !f.installed).map((f) => f.event);
-  const problems = installed.length && missing.length ? [`${file} lacks ${missing.join(', ')}: run 'wmem install droid --scope ${scope}'`] : [];
-  const command = found.find((f) => f.command)?.command;
-  return { scope, file, exists: text !== undefined, installed, missing, ...(command ? { command } : {}), problems };
+  return HOOKS_FILE.diagnose(scope, file, text);
 }

@@ -12,6 +12,7 @@ import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 import { toolEventFrom } from '../claude/protocol.js';
 import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
+import { DROID_NAMES } from './names.js';
 
 export const DROID_EVENTS: readonly AgentEvent[] = [
   { name: 'SessionStart', moment: 'session-start' },
@@ -30,7 +31,7 @@ export function droidEvent(name: string): AgentEvent | undefined {
   return eventByName(DROID_EVENTS, name);
 }
 
-const AGENT = { id: 'droid', displayName: 'Factory Droid', eventFor: droidEvent };
+const AGENT = { ...DROID_NAMES, eventFor: droidEvent };
 
 export function parseDroidInput(text: string, event: AgentEvent): HookInput {
   const { input } = parseHookJson(text, event, AGENT);

@@ -5,15 +5,14 @@
 // be appended to the tool's result); token use and compressions from the chat JSONL; PreCompress fires
 // before every model call, so the driver takes it as a chance to archive, never as a compaction.
 import path from 'node:path';
-import { userHome, type AgentAdapter, type AgentConfig, type ConfigStatus } from '../adapter.js';
-import { disabledHooks, GEMINI_HOOKS, geminiCommandPrefix, geminiDir, geminiSettingsFile, installedGeminiHooks, parseSettingsFile, planGeminiInstall, planGeminiUninstall, PROJECT_TRUST_NOTE } from './settings.js';
+import { userHome, type AgentAdapter, type AgentConfig } from '../adapter.js';
+import { diagnoseGeminiHooks, disabledHooks, geminiCommandPrefix, geminiDir, geminiSettingsFile, installedGeminiHooks, planGeminiInstall, planGeminiUninstall, PROJECT_TRUST_NOTE } from './settings.js';
 import { folderTrust } from './trust.js';
 import { geminiHook } from './hook.js';
 
-function problemsOf(scope: string, file: string, json: Record<string, unknown>, installed: string[], missing: string[], related: Record<string, string | undefined>): string[] {
+/** What keeps Gemini CLI from running the hooks installed in `file`: hooks turned off, a folder not trusted. */
+function problemsOf(scope: string, file: string, json: Record<string, unknown>, related: Record<string, string | undefined>): string[] {
   const problems: string[] = [];
-  if (!installed.length) return problems;
-  if (missing.length) problems.push(`${file} lacks ${missing.join(', ')}: run 'wmem install gemini --scope ${scope}'`);
   const disabled = disabledHooks(json);
   if (disabled.all) problems.push(`${file} turns hooks off (hooksConfig.enabled: false): Gemini CLI runs none of wmem's`);
   const off = installedGeminiHooks(json).filter((h) => h.name && disabled.names.includes(h.name)).map((h) => h.name);
@@ -35,20 +34,7 @@ const config: AgentConfig = {
   related: (scope, place) => (scope === 'project' ? [path.join(geminiDir(place.env), 'trustedFolders.json')] : []),
   planInstall: (file, text, request) => planGeminiInstall(file, text, request),
   planUninstall: planGeminiUninstall,
-  diagnose(scope, file, text, related): ConfigStatus {
-    const all = GEMINI_HOOKS.map((h) => h.event);
-    let json: Record<string, unknown>;
-    try {
-      json = parseSettingsFile(file, text).json;
-    } catch (err) {
-      return { scope, file, exists: true, error: (err as Error).message, installed: [], missing: all, problems: [] };
-    }
-    const found = installedGeminiHooks(json);
-    const installed = found.filter((f) => f.installed).map((f) => f.event);
-    const missing = found.filter((f) => !f.installed).map((f) => f.event);
-    const problems = problemsOf(scope, file, json, installed, missing, related);
-    return { scope, file, exists: text !== undefined, installed, missing, command: found.find((f) => f.command)?.command, problems };
-  },
+  diagnose: (scope, file, text, related) => diagnoseGeminiHooks(scope, file, text, (json) => problemsOf(scope, file, json, related)),
   commandPrefix: geminiCommandPrefix,
 };
 

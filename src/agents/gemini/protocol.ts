@@ -8,6 +8,7 @@ import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
 import { within, withOutcome } from '../tool-event.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
+import { GEMINI_NAMES } from './names.js';
 
 /**
  * The events wmem answers. PreCompress fires before every model call, compression or not
@@ -33,7 +34,7 @@ export function geminiEvent(name: string): AgentEvent | undefined {
   return eventByName(GEMINI_EVENTS, name);
 }
 
-const AGENT = { id: 'gemini', displayName: 'Gemini CLI', eventFor: geminiEvent };
+const AGENT = { ...GEMINI_NAMES, eventFor: geminiEvent };
 
 /** The text of a tool's llmContent: a string, a part, or a list of parts. */
 export function llmText(content: unknown): string | undefined {

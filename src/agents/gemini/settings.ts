@@ -54,6 +54,7 @@ function isUserSettings(file: string): boolean {
 }
 
 const HOOKS_FILE = hooksFile({
+  agent: 'gemini',
   hooks: GEMINI_HOOKS,
   isWmem: isWmemGeminiCommand,
   handler: (spec, prefix, tokensMax) => ({ type: 'command', command: geminiHookCommand(prefix, spec.event, tokensMax), name: geminiHookName(spec.event), timeout: spec.timeout }),
@@ -63,9 +64,8 @@ const HOOKS_FILE = hooksFile({
   notes: (file) => (isUserSettings(file) ? [] : [PROJECT_TRUST_NOTE]),
 });
 
-/** The parsed file, refused by name when it cannot be changed safely. */
-export const parseSettingsFile = (file: string, text: string | undefined) => HOOKS_FILE.parse(file, text);
 export const planGeminiUninstall = HOOKS_FILE.planUninstall;
+export const diagnoseGeminiHooks = HOOKS_FILE.diagnose;
 
 /** `scope` says which trust note goes with it (the planner tells it from the file). */
 export function planGeminiInstall(file: string, text: string | undefined, request: Parameters<typeof HOOKS_FILE.planInstall>[2], scope?: Scope) {

@@ -11,8 +11,9 @@ import { readTemplate } from '../../store/templates.js';
 import { opencode, template, TEMPLATE } from '../opencode/index.js';
 import { diagnosePlugin, planPluginInstall, planPluginUninstall, type PluginHost } from '../opencode/plugin-file.js';
 import { kiloHook } from './hook.js';
+import { KILO_NAMES } from './names.js';
 
-const HOST: PluginHost = { id: 'kilo', mark: '// wmem:kilo-plugin' };
+const HOST: PluginHost = { id: KILO_NAMES.id, mark: '// wmem:kilo-plugin' };
 
 export function kiloPluginFile(scope: Scope, place: { cwd: string; env: NodeJS.ProcessEnv }): string {
   if (scope === 'user') return path.join(place.env.XDG_CONFIG_HOME || path.join(userHome(place.env), '.config'), 'kilo', 'plugins', 'wmem.ts');
@@ -22,7 +23,7 @@ export function kiloPluginFile(scope: Scope, place: { cwd: string; env: NodeJS.P
 const config: AgentConfig = {
   ...opencode.config,
   file: kiloPluginFile,
-  planInstall: (file, text, request) => planPluginInstall(file, text, request, readTemplate(TEMPLATE), HOST, 'Kilo Code'),
+  planInstall: (file, text, request) => planPluginInstall(file, text, request, readTemplate(TEMPLATE), HOST, KILO_NAMES.displayName),
   planUninstall: (file, text) => planPluginUninstall(file, text, HOST),
   diagnose: (scope, file, text) => diagnosePlugin(scope, file, text, template(), HOST),
 };

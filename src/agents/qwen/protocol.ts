@@ -11,6 +11,7 @@ import { additionalContextAnswer, parseHookJson, str } from '../hook-json.js';
 import { within, withOutcome } from '../tool-event.js';
 import { isObject } from '../../ui/json.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
+import { QWEN_NAMES } from './names.js';
 
 /** Claude Code's events (Qwen took its hook model), and two more it fires that wmem leaves alone. */
 export const QWEN_EVENTS: readonly AgentEvent[] = [...CLAUDE_EVENTS, { name: 'PreToolUse', moment: 'ignore' }, { name: 'Stop', moment: 'ignore' }];
@@ -22,7 +23,7 @@ export function qwenEvent(name: string): AgentEvent | undefined {
   return eventByName(QWEN_EVENTS, name);
 }
 
-const AGENT = { id: 'qwen', displayName: 'Qwen Code', eventFor: qwenEvent };
+const AGENT = { ...QWEN_NAMES, eventFor: qwenEvent };
 
 /** Qwen's shell report: the command's output, its exit code, and what its Error line says. */
 export function shellReport(text: string): { output?: string; exitCode?: number; error?: string } {

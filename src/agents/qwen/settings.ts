@@ -31,6 +31,7 @@ export function qwenSettingsFile(scope: Scope, place: ConfigPlace): string {
 }
 
 export const QWEN_HOOKS_FILE = hooksFile({
+  agent: 'qwen',
   hooks: QWEN_HOOKS,
   isWmem: HOOK_COMMAND.isWmem,
   handler: (spec, prefix, tokensMax) => ({ type: 'command', command: HOOK_COMMAND.command(prefix, spec.event, tokensMax), timeout: spec.timeout }),
@@ -40,19 +41,7 @@ export const QWEN_HOOKS_FILE = hooksFile({
 });
 
 export function diagnoseQwen(scope: Scope, file: string, text: string | undefined): ConfigStatus {
-  const all = QWEN_HOOKS.map((h) => h.event);
-  let json: Record<string, unknown>;
-  try {
-    json = QWEN_HOOKS_FILE.parse(file, text).json;
-  } catch (err) {
-    return { scope, file, exists: true, error: (err as Error).message, installed: [], missing: all, problems: [] };
-  }
-  const found = QWEN_HOOKS_FILE.installed(json);
-  const installed = found.filter((f) => f.installed).map((f) => f.event);
-  const missing = found.filter((f) => !f.installed).map((f) => f.event);
-  const problems: string[] = [];
-  if (installed.length && missing.length) problems.push(`${file} lacks ${missing.join(', ')}: run 'wmem install qwen --scope ${scope}'`);
-  const off = json.disableAllHooks === true || (isObject(json.hooksConfig) && json.hooksConfig.enabled === false);
-  if (installed.length && off) problems.push(`${file} turns hooks off: Qwen Code runs none of wmem's`);
-  return { scope, file, exists: text !== undefined, installed, missing, command: found.find((f) => f.command)?.command, problems };
+  return QWEN_HOOKS_FILE.diagnose(scope, file, text, (json) =>
+    json.disableAllHooks === true || (isObject(json.hooksConfig) && json.hooksConfig.enabled === false) ? [`${file} turns hooks off: Qwen Code runs none of wmem's`] : [],
+  );
 }
