@@ -139,7 +139,7 @@ describe('wmem compact on a long history (the quick cut)', () => {
     // finish: it changes nothing (its search index aside).
     const snapshot = async () => {
       const tree = await treeSnapshot(files.dir);
-      return Object.fromEntries(Object.entries(tree).filter(([name]) => !name.startsWith(`state${path.sep}search`)));
+      return Object.fromEntries(Object.entries(tree).filter(([name]) => !name.startsWith(`state${path.sep}search`) && !name.startsWith('.lock')));
     };
     const returned = await snapshot();
     await finishingsDone(box.home);
@@ -148,7 +148,7 @@ describe('wmem compact on a long history (the quick cut)', () => {
     expect(existsSync(path.join(files.dir, 'state', 'search'))).toBe(true);
     const log = path.join(box.home, 'logs', 'hooks.log');
     expect(existsSync(log) ? await readFile(log, 'utf8') : '').not.toMatch(/compact --finish/);
-  }, 120_000);
+  }, 240_000);
 
   it('checks the cut in this process when grep is not there (the same answers both ways)', async () => {
     // A PATH with node alone: the check's child finds no grep, and the run checks in this thread.
@@ -158,14 +158,13 @@ describe('wmem compact on a long history (the quick cut)', () => {
     await symlink(process.execPath, path.join(bin, 'node'));
     const env = { PATH: bin };
     await expectFullWay(await runJson(box, ['compact', '--keep-recent', '5'], { env }), files);
-    await finishingsDone(box.home);
     const plain = await freshSession();
     const quick = await runJson(plain.box, ['compact', '--keep-recent', '5'], { env });
     expect(quick).toMatchObject({ compacted: true, finishing: 'background' });
-    await finished(plain.files);
+    // The archive may still be whole (its finishing to come): its first bytes.
     const lead = (await leadingMarker(plain.files))!;
     expect(Buffer.concat([(await readFile(path.join(plain.files.workingMemory, quick.archive))).subarray(0, lead.marker.archivedBytes), lead.rest]).toString('utf8')).toBe(original);
-  }, 120_000);
+  }, 240_000);
 
   it('--finish with nothing left to finish does nothing, quietly', async () => {
     const { box, files } = await freshSession('');

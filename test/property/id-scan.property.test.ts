@@ -92,10 +92,10 @@ describe('IdScanner', () => {
     fc.assert(property, { numRuns: 500 });
   });
 
-  it('grep -F with its fixed strings answers as it does, before a cut at any line (quick-cut.ts checks on the other core)', async () => {
+  it('grep -F with its fixed strings says "maybe" wherever it does, before a cut at any line (quick-cut.ts checks on the other core)', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-grep-'));
     try {
-      /** grep's answer for the bytes before `cut`, checked against the scanner's. */
+      /** grep's answer for the bytes before `cut`; never "no" where the scanner says "maybe". */
       const grepSays = async (ids: string[], bytes: Buffer, cut: number): Promise<boolean> => {
         const file = path.join(dir, 'messages.jsonl');
         writeFileSync(file, bytes);
@@ -106,7 +106,7 @@ describe('IdScanner', () => {
           const first = await check.firstMatch;
           expect(first).toBeDefined();
           const maybe = first !== -1 && first! < cut;
-          expect(maybe).toBe(scan(ids, bytes.subarray(0, cut), []));
+          if (scan(ids, bytes.subarray(0, cut), [])) expect(maybe).toBe(true);
           return maybe;
         } finally {
           closeSync(fd);
@@ -117,7 +117,9 @@ describe('IdScanner', () => {
       // Only an escape in capitals spells one of the ids' characters (Z); only \/ spells its slash.
       expect(await grepSays(ids, lines('msg_01Ab\\u005A'), 100)).toBe(true);
       expect(await grepSays(ids, lines('toolu_01\\/x'), 100)).toBe(true);
-      expect(await grepSays(['msg_01AbZ'], lines('toolu_01\\/x', 'a \\u001b[0m colour'), 100)).toBe(false);
+      expect(await grepSays(['msg_01AbZ'], lines('toolu_01\\/x', 'a \\u001b[0m colour', 'msg_01AbZ and more'), 100)).toBe(false);
+      // A string that ends with an id is taken for it ("maybe": the full way parses).
+      expect(await grepSays(ids, lines('see msg_01AbZ'), 100)).toBe(true);
       // After the cut, an id is the kept part's own.
       const kept = Buffer.from('{"text":"no link here"}\n{"id":"msg_01AbZ"}\n', 'latin1');
       expect(await grepSays(ids, kept, 24)).toBe(false);
