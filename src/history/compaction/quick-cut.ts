@@ -10,7 +10,9 @@
 // (journal.ts). A kill at any instant loses nothing.
 //
 // Protocol (under the session lock; A = the cut):
-//   1. one read of [0, A), in this thread: the id check. Meanwhile (steps 1-4 run side by side,
+//   1. one read of [0, A): the id check, by grep -F in a child process on the other core
+//      (grep-check.ts; the same child then waits for this process to exit and becomes the
+//      finishing run), else in this thread. Meanwhile (steps 1-4 run side by side,
 //      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
 //      archive; normally long on disk already). The archive's sha256 is taken by the finishing,
 //      which reads it anyway, into state/archives.json (restore checks it).

@@ -3,7 +3,8 @@
 // the check in this thread took ~60 ms of the return's critical path (bench/README.md). In the
 // same child, once grep is done, the run that finishes the cut (`wmem compact --finish`) takes its
 // place (exec): the return forks one process, as before, and that fork no longer comes after the
-// check. The finishing waits for the session's lock, so it starts its work once the return is out.
+// check. The child execs it only once this process has exited (its end of a pipe closed): on a
+// busy machine the finishing's start would otherwise take CPU from the return's last steps.
 // Any doubt about grep's answer (no /bin/sh or grep, another grep, an error, output it does not
 // recognise) gives undefined, and the caller checks in this thread instead: "no" stays exact.
 
@@ -23,10 +24,12 @@ export interface GrepCheck {
 
 /**
  * sh: grep's first matching line (-m 1: it stops there) with each match's offset (-b -o), then
- * its exit status, then `then`. SIGPIPE ignored: if this process dies meanwhile, the finishing
- * still starts (and rolls the run back, under the lock, like any next run).
+ * its exit status; then, for `then`, closes its output (the caller's answer is complete), waits
+ * for end of file on fd 3 (this process gone) and execs it. SIGPIPE ignored: if this process dies
+ * meanwhile, the finishing still starts (and rolls the run back, under the lock, as any next run
+ * would).
  */
-const SCRIPT = `trap '' PIPE; LC_ALL=C grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"; unset WMEM_CHECK_NEEDLES; [ $# -eq 0 ] || exec "$@" </dev/null >/dev/null 2>&1`;
+const SCRIPT = `trap '' PIPE; LC_ALL=C grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"; unset WMEM_CHECK_NEEDLES; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; read -r _ <&3; exec 3<&-; exec "$@"`;
 
 /**
  * Starts grep over the open file `fd` (from its offset 0: every read of the caller is positioned)
@@ -39,7 +42,8 @@ export function startGrepCheck(fd: number, needles: string[], then?: ThenRun): G
     // Loaded here: the return loads it anyway to start the finishing; nothing else needs it.
     const { spawn } = process.getBuiltinModule('node:child_process');
     child = spawn('/bin/sh', ['-c', SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], {
-      stdio: [fd, 'pipe', 'ignore'],
+      // fd 3: held open by this process until it exits (never written).
+      stdio: then ? [fd, 'pipe', 'ignore', 'pipe'] : [fd, 'pipe', 'ignore'],
       detached: true,
       env: { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') },
     });
@@ -49,6 +53,7 @@ export function startGrepCheck(fd: number, needles: string[], then?: ThenRun): G
   child.on('error', () => {});
   if (child.pid === undefined || !child.stdout) return undefined;
   child.unref();
+  (child.stdio[3] as import('node:net').Socket | null)?.unref();
   const out: Buffer[] = [];
   const stdout = child.stdout;
   const firstMatch = new Promise<number | undefined>((resolve) => {
