@@ -16,17 +16,19 @@ function finishArgs(bin: string, where: Where, sessionId: string): string[] {
   return [...FINISH_NODE_FLAGS, bin, 'compact', '--finish', '--quiet', '--home', where.home, '--cwd', where.cwd, '--session', sessionId];
 }
 
+/** The command line of `wmem compact --finish` for a session (for a quick cut to start itself). */
+export function finishCommand(bin: string | undefined, where: Where, sessionId: string): { file: string; args: string[]; env?: NodeJS.ProcessEnv } | undefined {
+  return bin ? { file: process.execPath, args: finishArgs(bin, where, sessionId), env: where.env } : undefined;
+}
+
 /** Starts `wmem compact --finish` for a session, detached; false when it could not be started. */
 export function finishInBackground(bin: string | undefined, where: Where, sessionId: string): boolean {
   if (!bin) return false;
   try {
     // Loaded here: most searches never start one, and node:child_process costs a search's startup.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(process.execPath, finishArgs(bin, where, sessionId), {
-      detached: true,
-      stdio: 'ignore',
-      env: where.env,
-    });
+    const command = finishCommand(bin, where, sessionId)!;
+    const child = spawn(command.file, command.args, { detached: true, stdio: 'ignore', env: command.env });
     child.on('error', () => {});
     child.unref();
     return child.pid !== undefined;

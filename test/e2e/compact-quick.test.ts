@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runJson, sandbox, type Sandbox } from '../helpers/cli.js';
-import { generatedHistory, leadingMarker, linkIds, sessionWith, type SessionFiles } from '../helpers/history-e2e.js';
+import { finishingsDone, generatedHistory, leadingMarker, linkIds, sessionWith, treeSnapshot, type SessionFiles } from '../helpers/history-e2e.js';
 
 const original = generatedHistory(25_000, 3);
 const boxes: Sandbox[] = [];
@@ -109,13 +109,13 @@ describe('wmem compact on a long history (the quick cut)', () => {
     expect((await leadingMarker(files))?.marker.archive).toBe(result.archive);
   }, 120_000);
 
-  it('takes the full way when a line before the cut may be linked to the kept turns', async () => {
-    // The last turn's answer shares its message.id with a response of turn 10: one response
-    // split across the cut, as far as the lines say. Only the exact plan can cut here: inside
-    // turn 10, just before that response (every later step is held by it).
-    const linked = original + JSON.stringify({ type: 'user', uuid: 'late', message: { role: 'user', content: 'one more thing' } }) + '\n' + JSON.stringify({ type: 'assistant', uuid: 'late-a', message: { id: 'msg_10b', role: 'assistant', content: [{ type: 'text', text: 'done' }] } }) + '\n';
-    const { box, files } = await freshSession(linked);
-    const result = await runJson(box, ['compact', '--keep-recent', '5']);
+  // The last turn's answer shares its message.id with a response of turn 10: one response split
+  // across the cut, as far as the lines say. Only the exact plan can cut here: inside turn 10, just
+  // before that response (every later step is held by it).
+  const linked = original + JSON.stringify({ type: 'user', uuid: 'late', message: { role: 'user', content: 'one more thing' } }) + '\n' + JSON.stringify({ type: 'assistant', uuid: 'late-a', message: { id: 'msg_10b', role: 'assistant', content: [{ type: 'text', text: 'done' }] } }) + '\n';
+
+  /** The full way's outcome on `linked`, and nothing of the quick way's files left. */
+  async function expectFullWay(result: any, files: SessionFiles): Promise<void> {
     expect(result.finishing).toBeUndefined();
     expect(result).toMatchObject({ cutInsideTurn: true, counts: { turnsArchived: 11 } });
     const lead = (await leadingMarker(files))!;
@@ -129,7 +129,42 @@ describe('wmem compact on a long history (the quick cut)', () => {
     expect(await readdir(path.join(files.workingMemory, 'detail'))).toEqual(result.details.map((d: string) => path.basename(d)));
     for (const dir of [files.dir, path.join(files.dir, 'state')]) expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     expect(await readFile(path.join(files.workingMemory, 'detail', path.basename(result.details[0])), 'utf8')).not.toMatch(/being written/);
-  }, 120_000);
+  }
+
+  it('takes the full way when a line before the cut may be linked to the kept turns; the finishing the quick way started finds nothing to do', async () => {
+    const { box, files } = await freshSession(linked);
+    const result = await runJson(box, ['compact', '--keep-recent', '5']);
+    // The quick way started its finishing in its check's child before it knew the answer: that
+    // run waits for the lock, which the full way held until it was done, and finds nothing to
+    // finish: it changes nothing (its search index aside).
+    const snapshot = async () => {
+      const tree = await treeSnapshot(files.dir);
+      return Object.fromEntries(Object.entries(tree).filter(([name]) => !name.startsWith(`state${path.sep}search`) && !name.startsWith('.lock')));
+    };
+    const returned = await snapshot();
+    await finishingsDone(box.home);
+    expect(await snapshot()).toEqual(returned);
+    await expectFullWay(result, files);
+    expect(existsSync(path.join(files.dir, 'state', 'search'))).toBe(true);
+    const log = path.join(box.home, 'logs', 'hooks.log');
+    expect(existsSync(log) ? await readFile(log, 'utf8') : '').not.toMatch(/compact --finish/);
+  }, 240_000);
+
+  it('checks the cut in this process when grep is not there (the same answers both ways)', async () => {
+    // A PATH with node alone: the check's child finds no grep, and the run checks in this thread.
+    const { box, files } = await freshSession(linked);
+    const bin = path.join(box.root, 'bin');
+    await mkdir(bin);
+    await symlink(process.execPath, path.join(bin, 'node'));
+    const env = { PATH: bin };
+    await expectFullWay(await runJson(box, ['compact', '--keep-recent', '5'], { env }), files);
+    const plain = await freshSession();
+    const quick = await runJson(plain.box, ['compact', '--keep-recent', '5'], { env });
+    expect(quick).toMatchObject({ compacted: true, finishing: 'background' });
+    // The archive may still be whole (its finishing to come): its first bytes.
+    const lead = (await leadingMarker(plain.files))!;
+    expect(Buffer.concat([(await readFile(path.join(plain.files.workingMemory, quick.archive))).subarray(0, lead.marker.archivedBytes), lead.rest]).toString('utf8')).toBe(original);
+  }, 240_000);
 
   it('--finish with nothing left to finish does nothing, quietly', async () => {
     const { box, files } = await freshSession('');

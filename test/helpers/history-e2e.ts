@@ -71,3 +71,22 @@ export function generatedHistory(turns: number, outputLines = 5): string {
   }
   return lines.join('\n') + '\n';
 }
+
+/**
+ * Waits until no `wmem compact --finish` of this home is running (Linux: read from /proc). A
+ * quick cut starts its finishing before it commits (in its link check's child), so a run that
+ * stepped aside for the full way, or was killed, may leave one at work after it returned.
+ */
+export async function finishingsDone(home: string, timeoutMs = 90_000): Promise<void> {
+  const running = async (): Promise<boolean> => {
+    for (const pid of (await readdir('/proc')).filter((n) => /^\d+$/.test(n))) {
+      const argv = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      if (argv.includes('\0--finish\0') && argv.includes(`\0${home}\0`)) return true;
+    }
+    return false;
+  };
+  for (const started = Date.now(); await running(); ) {
+    if (Date.now() - started > timeoutMs) throw new Error(`a wmem compact --finish of ${home} still runs after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

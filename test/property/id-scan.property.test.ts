@@ -5,7 +5,11 @@
 // other way round.)
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { IdScanner } from '../../src/history/model/id-scan.js';
+import { startGrepCheck } from '../../src/history/stream/grep-check.js';
 
 const idChar = fc.constantFrom(...'abcXYZ019_-:/.'.split(''));
 const id = fc.tuple(fc.constantFrom('msg_01', 'toolu_01', 'call', 'Bash:'), fc.array(idChar, { minLength: 1, maxLength: 8 })).map(([head, tail]) => head + tail.join(''));
@@ -21,7 +25,8 @@ function encode(value: unknown, escapeAt: (i: number) => boolean): string {
       .map((c) => {
         const i = counter++;
         if (!escapeAt(i) || c === '\\' || c === '"') return c;
-        return c === '/' && i % 2 ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+        const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+        return c === '/' && i % 2 ? '\\/' : `\\u${i % 3 ? hex : hex.toUpperCase()}`;
       })
       .join('') +
     '"';
@@ -53,26 +58,30 @@ function scan(ids: string[], bytes: Buffer, cuts: number[]): boolean | undefined
   return false;
 }
 
+const value = (ids: string[]) =>
+  fc.oneof(
+    fc.constantFrom(...ids),
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom(...ids).map((i) => `${i}x`),
+    fc.constantFrom(...ids).map((i) => `see ${i}`),
+  );
+/** Ids, lines of JSON values that may hold them, how many characters are escaped, and where the bytes are cut into chunks. */
+const history = ids.chain((ids) =>
+  fc.tuple(
+    fc.constant(ids),
+    fc.array(fc.array(fc.record({ id: value(ids), text: value(ids), content: fc.array(fc.record({ tool_use_id: value(ids) }), { maxLength: 2 }) }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }),
+    fc.double({ min: 0, max: 1, noNaN: true }),
+    fc.array(fc.nat(), { maxLength: 6 }),
+  ),
+);
+const encodeLines = (lines: unknown[], rate: number) => lines.map((l, n) => encode(l, (i) => ((i * 7919 + n * 31) % 1000) / 1000 < rate)).join('\n') + '\n';
+
 describe('IdScanner', () => {
   it('finds every id that a line holds as a string value, however escaped and chunked', () => {
-    const value = (ids: string[]) =>
-      fc.oneof(
-        fc.constantFrom(...ids),
-        fc.string({ maxLength: 12 }),
-        fc.constantFrom(...ids).map((i) => `${i}x`),
-        fc.constantFrom(...ids).map((i) => `see ${i}`),
-      );
     const property = fc.property(
-      ids.chain((ids) =>
-        fc.tuple(
-          fc.constant(ids),
-          fc.array(fc.array(fc.record({ id: value(ids), text: value(ids), content: fc.array(fc.record({ tool_use_id: value(ids) }), { maxLength: 2 }) }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }),
-          fc.double({ min: 0, max: 1, noNaN: true }),
-          fc.array(fc.nat(), { maxLength: 6 }),
-        ),
-      ),
+      history,
       ([ids, lines, rate, cuts]) => {
-        const text = lines.map((l, n) => encode(l, (i) => ((i * 7919 + n * 31) % 1000) / 1000 < rate)).join('\n') + '\n';
+        const text = encodeLines(lines, rate);
         const bytes = Buffer.from(text, 'latin1');
         const truth = text.split('\n').filter(Boolean).some((line) => strings(JSON.parse(line)).some((s) => ids.includes(s)));
         const found = scan(ids, bytes, cuts);
@@ -82,6 +91,52 @@ describe('IdScanner', () => {
     );
     fc.assert(property, { numRuns: 500 });
   });
+
+  it('grep -F with its fixed strings says "maybe" wherever it does, before a cut at any line (quick-cut.ts checks on the other core)', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-grep-'));
+    try {
+      /** grep's answer for the bytes before `cut`; never "no" where the scanner says "maybe". */
+      const grepSays = async (ids: string[], bytes: Buffer, cut: number): Promise<boolean> => {
+        const file = path.join(dir, 'messages.jsonl');
+        writeFileSync(file, bytes);
+        const fd = openSync(file, 'r');
+        try {
+          const check = startGrepCheck(fd, IdScanner.for(ids)!.fixedStrings())!;
+          expect(check).toBeDefined();
+          const first = await check.firstMatch;
+          expect(first).toBeDefined();
+          const maybe = first !== -1 && first! < cut;
+          if (scan(ids, bytes.subarray(0, cut), [])) expect(maybe).toBe(true);
+          return maybe;
+        } finally {
+          closeSync(fd);
+        }
+      };
+      const ids = ['msg_01AbZ', 'toolu_01/x'];
+      const lines = (...texts: string[]) => Buffer.from(texts.map((t) => `{"text":"${t}"}\n`).join(''), 'latin1');
+      // Only an escape in capitals spells one of the ids' characters (Z); only \/ spells its slash.
+      expect(await grepSays(ids, lines('msg_01Ab\\u005A'), 100)).toBe(true);
+      expect(await grepSays(ids, lines('toolu_01\\/x'), 100)).toBe(true);
+      expect(await grepSays(['msg_01AbZ'], lines('toolu_01\\/x', 'a \\u001b[0m colour', 'msg_01AbZ and more'), 100)).toBe(false);
+      // A string that ends with an id is taken for it ("maybe": the full way parses).
+      expect(await grepSays(ids, lines('see msg_01AbZ'), 100)).toBe(true);
+      // After the cut, an id is the kept part's own.
+      const kept = Buffer.from('{"text":"no link here"}\n{"id":"msg_01AbZ"}\n', 'latin1');
+      expect(await grepSays(ids, kept, 24)).toBe(false);
+      expect(await grepSays(ids, kept, kept.length)).toBe(true);
+
+      const property = fc.asyncProperty(history, fc.nat(), async ([ids, lines, rate], at) => {
+        if (!IdScanner.for(ids)) return;
+        const text = encodeLines(lines, rate);
+        // The cut at a line's start, as a compaction's; the lines after it are read too and ignored.
+        const starts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index! + 1)];
+        await grepSays(ids, Buffer.from(text, 'latin1'), starts[at % starts.length]!);
+      });
+      await fc.assert(property, { numRuns: 60 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('says no when no line holds an id, and gives up on ids it cannot find by bytes', () => {
     const ids = ['msg_01AbC', 'msg_01XyZ', 'toolu_01Q'];

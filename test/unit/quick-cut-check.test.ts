@@ -60,8 +60,8 @@ async function plan(): Promise<CutPlan> {
   return found as CutPlan;
 }
 
-function cut(found: CutPlan, progress: Progress) {
-  return withLock(ts.session.paths.dir, () => quickCut(ts.session, found, { now: new Date('2026-04-01T10:00:00Z'), progress }));
+function cut(found: CutPlan, progress: Progress, options: { inThread?: boolean } = {}) {
+  return withLock(ts.session.paths.dir, () => quickCut(ts.session, found, { now: new Date('2026-04-01T10:00:00Z'), progress, ...options }));
 }
 
 /** Nothing of the run is left: no archive name, no transcript placeholder, no temp file. */
@@ -71,7 +71,7 @@ async function expectNothingLeft(): Promise<void> {
   expect((await readdir(ts.session.paths.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
 }
 
-it('a history that shrinks under the link check takes the full way, and nothing of the quick way is left', async () => {
+it('a history that shrinks under the link check (in this thread) takes the full way, and nothing of the quick way is left', async () => {
   await setMessages(ts.session, history(6000));
   const found = await plan();
   const ticks: number[] = [];
@@ -82,6 +82,7 @@ it('a history that shrinks under the link check takes the full way, and nothing 
       if (!ticks.length) truncateSync(ts.session.paths.messages, done);
       ticks.push(done);
     }),
+    { inThread: true },
   );
   expect(ticks.length).toBe(1);
   expect(ticks[0]).toBeLessThan(found.cut);
@@ -89,6 +90,16 @@ it('a history that shrinks under the link check takes the full way, and nothing 
   expect(existsSync(journalPath(ts.session))).toBe(false);
   await expectNothingLeft();
   expect((await stat(ts.session.paths.messages)).size).toBe(ticks[0]);
+});
+
+it('a history cut down before grep reads it is not taken for one without links (grep found none in what was left)', async () => {
+  await setMessages(ts.session, history(6000));
+  const found = await plan();
+  truncateSync(ts.session.paths.messages, found.cut - 1000);
+  expect(await cut(found, quiet())).toBeUndefined();
+  expect(existsSync(journalPath(ts.session))).toBe(false);
+  await expectNothingLeft();
+  expect((await stat(ts.session.paths.messages)).size).toBe(found.cut - 1000);
 });
 
 it('a run that stalled past its lock leaves the journal of the run that took the lock over', async () => {

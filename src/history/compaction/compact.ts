@@ -140,7 +140,7 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
  */
 async function quickWay(session: Session, plan: CutPlan, ctx: { options: CompactOptions; env: CompactEnv; archiveTo?: string; size: number; base: CompactResult; progress: Progress }): Promise<CompactResult | undefined> {
   const { options, env, progress } = ctx;
-  const quick = await quickCut(session, plan, { now: env.now(), archiveTo: ctx.archiveTo, progress });
+  const quick = await quickCut(session, plan, { now: env.now(), archiveTo: ctx.archiveTo, progress, finish: options.wait ? undefined : env.finishCommand, finishStarted: env.finishStarted });
   if (!quick) return undefined;
   const counts: CompactCounts = { ...emptyCounts(), linesBefore: null, linesArchived: null, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, stepsKept: plan.tailSteps, bytesBefore: ctx.size, bytesArchived: plan.cut, linesAfter: plan.tailLines + 1 + (plan.opening ? 1 : 0) };
   let finishing: CompactResult['finishing'] = 'background';

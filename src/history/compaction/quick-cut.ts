@@ -10,7 +10,9 @@
 // (journal.ts). A kill at any instant loses nothing.
 //
 // Protocol (under the session lock; A = the cut):
-//   1. one read of [0, A), in this thread: the id check. Meanwhile (steps 1-4 run side by side,
+//   1. one read of [0, A): the id check, by grep -F in a child process on the other core
+//      (grep-check.ts; the same child then waits for this process to exit and becomes the
+//      finishing run), else in this thread. Meanwhile (steps 1-4 run side by side,
 //      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
 //      archive; normally long on disk already). The archive's sha256 is taken by the finishing,
 //      which reads it anyway, into state/archives.json (restore checks it).
@@ -44,12 +46,28 @@ import { fileIdentity, journalPath, readJournal, writeJournal, type Journal } fr
 import { noteCarried } from './quick-finish.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
 import { readChunksInThread } from '../stream/read.js';
+import { startGrepCheck, type GrepCheck, type ThenRun } from '../stream/grep-check.js';
 import { DurableFile, freeName, tempFor } from '../stream/durable.js';
 import { replaceKeepingAppends } from '../stream/swap.js';
 import { nodeHash } from '../../memory/hash.js';
 
 /** From this many archived bytes a plain cut goes the quick way (below, the full way costs little). */
 export const QUICK_CUT_BYTES = 8 << 20;
+
+export interface QuickCutContext {
+  now: Date;
+  archiveTo?: string;
+  progress: Progress;
+  /**
+   * The finishing run (`wmem compact --finish`), to start in the link check's child once the
+   * check is done, whatever its answer (it takes the lock after this run and finishes what is
+   * left: this cut, or nothing after the full way); `finishStarted` is told when it was.
+   */
+  finish?: ThenRun;
+  finishStarted?: () => void;
+  /** Check in this thread only (tests of the in-thread check). */
+  inThread?: boolean;
+}
 
 export interface QuickCutDone {
   journal: Journal;
@@ -63,7 +81,7 @@ export interface QuickCutDone {
  * line before the cut is linked to the kept part, or the file system has no hard links: the
  * caller then compacts the full way. Call with the session lock held.
  */
-export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date; archiveTo?: string; progress: Progress }): Promise<QuickCutDone | undefined> {
+export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutContext): Promise<QuickCutDone | undefined> {
   const scanner = IdScanner.for(plan.needles);
   if (!scanner) return undefined;
   const file = session.paths.messages;
@@ -71,6 +89,9 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
   const old = await fs.open(file, 'r').catch((err) => {
     throw fsError(err, 'read', file);
   });
+  // Started first, on the other core: the check's answer is awaited only before the commit.
+  const native = ctx.inThread ? undefined : startGrepCheck(old.fd, scanner.fixedStrings(), ctx.finish);
+  if (native?.thenStarted) ctx.finishStarted?.();
   const stamp = fileStamp(ctx.now);
   const messagesTemp = tempFor(file, stamp);
   let archiveLinked: string | undefined;
@@ -143,7 +164,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: { now: Date
       const written = Promise.allSettled([building, journaled, reserving, linking]);
       let mayLink: boolean;
       try {
-        mayLink = await mayLinkAcrossCut(scanner, old.fd, file, cut, ctx.progress);
+        mayLink = await mayLinkAcrossCut(native, scanner, old, file, cut, ctx.progress);
       } finally {
         // Nothing may still be writing when the finally blocks below clean up.
         const [, , reserved] = await written;
@@ -222,9 +243,13 @@ async function removeOwnJournal(session: Session, id: string): Promise<void> {
  * conservative answer). Lines are not counted here: counting newlines costs more than the rest of
  * the scan; the finishing counts them while it reads the archive anyway.
  */
-async function mayLinkAcrossCut(scanner: IdScanner, fd: number, file: string, cut: number, progress: Progress): Promise<boolean> {
+async function mayLinkAcrossCut(native: GrepCheck | undefined, scanner: IdScanner, old: fs.FileHandle, file: string, cut: number, progress: Progress): Promise<boolean> {
+  const first = await native?.firstMatch;
+  // grep read to the end of the file, or to its first match: a match before the cut may link; none
+  // there says "no" only if the file still holds the whole range (it was not cut down meanwhile).
+  if (first !== undefined) return (first !== -1 && first < cut) || (await old.stat()).size < cut;
   let scanned = 0;
-  for await (const chunk of readChunksInThread(fd, file, 0, cut)) {
+  for await (const chunk of readChunksInThread(old.fd, file, 0, cut)) {
     if (scanner.push(chunk)) return true;
     scanned += chunk.length;
     progress.tick(scanned, 'checking the cut');

@@ -1,0 +1,24 @@
+// grep's output as the quick cut's link check reads it (src/history/stream/grep-check.ts): only
+// a match of one of the needles with exit 0, or exit 1 with nothing, is an answer; anything else
+// (another grep's output, an error, grep missing) is "unknown", and the check runs in process.
+import { expect, it } from 'vitest';
+import { grepAnswer, startGrepCheck } from '../../src/history/stream/grep-check.js';
+
+const needles = new Set(['"msg_01A"', '\\u0041']);
+
+it('reads the first match, or no match at all', () => {
+  expect(grepAnswer('120:"msg_01A"\n130:\\u0041\nexit 0\n', needles)).toBe(120);
+  expect(grepAnswer('exit 1\n', needles)).toBe(-1);
+});
+
+it('answers nothing it does not recognise', () => {
+  for (const text of ['exit 2\n', 'exit 127\n', 'exit 0\n', '', 'exit 1', '5:"msg_01A"\nexit 1\n', 'Binary file (standard input) matches\nexit 0\n', '12:"msg_01B"\nexit 0\n', '"msg_01A"\nexit 0\n', 'x12:"msg_01A"\nexit 0\n']) {
+    expect(grepAnswer(text, needles), JSON.stringify(text)).toBeUndefined();
+  }
+});
+
+it('starts no child for no needles or a needle it cannot pass', () => {
+  expect(startGrepCheck(0, [])).toBeUndefined();
+  expect(startGrepCheck(0, ['a\nb'])).toBeUndefined();
+  expect(startGrepCheck(0, [''])).toBeUndefined();
+});
