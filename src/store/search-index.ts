@@ -463,6 +463,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
   pools.push({
     source,
     df: gathered.df,
+    maxTf: gathered.maxTf,
     forEach: gathered.forEach,
     // A shortlisted line's text, and its neighbours (its context; the lines after it in a conversation).
     prefetch: (lines) => reader.prefetch(lines),
