@@ -897,9 +897,11 @@ const DONE = 0x7fffffff;
  * walked when asked for, a block at a time, from those bytes: a term on most lines of a large
  * file costs no memory by line.
  */
-export function gather(view: IndexView, query: Query, plain: boolean, termsOf: WordTerms): Gathered {
+export function gather(view: IndexView, query: Query, plain: boolean, termsOf: WordTerms, weigh?: (postingBytes: number) => void): Gathered {
   const width = query.terms.length;
   const lists = asciiHits(view, query, plain, termsOf).map(({ token, hits }) => ({ bytes: view.postingBytesOf(token), hits }));
+  // What the walks ahead will decode, told before the first (the search entry tunes V8 then).
+  weigh?.(lists.reduce((n, list) => n + list.bytes.length, 0));
   const rescan = nonAsciiLines(view, query, termsOf);
   const skip = rescan.length ? new Set(rescan) : undefined;
   const lines = view.meta.lines;
