@@ -874,9 +874,11 @@ export interface Gathered {
    * query term, with its occurrences per query term in `tf[at + t]` (`terms` wide; reused for the
    * next line: copy what is kept) and, when `withLength`, its length (BM25's).
    */
-  forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean): void;
+  forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean, stop?: (from: number) => boolean): void;
   /** Per query term, how many of those lines hold it (its document frequency here). */
   df: number[];
+  /** Per query term, the most occurrences it has on any one of those lines (Infinity: more than a byte counts). */
+  maxTf: number[];
   /** Lines holding a non-ASCII word that may match: their counts come from rescanning them. */
   rescan: number[];
 }
@@ -895,31 +897,44 @@ const DONE = 0x7fffffff;
  * walked when asked for, a block at a time, from those bytes: a term on most lines of a large
  * file costs no memory by line.
  */
-export function gather(view: IndexView, query: Query, plain: boolean, termsOf: WordTerms): Gathered {
+export function gather(view: IndexView, query: Query, plain: boolean, termsOf: WordTerms, weigh?: (postingBytes: number) => void): Gathered {
   const width = query.terms.length;
   const lists = asciiHits(view, query, plain, termsOf).map(({ token, hits }) => ({ bytes: view.postingBytesOf(token), hits }));
+  // What the walks ahead will decode, told before the first (the search entry tunes V8 then).
+  weigh?.(lists.reduce((n, list) => n + list.bytes.length, 0));
   const rescan = nonAsciiLines(view, query, termsOf);
   const skip = rescan.length ? new Set(rescan) : undefined;
   const lines = view.meta.lines;
   if (lines >= DONE) throw new CorruptIndex('too many lines'); // scanned instead
-  const walk: Gathered['forEach'] = (fn, withLength = false) => walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn);
+  const walk: Gathered['forEach'] = (fn, withLength = false, stop) => walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn, stop);
   // Each list checked now (a damaged index throws here); a term that one list alone stands for
-  // has that list's lines as its df; a term of several lists (test, tests) their union's.
+  // has that list's lines as its df and its most occurrences on a line as its maxTf; a term of
+  // several lists (test, tests) their union's, and the most their counts add up to on one line.
   const scratch = decoded();
-  const counts = lists.map((list) => countPostings(list.bytes, lines, skip, scratch));
+  const most = new Int32Array(1);
+  const listMost = lists.map(() => 0);
+  const counts = lists.map((list, i) => {
+    const n = countPostings(list.bytes, lines, skip, scratch, most);
+    listMost[i] = most[0];
+    return n;
+  });
   const listsOf = new Array<number>(width).fill(0);
   for (const list of lists) for (const t of list.hits) listsOf[t]++;
   const df = new Array<number>(width).fill(0);
-  lists.forEach((list, i) => list.hits.forEach((t) => listsOf[t] === 1 && (df[t] = counts[i])));
-  // A term of several lists counts the lines of their union: marked in one byte a line, no walk.
+  const maxTf = new Array<number>(width).fill(0);
+  lists.forEach((list, i) => list.hits.forEach((t) => listsOf[t] === 1 && ((df[t] = counts[i]), (maxTf[t] = listMost[i]))));
+  // A term of several lists counts the lines of their union: its counts added up in one byte a
+  // line (saturating: a sum past a byte bounds nothing), no walk.
   let marks: Uint8Array | undefined;
   for (let t = 0; t < width; t++) {
     if (listsOf[t] < 2) continue;
     if (marks) marks.fill(0);
     else marks = new Uint8Array(lines + 1);
-    for (const list of lists) if (list.hits.includes(t)) df[t] += countPostings(list.bytes, lines, skip, scratch, marks);
+    most[0] = 0;
+    for (const list of lists) if (list.hits.includes(t)) df[t] += countUnion(list.bytes, lines, skip, scratch, most, marks);
+    maxTf[t] = most[0] >= 255 ? Infinity : most[0];
   }
-  return { forEach: walk, df, rescan };
+  return { forEach: walk, df, maxTf, rescan };
 }
 
 /** Postings decoded at a time (a walk's block holds at most one a line). */
@@ -934,29 +949,50 @@ interface Decoded {
 const decoded = (): Decoded => ({ lines: new Int32Array(DECODED), counts: new Int32Array(DECODED) });
 
 /**
- * How many lines one token's postings name, `skip`'s left out and, with `marks`, those marked
- * before (the lines counted are marked); throws CorruptIndex as the walk would.
+ * How many lines one token's postings name, `skip`'s left out; throws CorruptIndex as the walk
+ * would. `most[0]` is set to the most occurrences on one of them.
  */
-function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, marks?: Uint8Array): number {
+function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, most: Int32Array): number {
   const cur = new Int32Array(3);
   let n = 0;
-  for (;;) {
-    const got = decodeSome(bytes, cur, 0, DONE, lines, into.lines, into.counts, DECODED);
-    if (!got) return n;
-    if (!skip && !marks) {
-      n += got;
-      continue;
-    }
+  let top = 0;
+  for (let got = 1; got; ) {
+    got = decodeSome(bytes, cur, 0, DONE, lines, into.lines, into.counts, DECODED);
     for (let j = 0; j < got; j++) {
-      const line = into.lines[j];
-      if (skip?.has(line)) continue;
-      if (marks) {
-        if (marks[line]) continue;
-        marks[line] = 1;
-      }
+      if (skip && skip.has(into.lines[j])) continue;
       n++;
+      // Read once, always: a load only some postings reach had no type feedback when V8 compiled the loop.
+      const count = into.counts[j];
+      if (count > top) top = count;
     }
   }
+  most[0] = top;
+  return n;
+}
+
+/**
+ * countPostings for one of a term's several lists: only the lines not marked before are counted,
+ * and each line's counts are added up in its mark (saturating at 255); `most[0]` is raised to the
+ * most a mark adds up to. A function apart: each stays compiled for the one case it sees.
+ */
+function countUnion(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, most: Int32Array, marks: Uint8Array): number {
+  const cur = new Int32Array(3);
+  let n = 0;
+  let top = most[0];
+  for (let got = 1; got; ) {
+    got = decodeSome(bytes, cur, 0, DONE, lines, into.lines, into.counts, DECODED);
+    for (let j = 0; j < got; j++) {
+      const line = into.lines[j];
+      if (skip && skip.has(line)) continue;
+      const before = marks[line];
+      if (!before) n++;
+      const sum = Math.min(before + into.counts[j], 255);
+      marks[line] = sum;
+      if (sum > top) top = sum;
+    }
+  }
+  most[0] = top;
+  return n;
 }
 
 /** Lines whose lengths a walk reads at once when its blocks come one after another (one read, not one a block). */
@@ -967,7 +1003,7 @@ const LENGTH_WINDOW = 16 * BLOCK_LINES;
  * are decoded) are added into one block's counts, then the block's lines are handed out in order.
  * A block starts at the lowest line still to come, so rare terms skip the lines between.
  */
-function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: number, lines: number, skip: Set<number> | undefined, lengthsOf: IndexView | undefined, fn: (line: number, tf: Int32Array, at: number, length: number) => void): void {
+function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: number, lines: number, skip: Set<number> | undefined, lengthsOf: IndexView | undefined, fn: (line: number, tf: Int32Array, at: number, length: number) => void, stop?: (from: number) => boolean): void {
   const k = lists.length;
   // Each list's cursor (decodeSome's), its next line first peeked (nothing below line 0).
   const cur = new Int32Array(3 * k);
@@ -980,7 +1016,8 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
   for (;;) {
     let from = DONE;
     for (let i = 0; i < k; i++) if (cur[3 * i + 2] < from) from = cur[3 * i + 2];
-    if (from === DONE) return;
+    // `stop`: no line from `from` on can matter to the caller (the ranking's bound, search.ts).
+    if (from === DONE || stop?.(from)) return;
     const to = from + BLOCK_LINES;
     let n = 0;
     for (let i = 0; i < k; i++) {

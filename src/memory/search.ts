@@ -300,11 +300,14 @@ export interface CandidatePool {
   source: number;
   /** Per query term, how many of the pool's lines hold it. */
   df: readonly number[];
+  /** Per query term, the most occurrences on any one of the pool's lines, when known (the ranking's bound). */
+  maxTf?: readonly number[];
   /**
    * Walks the pool's lines (ascending): occurrences per query term in `tf[at + t]`
    * (`query.terms.length` wide, reused for the next line) and, when `withLength`, its length.
+   * It may ask `stop(from)` now and then, and ends when it says that no line from `from` on matters.
    */
-  forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean): void;
+  forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean, stop?: (from: number) => boolean): void;
   /** A line the walk gave, with its counts (`query.terms.length` of them, kept). */
   candidate(line: number, tf: Int32Array): Candidate;
   /** Reads ahead the text of these lines (the shortlist's), which candidate() then asks for one by one. */
@@ -328,7 +331,7 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   type DayAdd = Parameters<Parameters<typeof dayScores>[2]>[0];
   // One visitor for both walks of a pool (its days' sums, then its ranking): V8 compiles the walk
   // for one call target, not again when the second walk brings another (a search is all first runs).
-  let walked = { pool: pools[0], p: 0, addDay: undefined as DayAdd | undefined };
+  let walked = { pool: pools[0], p: 0, addDay: undefined as DayAdd | undefined, bound: Infinity };
   const visit = (line: number, tf: Int32Array, at: number, length: number) => {
     const { pool, p, addDay } = walked;
     if (addDay) return addDay(pool.source, line, tf, at);
@@ -336,23 +339,37 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
     // -1 - p: the pool's; its counts are kept with the line (the walk reuses its own).
     if (top.admits(value, pool.source, line)) top.add(value, pool.source, line, score.matched, -1 - p, tf, at);
   };
+  // And one `stop` for every walk (walkForRank): no line from `from` on can enter the shortlist.
+  const stop = (from: number) => walked.bound !== Infinity && !top.admits(walked.bound, walked.pool.source, from);
   const day = options.plain || !options.shape || !DAY_WEIGHT ? undefined : dayScores(query.terms, options.shape, (add) => {
     for (const c of candidates) add(c.source, c.line, c.tf, 0);
     // Only a conversation's lines have days: the other pools are not walked for them.
     pools.forEach((pool, p) => {
-      walked = { pool, p, addDay: add };
-      if (options.shape?.[pool.source]?.conversation) pool.forEach(visit);
+      walked = { pool, p, addDay: add, bound: Infinity };
+      if (options.shape?.[pool.source]?.conversation) pool.forEach(visit, false, stop);
     });
   });
   // A line's day (BM25 over whole days) adds to it: what a session says across its lines counts together.
-  const withDay = (value: number, source: number, line: number) => (day ? value + DAY_WEIGHT * day(source, line) * (sources[source]?.boost ?? 1) : value);
+  const dayShare = (value: number, source: number, dayScore: number) => value + DAY_WEIGHT * dayScore * (sources[source]?.boost ?? 1);
+  const withDay = (value: number, source: number, line: number) => (day ? dayShare(value, source, day(source, line)) : value);
   candidates.forEach((c, i) => {
     const value = withDay(score.of(c.tf, 0, c.length, c.source), c.source, c.line);
     if (top.admits(value, c.source, c.line)) top.add(value, c.source, c.line, score.matched, i);
   });
-  pools.forEach((pool, p) => {
-    walked = { pool, p, addDay: undefined };
-    pool.forEach(visit, true);
+  // Each pool's bound (walkForRank): its most on every term, its best day (a day's score is the same for all its lines).
+  const bestDay = (source: number) => {
+    let best = 0;
+    for (const [start] of options.shape?.[source]?.days ?? []) best = Math.max(best, day!(source, start));
+    return best;
+  };
+  const boundOf = (pool: CandidatePool) => {
+    if (!pool.maxTf || pool.maxTf.some((n) => !Number.isFinite(n))) return Infinity;
+    const value = score.of(pool.maxTf, 0, score.shortest, pool.source);
+    return day ? dayShare(value, pool.source, bestDay(pool.source)) : value;
+  };
+  walkForRank(pools, pools.map(boundOf), (pool, p, bound) => {
+    walked = { pool, p, addDay: undefined, bound };
+    if (!stop(0)) pool.forEach(visit, true, stop);
   });
   const shortlist = top.sorted();
   // Made into Scored entries a batch at a time, each pool's lines read ahead together.
@@ -366,6 +383,21 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   };
   if (options.plain) return materialize(shortlist.slice(0, options.limit));
   return boosted(shortlist, top, materialize, query, options.limit);
+}
+
+/**
+ * Walks the pools for the shortlist, the most promising first, each only while a line of it could
+ * still be kept: a pool's bound is the score of a line holding every term it has as often as any
+ * of its lines does, no longer than the average (shorter lines count as that long), on its best
+ * day. Every step of the score only grows with those (BM25 with a term's count, the coverage with
+ * the words held, the day's share with its score), in floating point too, so no line of the pool
+ * scores above its bound; once the shortlist's last ranks before the bound at the next line, the
+ * rest of the pool (its lines come in order) cannot enter it. The shortlist is the same whatever
+ * order lines come in: the result is the walk of every line's.
+ */
+function walkForRank(pools: CandidatePool[], bounds: number[], walk: (pool: CandidatePool, p: number, bound: number) => void): void {
+  const order = pools.map((_, p) => p).sort((a, b) => bounds[b] - bounds[a] || a - b);
+  for (const p of order) walk(pools[p], p, bounds[p]);
 }
 
 /**
@@ -406,6 +438,8 @@ function scorer(query: Query, df: number[], N: number, avgdl: number, sources: S
   const groupBest = new Array<number>(query.terms.length).fill(0);
   const out = {
     matched: 0,
+    /** The length every line counts as at least (a bound's). */
+    shortest: plain ? 1 : avgdl,
     of(tf: ArrayLike<number>, at: number, length: number, source: number): number {
       // A line shorter than the average is not taken as more about its words than an average one
       // ("Excellent choice!" beside the exchange it closes); a longer line's words still weigh

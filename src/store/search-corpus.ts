@@ -68,14 +68,35 @@ export interface SearchOptions {
    */
   rawMessages?: { sampleShare: number };
   /**
-   * Called once when the ranking is about to walk more than HEAVY_LINES candidate lines of
-   * indexes (the search entry turns V8's inlining off then; a light search never pays for it).
+   * Called once when the search is about to decode more than HEAVY_LINES postings of indexes (at
+   * least two bytes each: told by their bytes, before the first is decoded), or the ranking to
+   * walk more than HEAVY_LINES candidate lines (the search entry turns V8's inlining off then; a
+   * light search never pays for it).
    */
   heavy?: () => void;
 }
 
-/** Candidate lines of indexes (summed over the query's terms) from which a search counts as heavy. */
+/** Candidate lines or postings of indexes (summed over the query's terms) from which a search counts as heavy. */
 const HEAVY_LINES = 20_000;
+
+/** options.heavy, called once: when the postings to decode (by their bytes) or the lines to walk pass HEAVY_LINES. */
+function heaviness(heavy: (() => void) | undefined): { weigh(postingBytes: number): void; lines(n: number): void } {
+  let bytes = 0;
+  let told = !heavy;
+  const tell = () => {
+    told = true;
+    heavy!();
+  };
+  return {
+    weigh(postingBytes) {
+      bytes += postingBytes;
+      if (!told && bytes / 2 > HEAVY_LINES) tell();
+    },
+    lines(n) {
+      if (!told && n > HEAVY_LINES) tell();
+    },
+  };
+}
 
 function statOf(file: string): { mtimeMs: number; size: number } | undefined {
   try {
@@ -505,8 +526,9 @@ async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchO
   try {
     // One memo of which words stand for which terms, for every file (thousands of small ones).
     const match = wordMatcher(query, plain);
-    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex, match, rawMessages: options.rawMessages }, scanned);
-    if (options.heavy && scanned.pools.reduce((n, pool) => pool.df.reduce((m, d) => m + d, n), 0) > HEAVY_LINES) options.heavy();
+    const weight = heaviness(options.heavy);
+    for (const [i, source] of sources.entries()) await scanSource(scope, sessionOf, source, i, query, { plain, noIndex, match, rawMessages: options.rawMessages, weigh: weight.weigh }, scanned);
+    weight.lines(scanned.pools.reduce((n, pool) => pool.df.reduce((m, d) => m + d, n), 0));
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
@@ -594,7 +616,7 @@ function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<st
  * (its header checked out, a section did not): the index is dropped, so the next search or the
  * background indexing builds it again, and this search scans the text instead.
  */
-function scanThroughIndex(paths: SessionPaths, source: Source, textFile: string, view: IndexView, query: Query, i: number, out: Scanned, options: { plain: boolean; skipLine?: (line: string) => boolean; match: (word: string) => number[] }): (IndexedScan & { indexFile?: string }) | undefined {
+function scanThroughIndex(paths: SessionPaths, source: Source, textFile: string, view: IndexView, query: Query, i: number, out: Scanned, options: { plain: boolean; skipLine?: (line: string) => boolean; match: (word: string) => number[]; weigh?: (postingBytes: number) => void }): (IndexedScan & { indexFile?: string }) | undefined {
   const before = { candidates: out.candidates.length, pools: out.pools.length };
   const indexFile = indexFileOf(paths, source);
   try {
@@ -613,6 +635,8 @@ interface ScanOptions {
   plain: boolean;
   noIndex: boolean;
   match: (word: string) => number[];
+  /** Told the bytes of the postings an index search will decode (heaviness). */
+  weigh?: (postingBytes: number) => void;
   rawMessages?: { sampleShare: number };
 }
 
@@ -660,7 +684,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
         const index = options.noIndex ? undefined : await indexOf(paths, source, sidecar.file, SEARCH_BUILD_MAX);
         if (index === 'later') out.unindexed.add(source.session!);
         const view = index === 'later' ? undefined : index?.view;
-        const stats = view && scanThroughIndex(paths, source, sidecar.file, view, query, i, out, { plain, skipLine, match: options.match });
+        const stats = view && scanThroughIndex(paths, source, sidecar.file, view, query, i, out, { plain, skipLine, match: options.match, weigh: options.weigh });
         if (stats) {
           out.readers.push(stats);
           const read = (n: number) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined);

@@ -434,7 +434,7 @@ export interface IndexedScan {
  * rescanned then for the part of a long line it shows. Lines with a non-ASCII word that may match
  * are read and rescanned at once.
  */
-export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
+export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[]; weigh?: (postingBytes: number) => void }): IndexedScan {
   const reader = new LineReader(textFile, view);
   try {
     return scanThrough(reader, view, query, source, out, pools, options);
@@ -446,10 +446,10 @@ export function scanIndexed(textFile: string, view: IndexView & { close?(): void
   }
 }
 
-function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[] }): IndexedScan {
+function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[]; weigh?: (postingBytes: number) => void }): IndexedScan {
   const plain = Boolean(options.plain);
   const match = options.match ?? wordMatcher(query, plain);
-  const gathered = gather(view, query, plain, match);
+  const gathered = gather(view, query, plain, match, options.weigh);
   if (gathered.rescan.length) {
     const rescanned: Candidate[] = [];
     scanText(reader.many(gathered.rescan).join('\n'), query, source, rescanned, { ...options, match });
@@ -463,6 +463,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
   pools.push({
     source,
     df: gathered.df,
+    maxTf: gathered.maxTf,
     forEach: gathered.forEach,
     // A shortlisted line's text, and its neighbours (its context; the lines after it in a conversation).
     prefetch: (lines) => reader.prefetch(lines),

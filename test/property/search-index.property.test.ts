@@ -61,7 +61,74 @@ async function rankedAlike(lines: string[], q: string, plain: boolean, limit: nu
   viaIndex.close();
 }
 
+/**
+ * rankedAlike over several files, each its own source (its boost and recency, a conversation with
+ * days or not): through their indexes (pools walked the most promising first, each only while a
+ * line of it could still be kept) and by scanning, the same ranking. Returns how many pool lines
+ * the ranking walk visited, and how many lines hold a query term.
+ */
+async function rankedAlikeAcross(files: { lines: string[]; boost: number; recency: number; conversation: boolean }[], q: string, plain: boolean, limit: number): Promise<{ walked: number; matching: number }> {
+  const parsed = parseQuery(q, { plain });
+  const sources = files.map((f) => ({ boost: f.boost, recency: f.recency }));
+  const shape = files.map((f) => ({ conversation: f.conversation, days: f.conversation ? ([[1, '2026-01-01'], [Math.ceil(f.lines.length / 2), '2026-01-02']] as [number, string][]) : undefined, lines: f.lines.length }));
+  const scanned: Candidate[] = [];
+  const indexed: Candidate[] = [];
+  const pools: CandidatePool[] = [];
+  const totals = { lines: 0, chars: 0 };
+  const closers: (() => void)[] = [];
+  for (const [i, f] of files.entries()) {
+    const whole = f.lines.join('\n') + '\n';
+    const file = fresh();
+    writeFileSync(file, whole);
+    const { view } = await ensureIndex(file, `${file}.idx`, undefined, undefined, 1 << 14);
+    const stats = scanText(whole, parsed, i, scanned, { plain });
+    totals.lines += stats.lines;
+    totals.chars += stats.chars;
+    closers.push(scanIndexed(file, view, parsed, i, indexed, pools, { plain }).close);
+  }
+  // Counted: the walks that pass `withLength` are the ranking's (the day sums' do not).
+  let walked = 0;
+  const counted = pools.map((pool) => ({ ...pool, forEach: ((fn, withLength, stop) => pool.forEach((line, tf, at, length) => ((walked += withLength ? 1 : 0), fn(line, tf, at, length)), withLength, stop)) as CandidatePool['forEach'] }));
+  const out = (list: ReturnType<typeof rank>) => list.map((s) => ({ source: s.candidate.source, line: s.candidate.line, score: s.score, text: s.candidate.text, tf: Array.from(s.candidate.tf) }));
+  const expected = out(rank(scanned, parsed, totals, sources, { limit, plain, shape }));
+  expect(out(rank(indexed, parsed, totals, sources, { limit, plain, shape }, counted))).toEqual(expected);
+  for (const close of closers) close();
+  return { walked, matching: scanned.length };
+}
+
 describe('search index', () => {
+  it('across files, pools walked the most promising first and left once no line of theirs can be kept rank what a scan ranks', async () => {
+    // Lines that tie at a pool's bound (short, one occurrence), better ones in another file, the
+    // files in any order of promise: whole pools and the rest of a pool are left out only when
+    // nothing in them could enter the shortlist.
+    const file = fc.record({
+      parts: fc.array(line, { minLength: 1, maxLength: 6 }),
+      copies: fc.integer({ min: 1, max: 5000 }),
+      boost: fc.constantFrom(0.8, 0.9, 1, 1.3),
+      recency: fc.constantFrom(0, 0.5, 1),
+      conversation: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(file, { minLength: 1, maxLength: 3 }), query, fc.boolean(), fc.integer({ min: 1, max: 8 }), async (files, q, plain, limit) => {
+        const word = q.split(' ')[0];
+        const texts = files.map((f) => ({ ...f, lines: Array.from({ length: f.copies }, (_, i) => (i % 5 === 4 ? f.parts[i % f.parts.length] : `${word} ${i % 3 ? '' : word}`)) }));
+        await rankedAlikeAcross(texts, q, plain, limit);
+      }),
+      { numRuns: 40 },
+    );
+  }, 180_000);
+
+  it('a file whose lines cannot beat the shortlist is not walked for the ranking, and the result is a scan\'s', async () => {
+    // 4,000 short lines with the word once (all tied at the detail's bound) beside an archive-like
+    // file whose lines hold it three times: the shortlist fills with the latter, and the former
+    // could never enter it.
+    const weak = { lines: Array.from({ length: 4000 }, (_, i) => `deploy ${i % 10}`), boost: 1, recency: 1, conversation: false };
+    const strong = { lines: Array.from({ length: 3000 }, (_, i) => `deploy deploy deploy ${i % 10}`), boost: 1, recency: 1, conversation: true };
+    const { walked, matching } = await rankedAlikeAcross([weak, strong], 'deploy', false, 10);
+    expect(matching).toBe(7000);
+    expect(walked).toBeLessThanOrEqual(3000);
+  }, 60_000);
+
   it('indexing appends gives the same bytes as indexing the whole file', async () => {
     await fc.assert(
       // Built a few lines at a time (chunks of `chunk` bytes, merged), or in one chunk.
