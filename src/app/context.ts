@@ -12,13 +12,14 @@ import { readHookStateLoose } from '../store/hook-state.js';
 import { readInjectables } from '../store/injectables.js';
 import { frozenHandoff } from '../store/handoff.js';
 import { disabledByEnv, isOffAt, offFile, projectOff } from '../store/switch.js';
-import { renderInjectables, type InjectableInputs } from '../memory/injected.js';
+import { renderSessionState, renderWorkspace, type InjectableInputs } from '../memory/injected.js';
+import { renderHotState } from '../memory/hot-state.js';
 import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stream/stats.js';
 import { HISTORY_USAGE } from '../agents/history-usage.js';
 import { loadAgentHookByMetaName } from '../agents/lookup.js';
-import { MEMORY_BLOCKS, blockInputs, joinBlocks, renderBlock, renderMemory, renderMeta, type Block, type MemoryInputs, type MemoryWhere } from '../render/context.js';
+import { MEMORY_BLOCKS, blockInputs, joinBlocks, renderBlock, renderMemory, renderMeta, type MemoryInputs, type MemoryWhere } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
 import type { AppEnv } from './env.js';
@@ -130,7 +131,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
   });
   const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
   const where = memoryWhere(session, around.home, inputs.compactCommand);
-  const rendered = renderOrRecall(cache, { overview: overview.digest, scratchLines: inputs.scratchLines, handoff: inputs.handoff, where }, inputs.injectables, budget);
+  const rendered = renderOrRecall(cache, { overview: overview.digest, scratchLines: inputs.scratchLines, ...renderWorkspace(inputs.injectables.workspace), handoff: inputs.handoff, where }, sessionStateSources(inputs.injectables), budget);
   const memory = rendered.text;
   dirty ||= rendered.dirty;
 
@@ -185,15 +186,15 @@ function codeSignature(): Signature {
  * given last time, by the same code (this module's file, as the answer cache signs the bundle):
  * the key is those inputs whole, compared as text, so no change to them can hit. Rendering (notes
  * parsed, tags neutralized, the budget's cuts) and the digest a hook compares are then skipped.
- * Each block is kept too, under its own inputs (blockSources): a tool call changes the session
- * state alone, and the next prompt renders and digests that block alone,
+ * Each block is kept too, under its own inputs (blockInputs; the session state's, its sources):
+ * a tool call changes the session state alone, and the next prompt renders and digests that block alone,
  * unless the part no longer fits its budget whole (then it is rendered whole, cuts and all).
  * One copy of the part is written: its blocks' texts when it fits (the part is their join), else
  * the cut text with each block's length only (enough to tell when it fits again).
  */
-function renderOrRecall(cache: ContextCache, base: MemoryInputs, injectables: InjectableInputs, budget: number): Rendered {
+function renderOrRecall(cache: ContextCache, base: MemoryInputs, state: SessionStateSources, budget: number): Rendered {
   const code = codeSignature();
-  const keys = MEMORY_BLOCKS.map((block) => JSON.stringify([code, blockSources(base, injectables, block)]));
+  const keys = MEMORY_BLOCKS.map((block) => JSON.stringify([code, block === 'session_state' ? ['sources', base.where, state.hot, state.scratchTail] : blockInputs(base, block)]));
   // The whole part's own key is the budget and the code; every block's must match as well.
   const key = JSON.stringify([code, budget]);
   const kept = cache.memory;
@@ -203,9 +204,9 @@ function renderOrRecall(cache: ContextCache, base: MemoryInputs, injectables: In
     const joined = joinedBlocks(kept.blocks!);
     if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false };
   }
-  // The session state and workspace blocks' texts, rendered only now that a block or the part is.
+  // The session state's text, rendered only now that a block or the part is.
   let full: MemoryInputs | undefined;
-  const inputs = () => (full ??= { ...base, ...renderInjectables(injectables) });
+  const inputs = () => (full ??= { ...base, sessionState: renderSessionState(state.hot, state.scratchTail) });
   const blocks = MEMORY_BLOCKS.map((block, i): KeptBlock => {
     const old = kept?.blocks?.[block];
     if (old?.key === keys[i] && lengthOf(old) !== undefined) return old;
@@ -232,15 +233,18 @@ function renderOrRecall(cache: ContextCache, base: MemoryInputs, injectables: In
 }
 
 /**
- * What each block is kept under: blockInputs (render/context.ts), but the session state and the
- * workspace blocks by what renderInjectables renders them from (it is pure), not by their text:
- * a prompt whose hot state, scratch tail and workspace are unchanged renders neither (the recent
- * decisions are notes parsed, the hot state sorted and formatted).
+ * What the session state block is rendered from (renderSessionState, pure), and kept under in
+ * place of its text (blockInputs): the hot state as rendered (a tool call that leaves it as it
+ * looked is no change) and scratch.md's end as stored, so a prompt whose notes are unchanged
+ * does not parse them again to find the recent decisions.
  */
-function blockSources(base: MemoryInputs, injectables: InjectableInputs, block: Block): unknown {
-  if (block === 'session_state') return ['sources', base.where, injectables.hotState, injectables.scratchTail];
-  if (block === 'workspace_memory') return ['sources', base.where, injectables.workspace];
-  return blockInputs(base, block);
+interface SessionStateSources {
+  hot: string;
+  scratchTail: string;
+}
+
+function sessionStateSources(injectables: InjectableInputs): SessionStateSources {
+  return { hot: renderHotState(injectables.hotState), scratchTail: injectables.scratchTail };
 }
 
 /** A kept block's length: recorded, or (a cache written before lengths were) its text's. */
