@@ -12,7 +12,8 @@ import { readHookStateLoose } from '../store/hook-state.js';
 import { readInjectables } from '../store/injectables.js';
 import { frozenHandoff } from '../store/handoff.js';
 import { disabledByEnv, isOffAt, offFile, projectOff } from '../store/switch.js';
-import { renderInjectables, type InjectableInputs } from '../memory/injected.js';
+import { renderSessionState, renderWorkspace, type InjectableInputs } from '../memory/injected.js';
+import { renderHotState } from '../memory/hot-state.js';
 import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stream/stats.js';
@@ -130,7 +131,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
   });
   const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
   const where = memoryWhere(session, around.home, inputs.compactCommand);
-  const rendered = renderOrRecall(cache, { overview: overview.digest, scratchLines: inputs.scratchLines, ...renderInjectables(inputs.injectables), handoff: inputs.handoff, where }, budget);
+  const rendered = renderOrRecall(cache, { overview: overview.digest, scratchLines: inputs.scratchLines, ...renderWorkspace(inputs.injectables.workspace), handoff: inputs.handoff, where }, sessionStateSources(inputs.injectables), budget);
   const memory = rendered.text;
   dirty ||= rendered.dirty;
 
@@ -161,7 +162,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     dirty = true;
   }
   if (dirty) await writeContextCache(session.paths.stateDir, cache);
-  return { memory, memoryDigest: rendered.digest, memoryBlocks: blockDigests(memory, rendered.blocks), meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
+  return { memory, memoryDigest: rendered.digest, memoryBlocks: rendered.blockDigests, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
 }
 
 /**
@@ -185,25 +186,31 @@ function codeSignature(): Signature {
  * given last time, by the same code (this module's file, as the answer cache signs the bundle):
  * the key is those inputs whole, compared as text, so no change to them can hit. Rendering (notes
  * parsed, tags neutralized, the budget's cuts) and the digest a hook compares are then skipped.
- * Each block is kept too, under its own inputs (render/context.ts blockInputs): a tool call
- * changes the session state alone, and the next prompt renders and digests that block alone,
+ * Each block is kept too, under its own inputs (blockInputs; the session state's, its sources):
+ * a tool call changes the session state alone, and the next prompt renders and digests that block alone,
  * unless the part no longer fits its budget whole (then it is rendered whole, cuts and all).
  * One copy of the part is written: its blocks' texts when it fits (the part is their join), else
  * the cut text with each block's length only (enough to tell when it fits again).
  */
-function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: number): Rendered {
+function renderOrRecall(cache: ContextCache, base: MemoryInputs, state: SessionStateSources, budget: number): Rendered {
   const code = codeSignature();
-  const keys = MEMORY_BLOCKS.map((block) => JSON.stringify([code, blockInputs(inputs, block)]));
+  const keys = MEMORY_BLOCKS.map((block) => JSON.stringify([code, block === 'session_state' ? ['sources', base.where, state.hot, state.scratchTail] : blockInputs(base, block)]));
   // The whole part's own key is the budget and the code; every block's must match as well.
   const key = JSON.stringify([code, budget]);
   const kept = cache.memory;
   const same = kept?.key === key && MEMORY_BLOCKS.every((block, i) => kept.blocks?.[block]?.key === keys[i]);
-  const keptText = same && typeof kept.digest === 'string' ? (typeof kept.text === 'string' ? kept.text : joinedText(kept.blocks!)) : undefined;
-  if (keptText !== undefined) return { text: keptText, digest: kept!.digest, blocks: kept!.blocks, dirty: false };
+  if (same && typeof kept.digest === 'string') {
+    if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false };
+    const joined = joinedBlocks(kept.blocks!);
+    if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false };
+  }
+  // The session state's text, rendered only now that a block or the part is.
+  let full: MemoryInputs | undefined;
+  const inputs = () => (full ??= { ...base, sessionState: renderSessionState(state.hot, state.scratchTail) });
   const blocks = MEMORY_BLOCKS.map((block, i): KeptBlock => {
     const old = kept?.blocks?.[block];
     if (old?.key === keys[i] && lengthOf(old) !== undefined) return old;
-    const text = renderBlock(inputs, block);
+    const text = renderBlock(inputs(), block);
     return { key: keys[i], length: text.length, text };
   });
   const lengths = blocks.map((b) => lengthOf(b)!).filter((n) => n > 0);
@@ -211,17 +218,33 @@ function renderOrRecall(cache: ContextCache, inputs: MemoryInputs, budget: numbe
   if (fits) {
     // The part is its blocks joined: each block's text and digest kept, the part's text not.
     const whole = blocks.map((b, i): KeptBlock => {
-      const text = typeof b.text === 'string' ? b.text : renderBlock(inputs, MEMORY_BLOCKS[i]);
+      const text = typeof b.text === 'string' ? b.text : renderBlock(inputs(), MEMORY_BLOCKS[i]);
       return { key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
     });
-    const text = joinBlocks(whole.map((b) => b.text!));
-    cache.memory = { key, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]])) };
-    return { text, digest: cache.memory.digest, blocks: cache.memory.blocks, dirty: true };
+    const keptBlocks = Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]]));
+    const joined = joinedBlocks(keptBlocks)!;
+    cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
+    return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
   }
   // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep their lengths only.
-  const text = renderMemory(inputs, budget);
+  const text = renderMemory(inputs(), budget);
   cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { key: blocks[i].key, length: lengthOf(blocks[i]) }])) };
   return { text, digest: cache.memory.digest, dirty: true };
+}
+
+/**
+ * What the session state block is rendered from (renderSessionState, pure), and kept under in
+ * place of its text (blockInputs): the hot state as rendered (a tool call that leaves it as it
+ * looked is no change) and scratch.md's end as stored, so a prompt whose notes are unchanged
+ * does not parse them again to find the recent decisions.
+ */
+interface SessionStateSources {
+  hot: string;
+  scratchTail: string;
+}
+
+function sessionStateSources(injectables: InjectableInputs): SessionStateSources {
+  return { hot: renderHotState(injectables.hotState), scratchTail: injectables.scratchTail };
 }
 
 /** A kept block's length: recorded, or (a cache written before lengths were) its text's. */
@@ -229,26 +252,24 @@ function lengthOf(block: KeptBlock): number | undefined {
   return typeof block.length === 'number' ? block.length : typeof block.text === 'string' ? block.text.length : undefined;
 }
 
-/** The part a cache entry without its own text stands for: its blocks joined, when every block kept its text. */
-function joinedText(blocks: Record<string, KeptBlock>): string | undefined {
+/**
+ * The part a cache entry without its own text stands for, its blocks joined, when every block kept
+ * its text; and each shown block's digest (planResend's record of a copy), when every one kept it.
+ */
+function joinedBlocks(blocks: Record<string, KeptBlock>): { text: string; digests?: Record<string, string> } | undefined {
   const texts = MEMORY_BLOCKS.map((block) => blocks[block]?.text);
-  return texts.every((t): t is string => typeof t === 'string') ? joinBlocks(texts) : undefined;
+  if (!texts.every((t): t is string => typeof t === 'string')) return undefined;
+  const shown = MEMORY_BLOCKS.filter((_, i) => texts[i]);
+  const digests = shown.every((block) => typeof blocks[block].digest === 'string') ? Object.fromEntries(shown.map((block) => [block, blocks[block].digest!])) : undefined;
+  return { text: joinBlocks(texts), digests };
 }
 
-/** A render: the memory part, its digest and its blocks (when it is their join), and whether the cache changed. */
+/** A render: the memory part, its digest and its blocks' digests (when it is their join), and whether the cache changed. */
 interface Rendered {
   text: string;
   digest: string;
-  blocks?: Record<string, KeptBlock>;
+  blockDigests?: Record<string, string>;
   dirty: boolean;
-}
-
-/** The block digests of a memory part that is its blocks joined (planResend's record of a copy), else undefined. */
-function blockDigests(memory: string, blocks: Record<string, KeptBlock> | undefined): Record<string, string> | undefined {
-  if (!blocks) return undefined;
-  const shown = MEMORY_BLOCKS.flatMap((block) => (blocks[block]?.text ? [[block, blocks[block]]] as const : []));
-  if (shown.some(([, b]) => typeof b.digest !== 'string') || joinBlocks(shown.map(([, b]) => b.text!)) !== memory) return undefined;
-  return Object.fromEntries(shown.map(([block, b]) => [block, b.digest!]));
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;

@@ -37,6 +37,10 @@ export function findSecret(text: string): SecretMatch | undefined {
 const KEY_BLOCK = /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$(?![\s\S]))/g;
 
 export function redactSecrets(text: string): string {
+  // Most text holds none (every string of a hook state, written on every prompt): one test per
+  // pattern then, rather than a global copy of each and a replace. A private key block starts
+  // with what the private key pattern finds, so nothing here would be replaced either.
+  if (!findSecret(text)) return text;
   let out = text.includes('PRIVATE KEY') ? text.replace(KEY_BLOCK, '[redacted: a private key]') : text;
   for (const { kind, pattern } of SECRET_PATTERNS) {
     out = out.replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g'), `[redacted: ${kind}]`);

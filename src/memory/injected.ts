@@ -17,11 +17,23 @@ export interface InjectableInputs {
 }
 
 export function renderInjectables(inputs: InjectableInputs): { workspace?: string; workspacePinned?: string[]; sessionState?: string } {
-  const workspace = inputs.workspace ? renderComposed(inputs.workspace) || undefined : undefined;
-  const decisions = recentDecisions(inputs.scratchTail);
-  const state = [renderHotState(inputs.hotState), ...(decisions.length ? ['Recent decisions (not yet consolidated):', ...decisions.map((d) => `- ${d}`)] : [])];
-  const sessionState = state.filter(Boolean).join('\n') || undefined;
-  return { workspace, ...(workspace && inputs.workspace ? { workspacePinned: pinnedLines(inputs.workspace) } : {}), sessionState };
+  return { ...renderWorkspace(inputs.workspace), sessionState: renderSessionState(renderHotState(inputs.hotState), inputs.scratchTail) };
+}
+
+/** The workspace block's text, and its lines cut last. */
+export function renderWorkspace(composed: ComposedWorkspace | undefined): { workspace?: string; workspacePinned?: string[] } {
+  const workspace = composed ? renderComposed(composed) || undefined : undefined;
+  return { workspace, ...(workspace && composed ? { workspacePinned: pinnedLines(composed) } : {}) };
+}
+
+/**
+ * The session state block's text: the hot state as renderHotState gives it (`hot`), then the
+ * recent decisions among the notes at scratch.md's end (notes parsed: the costly half).
+ */
+export function renderSessionState(hot: string, scratchTail: string): string | undefined {
+  const decisions = recentDecisions(scratchTail);
+  const state = [hot, ...(decisions.length ? ['Recent decisions (not yet consolidated):', ...decisions.map((d) => `- ${d}`)] : [])];
+  return state.filter(Boolean).join('\n') || undefined;
 }
 
 /**

@@ -52,6 +52,9 @@ const edits: Record<string, Edit> = {
   share: () => box.run(['share']),
   history: async (n) => appendFile(path.join(await sessionDir(), 'messages.jsonl'), JSON.stringify({ role: 'user', content: `message ${n} `.repeat(n % 7 + 1) }) + '\n'),
   track: (n) => box.run(['track'], { input: JSON.stringify({ tool_name: 'Edit', tool_input: { file_path: path.join(box.project, `f${n % 3}.ts`) } }) }),
+  // The session state block is kept under what it is rendered from (hot state, the scratch tail's decisions).
+  decision: (n) => box.run(['note', `decided ${n}: keep the render cache by its sources #decisions`]),
+  failedTool: (n) => box.run(['hook', 'PostToolUseFailure'], { input: JSON.stringify({ session_id: SID, cwd: box.project, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm test' }, error: `Exit code 1\nFAIL src/a${n % 2}.test.ts`, is_interrupt: false }) }),
   secret: (n) => box.run(['note', `deploy key ${n}: AKIA${'ABCDEFGHIJKLMNOP'.slice(n % 4)}${'Q'.repeat(n % 4)}`]),
   // Past the budget (the part is cut, its blocks keep their lengths only) and back under it.
   overBudget: (n) => box.run(['set', 'context', Array.from({ length: 300 }, (_, i) => `- context line ${i} of edit ${n}: kept whole in overview.md`).join('\n')]),
