@@ -11,6 +11,7 @@
 // inside that turn, before the last 20 steps, --keep-steps' default). With `--base=BIN`, another
 // build's return (e.g. /work/base/bin/wmem.js) is timed in the same rounds, beside this one.
 //   node bench/compact.mjs [rounds] [messages] [one-turn] [--base=BIN]
+import './node-start.mjs';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -3,6 +3,7 @@
 // overview, empty detail/ and archive/ (restored untimed).
 //
 //   node bench/consolidate.mjs [rounds=7] [notes=1000]
+import './node-start.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -4,6 +4,7 @@
 // bin/wmem.js, runs its `wmem context` on the same session in the same rounds and prints the ratio
 // of this build to it.
 //   node bench/context.mjs [rounds] [baseline bin/wmem.js]
+import './node-start.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -7,6 +7,7 @@
 //   node bench/hooks-gemini.mjs [rounds] [baseline bin/wmem.js]
 // Given another build's bin/wmem.js, runs it too in a home of its own, interleaved, and prints the
 // ratio of this build to it.
+import './node-start.mjs';
 import { appendFileSync, copyFileSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

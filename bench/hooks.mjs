@@ -5,6 +5,7 @@
 // prompts. Prints medians, p90 and the ratio to node; given another build's bin/wmem.js, runs it
 // too, interleaved, and prints the ratio of this build to it.
 //   node bench/hooks.mjs [rounds] [baseline bin/wmem.js]
+import './node-start.mjs';
 import { appendFileSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

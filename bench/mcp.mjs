@@ -3,6 +3,7 @@
 // round; then the round trip of a `note` tool call once the server is started. JSON-RPC lines are
 // written by hand here so that no client library's cost lands in the figures.
 //   node bench/mcp.mjs [rounds] [notes]
+import './node-start.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';

@@ -3,6 +3,7 @@
 // target: 100,000 messages in at most 2 s, the page at most 2 MB.
 //
 //   node bench/report.mjs [rounds=5] [messages=100000]
+import './node-start.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

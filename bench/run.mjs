@@ -6,6 +6,7 @@
 // average (1 minute) as its bench ended: on a shared machine the ratios are what to read.
 //   node bench/run.mjs [--full] [name…]   (--full: each bench's own default sizes and rounds;
 //                                          names, e.g. hooks context: only those benches)
+import './node-start.mjs';
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';

@@ -6,6 +6,7 @@
 //
 //   node bench/search-after-compact.mjs [rounds=3] [messages=100000] [bin]
 // `bin`: another build's bin/wmem.js (a baseline such as main's, run the same way; default this checkout's).
+import './node-start.mjs';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';

@@ -5,6 +5,7 @@
 //   node bench/search.mjs [rounds=7] [megabytes=60]
 //
 // Data is generated (seeded, so every run sees the same folder) in bench/.work/search/.
+import './node-start.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

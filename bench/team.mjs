@@ -4,6 +4,7 @@
 // --check ≤ 1 s. The second and later prompts read a small cache, not the file (store/team.ts):
 // the first render after a pull (the file changed) is timed too.
 //   node bench/team.mjs [rounds] [entries]
+import './node-start.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
