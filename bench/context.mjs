@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit } from './emit.mjs';
-import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
+import { cpuNote, cpuUnit, lastCpuMs, spawnTimed } from './cpu.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin', 'wmem.js');
@@ -66,7 +66,7 @@ const median = (xs) => {
 };
 const base = median(times['node -e 0']);
 const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
-const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
+const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ${cpuUnit} ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
 console.log(`rounds: ${rounds}, node ${process.version}, ${os.cpus().length} cores`);
 if (baselineBin) console.log(`baseline: ${baselineBin}; "vs baseline" = this build's median / the baseline's, same rounds`);
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);

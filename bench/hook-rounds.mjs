@@ -8,7 +8,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { emit } from './emit.mjs';
-import { cpuNote, lastCpuMs, spawnTimed } from './cpu.mjs';
+import { cpuNote, cpuUnit, lastCpuMs, spawnTimed } from './cpu.mjs';
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -39,7 +39,7 @@ export function hookRounds({ worlds, rounds, notes, bench, prefix, baselineBin }
   }
   const base = median(times['node -e 0']);
   const baseCpu = cpu['node -e 0'].length ? median(cpu['node -e 0']) : undefined;
-  const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ms ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
+  const cpuOf = (name) => (baseCpu && cpu[name].length ? `   cpu ${median(cpu[name]).toFixed(0).padStart(4)} ${cpuUnit} ${(median(cpu[name]) / baseCpu).toFixed(2)}×` : '');
   for (const note of notes()) console.log(note);
   if (baselineBin) console.log(`baseline: ${baselineBin}; "vs baseline" = this build's median / the baseline's, same rounds`);
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${cpuNote}`);
