@@ -7,6 +7,7 @@ import type { AppEnv } from './env.js';
 import { withLock } from '../store/fsx.js';
 import { compactSession, recoverCompaction, type CompactOptions, type CompactResult } from '../history/compaction/compact.js';
 import { logHook } from '../agents/hook-log.js';
+import { HANDED_OVER_FINISH } from './finish-background.js';
 
 export interface CompactUseOptions {
   /** What to cut and how; every option of src/history/compaction/compact.ts passes through. */
@@ -72,7 +73,8 @@ export async function finishCompaction(env: AppEnv): Promise<boolean> {
   try {
     const session = await resolveSession(env);
     // Started by a quick cut before its commit, it may wait out a full way that took over.
-    await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }), { waitMs: FINISH_WAIT_MS });
+    const handedOver = env.env[HANDED_OVER_FINISH] === '1';
+    await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }), handedOver ? { waitMs: FINISH_WAIT_MS } : {});
     await indexForSearch(session);
     return true;
   } catch (err) {

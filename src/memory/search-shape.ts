@@ -28,7 +28,7 @@ const DATE_FORMS: { re: RegExp; parts: (m: RegExpExecArray) => QueryDate | undef
   { re: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parts: (m) => ({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) }) },
   { re: new RegExp(`\\b${MONTH}\\s+${DAY}\\b${YEAR}`, 'gi'), parts: (m) => ({ month: MONTHS.indexOf(m[1].slice(0, 3).toLowerCase()) + 1, day: Number(m[2]), ...(m[3] ? { year: Number(m[3]) } : {}) }) },
   { re: new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH}${YEAR}`, 'gi'), parts: (m) => ({ month: MONTHS.indexOf(m[2].slice(0, 3).toLowerCase()) + 1, day: Number(m[1]), ...(m[3] ? { year: Number(m[3]) } : {}) }) },
-  // Day first with dots ("14.01.2024", as most of Europe writes it); month first only when the day cannot be one.
+  // Day first with dots ("14.01.2024", as most of Europe writes it); month first only when the second number cannot be a month (01.14.2024).
   { re: /\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b/g, parts: (m) => (Number(m[2]) > 12 ? { month: Number(m[1]), day: Number(m[2]), year: Number(m[3]) } : { day: Number(m[1]), month: Number(m[2]), year: Number(m[3]) }) },
 ];
 
@@ -172,7 +172,9 @@ const SPEAKER_LABEL = /^(\p{L}[\p{L}'’.-]{0,39}):\s/u;
 /** The speaker a line's text names in its leading "Name:" label, after its role ("user: Kate: …" → "kate"; the role itself is none). */
 export function speakerOf(text: string): string | undefined {
   const role = roleOf(text);
-  return SPEAKER_LABEL.exec(role ? text.slice(role.length + 2) : text)?.[1].toLowerCase();
+  const label = SPEAKER_LABEL.exec(role ? text.slice(role.length + 2) : text)?.[1].toLowerCase();
+  // A role however written ("User:", "Assistant:") names no speaker.
+  return label === 'user' || label === 'assistant' ? undefined : label;
 }
 
 /**

@@ -1,6 +1,9 @@
 // grep's output as the quick cut's link check reads it (src/history/stream/grep-check.ts): only
 // a match of one of the needles with exit 0, or exit 1 with nothing, is an answer; anything else
 // (another grep's output, an error, grep missing) is "unknown", and the check runs in process.
+import { chmodSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { grepAnswer, startGrepCheck } from '../../src/history/stream/grep-check.js';
 
@@ -21,4 +24,29 @@ it('starts no child for no needles or a needle it cannot pass', () => {
   expect(startGrepCheck(0, [])).toBeUndefined();
   expect(startGrepCheck(0, ['a\nb'])).toBeUndefined();
   expect(startGrepCheck(0, [''])).toBeUndefined();
+});
+
+it('runs the system grep, whatever the user put first on PATH or in GREP_OPTIONS', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-grep-shim-'));
+  const saved = { PATH: process.env.PATH, GREP_OPTIONS: process.env.GREP_OPTIONS };
+  try {
+    // A wrapper that matches whole lines only would find nothing here and say "none".
+    writeFileSync(path.join(dir, 'grep'), '#!/bin/sh\nexec /usr/bin/env -i /bin/false "$@"\n');
+    chmodSync(path.join(dir, 'grep'), 0o755);
+    const file = path.join(dir, 'messages.jsonl');
+    writeFileSync(file, '{"text":"plain"}\n{"id":"msg_01A"}\n');
+    process.env.PATH = `${dir}:${saved.PATH}`;
+    process.env.GREP_OPTIONS = '-x';
+    const fd = openSync(file, 'r');
+    try {
+      expect(await startGrepCheck(fd, ['msg_01A"'])!.firstMatch).toBe(24);
+    } finally {
+      closeSync(fd);
+    }
+  } finally {
+    process.env.PATH = saved.PATH;
+    if (saved.GREP_OPTIONS === undefined) delete process.env.GREP_OPTIONS;
+    else process.env.GREP_OPTIONS = saved.GREP_OPTIONS;
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

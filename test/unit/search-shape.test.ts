@@ -89,6 +89,8 @@ describe('reshape', () => {
     expect(speakerOf('user: Kate: I took up skiing')).toBe('kate');
     expect(speakerOf('assistant: elise: hi')).toBe('elise');
     expect(speakerOf('Kate: hi')).toBe('kate');
+    expect(speakerOf('User: hi')).toBeUndefined();
+    expect(speakerOf('user: Assistant: hi')).toBeUndefined();
     expect(speakerOf('user: I met Kate: she skis')).toBeUndefined();
     expect(speakerOf('user: see https://example.com')).toBeUndefined();
     expect(speakerOf('user: Kate:skiing')).toBeUndefined();

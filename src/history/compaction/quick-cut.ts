@@ -10,7 +10,8 @@
 // (journal.ts). A kill at any instant loses nothing.
 //
 // Protocol (under the session lock; A = the cut):
-//   1. one read of [0, A): the id check, by grep -F in a child process on the other core
+//   1. one read of [0, A) (grep's, up to its first match: normally the kept part's own ids just
+//      past A): the id check, by grep -F in a child process on the other core
 //      (grep-check.ts; the same child then waits for this process to exit and becomes the
 //      finishing run), else in this thread. Meanwhile (steps 1-4 run side by side,
 //      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
@@ -245,9 +246,11 @@ async function removeOwnJournal(session: Session, id: string): Promise<void> {
  */
 async function mayLinkAcrossCut(native: GrepCheck | undefined, scanner: IdScanner, old: fs.FileHandle, file: string, cut: number, progress: Progress): Promise<boolean> {
   const first = await native?.firstMatch;
-  // grep read to the end of the file, or to its first match: a match before the cut may link; none
-  // there says "no" only if the file still holds the whole range (it was not cut down meanwhile).
-  if (first !== undefined) return (first !== -1 && first < cut) || (await old.stat()).size < cut;
+  // grep read to its first match: one before the cut may link; one after it says "no" only if the
+  // file still holds the whole range (it was not cut down meanwhile). The ids come from the kept
+  // lines, so a grep that behaves always finds one: no match at all means it did not (another
+  // grep's options, a file replaced), and the bytes are checked here instead.
+  if (first !== undefined && first !== -1) return first < cut || (await old.stat()).size < cut;
   let scanned = 0;
   for await (const chunk of readChunksInThread(old.fd, file, 0, cut)) {
     if (scanner.push(chunk)) return true;

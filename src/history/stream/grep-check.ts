@@ -23,13 +23,15 @@ export interface GrepCheck {
 }
 
 /**
- * sh: grep's first matching line (-m 1: it stops there) with each match's offset (-b -o), then
+ * sh: the system's grep (`command -p`: the default PATH, so no wrapper named grep earlier on the
+ * user's PATH; GREP_OPTIONS unset, which greps before 3.6 still read: `-x` or `-w` there would
+ * hide a match), its first matching line (-m 1: it stops there) with each match's offset (-b -o), then
  * its exit status; then, for `then`, closes its output (the caller's answer is complete), waits
  * for end of file on fd 3 (this process gone) and execs it. SIGPIPE ignored: if this process dies
  * meanwhile, the finishing still starts (and rolls the run back, under the lock, as any next run
  * would).
  */
-const SCRIPT = `trap '' PIPE; LC_ALL=C grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"; unset WMEM_CHECK_NEEDLES; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; read -r _ <&3; exec 3<&-; exec "$@"`;
+const SCRIPT = `trap '' PIPE; unset GREP_OPTIONS GREP_COLOR GREP_COLORS; LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"; unset WMEM_CHECK_NEEDLES; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; read -r _ <&3; exec 3<&-; exec "$@"`;
 
 /**
  * Starts grep over the open file `fd` (from its offset 0: every read of the caller is positioned)
