@@ -150,8 +150,10 @@ describe('wmem compact on a long history (the quick cut)', () => {
     expect(existsSync(log) ? await readFile(log, 'utf8') : '').not.toMatch(/compact --finish/);
   }, 240_000);
 
-  it('checks the cut in this process when grep is not there (the same answers both ways)', async () => {
-    // A PATH with node alone: the check's child finds no grep, and the run checks in this thread.
+  it('finds the system grep with a PATH that holds none (the same answers as the check in this process)', async () => {
+    // A PATH with node alone: the check's child runs the system's grep all the same (`command -p`,
+    // src/history/stream/grep-check.ts), so no PATH of the user's makes it skip or replace it; the
+    // in-process check itself is test/unit/quick-cut-check.test.ts's.
     const { box, files } = await freshSession(linked);
     const bin = path.join(box.root, 'bin');
     await mkdir(bin);
