@@ -34,8 +34,8 @@ export function finishInBackground(bin: string | undefined, where: Where, sessio
   try {
     // Loaded here: most searches never start one, and node:child_process costs a search's startup.
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const command = finishCommand(bin, where, sessionId)!;
-    const child = spawn(command.file, command.args, { detached: true, stdio: 'ignore', env: command.env });
+    // Started after the commit (or by a search): the lock's usual wait, not the handed-over one.
+    const child = spawn(process.execPath, finishArgs(bin, where, sessionId), { detached: true, stdio: 'ignore', env: where.env });
     child.on('error', () => {});
     child.unref();
     return child.pid !== undefined;
