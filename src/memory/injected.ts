@@ -5,7 +5,7 @@
 // workspace block composed within its budget, see workspace-block.ts) by store/injectables.ts.
 import { moreLine, priorityTier, renderComposed, type ComposedWorkspace } from './workspace-block.js';
 import { renderEntry } from './workspace.js';
-import { renderHotState, type HotState } from './hot-state.js';
+import type { HotState } from './hot-state.js';
 import { recentDecisions } from './scratch.js';
 
 export interface InjectableInputs {
@@ -14,10 +14,6 @@ export interface InjectableInputs {
   /** The end of scratch.md (notes are appended). */
   scratchTail: string;
   hotState: HotState;
-}
-
-export function renderInjectables(inputs: InjectableInputs): { workspace?: string; workspacePinned?: string[]; sessionState?: string } {
-  return { ...renderWorkspace(inputs.workspace), sessionState: renderSessionState(renderHotState(inputs.hotState), inputs.scratchTail) };
 }
 
 /** The workspace block's text, and its lines cut last. */
