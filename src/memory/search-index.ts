@@ -11,7 +11,7 @@
 // this same compact form, and the runs are merged (so the bytes are those of a one-pass build).
 // Tokens are sorted: pure-ASCII tokens first, lowercased (a prefix search finds them by binary
 // search), then the others as written (tried one by one: there are few, and their case matters).
-import { irregularForms } from './text.js';
+import { irregularForms, lazyRegExp } from './text.js';
 import type { Query } from './search.js';
 
 const MAGIC = 'WMIX0001';
@@ -104,7 +104,8 @@ const FAN_IN = 8;
 
 export class CorruptIndex extends Error {}
 
-const WORD_RUN = /[\p{L}\p{N}]+/gu;
+/** A word run (built for an index, never by a search: lazyRegExp). */
+const wordRun = lazyRegExp('[\\p{L}\\p{N}]+', 'gu');
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -155,8 +156,9 @@ export function addText(data: IndexData, bytes: Buffer, fromByte: number, text: 
 // A run right after an underscore is never read by the search (no word boundary there), so it is
 // not indexed: an ASCII token's counts are then exactly the search's.
 function addLine(postings: ChunkPostings, line: string, lineNo: number): void {
-  WORD_RUN.lastIndex = 0;
-  for (let m = WORD_RUN.exec(line); m; m = WORD_RUN.exec(line)) {
+  const re = wordRun();
+  re.lastIndex = 0;
+  for (let m = re.exec(line); m; m = re.exec(line)) {
     const run = m[0];
     if (NON_ASCII.test(run)) postings.post(run, lineNo);
     else if (m.index === 0 || line.charCodeAt(m.index - 1) !== 95) postings.post(run.toLowerCase(), lineNo);

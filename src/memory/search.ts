@@ -6,7 +6,7 @@
 // a share of its day's score (BM25 over whole days, search-shape.ts).
 import { bm25, idfOf } from './bm25.js';
 import { DAY_WEIGHT, dayScores, type ShapeSource } from './search-shape.js';
-import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
+import { STOPWORDS, irregularForms, lazyRegExp, stem, terms, words } from './text.js';
 import { TopLines } from './top-lines.js';
 
 export interface QueryTerm {
@@ -109,7 +109,9 @@ export function parseQuery(raw: string, options: QueryOptions = {}): Query {
   return { raw, terms: list, bigrams, phrase: lowerWords.join(' '), regex };
 }
 
-const WORD_AT = /[\p{L}\p{N}]+/uy;
+// Both read words past ASCII only, which most searches never meet: made on first use (lazyRegExp).
+const wordAtRe = lazyRegExp('[\\p{L}\\p{N}]+', 'uy');
+const wordCharRe = lazyRegExp('[\\p{L}\\p{N}]', 'u');
 
 /**
  * Whether the character at `at` is a letter or digit outside CJK (`[\p{L}\p{N}]`, not CJK), its
@@ -120,17 +122,18 @@ export function latinWordChar(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
   if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
   const ch = text[at];
-  return /[\p{L}\p{N}]/u.test(ch) && !CJK.test(ch);
+  return wordCharRe().test(ch) && !CJK.test(ch);
 }
 
-/** The letters and digits from `start` (WORD_AT's match), an ASCII word read without the regular expression. */
+/** The letters and digits from `start` (wordAtRe's match), an ASCII word read without the regular expression. */
 export function wordAt(text: string, start: number): string | undefined {
   let end = start;
   for (let c = text.charCodeAt(end); (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57); c = text.charCodeAt(++end));
   // A word that goes on past ASCII (é, a surrogate pair) or starts there: the expression decides.
   if (end === start || text.charCodeAt(end) >= 128) {
-    WORD_AT.lastIndex = start;
-    return WORD_AT.exec(text)?.[0];
+    const re = wordAtRe();
+    re.lastIndex = start;
+    return re.exec(text)?.[0];
   }
   return text.slice(start, end);
 }

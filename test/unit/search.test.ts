@@ -1,8 +1,8 @@
 // Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseQuery, pointerKeywords, rank, scanText, snippet, type Candidate } from '../../src/memory/search.js';
-import { keywordsOf, stem, terms } from '../../src/memory/text.js';
+import { latinWordChar, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate } from '../../src/memory/search.js';
+import { keywordsOf, lazyRegExp, stem, terms } from '../../src/memory/text.js';
 
 function search(lines: string[], query: string, plain = false) {
   const q = parseQuery(query, { plain });
@@ -18,6 +18,17 @@ describe('text', () => {
     expect(stem('failures')).toBe(stem('failure'));
     expect(stem('running')).toBe(stem('run'));
     expect(terms('How did we configure the databases?')).toEqual([stem('configure'), stem('databases')]);
+  });
+
+  it('reads words past ASCII with expressions made on first use, the same object after', () => {
+    const re = lazyRegExp('[\\p{L}\\p{N}]+', 'gu');
+    expect(re()).toBe(re());
+    expect('Übersetzung für 日本語'.match(re())).toEqual(['Übersetzung', 'für', '日本語']);
+    expect(wordAt('prüfe die', 0)).toBe('prüfe');
+    expect(wordAt('x café', 2)).toBe('café');
+    expect(latinWordChar('é', 0)).toBe(true);
+    expect(latinWordChar('日', 0)).toBe(false);
+    expect(latinWordChar('—', 0)).toBe(false);
   });
 
   it('picks distinctive keywords', () => {
