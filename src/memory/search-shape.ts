@@ -7,7 +7,8 @@
 // and so does every line but the best of a short day (one exchange). A day is also a document:
 // its BM25 score over all its lines adds to each line (dayScores, used by the line ranking).
 // The lines before count only within an exchange with the model (lends): between people, a line's
-// words are its own.
+// words are its own. A question that asks when or how many lifts lines that hold a time or a number
+// (answerCue).
 import type { Scored } from './search.js';
 import { bm25, idfOf, type WeightedTerm } from './bm25.js';
 
@@ -104,6 +105,8 @@ export interface ShapeContext {
   dates: QueryDate[];
   /** The query's words, lowercased (querySpeakers): a conversation line whose speaker they name is lifted. */
   speakers?: ReadonlySet<string>;
+  /** The query as typed: the kind of answer it asks for (answerCue). */
+  query?: string;
   /** A line as a scored entry with no term of its own (score 0), or undefined when it cannot be read. */
   lineAt(source: number, line: number): Scored | undefined;
 }
@@ -120,6 +123,7 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
   const base = new Map<string, Scored>();
   for (const s of scored) base.set(key(s.candidate.source, s.candidate.line), s);
   const out = new Map<string, Scored>();
+  const cue = ctx.query ? answerCue(ctx.query) : undefined;
   const baseScore = (source: number, line: number) => base.get(key(source, line))?.score ?? 0;
   const consider = (source: number, line: number, own?: Scored) => {
     const k = key(source, line);
@@ -137,6 +141,7 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
       });
       score += AFTER_WEIGHT * baseScore(source, line + 1);
     }
+    if (cue?.(entry.candidate.text)) score *= 1 + CUE_BOOST;
     if (info?.conversation && ctx.speakers?.size) {
       const who = speakerOf(entry.candidate.text);
       if (who && ctx.speakers.has(who)) score *= SPEAKER_BOOST;
@@ -171,8 +176,7 @@ const SPEAKER_LABEL = /^(\p{L}[\p{L}'’.-]{0,39}):\s/u;
 
 /** The speaker a line's text names in its leading "Name:" label, after its role ("user: Kate: …" → "kate"; the role itself is none). */
 export function speakerOf(text: string): string | undefined {
-  const role = roleOf(text);
-  const label = SPEAKER_LABEL.exec(role ? text.slice(role.length + 2) : text)?.[1].toLowerCase();
+  const label = labelled(text).label?.toLowerCase();
   // A role however written ("User:", "Assistant:") names no speaker.
   return label === 'user' || label === 'assistant' ? undefined : label;
 }
@@ -187,6 +191,30 @@ export function querySpeakers(raw: string): Set<string> {
   const words = raw.match(/[\p{L}'’.-]+/gu) ?? [];
   const names = words.filter((w, i) => /^\p{Lu}/u.test(w) && (i > 0 || /['’]s?$/.test(w)));
   return new Set(names.map((w) => w.toLowerCase().replace(/['’]s$/, '').replace(/[.'’-]+$/, '')));
+}
+
+/** How much a line that holds what the question asks for (answerCue) is lifted. Measured on REALTALK's dev part (bench/README.md). */
+export const CUE_BOOST = 0.3;
+const NUMBER = /\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|once|twice|several|few|couple|dozen)\b/i;
+const TIME = /\b(?:\d+|today|tonight|yesterday|tomorrow|ago|last|next|since|week|weekend|month|year|morning|evening|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december|christmas|summer|winter|spring|fall)\b/i;
+
+/**
+ * What kind of answer a question asks for, as a test on a line's text (its role and speaker label
+ * left out): "how many / much / often / long" a number, "when" a time ("When did Kate start
+ * skiing?" → "I started last winter"). Undefined for any other query.
+ */
+export function answerCue(raw: string): ((text: string) => boolean) | undefined {
+  const q = raw.toLowerCase();
+  const kind = /\bhow (?:many|much|often|long)\b/.test(q) ? NUMBER : /^\s*when\b/.test(q) ? TIME : undefined;
+  return kind && ((text) => kind.test(labelled(text).body));
+}
+
+/** A line's text after its role, split into its leading "Name:" label (as written) and what follows. */
+function labelled(text: string): { label?: string; body: string } {
+  const role = roleOf(text);
+  const rest = role ? text.slice(role.length + 2) : text;
+  const label = SPEAKER_LABEL.exec(rest);
+  return label ? { label: label[1], body: rest.slice(label[0].length) } : { body: rest };
 }
 
 /** The role a messages line's searchable text starts with ("user: …"), when the text shows it. */

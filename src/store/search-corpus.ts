@@ -532,7 +532,7 @@ async function searchOnce(scope: SearchScope, rawQuery: string, options: SearchO
     // A consolidated note is in the overview and in archive/scratch-*.md; an archived line may be
     // archived twice. The same text is one hit (the best-ranked place), the others listed with it.
     const ranked = rank(scanned.candidates, query, scanned.totals, infos, { limit: plain ? options.limit : options.limit * RESHAPED, plain, shape: scanned.shape }, scanned.pools);
-    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), speakers: querySpeakers(rawQuery), lineAt: (source, line) => lineEntry(scanned, source, line) });
+    const shaped = plain ? ranked : reshape(ranked, { sources: scanned.shape, dates: queryDates(rawQuery), speakers: querySpeakers(rawQuery), query: rawQuery, lineAt: (source, line) => lineEntry(scanned, source, line) });
     const hits = toHits(shaped, sources, scanned, query, options);
     const damaged = scanned.readers.filter((r) => r.damaged()).map((r) => r.indexFile);
     // A session whose indexing is under way already (a compaction's finishing) needs no run started.

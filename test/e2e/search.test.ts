@@ -112,6 +112,23 @@ describe('search', () => {
     expect(hits[0].snippet).toContain('Kate: I took up skiing');
   });
 
+  it('a when question puts first the line that says when', async () => {
+    // Lines 1 and 3 hold the same words; line 3 also says when. Without the cue they tie and the
+    // first line wins; the question asks "when", so line 3 comes first, in the CLI and in --json.
+    const said = [
+      'Sam: We moved the cache to Redis, a good call.',
+      'Ana: That explains why the dashboard feels so much quicker than it did before the change.',
+      'Sam: We moved the cache to Redis in late March.',
+      'Ana: Nice, I will tell the others about it when I see them at the office on our next meeting.',
+    ];
+    await mkdir(wm('archive'), { recursive: true });
+    await writeFile(wm('archive/messages-20260101T000000000Z.jsonl'), said.map((content, n) => JSON.stringify({ type: 'user', timestamp: `2023-05-01T10:0${n}:00.000Z`, message: { role: 'user', content } })).join('\n') + '\n');
+    expect((await search('When did Sam move the cache to Redis?', '--limit', '2'))[0]).toMatchObject({ kind: 'messages', line: 3 });
+    expect((await search('Did Sam move the cache to Redis?', '--limit', '2'))[0]).toMatchObject({ kind: 'messages', line: 1 });
+    const text = (await box.run(['search', 'When did Sam move the cache to Redis?', '--limit', '1'])).stdout;
+    expect(text).toContain('late March');
+  });
+
   it('a compaction that archives more than a megabyte leaves its search text ready', async () => {
     const turns = Array.from({ length: 3000 }, (_, t) => [
       JSON.stringify({ type: 'user', message: { role: 'user', content: `turn ${t}: check module ${t % 50}` } }),

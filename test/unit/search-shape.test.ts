@@ -3,7 +3,7 @@
 // the other hits, bare headings lowered.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HEADING_WEIGHT, SHORT_DAY, SPEAKER_BOOST, dateMatches, dateOfLine, dayOf, lends, queryDates, querySpeakers, reshape, roleOf, speakerOf, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
+import { CUE_BOOST, HEADING_WEIGHT, SHORT_DAY, SPEAKER_BOOST, answerCue, dateMatches, dateOfLine, dayOf, lends, queryDates, querySpeakers, reshape, roleOf, speakerOf, spreadNeighbours, type DayRun, type ShapeSource } from '../../src/memory/search-shape.js';
 import type { Scored } from '../../src/memory/search.js';
 
 const entry = (source: number, line: number, score: number, text = `line ${line}`): Scored => ({ candidate: { source, line, text, length: text.length, tf: [] }, score, matched: score ? 1 : 0 });
@@ -83,6 +83,32 @@ describe('reshape', () => {
     expect(order(reshape(shortlist, { sources: conversation, dates: [], speakers: querySpeakers('hobbies'), lineAt }))[0]).toBe(2);
     const notes: ShapeSource[] = [{ conversation: false }];
     expect(reshape([entry(0, 1, 2, 'Kate: skiing')], { sources: notes, dates: [], speakers: querySpeakers('What did Kate say'), lineAt })[0].score).toBe(2);
+  });
+
+  it('lifts the lines that hold what a when or how-many question asks for: a time, a number', () => {
+    const said = (line: number, score: number, text: string) => entry(0, line, score, `user: Kevin: ${text}`);
+    const shortlist = [said(2, 10, 'Hawaii is one of my favourite places'), said(8, 9, 'My summer will start in Hawaii')];
+    const out = reshape(shortlist, { sources: conversation, dates: [], query: 'When does Kevin plan to visit Hawaii?', lineAt: (s, l) => said(l, 0, 'ok') });
+    expect(order(out).slice(0, 2)).toEqual([8, 2]);
+    expect(out.find((s) => s.candidate.line === 8)!.score).toBeCloseTo(9 * (1 + CUE_BOOST));
+    expect(out.find((s) => s.candidate.line === 2)!.score).toBe(10);
+    // Any other question, or none: as ranked.
+    expect(order(reshape(shortlist, { sources: conversation, dates: [], query: 'Does Kevin plan to visit Hawaii?', lineAt }))[0]).toBe(2);
+    expect(order(reshape(shortlist, { sources: conversation, dates: [], lineAt }))[0]).toBe(2);
+  });
+
+  it('reads the kind of answer from the question, the line without its role and speaker label', () => {
+    const howMany = answerCue('How many cats does Vanessa have?')!;
+    expect(howMany('user: Vanessa: I have two cats')).toBe(true);
+    expect(howMany('user: Vanessa: 3 of them')).toBe(true);
+    expect(howMany('user: Vanessa: cats are great')).toBe(false);
+    const when = answerCue('when did we switch the deploy to fly.io')!;
+    expect(when('assistant: Switched it last week')).toBe(true);
+    expect(when('assistant: Switched it')).toBe(false);
+    // A label that is a time word is the speaker's, not the answer's.
+    expect(when('user: Summer: switched it')).toBe(false);
+    expect(answerCue('what did we decide about the deploy')).toBeUndefined();
+    expect(answerCue('the flaky test, when it fails')).toBeUndefined();
   });
 
   it('reads a speaker from a leading "Name:" label only', () => {
