@@ -9,25 +9,45 @@ export interface SecretMatch {
 // Known token prefixes are caught wherever they start: a token glued to other characters (a
 // session id "S1ghp_…", "token=xoxb-…") is still a token. Only OpenAI's bare `sk-`, which ends
 // common words ("task-", "disk-"), must not follow a letter.
-const SECRET_PATTERNS: { kind: string; pattern: RegExp }[] = [
-  { kind: 'an Anthropic API key', pattern: /sk-ant-[A-Za-z0-9_-]{20,}/ },
-  { kind: 'an OpenAI-style API key', pattern: /sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|(?<![A-Za-z])sk-(?:live-|test-)?[A-Za-z0-9_-]{20,}/ },
-  { kind: 'an AWS access key id', pattern: /(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])/ },
-  { kind: 'an AWS secret access key', pattern: /aws_secret_access_key\s*[=:]\s*[A-Za-z0-9/+=]{40}/i },
-  { kind: 'a GitHub token', pattern: /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}/ },
-  { kind: 'a Slack token', pattern: /xox[abposr]-[A-Za-z0-9-]{10,}/ },
-  { kind: 'a Google API key', pattern: /AIza[0-9A-Za-z_-]{35}/ },
-  { kind: 'a Stripe key', pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/ },
-  { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
-  { kind: 'a JSON Web Token', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/ },
+// Each pattern comes with the literal text every match of it holds (one of `needles`; lower case
+// where the pattern ignores case, which for these patterns is ASCII case alone): most text holds
+// none (a file path, a command, every string of a hook state on every prompt), and a pattern
+// whose needles are absent is never run, nor compiled (13 patterns, some through ICU's case
+// tables: a third of what a tool call's hook executed in them). test/unit/gate.test.ts checks
+// that the needles never skip a match.
+export const SECRET_PATTERNS: readonly { kind: string; pattern: RegExp; needles: readonly string[] }[] = [
+  { kind: 'an Anthropic API key', pattern: /sk-ant-[A-Za-z0-9_-]{20,}/, needles: ['sk-ant-'] },
+  { kind: 'an OpenAI-style API key', pattern: /sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}|(?<![A-Za-z])sk-(?:live-|test-)?[A-Za-z0-9_-]{20,}/, needles: ['sk-'] },
+  { kind: 'an AWS access key id', pattern: /(?:AKIA|ASIA)[0-9A-Z]{16}(?![0-9A-Z])/, needles: ['AKIA', 'ASIA'] },
+  { kind: 'an AWS secret access key', pattern: /aws_secret_access_key\s*[=:]\s*[A-Za-z0-9/+=]{40}/i, needles: ['aws_secret_access_key'] },
+  { kind: 'a GitHub token', pattern: /gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,}/, needles: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'] },
+  { kind: 'a Slack token', pattern: /xox[abposr]-[A-Za-z0-9-]{10,}/, needles: ['xox'] },
+  { kind: 'a Google API key', pattern: /AIza[0-9A-Za-z_-]{35}/, needles: ['AIza'] },
+  { kind: 'a Stripe key', pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/, needles: ['k_live_', 'k_test_'] },
+  { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/, needles: ['-----BEGIN '] },
+  { kind: 'a JSON Web Token', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, needles: ['eyJ'] },
   // Passwords are often short; keys and tokens named as such are long enough to be sure.
-  { kind: 'a password assignment', pattern: /\b(?:password|passwd|pwd)\s*[=:]\s*["']?[^\s"'<>]{4,}/i },
-  { kind: 'a password assignment', pattern: /\b(?:secret|api[_-]?key|access[_-]?token)\s*[=:]\s*["']?[^\s"']{8,}/i },
-  { kind: 'credentials in a URL', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s/@]{3,}@/i },
+  { kind: 'a password assignment', pattern: /\b(?:password|passwd|pwd)\s*[=:]\s*["']?[^\s"'<>]{4,}/i, needles: ['passw', 'pwd'] },
+  { kind: 'a password assignment', pattern: /\b(?:secret|api[_-]?key|access[_-]?token)\s*[=:]\s*["']?[^\s"']{8,}/i, needles: ['secret', 'api', 'access'] },
+  { kind: 'credentials in a URL', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s/@]{3,}@/i, needles: ['://'] },
 ];
 
+type SecretPattern = (typeof SECRET_PATTERNS)[number];
+
+/** Whether a pattern may match `text` (it holds one of the pattern's needles); else it cannot. */
+function mayMatch(text: string): (entry: SecretPattern) => boolean {
+  let lower: string | undefined;
+  return ({ pattern, needles }) => {
+    // toLowerCase maps ASCII letters to ASCII letters one for one: an ASCII needle of a pattern
+    // that ignores (ASCII) case is in the lower-cased text whenever the pattern matches.
+    const haystack = pattern.ignoreCase ? (lower ??= text.toLowerCase()) : text;
+    return needles.some((needle) => haystack.includes(needle));
+  };
+}
+
 export function findSecret(text: string): SecretMatch | undefined {
-  for (const { kind, pattern } of SECRET_PATTERNS) if (pattern.test(text)) return { kind };
+  const may = mayMatch(text);
+  for (const entry of SECRET_PATTERNS) if (may(entry) && entry.pattern.test(text)) return { kind: entry.kind };
   return undefined;
 }
 
@@ -42,8 +62,9 @@ export function redactSecrets(text: string): string {
   // with what the private key pattern finds, so nothing here would be replaced either.
   if (!findSecret(text)) return text;
   let out = text.includes('PRIVATE KEY') ? text.replace(KEY_BLOCK, '[redacted: a private key]') : text;
-  for (const { kind, pattern } of SECRET_PATTERNS) {
-    out = out.replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g'), `[redacted: ${kind}]`);
+  for (const entry of SECRET_PATTERNS) {
+    const { kind, pattern } = entry;
+    if (mayMatch(out)(entry)) out = out.replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : pattern.flags + 'g'), `[redacted: ${kind}]`);
   }
   return out;
 }
