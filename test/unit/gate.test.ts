@@ -1,7 +1,8 @@
 // The workspace gate: every rule refuses with its reason, and ordinary lessons pass.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { checkWorkspaceText, findSecret, pathShare, redactSecrets, SECRET_PATTERNS } from '../../src/memory/gate.js';
+import { findSecret, redactSecrets, SECRET_PATTERNS } from '../../src/memory/gate.js';
+import { checkWorkspaceText, pathShare } from '../../src/memory/workspace-gate.js';
 
 const ok = (text: string) => expect(checkWorkspaceText(text)).toBeUndefined();
 const refused = (text: string, rule: string) => expect(checkWorkspaceText(text)?.rule).toBe(rule);
