@@ -120,8 +120,10 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
     logLevel: 'warning',
     plugins: [leaveOut(leftOut, otherHooks), builtinDefaults],
     external: ['../memory/tokens.js', 'gray-matter', 'unified', 'remark-parse', 'chalk', 'execa', 'proper-lockfile', 'gpt-tokenizer', 'minisearch', 'fast-check', '@modelcontextprotocol/sdk', 'zod', 'smol-toml'],
-    define: { 'import.meta.url': '__wmemModuleUrl' },
-    banner: { js: "const __wmemModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // The module's URL only where it is asked for (a miss handing over to fast-hook.cjs): node:url's
+    // pathToFileURL is not run on every hook.
+    define: { 'import.meta.url': '__wmemModule.url' },
+    banner: { js: "const __wmemModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
     // WMEM_BUILD_METAFILE=prefix: what went into each bundle, and how big (esbuild's metafile).
     metafile: Boolean(process.env.WMEM_BUILD_METAFILE),
   });
