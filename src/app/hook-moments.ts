@@ -2,14 +2,12 @@
 // adapter only supplies the protocol (its input, its answer, its transcript). session-start and
 // prompt answer with additional context; the others record (tool events, compaction, session end)
 // and answer nothing. Every handler may throw: the hook driver turns any failure into a log line
-// and silence.
+// and silence. The moments that only record a tool call are hook-tool.ts's, and where a moment's
+// session is, hook-session.ts's: a tool call loads neither this module nor what it renders with.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { exists } from '../store/fsx.js';
-import { fileStamp, assertSessionId, sessionPaths } from '../store/paths.js';
-import { locateProject, type ProjectRef } from '../store/project.js';
-import { isOffAt, offFile } from '../store/switch.js';
-import { readCurrent, requestedSessionId, writeCurrent, type Session } from '../store/session.js';
+import { fileStamp } from '../store/paths.js';
+import { readCurrent, writeCurrent, type Session } from '../store/session.js';
 import type { AgentHook, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
 import { updateHookState, type HookState } from '../store/hook-state.js';
 import type { MemoryWhere } from '../render/context.js';
@@ -17,124 +15,7 @@ import type { Observed } from '../store/meter-sources.js';
 import { cleanModelId } from '../store/meter-sources.js';
 import { planResend, type MemoryCopy, type ResendPlan } from '../render/memory-resend.js';
 import type { AppEnv } from './env.js';
-
-export interface HookOptions {
-  /** The project folder, overriding the agent's (`wmem hook --cwd`). */
-  cwd?: string;
-  /** The user's window for this agent's model (`wmem install AGENT --tokens-max N`). */
-  tokensMax?: number;
-}
-
-/** What a moment handler is given: the adapter, the parsed input, where things are, the options. */
-export interface Moment {
-  adapter: AgentHook;
-  input: HookInput;
-  env: AppEnv;
-  options: HookOptions;
-}
-
-export class HookFailure extends Error {
-  override name = 'HookFailure';
-}
-
-/** `wmem off` is in force for the project: the driver answers nothing and writes nothing. */
-export class SwitchedOff extends Error {
-  override name = 'SwitchedOff';
-}
-
-/**
- * Every moment finds its project here: a project switched off goes no further. (A project that is
- * off exists already, flag and all, so `create` writes nothing there.)
- */
-async function locateProjectOf(moment: Moment, create: boolean): Promise<ProjectRef | undefined> {
-  const project = await locateProject(moment.env.home, projectCwd(moment), { create, now: moment.env.now() });
-  if (project && isOffAt(project.dir)) throw new SwitchedOff(`wmem is off for this project (${offFile(project.dir)}; wmem on turns it back on): nothing done`);
-  return project;
-}
-
-export interface HookResult {
-  /** The JSON the agent reads on stdout; none: the hook prints nothing. */
-  output?: unknown;
-  session?: string;
-  /** What happened, for the fired record. */
-  note: string;
-}
-
-interface Located {
-  session: Session;
-  created: boolean;
-}
-
-/** The project: --cwd, else the agent's project folder, else the hook input's cwd, else ours. */
-export function projectCwd({ input, env, options }: Pick<Moment, 'input' | 'env' | 'options'>): string {
-  const cwd = options.cwd ?? input.projectDir ?? input.cwd ?? env.cwd;
-  if (!path.isAbsolute(cwd)) throw new HookFailure(`the hook's cwd ${JSON.stringify(cwd)} is not an absolute path`);
-  return cwd;
-}
-
-/** The session named by the agent's session_id (the wmem id), created when it does not exist. */
-async function locateSession(moment: Moment): Promise<Located> {
-  const { input, env, adapter } = moment;
-  const now = env.now();
-  const project = await locateProjectOf(moment, true);
-  if (!project) throw new HookFailure('no project folder');
-  let id: string | undefined;
-  if (input.sessionId) id = assertSessionId(input.sessionId, 'the hook input session_id');
-  else id = requestedSessionId(env)?.id ?? (await readCurrent(project.dir));
-  if (!id) throw new HookFailure('the hook input has no session_id and the project has no current session');
-  const paths = sessionPaths(project.dir, id);
-  let created = false;
-  const complete = (await Promise.all([paths.overview, paths.scratch, paths.meta].map(exists))).every(Boolean);
-  if (!complete) {
-    const [{ ensureSessionTree }, { readTemplate, overviewTemplateName }] = await Promise.all([import('../store/session-tree.js'), import('../store/templates.js')]);
-    const template = readTemplate(overviewTemplateName('en'));
-    const start = await planStart(moment, project, id, { template, overview: paths.overview, now });
-    const made = await ensureSessionTree(project, id, {
-      overviewTemplate: start?.overview ?? template,
-      now,
-      extraMeta: { agent: adapter.metaName, ...start?.meta },
-    });
-    created = made.length > 0;
-  }
-  return { session: { id, project, paths, source: 'flag' }, created };
-}
-
-/**
- * What a session a hook is about to create starts from (a handoff, or the previous overview when
- * the user asked for `continue`): only at a fresh start, never at a resume or after a compaction,
- * and never when its overview exists already. A failure here costs the handoff, not the hook.
- */
-async function planStart(moment: Moment, project: ProjectRef, id: string, { template, overview, now }: { template: string; overview: string; now: Date }) {
-  const { input, env } = moment;
-  const fresh = input.moment === 'prompt' || (input.moment === 'session-start' && input.source !== 'resume' && input.source !== 'compact');
-  if (!fresh || (await exists(overview))) return undefined;
-  try {
-    const { planSessionStart } = await import('./handoff.js');
-    return await planSessionStart(project, id, { home: env.home, env: env.env, now, template });
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * For moments that otherwise touch nothing (an event wmem ignores, a subagent's): a project that
- * is off still answers nothing and records nothing. Anything else wrong here is not theirs to report.
- */
-export async function assertOn(moment: Moment): Promise<void> {
-  try {
-    await locateProjectOf(moment, false);
-  } catch (err) {
-    if (err instanceof SwitchedOff) throw err;
-  }
-}
-
-/** Whether the session the hook names has a folder already (nothing is created to know). */
-async function sessionExists(moment: Moment): Promise<boolean> {
-  if (!moment.input.sessionId) return true; // the current session: locateSession decides
-  const project = await locateProjectOf(moment, false);
-  if (!project) return false;
-  return exists(sessionPaths(project.dir, assertSessionId(moment.input.sessionId, 'the hook input session_id')).dir);
-}
+import { HookFailure, locateSession, sessionExists, warmContext, type HookResult, type Moment } from './hook-session.js';
 
 /** The usage as of this hook, and where the transcript read stopped (when there is a transcript). */
 interface UsageRead {
@@ -211,19 +92,6 @@ async function memoryPart(session: Session, env: AppEnv, observed?: Observed): P
 /** The record of the memory part the conversation now holds, and where it was given. */
 function deliveryOf(copy: MemoryCopy, boundary: string | undefined, transcript: string | undefined): NonNullable<HookState['delivered']> {
   return { ...copy, ...(boundary ? { boundary } : {}), ...(transcript ? { transcript } : {}) };
-}
-
-/**
- * Renders the memory part again so the next prompt finds the render cache up to date: called
- * after the agent edited overview.md with its own file tools, mid-turn, so the Markdown parse is
- * paid there rather than when the user submits the next prompt. Best effort.
- */
-async function warmContext(session: Session, env: AppEnv): Promise<void> {
-  try {
-    await memoryPart(session, env);
-  } catch {
-    /* the next prompt renders it then */
-  }
 }
 
 /** The hook state file of this moment's agent, under the session's state lock. */
@@ -332,34 +200,6 @@ export async function prompt(moment: Moment): Promise<HookResult> {
       note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${sent}`,
     };
   });
-}
-
-/**
- * Any moment of a subagent or a side chain: it never starts a session nor gets a memory part (its
- * parent's conversation holds the memory). Its tool calls count for the session it belongs to,
- * when that session exists.
- */
-export async function subagent(moment: Moment): Promise<HookResult> {
-  const { input } = moment;
-  if ((input.moment === 'tool-done' || input.moment === 'tool-failed') && input.sessionId && (await sessionExists(moment))) {
-    const result = await toolUse(moment);
-    return { ...result, note: `${result.note} (a subagent's tool call)` };
-  }
-  await assertOn(moment);
-  return { note: `${input.event} from a subagent or side chain: no session of its own, no memory part` };
-}
-
-/** tool-done / tool-failed: the event into hot state, as `wmem track` would. */
-export async function toolUse(moment: Moment): Promise<HookResult> {
-  const { input, env, adapter } = moment;
-  const { session } = await locateSession(moment);
-  const event = await adapter.toolEvent(input, session.project.cwd);
-  const { trackTool } = await import('./hook-work.js');
-  const note = await trackTool(session, event, env.now());
-  // The agent edited its overview with its own file tools: re-render now rather than on the next prompt.
-  const edited = input.tool?.input?.file_path ?? input.tool?.input?.path;
-  if (input.moment === 'tool-done' && typeof edited === 'string' && path.resolve(session.project.cwd, edited) === session.paths.overview) await warmContext(session, env);
-  return { session: session.id, note };
 }
 
 /**

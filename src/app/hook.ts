@@ -1,5 +1,6 @@
 // The hook driver: `wmem hook [--agent ID] EVENT` for any agent. The adapter parses the agent's
-// input and names the moment; one set of moment handlers (hook-moments.ts) does the work; the
+// input and names the moment; one set of moment handlers (hook-moments.ts, and hook-tool.ts for
+// the moments that only record: tool calls, subagents, events wmem ignores) does the work; the
 // adapter shapes the answer. A hook never breaks the agent: whatever goes wrong, the result is
 // silence (no output) and the error goes to <home>/logs/hooks.log.
 import { logHook, recordFired } from '../agents/hook-log.js';
@@ -7,7 +8,7 @@ import { HookInputError, type AgentHook, type HookInput } from '../agents/adapte
 import { DEFAULT_AGENT, knownAgents, loadAgentHook } from '../agents/lookup.js';
 import type { AppEnv } from './env.js';
 import { disabledByEnv } from '../store/switch.js';
-import type { HookOptions, HookResult, Moment } from './hook-moments.js';
+import type { HookOptions, HookResult, Moment } from './hook-session.js';
 
 export type { HookOptions };
 
@@ -38,25 +39,26 @@ export const FIRST_STAGE_MISS = 'FirstStageMiss';
 const EXPECTED = new Set(['HookInputError', 'HookFailure', 'WmemError']);
 
 async function handle(moment: Moment): Promise<HookResult> {
+  // A tool call (every call of every agent) loads the recording moments alone, never the ones
+  // that render context (the first stage of a tool call leaves those out: build-first-hook.mjs).
+  const { moment: kind, subagent } = moment.input;
+  if (subagent || kind === 'tool-done' || kind === 'tool-failed' || kind === 'ignore') {
+    const recording = await import('./hook-tool.js');
+    if (subagent) return recording.subagent(moment);
+    return kind === 'ignore' ? recording.ignored(moment) : recording.toolUse(moment);
+  }
   const moments = await import('./hook-moments.js');
-  if (moment.input.subagent) return moments.subagent(moment);
-  switch (moment.input.moment) {
+  switch (kind) {
     case 'session-start':
       return moments.sessionStart(moment);
     case 'prompt':
       return moments.prompt(moment);
-    case 'tool-done':
-    case 'tool-failed':
-      return moments.toolUse(moment);
     case 'before-compact':
       return moments.beforeCompact(moment);
     case 'after-compact':
       return moments.afterCompact(moment);
     case 'session-end':
       return moments.sessionEnd(moment);
-    case 'ignore':
-      await moments.assertOn(moment);
-      return { note: `${moment.input.event}: nothing to do` };
   }
 }
 

@@ -38,11 +38,28 @@ export const LEFT_OUT = [
 ];
 
 /**
- * Left out of the tool calls' build besides (dist/fast/first-tool.cjs): the context, which a tool
- * call renders only after the agent edited its overview, and then at its best effort (a miss
- * there leaves the render to the next prompt); workspace memory's promotion (PostCompact).
+ * Left out of the tool calls' build besides (dist/fast/first-tool.cjs): the moments that answer
+ * with context (a tool call's are app/hook-tool.ts's) and the context itself, which a tool call
+ * renders only after the agent edited its overview, and then at its best effort (a miss there
+ * leaves the render to the next prompt); workspace memory's promotion (PostCompact).
  */
-export const LEFT_OUT_OF_TOOL_CALLS = ['app/context.ts', 'store/handoff.ts', 'store/workspace.ts'];
+export const LEFT_OUT_OF_TOOL_CALLS = [
+  'app/hook-moments.ts',
+  'app/context.ts',
+  'store/handoff.ts',
+  'store/workspace.ts',
+  // The transcript readers of the agents whose tool calls never read their transcript (a prompt
+  // reads it for the meter; Codex CLI's and Droid's tool calls find a command's outcome in
+  // theirs, so their readers stay); the usage lines, which only `wmem report` reads.
+  'agents/claude/transcript-file.ts',
+  'agents/gemini/chat-file.ts',
+  'agents/qwen/chat-file.ts',
+  'agents/copilot/events-file.ts',
+  'agents/gemini/usage-lines.ts',
+  'agents/qwen/usage-lines.ts',
+  'agents/copilot/usage-lines.ts',
+  'agents/opencode/usage-lines.ts',
+];
 
 const STAND_IN = (file) =>
   // Loaded again after a miss (a best-effort caller swallowed it), it must throw again: esbuild
@@ -103,8 +120,10 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
     logLevel: 'warning',
     plugins: [leaveOut(leftOut, otherHooks), builtinDefaults],
     external: ['../memory/tokens.js', 'gray-matter', 'unified', 'remark-parse', 'chalk', 'execa', 'proper-lockfile', 'gpt-tokenizer', 'minisearch', 'fast-check', '@modelcontextprotocol/sdk', 'zod', 'smol-toml'],
-    define: { 'import.meta.url': '__wmemModuleUrl' },
-    banner: { js: "const __wmemModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    // The module's URL only where it is asked for (a miss handing over to fast-hook.cjs): node:url's
+    // pathToFileURL is not run on every hook.
+    define: { 'import.meta.url': '__wmemModule.url' },
+    banner: { js: "const __wmemModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
     // WMEM_BUILD_METAFILE=prefix: what went into each bundle, and how big (esbuild's metafile).
     metafile: Boolean(process.env.WMEM_BUILD_METAFILE),
   });

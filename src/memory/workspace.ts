@@ -1,9 +1,9 @@
 // Pure: workspace memory, the facts shared by all sessions of a project (docs/memory.md). Entries pass
-// the gate (gate.ts), fold with their canonical duplicates (the highest confidence wins), and
+// the gate (workspace-gate.ts), fold with their canonical duplicates (the highest confidence wins), and
 // stay within 5200 rendered characters and 28 entries by evicting the lowest-confidence, oldest
 // entries first, never the one just added.
 import { sha256Hex } from './hash.js';
-import { checkWorkspaceText, type GateRefusal } from './gate.js';
+import { checkWorkspaceText, type GateRefusal } from './workspace-gate.js';
 
 export const WORKSPACE_TYPES = ['feedback', 'project', 'decision', 'reference'] as const;
 export type WorkspaceType = (typeof WORKSPACE_TYPES)[number];

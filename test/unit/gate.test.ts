@@ -1,6 +1,8 @@
 // The workspace gate: every rule refuses with its reason, and ordinary lessons pass.
 import { describe, expect, it } from 'vitest';
-import { checkWorkspaceText, findSecret, pathShare, redactSecrets } from '../../src/memory/gate.js';
+import fc from 'fast-check';
+import { findSecret, redactSecrets, SECRET_PATTERNS } from '../../src/memory/gate.js';
+import { checkWorkspaceText, pathShare } from '../../src/memory/workspace-gate.js';
 
 const ok = (text: string) => expect(checkWorkspaceText(text)).toBeUndefined();
 const refused = (text: string, rule: string) => expect(checkWorkspaceText(text)?.rule).toBe(rule);
@@ -140,5 +142,40 @@ describe('private key blocks', () => {
     const { applyToolEvent, emptyHotState } = await import('../../src/memory/hot-state.js');
     const { state } = applyToolEvent(emptyHotState(), { tool: 'bash', command: 'node deploy.js', exit_code: 1, output: `Error: could not parse key\n${pem}\n    at main (deploy.js:3:9)` }, new Date(0));
     expect(JSON.stringify(state)).not.toMatch(/MIIE|q1w2/);
+  });
+});
+
+// A pattern is run only on text holding one of its needles (gate.ts): the needles must be in
+// every text the pattern matches, whatever its case, its neighbours, its non-ASCII letters.
+describe('the needles that let most text skip the secret patterns', () => {
+  const fragments = [
+    'sk-ant-api03-', 'sk-proj-', 'sk-', 'SK-', 'sk_live_', 'rk_test_', 'AKIA', 'ASIA', 'akia', 'aws_secret_access_key', 'AWS_Secret_Access_Key',
+    'ghp_', 'GHP_', 'gho_', 'github_pat_', 'xoxb-', 'XOXP-', 'AIza', 'aiza', '-----BEGIN ', '-----BEGIN RSA PRIVATE KEY-----', 'PRIVATE KEY', 'eyJ', 'EYJ', '.',
+    'password', 'PassWord', 'passwd', 'PWD', 'pwd', 'secret', 'SECRET', 'api_key', 'Api-Key', 'apikey', 'access_token', 'ACCESS-TOKEN',
+    'https://', 'Postgres://', 'user', ':', '@', '=', ' = ', '"', "'", ' ', '\n', 'İ', 'K', 'ſ', 'é', '任务', '_', '-', '/', '+',
+    'abcdefghij', 'ABCDEFGHIJKLMNOP', '0123456789', 'hunter2hunter2', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  ];
+  const text = fc.array(fc.constantFrom(...fragments), { maxLength: 24 }).map((parts) => parts.join(''));
+
+  it('are in every text a pattern matches', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        for (const { pattern, needles } of SECRET_PATTERNS) {
+          if (!pattern.test(t)) continue;
+          const haystack = pattern.ignoreCase ? t.toLowerCase() : t;
+          expect(needles.some((n) => haystack.includes(n)), `${pattern} matched ${JSON.stringify(t)} without a needle`).toBe(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('leave findSecret finding what every pattern run in turn finds', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(findSecret(t)?.kind).toBe(SECRET_PATTERNS.find(({ pattern }) => pattern.test(t))?.kind);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
