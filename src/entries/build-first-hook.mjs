@@ -1,4 +1,4 @@
-// Builds dist/fast/first-hook.cjs and first-tool.cjs, the hook's first stage (src/entries/first-hook.ts): the hook
+// Builds dist/fast/first-hook.cjs, first-prompt.cjs and first-tool.cjs, the hook's first stage (src/entries/first-hook.ts): the hook
 // path from the same source modules as dist/fast/fast-hook.cjs, with the modules the common
 // events never load replaced by a stand-in that throws FirstStageMiss when it is loaded (the
 // first stage then hands the hook to fast-hook.cjs). A module may only be left out where every
@@ -88,11 +88,19 @@ const builtinDefaults = {
   },
 };
 
-/** What each kind of first stage leaves out (first-hook: prompts and session starts; first-tool: tool calls and the events wmem ignores). */
-const KINDS = { 'first-hook': LEFT_OUT, 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS] };
+/**
+ * Left out of the prompts' build besides (dist/fast/first-prompt.cjs): the memory part's reading
+ * and rendering, which a prompt loads only when a file it is rendered from changed since it was
+ * last rendered (app/context.ts memoryPart). Such a prompt is handed on to the agent's first-hook
+ * build (WMEM_HANDS_TO), which has them. The tool calls' and the session end's work besides.
+ */
+export const LEFT_OUT_OF_PROMPTS = ['app/context-memory.ts', 'app/hook-work.ts'];
+
+/** What each kind of first stage leaves out (first-hook: session starts, and prompts handed on; first-prompt: prompts; first-tool: tool calls and the events wmem ignores). */
+const KINDS = { 'first-hook': LEFT_OUT, 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS] };
 
 /** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
-async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts') {
+async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs') {
   const result = await esbuild.build({
     entryPoints: [path.join(root, entry)],
     outfile: path.join(root, 'dist/fast', name),
@@ -103,7 +111,8 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
     logLevel: 'warning',
     plugins: [leaveOut(leftOut, otherHooks), builtinDefaults],
     external: ['../memory/tokens.js', 'gray-matter', 'unified', 'remark-parse', 'chalk', 'execa', 'proper-lockfile', 'gpt-tokenizer', 'minisearch', 'fast-check', '@modelcontextprotocol/sdk', 'zod', 'smol-toml'],
-    define: { 'import.meta.url': '__wmemModuleUrl' },
+    // WMEM_HANDS_TO: the stage a miss is handed to (src/entries/first-hook.ts).
+    define: { 'import.meta.url': '__wmemModuleUrl', WMEM_HANDS_TO: JSON.stringify(handsTo) },
     banner: { js: "const __wmemModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     // WMEM_BUILD_METAFILE=prefix: what went into each bundle, and how big (esbuild's metafile).
     metafile: Boolean(process.env.WMEM_BUILD_METAFILE),
@@ -131,7 +140,11 @@ const builds = [];
 for (const agent of agents) {
   const file = (kind) => `${kind}${agent.isDefault ? '' : `-${agent.id}`}.cjs`;
   const events = Object.fromEntries(Object.entries(agent.events).map(([event, kind]) => [event, file(kind)]));
-  for (const kind of new Set(Object.values(agent.events))) builds.push(build(file(kind), KINDS[kind], hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`)));
+  const kinds = new Set(Object.values(agent.events));
+  // A prompt the prompts' build cannot answer goes on to the agent's first-hook build.
+  if (kinds.has('first-prompt')) kinds.add('first-hook');
+  const others = hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`);
+  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined));
   for (const name of agent.names) routes[name] = events;
 }
 await Promise.all(builds);

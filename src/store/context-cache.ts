@@ -36,7 +36,14 @@ export interface ContextCache {
    * memory did not change neither renders it nor digests it again. `text` only when the part was
    * cut to its budget; a part that fits is its blocks' texts joined (one copy of it kept, not two).
    */
-  memory?: { key: string; text?: string; digest: string; blocks?: Record<string, KeptBlock> };
+  memory?: {
+    key: string;
+    text?: string;
+    digest: string;
+    blocks?: Record<string, KeptBlock>;
+    /** The signatures of the files the part was rendered from and the rest of its inputs (app/context.ts memoryPart): while they are the same, the part is recalled without reading them. */
+    recall?: string;
+  };
   history?: HistoryStats;
 }
 
