@@ -1,7 +1,7 @@
 // The context use case: the memory part (stable, for the system prompt) and the meta part
 // (volatile, the meter and hints) of a session, assembled for `wmem context`, the hooks and
 // `wmem status`. Heavy work happens only when the inputs changed (the render cache in state/).
-import { statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readMeta, resolveSession, type Session } from '../store/session.js';
@@ -20,7 +20,7 @@ import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type 
 import type { AppEnv } from './env.js';
 import { signContextInputs, signMemoryInputs } from './context-inputs.js';
 import { signature, type Signature } from '../store/answers.js';
-import { SETTLE_MS, settled } from '../store/answers-save.js';
+import { SETTLE_MS, unsettled } from '../store/answers-save.js';
 
 export interface ContextOptions {
   part?: 'all' | 'memory' | 'meta';
@@ -183,33 +183,48 @@ export interface Rendered {
  * The memory part, recalled whole from the render cache while none of the files it is rendered
  * from changed (each one's identity, as the answer cache takes it, signed before it is read) and
  * the rest of what it was rendered from (the code, the budget, the paths it names, the handoff)
- * is the same: nothing is read, parsed or rendered then, and the modules that would are not
- * loaded (the prompt hook's first stage leaves them out). Otherwise rendered, or recalled block by
- * block (app/context-memory.ts). The signatures are kept only once every file has stood unchanged
- * for SETTLE_MS: a write in place within the clock tick of a signature would leave it as it was.
+ * is the same: nothing is parsed or rendered then, and the modules that would are not loaded (the
+ * prompt hook's first stage leaves them out). Otherwise rendered, or recalled block by block
+ * (app/context-memory.ts). A file that changed within SETTLE_MS of its signature may change again
+ * within the same clock tick and keep it: its text, read after the signature, is kept beside
+ * them and compared as well (git's "racily clean" files).
  */
 async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean }> {
   const code = codeSignature();
   const signed = signMemoryInputs(session);
-  const recall = JSON.stringify([code, budget, around.where, around.handoff ?? null, signed]);
+  const key = JSON.stringify([code, budget, around.where, around.handoff ?? null, signed]);
   const kept = cache.memory;
   const maintained = cache.overview?.digest.maintained;
-  if (kept?.recall === recall && typeof kept.digest === 'string' && typeof maintained === 'boolean') {
+  if (kept?.recall?.key === key && typeof kept.digest === 'string' && typeof maintained === 'boolean' && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textOf(file) === text)) {
     if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false, maintained };
     const joined = kept.blocks && joinedBlocks(kept.blocks);
     if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false, maintained };
   }
-  const { renderMemoryPart } = await import('./context-memory.js');
-  const rendered = await renderMemoryPart(session, cache, code, around, budget);
   // WMEM_SETTLE_MS: tests, whose edits all change a file's size or inode, need not wait (as for the answer cache).
   const settle = Number(env.WMEM_SETTLE_MS) >= 0 && env.WMEM_SETTLE_MS ? Number(env.WMEM_SETTLE_MS) : SETTLE_MS;
-  const recalled = settled(signed, Date.now(), settle) ? recall : undefined;
-  if (cache.memory && cache.memory.recall !== recalled) {
-    cache.memory.recall = recalled;
-    if (recalled === undefined) delete cache.memory.recall;
+  const texts = unsettled(signed, Date.now(), settle).map((file) => [file, textOf(file)] as const);
+  // Not a regular file (a link, a folder) that changed just now: not recalled until it stands still.
+  const recall = texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
+  const { renderMemoryPart } = await import('./context-memory.js');
+  const rendered = await renderMemoryPart(session, cache, code, around, budget);
+  if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
+    if (recall) cache.memory.recall = recall;
+    else delete cache.memory.recall;
     return { ...rendered, dirty: true };
   }
   return rendered;
+}
+
+/** A regular file's text; null when there is none; undefined for anything else (a link, a folder, an unreadable file). */
+function textOf(file: string): string | null | undefined {
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return null;
+  if (!stat.isFile()) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;

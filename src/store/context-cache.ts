@@ -41,8 +41,12 @@ export interface ContextCache {
     text?: string;
     digest: string;
     blocks?: Record<string, KeptBlock>;
-    /** The signatures of the files the part was rendered from and the rest of its inputs (app/context.ts memoryPart): while they are the same, the part is recalled without reading them. */
-    recall?: string;
+    /**
+     * The signatures of the files the part was rendered from and the rest of its inputs, and the
+     * text of each file that had changed too recently for its signature to tell (app/context.ts
+     * memoryPart): while they are the same, the part is recalled without rendering it.
+     */
+    recall?: { key: string; texts?: Record<string, string | null> };
   };
   history?: HistoryStats;
 }
