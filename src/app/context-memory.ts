@@ -1,8 +1,8 @@
 // The memory part rendered, or recalled block by block from the render cache: what a prompt loads
 // only when the files it is rendered from changed since the part was last rendered or recalled
 // (app/context.ts recalls it whole, from their signatures alone, otherwise). Imported dynamically
-// for that reason: the prompt hook's first stage leaves it out (src/entries/build-first-hook.mjs),
-// and a prompt that needs it is handed on to a stage that has it.
+// for that reason: the prompt hook's first stage loads it from a bundle of its own beside it
+// (dist/fast/context-memory.cjs, src/entries/build-first-hook.mjs) only then. Plain data in and out.
 import type { Session } from '../store/session.js';
 import type { ContextCache, KeptBlock } from '../store/context-cache.js';
 import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';

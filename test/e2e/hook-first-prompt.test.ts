@@ -1,8 +1,9 @@
 // The prompts' first stage (dist/fast/first-prompt.cjs, the prompt moment of src/entries/first-hook.ts
 // built without the memory part's reading and rendering): a prompt whose memory files kept their
 // signatures since the part was rendered (app/context.ts memoryPart) is answered there alone; one
-// after a change (a note, an overview edit, a tool call that moved the hot state) is handed on,
-// input and all, to the agent's first-hook build, never to the full entry. Both answer byte for
+// after a change (a note, an overview edit, a tool call that moved the hot state) loads that
+// reading and rendering from its own bundle beside it (dist/fast/context-memory.cjs), and neither
+// the agent's first-hook build nor the full entry. Both answer byte for
 // byte as the full entry (dist/fast/fast-hook.cjs) does in a sandbox of its own, with the same
 // hook state and render cache. Which stage answers does not depend on the clock: a file changed
 // within the last 2 s is compared by its text as well as its signature, one that stood still by
@@ -70,9 +71,9 @@ async function both(event: string, fields: Record<string, unknown>, stages: stri
 }
 
 const PROMPT_ALONE = ['first-prompt.cjs'];
-const HANDED_ON = ['first-hook.cjs', 'first-prompt.cjs'];
+const RENDERED = ['context-memory.cjs', 'first-prompt.cjs'];
 
-it('answers a prompt whose memory is unchanged alone, hands a changed one on to first-hook.cjs, both as the full path answers', { timeout: 300_000 }, async () => {
+it('answers a prompt whose memory is unchanged alone, renders a changed one from context-memory.cjs, both as the full path answers', { timeout: 300_000 }, async () => {
   const grow = async (box: Sandbox) => appendFile(path.join(box.root, 'transcript.jsonl'), JSON.stringify({ type: 'assistant', uuid: 'u-grow', message: { id: 'msg_grow', model: 'claude-opus-4', role: 'assistant', content: [{ type: 'text', text: 'more' }], usage: { input_tokens: 3, cache_read_input_tokens: 70000, output_tokens: 10 } } }) + '\n');
   await both('SessionStart', { source: 'startup' }, undefined);
   // The first prompt: the memory part rendered (SessionStart did), its files' signatures kept now.
@@ -81,17 +82,17 @@ it('answers a prompt whose memory is unchanged alone, hands a changed one on to 
   const hit = await both('UserPromptSubmit', { prompt: 'two' }, PROMPT_ALONE, grow);
   expect(hit).toContain('context_meta');
   await both('UserPromptSubmit', { prompt: 'three' }, PROMPT_ALONE);
-  // A note added: the part is rendered again, by first-hook.cjs, with the input the first stage read.
+  // A note added: the part is rendered again, from the bundle beside the stage.
   const note = async (box: Sandbox) => appendFile(await sessionFile(box, 'scratch.md'), '- [2026-11-27T16:00:00Z] a note from another terminal\n');
-  const changed = await both('UserPromptSubmit', { prompt: 'four' }, HANDED_ON, note);
+  const changed = await both('UserPromptSubmit', { prompt: 'four' }, RENDERED, note);
   expect(changed).toContain('a note from another terminal');
   await both('UserPromptSubmit', { prompt: 'five' }, PROMPT_ALONE);
-  // A tool call that changes the hot state, then the overview edited by hand: handed on each time.
+  // A tool call that changes the hot state, then the overview edited by hand: rendered each time.
   await both('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'ok' }, tool_use_id: 't1' }, undefined);
-  await both('UserPromptSubmit', { prompt: 'six' }, HANDED_ON);
+  await both('UserPromptSubmit', { prompt: 'six' }, RENDERED);
   const edit = async (box: Sandbox) => appendFile(await sessionFile(box, 'overview.md'), '\n- a line the agent wrote\n');
-  expect(await both('UserPromptSubmit', { prompt: 'seven' }, HANDED_ON, edit)).toContain('a line the agent wrote');
+  expect(await both('UserPromptSubmit', { prompt: 'seven' }, RENDERED, edit)).toContain('a line the agent wrote');
   await both('UserPromptSubmit', { prompt: 'eight' }, PROMPT_ALONE);
-  // Nothing went wrong on either side (a hand-over is never logged as an error).
+  // Nothing went wrong on either side.
   for (const box of [staged, full]) await expect(readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8')).rejects.toThrow();
 });
