@@ -203,8 +203,10 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   // WMEM_SETTLE_MS: tests, whose edits all change a file's size or inode, need not wait (as for the answer cache).
   const settle = Number(env.WMEM_SETTLE_MS) >= 0 && env.WMEM_SETTLE_MS ? Number(env.WMEM_SETTLE_MS) : SETTLE_MS;
   const texts = unsettled(signed, Date.now(), settle).map((file) => [file, textOf(file)] as const);
-  // Not a regular file (a link, a folder) that changed just now: not recalled until it stands still.
-  const recall = texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
+  // Not a regular file (a link, a folder), or more text than the cache should carry, that changed
+  // just now: not recalled until it stands still.
+  const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
+  const recall = size > RECALL_TEXT_MAX || texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
   const { renderMemoryPart } = await import('./context-memory.js');
   const rendered = await renderMemoryPart(session, cache, code, around, budget);
   if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
@@ -214,6 +216,9 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   }
   return rendered;
 }
+
+/** The most text of files changed just now that the render cache keeps to recall the part by (it is read on every prompt). */
+const RECALL_TEXT_MAX = 64 * 1024;
 
 /** A regular file's text; null when there is none; undefined for anything else (a link, a folder, an unreadable file). */
 function textOf(file: string): string | null | undefined {
