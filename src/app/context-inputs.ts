@@ -7,10 +7,8 @@ import path from 'node:path';
 import type { Session } from '../store/session.js';
 import { presence, signInputs, signPresence, type Signature } from '../store/answers.js';
 import { hookStateFile } from '../store/hook-state.js';
-import { hotStatePath } from '../store/hot-state.js';
-import { workspaceFilePath } from '../store/workspace.js';
 import { offFile } from '../store/switch.js';
-import { teamFilePath } from '../store/team.js';
+import { hotStatePath, teamFilePath, workspaceFilePath } from '../store/paths.js';
 import { AGENT_NAMES } from '../agents/lookup.js';
 
 /**
@@ -37,23 +35,27 @@ function transcriptOf(stateFile: string): string | undefined {
   }
 }
 
+/**
+ * The files the memory part is rendered from (app/context-memory.ts: overview.md, scratch.md, the
+ * hot state, workspace and team memory), and the `.git` folders whose presence decides the team file.
+ */
+function memoryInputs(session: Session): { files: string[]; present: string[] } {
+  const { paths, project } = session;
+  const team = teamInputs(project.cwd);
+  return { files: [workspaceFilePath(project.dir), path.join(project.dir, 'team-cache.json'), paths.overview, paths.scratch, hotStatePath(paths.stateDir), ...team.files], present: team.present };
+}
+
+/** The memory part's own files signed (app/context.ts recalls the part while they are unchanged). */
+export function signMemoryInputs(session: Session): [string, Signature][] {
+  const { files, present } = memoryInputs(session);
+  return [...signInputs(files), ...signPresence(present)];
+}
+
 export function signContextInputs(session: Session): [string, Signature][] {
   const { paths, project } = session;
   const hookStates = signInputs(AGENT_NAMES.map((a) => hookStateFile(paths.stateDir, a.id)));
   const transcripts = hookStates.map(([file]) => transcriptOf(file)).filter((f): f is string => f !== undefined);
-  const team = teamInputs(project.cwd);
-  const files = [
-    path.join(project.dir, 'project.json'),
-    workspaceFilePath(project.dir),
-    path.join(project.dir, 'team-cache.json'),
-    paths.dir,
-    paths.workingMemory,
-    paths.overview,
-    paths.scratch,
-    paths.meta,
-    paths.messages,
-    hotStatePath(paths.stateDir),
-    ...team.files,
-  ];
-  return [...hookStates, ...signInputs([...files, ...transcripts]), ...signPresence([offFile(project.dir), ...team.present])];
+  const memory = memoryInputs(session);
+  const files = [path.join(project.dir, 'project.json'), paths.dir, paths.workingMemory, paths.meta, paths.messages, ...memory.files];
+  return [...hookStates, ...signInputs([...files, ...transcripts]), ...signPresence([offFile(project.dir), ...memory.present])];
 }

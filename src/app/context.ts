@@ -1,30 +1,26 @@
 // The context use case: the memory part (stable, for the system prompt) and the meta part
 // (volatile, the meter and hints) of a session, assembled for `wmem context`, the hooks and
 // `wmem status`. Heavy work happens only when the inputs changed (the render cache in state/).
-import { statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readMeta, resolveSession, type Session } from '../store/session.js';
-import { readContextCache, writeContextCache, type ContextCache, type KeptBlock } from '../store/context-cache.js';
+import { readContextCache, writeContextCache, type ContextCache } from '../store/context-cache.js';
 import { cleanModelId, loadMeterSources, memoryWhere, type MeterSources, type Observed, type SessionAgent } from '../store/meter-sources.js';
-import { loadOverviewDigest, loadScratchLines } from '../store/memory-files.js';
 import { readHookStateLoose } from '../store/hook-state.js';
-import { readInjectables } from '../store/injectables.js';
 import { frozenHandoff } from '../store/handoff.js';
 import { disabledByEnv, isOffAt, offFile, projectOff } from '../store/switch.js';
-import { renderSessionState, renderWorkspace, type InjectableInputs } from '../memory/injected.js';
-import { renderHotState } from '../memory/hot-state.js';
 import type { SessionMeta } from '../store/session.js';
 import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stream/stats.js';
 import { HISTORY_USAGE } from '../agents/history-usage.js';
 import { loadAgentHookByMetaName } from '../agents/lookup.js';
-import { MEMORY_BLOCKS, blockInputs, joinBlocks, renderBlock, renderMemory, renderMeta, type MemoryInputs, type MemoryWhere } from '../render/context.js';
-import { digestOf } from '../render/memory-resend.js';
+import { joinedBlocks, renderMeta, type MemoryWhere } from '../render/context.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
 import type { AppEnv } from './env.js';
-import { signContextInputs } from './context-inputs.js';
+import { signContextInputs, signMemoryInputs } from './context-inputs.js';
 import { signature, type Signature } from '../store/answers.js';
+import { SETTLE_MS, unsettled } from '../store/answers-save.js';
 
 export interface ContextOptions {
   part?: 'all' | 'memory' | 'meta';
@@ -96,9 +92,6 @@ interface Inputs {
   sources: MeterSources;
   compactCommand?: string;
   history: HistoryRead;
-  overview: Awaited<ReturnType<typeof loadOverviewDigest>>;
-  scratchLines: Awaited<ReturnType<typeof loadScratchLines>>;
-  injectables: InjectableInputs;
   handoff?: string;
 }
 
@@ -109,18 +102,15 @@ async function loadInputs(session: Session, around: Surroundings, observed: Obse
   const agent = await loadAgent(session, meta, observed);
   const sources = await loadMeterSources(session, meta, around.env, { ...observed, usage: agent?.usage }, agent);
   const history = await updateHistoryStats(session.paths.messages, cache.history, HISTORY_USAGE);
-  const overview = await loadOverviewDigest(session.paths.overview, cache);
-  const scratchLines = await loadScratchLines(session.paths.scratch);
   // The handoff frozen at the session's start, until the session's own compaction (docs/context.md).
   const handoff = agent?.state?.answeredBoundary === undefined ? frozenHandoff(meta) : undefined;
-  return { cache, sources, compactCommand: agent?.compactCommand, history, overview, scratchLines, injectables: readInjectables(session, scratchLines), handoff };
+  return { cache, sources, compactCommand: agent?.compactCommand, history, handoff };
 }
 
 export async function assembleContext(session: Session, around: Surroundings, options: AssembleOptions): Promise<AssembledContext> {
   const inputs = await loadInputs(session, around, options.observed);
-  const { cache, sources, overview } = inputs;
+  const { cache, sources } = inputs;
   let { history } = inputs;
-  let dirty = overview.dirty;
   const window = resolveWindow({
     flag: options.tokensMax,
     setting: sources.setting,
@@ -131,9 +121,9 @@ export async function assembleContext(session: Session, around: Surroundings, op
   });
   const budget = options.budget ?? budgetForTokensMax(window.tokensMax);
   const where = memoryWhere(session, around.home, inputs.compactCommand);
-  const rendered = renderOrRecall(cache, { overview: overview.digest, scratchLines: inputs.scratchLines, ...renderWorkspace(inputs.injectables.workspace), handoff: inputs.handoff, where }, sessionStateSources(inputs.injectables), budget);
+  const rendered = await memoryPart(session, cache, { where, handoff: inputs.handoff }, budget, around.env);
   const memory = rendered.text;
-  dirty ||= rendered.dirty;
+  let dirty = rendered.dirty;
 
   let figures: MetaFigures | undefined;
   if (options.wantMeta) {
@@ -155,7 +145,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
       tokensUsed = counted.tokens + (sources.afterCompaction ?? sources.floor ?? 0);
       tokensSource = 'estimate';
     }
-    figures = metaFigures({ tokensUsed, tokensSource, window, messages: history.view.messages, memorySize: memory.length, maintained: overview.digest.maintained });
+    figures = metaFigures({ tokensUsed, tokensSource, window, messages: history.view.messages, memorySize: memory.length, maintained: rendered.maintained });
   }
   if (history.changed) {
     cache.history = history.stats;
@@ -181,95 +171,65 @@ function codeSignature(): Signature {
   return built && own && own.mtimeMs <= built.mtimeMs ? `build ${signature(stamp)}` : signature(file);
 }
 
-/**
- * The memory part from the render cache when renderMemory would be given exactly what it was
- * given last time, by the same code (this module's file, as the answer cache signs the bundle):
- * the key is those inputs whole, compared as text, so no change to them can hit. Rendering (notes
- * parsed, tags neutralized, the budget's cuts) and the digest a hook compares are then skipped.
- * Each block is kept too, under its own inputs (blockInputs; the session state's, its sources):
- * a tool call changes the session state alone, and the next prompt renders and digests that block alone,
- * unless the part no longer fits its budget whole (then it is rendered whole, cuts and all).
- * One copy of the part is written: its blocks' texts when it fits (the part is their join), else
- * the cut text with each block's length only (enough to tell when it fits again).
- */
-function renderOrRecall(cache: ContextCache, base: MemoryInputs, state: SessionStateSources, budget: number): Rendered {
-  const code = codeSignature();
-  const keys = MEMORY_BLOCKS.map((block) => JSON.stringify([code, block === 'session_state' ? ['sources', base.where, state.hot, state.scratchTail] : blockInputs(base, block)]));
-  // The whole part's own key is the budget and the code; every block's must match as well.
-  const key = JSON.stringify([code, budget]);
-  const kept = cache.memory;
-  const same = kept?.key === key && MEMORY_BLOCKS.every((block, i) => kept.blocks?.[block]?.key === keys[i]);
-  if (same && typeof kept.digest === 'string') {
-    if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false };
-    const joined = joinedBlocks(kept.blocks!);
-    if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false };
-  }
-  // The session state's text, rendered only now that a block or the part is.
-  let full: MemoryInputs | undefined;
-  const inputs = () => (full ??= { ...base, sessionState: renderSessionState(state.hot, state.scratchTail) });
-  const blocks = MEMORY_BLOCKS.map((block, i): KeptBlock => {
-    const old = kept?.blocks?.[block];
-    if (old?.key === keys[i] && lengthOf(old) !== undefined) return old;
-    const text = renderBlock(inputs(), block);
-    return { key: keys[i], length: text.length, text };
-  });
-  const lengths = blocks.map((b) => lengthOf(b)!).filter((n) => n > 0);
-  const fits = lengths.reduce((a, b) => a + b, 0) + Math.max(0, lengths.length - 1) <= budget;
-  if (fits) {
-    // The part is its blocks joined: each block's text and digest kept, the part's text not.
-    const whole = blocks.map((b, i): KeptBlock => {
-      const text = typeof b.text === 'string' ? b.text : renderBlock(inputs(), MEMORY_BLOCKS[i]);
-      return { key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
-    });
-    const keptBlocks = Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]]));
-    const joined = joinedBlocks(keptBlocks)!;
-    cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
-    return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
-  }
-  // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep their lengths only.
-  const text = renderMemory(inputs(), budget);
-  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { key: blocks[i].key, length: lengthOf(blocks[i]) }])) };
-  return { text, digest: cache.memory.digest, dirty: true };
-}
-
-/**
- * What the session state block is rendered from (renderSessionState, pure), and kept under in
- * place of its text (blockInputs): the hot state as rendered (a tool call that leaves it as it
- * looked is no change) and scratch.md's end as stored, so a prompt whose notes are unchanged
- * does not parse them again to find the recent decisions.
- */
-interface SessionStateSources {
-  hot: string;
-  scratchTail: string;
-}
-
-function sessionStateSources(injectables: InjectableInputs): SessionStateSources {
-  return { hot: renderHotState(injectables.hotState), scratchTail: injectables.scratchTail };
-}
-
-/** A kept block's length: recorded, or (a cache written before lengths were) its text's. */
-function lengthOf(block: KeptBlock): number | undefined {
-  return typeof block.length === 'number' ? block.length : typeof block.text === 'string' ? block.text.length : undefined;
-}
-
-/**
- * The part a cache entry without its own text stands for, its blocks joined, when every block kept
- * its text; and each shown block's digest (planResend's record of a copy), when every one kept it.
- */
-function joinedBlocks(blocks: Record<string, KeptBlock>): { text: string; digests?: Record<string, string> } | undefined {
-  const texts = MEMORY_BLOCKS.map((block) => blocks[block]?.text);
-  if (!texts.every((t): t is string => typeof t === 'string')) return undefined;
-  const shown = MEMORY_BLOCKS.filter((_, i) => texts[i]);
-  const digests = shown.every((block) => typeof blocks[block].digest === 'string') ? Object.fromEntries(shown.map((block) => [block, blocks[block].digest!])) : undefined;
-  return { text: joinBlocks(texts), digests };
-}
-
 /** A render: the memory part, its digest and its blocks' digests (when it is their join), and whether the cache changed. */
-interface Rendered {
+export interface Rendered {
   text: string;
   digest: string;
   blockDigests?: Record<string, string>;
   dirty: boolean;
+}
+
+/**
+ * The memory part, recalled whole from the render cache while none of the files it is rendered
+ * from changed (each one's identity, as the answer cache takes it, signed before it is read) and
+ * the rest of what it was rendered from (the code, the budget, the paths it names, the handoff)
+ * is the same: nothing is parsed or rendered then, and the modules that would are not loaded (the
+ * prompt hook's first stage leaves them out). Otherwise rendered, or recalled block by block
+ * (app/context-memory.ts). A file that changed within SETTLE_MS of its signature may change again
+ * within the same clock tick and keep it: its text, read after the signature, is kept beside
+ * them and compared as well (git's "racily clean" files).
+ */
+async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean }> {
+  const code = codeSignature();
+  const signed = signMemoryInputs(session);
+  const key = JSON.stringify([code, budget, around.where, around.handoff ?? null, signed]);
+  const kept = cache.memory;
+  const maintained = cache.overview?.digest.maintained;
+  if (kept?.recall?.key === key && typeof kept.digest === 'string' && typeof maintained === 'boolean' && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textOf(file) === text)) {
+    if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false, maintained };
+    const joined = kept.blocks && joinedBlocks(kept.blocks);
+    if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false, maintained };
+  }
+  // WMEM_SETTLE_MS: tests, whose edits all change a file's size or inode, need not wait (as for the answer cache).
+  const settle = Number(env.WMEM_SETTLE_MS) >= 0 && env.WMEM_SETTLE_MS ? Number(env.WMEM_SETTLE_MS) : SETTLE_MS;
+  const texts = unsettled(signed, Date.now(), settle).map((file) => [file, textOf(file)] as const);
+  // Not a regular file (a link, a folder), or more text than the cache should carry, that changed
+  // just now: not recalled until it stands still.
+  const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
+  const recall = size > RECALL_TEXT_MAX || texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
+  const { renderMemoryPart } = await import('./context-memory.js');
+  const rendered = await renderMemoryPart(session, cache, code, around, budget);
+  if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
+    if (recall) cache.memory.recall = recall;
+    else delete cache.memory.recall;
+    return { ...rendered, dirty: true };
+  }
+  return rendered;
+}
+
+/** The most text of files changed just now that the render cache keeps to recall the part by (it is read on every prompt). */
+const RECALL_TEXT_MAX = 64 * 1024;
+
+/** A regular file's text; null when there is none; undefined for anything else (a link, a folder, an unreadable file). */
+function textOf(file: string): string | null | undefined {
+  const stat = lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return null;
+  if (!stat.isFile()) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 type HistoryRead = Awaited<ReturnType<typeof updateHistoryStats>>;

@@ -1,4 +1,4 @@
-// Builds dist/fast/first-hook.cjs and first-tool.cjs, the hook's first stage (src/entries/first-hook.ts): the hook
+// Builds dist/fast/first-hook.cjs, first-prompt.cjs and first-tool.cjs, the hook's first stage (src/entries/first-hook.ts): the hook
 // path from the same source modules as dist/fast/fast-hook.cjs, with the modules the common
 // events never load replaced by a stand-in that throws FirstStageMiss when it is loaded (the
 // first stage then hands the hook to fast-hook.cjs). A module may only be left out where every
@@ -73,18 +73,20 @@ const STAND_IN = (file) =>
  * agents' hook parts (`otherHooks`) would be, where they are loaded by name (lookup.ts); one that
  * an agent's own hook part imports (Kilo Code's, OpenCode's) stays.
  */
-const leaveOut = (leftOut, otherHooks = []) => ({
+const leaveOut = (leftOut, otherHooks = [], beside = {}) => ({
   name: 'first-stage-stand-ins',
   setup(build) {
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
       const full = path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
       const file = path.relative(path.join(root, 'src'), full).split(path.sep).join('/');
       if (otherHooks.includes(file) && args.kind === 'dynamic-import') return { path: file, namespace: 'first-stage-stand-in' };
+      if (Object.hasOwn(beside, file) && args.kind === 'dynamic-import') return { path: beside[file], namespace: 'first-stage-beside' };
       if (!leftOut.includes(file)) return undefined;
       if (args.kind !== 'dynamic-import') return { errors: [{ text: `src/${file} is imported statically by ${path.relative(root, args.importer)}: it cannot be left out of the first stage` }] };
       return { path: file, namespace: 'first-stage-stand-in' };
     });
     build.onLoad({ filter: /.*/, namespace: 'first-stage-stand-in' }, (args) => ({ contents: STAND_IN(args.path), loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'first-stage-beside' }, (args) => ({ contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(args.path)}));\n`, loader: 'js' }));
   },
 });
 
@@ -105,11 +107,27 @@ const builtinDefaults = {
   },
 };
 
-/** What each kind of first stage leaves out (first-hook: prompts and session starts; first-tool: tool calls and the events wmem ignores). */
-const KINDS = { 'first-hook': LEFT_OUT, 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS] };
+/**
+ * Left out of the prompts' build besides (dist/fast/first-prompt.cjs): the tool calls' and the
+ * session end's work. A prompt whose memory files changed hands itself on to the agent's
+ * first-hook build (WMEM_HANDS_TO) should it load one of them.
+ */
+export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts'];
+
+/**
+ * Loaded by the prompts' build from a bundle of its own beside it, dist/fast/<name>.cjs, rather
+ * than bundled in: the memory part's reading and rendering, which a prompt loads only when a file
+ * it is rendered from changed since it was last rendered (app/context.ts memoryPart). Its
+ * functions take and return plain data, so a second copy of the small modules it shares with the
+ * stage (render/context.ts) is harmless.
+ */
+export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs' };
+
+/** What each kind of first stage leaves out (first-hook: session starts, and prompts handed on; first-prompt: prompts; first-tool: tool calls and the events wmem ignores). */
+const KINDS = { 'first-hook': LEFT_OUT, 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS] };
 
 /** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
-async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts') {
+async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs', beside = {}) {
   const result = await esbuild.build({
     entryPoints: [path.join(root, entry)],
     outfile: path.join(root, 'dist/fast', name),
@@ -118,11 +136,12 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
-    plugins: [leaveOut(leftOut, otherHooks), builtinDefaults],
+    plugins: [leaveOut(leftOut, otherHooks, beside), builtinDefaults],
     external: ['../memory/tokens.js', 'gray-matter', 'unified', 'remark-parse', 'chalk', 'execa', 'proper-lockfile', 'gpt-tokenizer', 'minisearch', 'fast-check', '@modelcontextprotocol/sdk', 'zod', 'smol-toml'],
-    // The module's URL only where it is asked for (a miss handing over to fast-hook.cjs): node:url's
-    // pathToFileURL is not run on every hook.
-    define: { 'import.meta.url': '__wmemModule.url' },
+    // The module's URL only where it is asked for (a miss handing over to the next stage): node:url's
+    // pathToFileURL is not run on every hook. WMEM_HANDS_TO: the stage a miss is handed to
+    // (src/entries/first-hook.ts).
+    define: { 'import.meta.url': '__wmemModule.url', WMEM_HANDS_TO: JSON.stringify(handsTo) },
     banner: { js: "const __wmemModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
     // WMEM_BUILD_METAFILE=prefix: what went into each bundle, and how big (esbuild's metafile).
     metafile: Boolean(process.env.WMEM_BUILD_METAFILE),
@@ -150,8 +169,14 @@ const builds = [];
 for (const agent of agents) {
   const file = (kind) => `${kind}${agent.isDefault ? '' : `-${agent.id}`}.cjs`;
   const events = Object.fromEntries(Object.entries(agent.events).map(([event, kind]) => [event, file(kind)]));
-  for (const kind of new Set(Object.values(agent.events))) builds.push(build(file(kind), KINDS[kind], hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`)));
+  const kinds = new Set(Object.values(agent.events));
+  // A prompt the prompts' build cannot answer goes on to the agent's first-hook build.
+  if (kinds.has('first-prompt')) kinds.add('first-hook');
+  const others = hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`);
+  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, kind === 'first-prompt' ? BESIDE_PROMPTS : {}));
   for (const name of agent.names) routes[name] = events;
 }
+// What the prompts' builds load beside them, each from its own source module, bundled alone.
+for (const [source, name] of Object.entries(BESIDE_PROMPTS)) builds.push(build(name, [], [], `src/${source}`));
 await Promise.all(builds);
 writeFileSync(path.join(root, 'dist/fast/first-routes.json'), JSON.stringify({ ...rules, agents: routes }) + '\n');

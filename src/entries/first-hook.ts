@@ -24,9 +24,9 @@ import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
  * call's, first-tool, leaves out the context's rendering besides). src/entries/build-first-hook.mjs
  * builds each agent's pair and bin/wmem.js's routes to them from these (first-routes.ts).
  */
-export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'first-tool'>>> = {
+export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'first-prompt' | 'first-tool'>>> = {
   'session-start': 'first-hook',
-  prompt: 'first-hook',
+  prompt: 'first-prompt',
   'tool-done': 'first-tool',
   'tool-failed': 'first-tool',
   ignore: 'first-tool',
@@ -46,26 +46,37 @@ async function serves(agent: string, event: string | undefined): Promise<boolean
   }
 }
 
-/** The full entry beside this file, with the hook's input when this stage read it already. */
+/**
+ * The stage a hook this one cannot answer is handed to, beside this file (the build defines it):
+ * the full entry, or for the prompts' build the agent's first-hook build, which hands on in turn.
+ */
+declare const WMEM_HANDS_TO: string | undefined;
+
+/** The next stage, with the hook's input when this stage read it already. */
 function fullPath(argv: string[], input?: string): Promise<boolean> {
-  const fast = require(fileURLToPath(new URL('./fast-hook.cjs', import.meta.url))) as { runFast: (argv: string[], input?: string) => Promise<boolean> };
-  return fast.runFast(argv, input);
+  const next = typeof WMEM_HANDS_TO === 'string' ? WMEM_HANDS_TO : 'fast-hook.cjs';
+  const stage = require(fileURLToPath(new URL(`./${next}`, import.meta.url))) as { runHook?: typeof runHook; runFast?: typeof runHook };
+  return (stage.runHook ?? stage.runFast)!(argv, input);
 }
 
-/** Answers `wmem hook …` here or on the full path; false when the full CLI should handle the command line. */
-export async function runHook(argv: string[]): Promise<boolean> {
+/**
+ * Answers `wmem hook …` here or on the next stage; false when the full CLI should handle the
+ * command line. `input`: the hook's standard input, when a stage before this one read it.
+ */
+export async function runHook(argv: string[], input?: string): Promise<boolean> {
   const line = leanLine(argv.slice(2));
   const agent = typeof line?.options.agent === 'string' ? line.options.agent : DEFAULT_AGENT;
-  if (line?.command !== 'hook' || !(await serves(agent, line.rest[0]))) return fullPath(argv);
+  if (line?.command !== 'hook' || !(await serves(agent, line.rest[0]))) return fullPath(argv, input);
   let ctx: RunContext | undefined;
   try {
     ctx = await buildRunContext(line.options as GlobalFlags, { plain: true });
+    if (input !== undefined) ctx.inputText = input;
     printResult(await hookCommand.run(line.options as never, ctx, line.rest), ctx);
   } catch (err) {
     // Nothing was printed: the output is printed once the hook has answered. The hook read its
     // input inside its own error handling (a failed read is logged there, and answered); what it
     // read stays on the context (readInputText), for the full path to take over with.
-    if (ctx === undefined || (err as Error)?.name === FIRST_STAGE_MISS) return fullPath(argv, ctx?.inputText);
+    if (ctx === undefined || (err as Error)?.name === FIRST_STAGE_MISS) return fullPath(argv, ctx?.inputText ?? input);
     // A hook never fails the agent: the hook command logs its own errors; this is the last guard.
     process.exitCode = 0;
   }

@@ -13,7 +13,7 @@ export interface FirstStageAgent {
   id: string;
   isDefault: boolean;
   names: string[];
-  events: Record<string, 'first-hook' | 'first-tool'>;
+  events: Record<string, 'first-hook' | 'first-prompt' | 'first-tool'>;
 }
 
 /**

@@ -4,7 +4,7 @@
 // Secrets in outputs are redacted before anything is kept.
 import { sha256Hex } from './hash.js';
 import { redactSecrets } from './gate.js';
-import { applyTodoChange, renderTodos, todoChangeFrom, type TodoChange, type TodoItem } from './todos.js';
+import { applyTodoChange, renderTodos, todoChangeFrom, todoFields, type TodoChange, type TodoItem } from './todos.js';
 
 /** What a tool did, in the generic shape; hooks map an agent's events into it. */
 export interface ToolEvent {
@@ -346,8 +346,5 @@ export function toolEventFromJson(raw: unknown): ToolEvent | undefined {
   return event;
 }
 
-/** The todo change of a tool call, as ToolEvent fields (nothing for other tools). */
-export function todoFields(tool: string | undefined, input: unknown, response: unknown): Pick<ToolEvent, 'todo' | 'todoSkipped'> {
-  const { change, skipped } = todoChangeFrom(tool, input, response);
-  return { ...(change ? { todo: change } : {}), ...(skipped ? { todoSkipped: skipped } : {}) };
-}
+// Kept with the todos (an agent's hook part reads it on every tool call, and loads no more of the hot state).
+export { todoFields };

@@ -7,7 +7,6 @@ import { findSecret } from './gate.js';
 import { MAX_ENTRY_CHARS, WORKSPACE_TYPES, type WorkspaceEntry, type WorkspaceType } from './workspace.js';
 import { FUTURE_SLACK_MS, OLDEST, WORKSPACE_LIMITS, composeWorkspace, newerCopy, updatedRank } from './workspace-block.js';
 
-export const TEAM_FILE = '.wmem/memory.md';
 export const TEAM_ATTRIBUTES = '.wmem/memory.md merge=union';
 
 export interface TeamEntry {

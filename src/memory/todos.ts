@@ -3,6 +3,7 @@
 // TaskCreate/TaskUpdate (one task at a time), Codex's update_plan (the whole plan), OpenCode's
 // todowrite (the whole list). A call of an unexpected shape changes nothing and says why.
 import { redactSecrets } from './gate.js';
+import type { ToolEvent } from './hot-state.js';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 
@@ -105,4 +106,10 @@ export function renderTodos(todos: TodoItem[]): string[] {
   const lines = ['Todo list:', ...shown.map((t) => `- ${MARK[t.status]} ${t.text}`)];
   if (sorted.length > shown.length) lines.push(`- (+${sorted.length - shown.length} more; ${done} of ${todos.length} done)`);
   return lines;
+}
+
+/** The todo change of a tool call, as ToolEvent fields (nothing for other tools). */
+export function todoFields(tool: string | undefined, input: unknown, response: unknown): Pick<ToolEvent, 'todo' | 'todoSkipped'> {
+  const { change, skipped } = todoChangeFrom(tool, input, response);
+  return { ...(change ? { todo: change } : {}), ...(skipped ? { todoSkipped: skipped } : {}) };
 }

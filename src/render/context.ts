@@ -219,6 +219,19 @@ function blockText(block: Block, parts: Part[], cuts?: PartCut[]): string {
 /** The memory part's blocks, in their order. */
 export const MEMORY_BLOCKS: readonly Block[] = ['working_memory', ...new Set(PARTS.map((p) => p.block))];
 
+/**
+ * The part a render cache entry without its own text stands for (store/context-cache.ts), its
+ * blocks joined, when every block kept its text; and each shown block's digest (planResend's
+ * record of a copy), when every one kept it.
+ */
+export function joinedBlocks(blocks: Record<string, { text?: string; digest?: string }>): { text: string; digests?: Record<string, string> } | undefined {
+  const texts = MEMORY_BLOCKS.map((block) => blocks[block]?.text);
+  if (!texts.every((t): t is string => typeof t === 'string')) return undefined;
+  const shown = MEMORY_BLOCKS.filter((_, i) => texts[i]);
+  const digests = shown.every((block) => typeof blocks[block].digest === 'string') ? Object.fromEntries(shown.map((block) => [block, blocks[block].digest!])) : undefined;
+  return { text: joinBlocks(texts), digests };
+}
+
 function wrap(tag: string, body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;
 }

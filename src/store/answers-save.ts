@@ -18,8 +18,13 @@ export const SETTLE_MS = 2_000;
 
 /** Whether no input changed within `settleMs` of `nowMs` (its change time: a write cannot set it back). */
 export function settled(inputs: [string, Signature][], nowMs: number, settleMs: number): boolean {
+  return unsettled(inputs, nowMs, settleMs).length === 0;
+}
+
+/** The inputs that changed within `settleMs` of `nowMs`: their signatures cannot tell a write within the same clock tick. */
+export function unsettled(inputs: [string, Signature][], nowMs: number, settleMs: number): string[] {
   const before = BigInt(Math.floor(nowMs - settleMs)) * 1_000_000n;
-  return inputs.every(([, sig]) => changeTimes(sig).every((ctime) => ctime <= before));
+  return inputs.filter(([, sig]) => !changeTimes(sig).every((ctime) => ctime <= before)).map(([file]) => file);
 }
 
 /** The change times in a signature (store/answers.ts): none for an absent file or a presence, two for a link. */

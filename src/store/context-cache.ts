@@ -36,7 +36,18 @@ export interface ContextCache {
    * memory did not change neither renders it nor digests it again. `text` only when the part was
    * cut to its budget; a part that fits is its blocks' texts joined (one copy of it kept, not two).
    */
-  memory?: { key: string; text?: string; digest: string; blocks?: Record<string, KeptBlock> };
+  memory?: {
+    key: string;
+    text?: string;
+    digest: string;
+    blocks?: Record<string, KeptBlock>;
+    /**
+     * The signatures of the files the part was rendered from and the rest of its inputs, and the
+     * text of each file that had changed too recently for its signature to tell (app/context.ts
+     * memoryPart): while they are the same, the part is recalled without rendering it.
+     */
+    recall?: { key: string; texts?: Record<string, string | null> };
+  };
   history?: HistoryStats;
 }
 

@@ -4,11 +4,10 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { atomicWrite, withLock } from './fsx.js';
 import type { Session } from './session.js';
+import { hotStatePath } from './paths.js';
 import { applyToolEvent, emptyHotState, migrateHotState, type HotState, type ToolEvent, type TrackOutcome } from '../memory/hot-state.js';
 
-export function hotStatePath(stateDir: string): string {
-  return path.join(stateDir, 'hot.json');
-}
+export { hotStatePath };
 
 /** A missing or unreadable file is an empty state: hot state is a cache of recent events. */
 export function readHotStateSync(stateDir: string): HotState {

@@ -73,3 +73,25 @@ export function sessionPaths(projectDir: string, id: string): SessionPaths {
     archiveDir: path.join(workingMemory, 'archive'),
   };
 }
+
+// Where the files besides a session's own that its memory part is rendered from live: every
+// prompt signs them (app/context-inputs.ts), so they are named here, apart from the modules that
+// read and write them (store/hot-state.ts, store/workspace.ts, store/team.ts), which a prompt
+// whose memory is unchanged does not load.
+
+/** A session's hot state (store/hot-state.ts). */
+export function hotStatePath(stateDir: string): string {
+  return path.join(stateDir, 'hot.json');
+}
+
+/** A project's workspace memory (store/workspace.ts). */
+export function workspaceFilePath(projectDir: string): string {
+  return path.join(projectDir, 'workspace-memory.json');
+}
+
+/** The team memory file, at a repository's root (memory/team.ts, docs/team.md). */
+export const TEAM_FILE = '.wmem/memory.md';
+
+export function teamFilePath(root: string): string {
+  return path.join(root, TEAM_FILE);
+}

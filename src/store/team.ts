@@ -7,7 +7,8 @@ import { lstatSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSyn
 import path from 'node:path';
 import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, tempBeside, withLock } from './fsx.js';
 import { usageError } from '../ui/errors.js';
-import { TEAM_ATTRIBUTES, TEAM_FILE, asWorkspaceEntry, notAfter, parseTeam, resolveTeam, type TeamFile } from '../memory/team.js';
+import { TEAM_FILE, teamFilePath } from './paths.js';
+import { TEAM_ATTRIBUTES, asWorkspaceEntry, notAfter, parseTeam, resolveTeam, type TeamFile } from '../memory/team.js';
 import { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, type ComposedWorkspace, type WorkspaceLimits } from '../memory/workspace-block.js';
 import { findSecret } from '../memory/gate.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
@@ -35,9 +36,7 @@ export function findRepoRootSync(cwd: string): string | undefined {
   }
 }
 
-export function teamFilePath(root: string): string {
-  return path.join(root, TEAM_FILE);
-}
+export { teamFilePath };
 
 /** The parsed team file, or undefined when there is none. A link that leads out of the repository is refused. */
 export async function readTeam(root: string): Promise<TeamFile | undefined> {

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { atomicWrite, withLock } from './fsx.js';
+import { workspaceFilePath } from './paths.js';
 import { jsonBreak, usageError } from '../ui/errors.js';
 import {
   addEntry,
@@ -15,9 +16,7 @@ import {
   type WorkspaceFile,
 } from '../memory/workspace.js';
 
-export function workspaceFilePath(projectDir: string): string {
-  return path.join(projectDir, 'workspace-memory.json');
-}
+export { workspaceFilePath };
 
 /** Synchronous and light: `wmem context` reads it on every prompt. */
 export function readWorkspaceSync(projectDir: string): WorkspaceFile {

@@ -66,10 +66,11 @@ const norm = (box: Sandbox, text: string) =>
     .replace(/\d{8}T\d{9}Z/g, '<stamp>')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>');
 
-// What differs between two sandboxes however the hook ran: a file's stamp in a key or cursor
+// What differs between two sandboxes however the hook ran: a file's stamp in a key, a cursor or
+// the render cache's recall (its files' signatures, kept once they have stood still: app/context.ts)
 // (its inode, size and times), a duration; a block's digest, which covers the sandbox's own path
 // (the block's text, normalised, is compared instead).
-const VOLATILE = new Set(['key', 'mtimeMs', 'ctimeMs', 'ino', 'dev', 'ms']);
+const VOLATILE = new Set(['key', 'recall', 'mtimeMs', 'ctimeMs', 'ino', 'dev', 'ms']);
 const stable = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(stable)

@@ -35,14 +35,14 @@ async function route(args: string[]): Promise<{ first: string | undefined; full:
 const LINES: [string[], string | undefined][] = [
   // An option's value that spells an event is not the event.
   [['hook', '--agent', 'codex', '--cwd', 'PostToolUse', 'SessionStart'], 'first-hook-codex.cjs'],
-  [['--session', 'PostToolUse', 'hook', 'UserPromptSubmit'], 'first-hook.cjs'],
+  [['--session', 'PostToolUse', 'hook', 'UserPromptSubmit'], 'first-prompt.cjs'],
   [['hook', '--cwd', 'UserPromptSubmit', '--agent', 'gemini', 'AfterTool'], 'first-tool-gemini.cjs'],
   // `--agent=x`, an alias in any case, the event in another spelling, the option after the event.
   [['--home', 'x', 'hook', '--agent=gemini', 'after-tool'], 'first-tool-gemini.cjs'],
   [['hook', 'post_tool_use', '--agent', 'CODEX-CLI'], 'first-tool-codex.cjs'],
   [['hook', '--tokens-max', '200000', '-q', 'PostToolUseFailure'], 'first-tool.cjs'],
   // The last --agent is the agent, as the first stage's parser takes it.
-  [['hook', '--agent', 'codex', '--agent', 'gemini', 'BeforeAgent'], 'first-hook-gemini.cjs'],
+  [['hook', '--agent', 'codex', '--agent', 'gemini', 'BeforeAgent'], 'first-prompt-gemini.cjs'],
   // Lines the first stage's parser refuses: the full entry alone, which explains or answers them.
   [['hook', '--agent', 'codex', '--', 'PostToolUse'], undefined],
   [['hook', '--agent', 'codex', '--no-such-option', 'PostToolUse'], undefined],

@@ -2,7 +2,8 @@
 // (session_id, transcript_path, cwd, hook_event_name and the event's own fields), how a tool
 // event maps to `wmem track`'s input, and the JSON a hook answers with
 // (hookSpecificOutput.additionalContext, under 10,000 characters).
-import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
+import type { ToolEvent } from '../../memory/hot-state.js';
+import { todoFields } from '../../memory/todos.js';
 import { eventByName, HookInputError, type AgentEvent, type HookInput } from '../adapter.js';
 import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
 import { within } from '../tool-event.js';

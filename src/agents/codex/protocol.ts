@@ -6,7 +6,8 @@
 import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import { isObject, parseHookJson } from '../hook-json.js';
 import { within, withOutcome as outcomeOf } from '../tool-event.js';
-import { todoFields, type ToolEvent } from '../../memory/hot-state.js';
+import type { ToolEvent } from '../../memory/hot-state.js';
+import { todoFields } from '../../memory/todos.js';
 import { CODEX_NAMES } from './names.js';
 
 /**
