@@ -15,8 +15,12 @@ import { DEFAULT_AGENT, entryByName } from '../agents/lookup.js';
 import { FIRST_STAGE_MISS } from '../app/hook.js';
 import * as hookCommand from '../commands/hook.js';
 import type { RunContext } from '../commands/run.js';
+import { consolidationBeside } from './consolidate-beside.js';
 import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
+
+/** The kinds of first stage (src/entries/build-first-hook.mjs's KINDS: what each leaves out). */
+export type FirstStageKind = 'first-hook' | 'first-tool' | 'first-end';
 
 /**
  * The moments this stage serves, whichever agent fires them: every prompt, every tool call, a
@@ -24,12 +28,15 @@ import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
  * call's, first-tool, leaves out the context's rendering besides). src/entries/build-first-hook.mjs
  * builds each agent's pair and bin/wmem.js's routes to them from these (first-routes.ts).
  */
-export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'first-tool'>>> = {
+export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, FirstStageKind>>> = {
   'session-start': 'first-hook',
   prompt: 'first-hook',
   'tool-done': 'first-tool',
   'tool-failed': 'first-tool',
   ignore: 'first-tool',
+  'before-compact': 'first-end',
+  'after-compact': 'first-end',
+  'session-end': 'first-end',
 };
 
 /**
@@ -60,6 +67,7 @@ export async function runHook(argv: string[]): Promise<boolean> {
   let ctx: RunContext | undefined;
   try {
     ctx = await buildRunContext(line.options as GlobalFlags, { plain: true });
+    ctx.loadConsolidation = consolidationBeside;
     printResult(await hookCommand.run(line.options as never, ctx, line.rest), ctx);
   } catch (err) {
     // Nothing was printed: the output is printed once the hook has answered. The hook read its
