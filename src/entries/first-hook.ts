@@ -3,7 +3,9 @@
 // source modules, built into a smaller file (dist/fast/first-hook.cjs, src/entries/build-first-hook.mjs)
 // that leaves out what every agent's common events (a prompt, a tool call, a session's start) never
 // load: the agents' installers (each agent's index.ts; a hook loads its hook.ts), a new session's
-// tree and handoff, the compaction and session-end work. Each
+// tree and handoff, the compaction and session-end work. A compaction and a session's end have a
+// build of their own (first-end*.cjs: the same entry with their work in, without the installers,
+// a new session's tree and the other agents' hook parts). Each
 // module left out is a stand-in that throws FirstStageMiss when loaded; the driver lets that error
 // through unlogged, and this stage then hands the whole hook, with the input it read, to the full
 // entry (fast-hook.cjs), which runs it from the start. What ran before the miss is undone or
