@@ -61,6 +61,14 @@ export const LEFT_OUT_OF_TOOL_CALLS = [
   'agents/opencode/usage-lines.ts',
 ];
 
+/**
+ * Left out of the compaction and session-end moments' build (dist/fast/first-end.cjs): the
+ * installers, a new session's tree and handoff (loaded before anything but a project folder is
+ * written), and the consolidation, which that stage loads from its own CommonJS build
+ * (dist/fast/consolidate.cjs) as the full entry does.
+ */
+export const LEFT_OUT_OF_ENDS = LEFT_OUT.slice(0, LEFT_OUT.indexOf('history/compaction/archive-transcript.ts')).concat('ops/consolidate/consolidate.ts');
+
 const STAND_IN = (file) =>
   // Loaded again after a miss (a best-effort caller swallowed it), it must throw again: esbuild
   // keeps a CommonJS module's exports after its first run, so the throw is in the namespace's
@@ -123,8 +131,12 @@ export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts'];
  */
 export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs' };
 
-/** What each kind of first stage leaves out (first-hook: session starts, and prompts handed on; first-prompt: prompts; first-tool: tool calls and the events wmem ignores). */
-const KINDS = { 'first-hook': LEFT_OUT, 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS] };
+/**
+ * What each kind of first stage leaves out (first-hook: session starts, and prompts handed on;
+ * first-prompt: prompts; first-tool: tool calls and the events wmem ignores; first-end: the
+ * compactions and a session's end).
+ */
+const KINDS = { 'first-hook': LEFT_OUT, 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS], 'first-end': LEFT_OUT_OF_ENDS };
 
 /** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
 async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs', beside = {}) {

@@ -11,7 +11,7 @@ import { envKey, signInputs } from '../store/answers.js';
 import { saveAnswer } from '../store/answers-save.js';
 import { ANSWER_VERSION } from './first.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
-import type { ConsolidationModule } from '../app/env.js';
+import { consolidationBeside } from './consolidate-beside.js';
 // Static, so the whole `context` path is in this one bundle file (no chunk loading per prompt).
 import * as contextCommand from '../commands/context.js';
 
@@ -41,15 +41,6 @@ export async function runFast(argv: string[], input?: string): Promise<boolean> 
     else reportError(err);
   }
   return true;
-}
-
-/**
- * SessionEnd's consolidation from its own CommonJS build beside this file (dist/fast/consolidate.cjs,
- * the build:end script): bundled in here it would cost every prompt's hook its compiling, and as
- * the full build's ES module it costs the ES module loader and that build's module graph.
- */
-function consolidationBeside(): Promise<ConsolidationModule> {
-  return Promise.resolve(require(fileURLToPath(new URL('./consolidate.cjs', import.meta.url))) as ConsolidationModule);
 }
 
 /**

@@ -3,7 +3,9 @@
 // source modules, built into a smaller file (dist/fast/first-hook.cjs, src/entries/build-first-hook.mjs)
 // that leaves out what every agent's common events (a prompt, a tool call, a session's start) never
 // load: the agents' installers (each agent's index.ts; a hook loads its hook.ts), a new session's
-// tree and handoff, the compaction and session-end work. Each
+// tree and handoff, the compaction and session-end work. A compaction and a session's end have a
+// build of their own (first-end*.cjs: the same entry with their work in, without the installers,
+// a new session's tree and the other agents' hook parts). Each
 // module left out is a stand-in that throws FirstStageMiss when loaded; the driver lets that error
 // through unlogged, and this stage then hands the whole hook, with the input it read, to the full
 // entry (fast-hook.cjs), which runs it from the start. What ran before the miss is undone or
@@ -15,8 +17,12 @@ import { DEFAULT_AGENT, entryByName } from '../agents/lookup.js';
 import { FIRST_STAGE_MISS } from '../app/hook.js';
 import * as hookCommand from '../commands/hook.js';
 import type { RunContext } from '../commands/run.js';
+import { consolidationBeside } from './consolidate-beside.js';
 import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
+
+/** The kinds of first stage (src/entries/build-first-hook.mjs's KINDS: what each leaves out). */
+export type FirstStageKind = 'first-hook' | 'first-prompt' | 'first-tool' | 'first-end';
 
 /**
  * The moments this stage serves, whichever agent fires them: every prompt, every tool call, a
@@ -24,12 +30,15 @@ import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
  * call's, first-tool, leaves out the context's rendering besides). src/entries/build-first-hook.mjs
  * builds each agent's pair and bin/wmem.js's routes to them from these (first-routes.ts).
  */
-export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, 'first-hook' | 'first-prompt' | 'first-tool'>>> = {
+export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, FirstStageKind>>> = {
   'session-start': 'first-hook',
   prompt: 'first-prompt',
   'tool-done': 'first-tool',
   'tool-failed': 'first-tool',
   ignore: 'first-tool',
+  'before-compact': 'first-end',
+  'after-compact': 'first-end',
+  'session-end': 'first-end',
 };
 
 /**
@@ -71,6 +80,7 @@ export async function runHook(argv: string[], input?: string): Promise<boolean> 
   try {
     ctx = await buildRunContext(line.options as GlobalFlags, { plain: true });
     if (input !== undefined) ctx.inputText = input;
+    ctx.loadConsolidation = consolidationBeside;
     printResult(await hookCommand.run(line.options as never, ctx, line.rest), ctx);
   } catch (err) {
     // Nothing was printed: the output is printed once the hook has answered. The hook read its

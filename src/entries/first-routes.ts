@@ -5,7 +5,7 @@
 import { EVENT_NAME_SEPARATORS, eventKey } from '../agents/adapter.js';
 import { AGENT_NAMES, DEFAULT_AGENT } from '../agents/lookup.js';
 import { GLOBAL_OPTIONS, parseFlags } from '../options.js';
-import { SERVED_MOMENTS } from './first-hook.js';
+import { SERVED_MOMENTS, type FirstStageKind } from './first-hook.js';
 import { HOOK } from './lean-commands.js';
 
 /** One agent's first stages: its names on the command line, and each event served (its eventKey) → the kind of build. */
@@ -13,7 +13,7 @@ export interface FirstStageAgent {
   id: string;
   isDefault: boolean;
   names: string[];
-  events: Record<string, 'first-hook' | 'first-prompt' | 'first-tool'>;
+  events: Record<string, FirstStageKind>;
 }
 
 /**

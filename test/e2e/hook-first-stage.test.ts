@@ -1,6 +1,7 @@
 // The hook's first stage (dist/fast/first-hook.cjs, src/entries/first-hook.ts) answers exactly as
 // the whole hook path (dist/fast/fast-hook.cjs) does: two sandboxes, the same sequence of hooks
-// (a new session, prompts, tool calls, an overview edit, a resume, another agent), one through
+// (a new session, prompts, tool calls, an overview edit, a resume, another agent, a compaction,
+// a session's end), one through
 // `wmem hook`, the other through the full entry alone; every answer, every fired record and every
 // file of the memory tree after each hook must be the same (the files normalised for the clock,
 // the sandbox's path and file stamps). Some hooks name the agent by an alias and the event in
@@ -33,6 +34,10 @@ beforeAll(async () => {
     await copyFile(path.join(FIXTURES, '..', 'codex', 'rollout-failed-command.jsonl'), path.join(box.root, 'rollout.jsonl'));
     await copyFile(path.join(FIXTURES, '..', 'gemini', 'chat-failed-command.jsonl'), path.join(box.root, 'gemini-chat.jsonl'));
     await copyFile(path.join(FIXTURES, '..', 'qwen', 'chat.jsonl'), path.join(box.root, 'qwen-chat.jsonl'));
+    // Copilot CLI's events log, where its hook part finds it (its preCompact archives it).
+    const copilotState = path.join(box.home, '.copilot', 'session-state', 'first-stage-copilot-7c1e');
+    await mkdir(copilotState, { recursive: true });
+    await copyFile(path.join(FIXTURES, '..', 'copilot', 'events.jsonl'), path.join(copilotState, 'events.jsonl'));
   }
 });
 afterAll(async () => Promise.all([staged?.cleanup(), full?.cleanup()]));
@@ -132,12 +137,18 @@ const steps: Step[] = [
   ),
   claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after the overview edit' }), true),
   claude(['SessionStart'], () => ({ hook_event_name: 'SessionStart', source: 'resume' }), true),
-  // An event the first stage does not serve: straight to the full path. Another agent's prompt in
-  // a session Claude Code started: its context reads Claude Code's transcript, whose hook part
-  // only Claude Code's first stage holds (each agent's holds its own), so the full path answers.
-  claude(['PreCompact'], () => ({ hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' }), false),
+  // A compaction and a session's end: the stage of their own (first-end.cjs), the consolidation
+  // beside it.
+  claude(['PreCompact'], () => ({ hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' }), true),
+  claude(['pre-compact'], () => ({ hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: '' }), true),
+  claude(['PostCompact'], () => ({ hook_event_name: 'PostCompact', trigger: 'manual', compact_summary: 'Summary: the first stage served the compaction.' }), true),
+  // Another agent's prompt in a session Claude Code started: its context reads Claude Code's
+  // transcript, whose hook part only Claude Code's first stage holds (each agent's holds its
+  // own), so the full path answers.
   claude(['--agent', 'codex', 'UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'codex', model: 'gpt-5', turn_id: 'x' }), false),
   claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'after a compaction was archived' }), true),
+  claude(['SessionEnd'], () => ({ hook_event_name: 'SessionEnd', reason: 'other' }), true),
+  claude(['SessionEnd'], () => ({ hook_event_name: 'SessionEnd', reason: 'other' }), true),
 ];
 
 /** Each step on both sides: the same answers and records, the full entry loaded only where the step is not served alone. */
@@ -168,7 +179,7 @@ const sid = (agent: string) => `first-stage-${agent}-7c1e`;
 /** An event's name as a config may spell it instead: `post-tool-use` for PostToolUse, upper case for `tool.execute.after`. */
 const otherSpelling = (event: string) => (/[a-z][A-Z]/.test(event) ? event.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase() : event.toUpperCase());
 /** A tool call's input in the agent's own shape, `ok` or failed. */
-type Inputs = { args: (event: string) => string[]; input: (box: Sandbox, event: string, fields: Record<string, unknown>) => Record<string, unknown>; start: string; startFields: (source: 'startup' | 'resume') => Record<string, unknown>; prompt: [string, Record<string, unknown>]; tools: [string, Record<string, unknown>][]; others?: [string, Record<string, unknown>][] };
+type Inputs = { args: (event: string) => string[]; input: (box: Sandbox, event: string, fields: Record<string, unknown>) => Record<string, unknown>; start: string; startFields: (source: 'startup' | 'resume') => Record<string, unknown>; prompt: [string, Record<string, unknown>]; tools: [string, Record<string, unknown>][]; others?: [string, Record<string, unknown>][]; ends: [string, Record<string, unknown>][] };
 const snake = (agent: string, transcript: string) => (box: Sandbox, event: string, fields: Record<string, unknown>) => ({ session_id: sid(agent), transcript_path: path.join(box.root, transcript), cwd: box.project, hook_event_name: event, ...fields });
 const opencodeLike = (agent: string): Inputs => ({
   args: (event) => ['--agent', agent, event],
@@ -177,8 +188,16 @@ const opencodeLike = (agent: string): Inputs => ({
   startFields: () => ({}),
   prompt: ['chat.message', { messages: [{ info: { id: 'msg_000001', sessionID: sid(agent), role: 'assistant', modelID: 'claude-sonnet-4-5', providerID: 'anthropic', tokens: { total: 60000, input: 9000, output: 100, reasoning: 0, cache: { read: 50900, write: 0 } }, time: { created: 1 } } }] }],
   tools: [0, 1].map((exit) => ['tool.execute.after', { tool: { tool: 'bash', callID: `call_${exit}`, args: { command: 'npm test' }, title: 'npm test', output: exit ? 'FAIL src/a.test.ts\n' : 'ok\n', metadata: { exit, truncated: false } } }]),
+  ends: ['session.compacting', 'session.compacted', 'session.idle', 'session.deleted'].map((event) => [event, { messages: [{ info: { id: 'msg_000001', sessionID: sid(agent), role: 'assistant', modelID: 'claude-sonnet-4-5', providerID: 'anthropic', tokens: { total: 60000, input: 9000, output: 100, reasoning: 0, cache: { read: 50900, write: 0 } }, time: { created: 1 } } }] }]),
 });
-const claudeLike = (agent: string, transcript: string, failed: string): Inputs => ({
+/** Claude Code's compaction and session-end events, as those that took its hook model fire them. */
+const CLAUDE_ENDS: Record<string, [string, Record<string, unknown>]> = {
+  PreCompact: ['PreCompact', { trigger: 'manual', custom_instructions: '' }],
+  PostCompact: ['PostCompact', { trigger: 'manual', compact_summary: 'Summary: the first stage served the compaction.' }],
+  SessionEnd: ['SessionEnd', { reason: 'other' }],
+};
+const claudeLike = (agent: string, transcript: string, failed: string, ends: string[]): Inputs => ({
+  ends: ends.map((event) => CLAUDE_ENDS[event]!),
   args: (event) => ['--agent', agent, event],
   input: snake(agent, transcript),
   start: 'SessionStart',
@@ -197,6 +216,8 @@ const INPUTS: Record<string, Inputs> = {
     startFields: (source) => ({ source }),
     prompt: ['UserPromptSubmit', { prompt: 'next step' }],
     tools: [['PostToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: 'output', tool_use_id: 'call_1' }]],
+    // PostCompact without a summary: Codex's hook part reads it from the rollout.
+    ends: [CLAUDE_ENDS.PreCompact!, ['PostCompact', { trigger: 'manual' }], CLAUDE_ENDS.SessionEnd!],
   },
   gemini: {
     args: (event) => ['--agent', 'gemini', event],
@@ -205,6 +226,8 @@ const INPUTS: Record<string, Inputs> = {
     startFields: (source) => ({ source }),
     prompt: ['BeforeAgent', { prompt: 'next step' }],
     tools: [0, 1].map((code) => ['AfterTool', { tool_name: 'run_shell_command', tool_input: { command: 'npm test' }, tool_response: { llmContent: `Output: ${code ? 'FAIL' : 'ok'}\nExit Code: ${code}\nProcess Group PGID: 1`, returnDisplay: '' } }]),
+    // PreCompress fires before every model call (speculative), and once with the user's /compress.
+    ends: [['PreCompress', { trigger: 'auto' }], ['PreCompress', { trigger: 'manual' }], ['SessionEnd', { reason: 'exit' }]],
   },
   opencode: opencodeLike('opencode'),
   kilo: opencodeLike('kilo'),
@@ -218,9 +241,10 @@ const INPUTS: Record<string, Inputs> = {
       ['postToolUse', { toolName: 'bash', toolArgs: { command: 'npm test' }, toolResult: { resultType: 'success', textResultForLlm: 'FAIL src/a.test.ts\n<shellId: 0 completed with exit code 1>' } }],
       ['postToolUseFailure', { toolName: 'bash', toolArgs: { command: 'npm test' }, error: 'the command failed' }],
     ],
+    ends: [['preCompact', { trigger: 'manual' }], ['sessionEnd', { reason: 'complete' }]],
   },
-  qwen: { ...claudeLike('qwen', 'qwen-chat.jsonl', 'PostToolUseFailure'), others: [['UserPromptSubmit', { prompt: '' }]] },
-  droid: claudeLike('droid', 'transcript.jsonl', 'Stop'),
+  qwen: { ...claudeLike('qwen', 'qwen-chat.jsonl', 'PostToolUseFailure', ['PreCompact', 'PostCompact', 'SessionEnd']), others: [['UserPromptSubmit', { prompt: '' }]] },
+  droid: claudeLike('droid', 'transcript.jsonl', 'Stop', ['PreCompact', 'SessionEnd']),
 };
 
 describe.each(AGENTS.filter((a) => a.id !== 'claude' && a.events.length))('$id', (agent) => {
@@ -229,7 +253,7 @@ describe.each(AGENTS.filter((a) => a.id !== 'claude' && a.events.length))('$id',
     expect(inputs, `add ${agent.id}'s hook inputs to INPUTS`).toBeDefined();
     const served = agent.events.filter((e) => e.moment in SERVED_MOMENTS);
     const ignored = served.filter((e) => e.moment === 'ignore').map((e): [string, Record<string, unknown>] => [e.name, {}]);
-    const run = [inputs.prompt, ...inputs.tools, ...(inputs.others ?? []), ...ignored, inputs.prompt];
+    const run = [inputs.prompt, ...inputs.tools, ...(inputs.others ?? []), ...ignored, ...inputs.ends, inputs.prompt];
     // Every event it serves is stepped through, and bin/wmem.js routes each to the first stage.
     const routes = JSON.parse(await readFile(path.join(ROOT, 'dist', 'fast', 'first-routes.json'), 'utf8'));
     expect(new Set([inputs.start, ...run.map(([event]) => event)])).toEqual(new Set(served.map((e) => e.name)));

@@ -53,7 +53,11 @@ const LINES: [string[], string | undefined][] = [
   [['hook', 'UserPromptSubmit', '--agent'], undefined],
   // An agent or an event no first stage serves.
   [['hook', '--agent', 'nobody', 'UserPromptSubmit'], undefined],
-  [['hook', 'PreCompact'], undefined],
+  [['hook', 'NoSuchEvent'], undefined],
+  // A compaction's and a session's end: their own first stage.
+  [['hook', 'PreCompact'], 'first-end.cjs'],
+  [['hook', '--agent', 'gemini', 'pre-compress'], 'first-end-gemini.cjs'],
+  [['hook', '--agent', 'opencode', 'session.idle'], 'first-end-opencode.cjs'],
 ];
 
 describe('bin/wmem.js routes a hook by its parsed command line', () => {

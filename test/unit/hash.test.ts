@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { sha256, sha256Hex } from '../../src/memory/hash.js';
+import { bytesHash } from '../../src/memory/name-hash.js';
 
 describe('sha256', () => {
   it('equals node:crypto for any bytes in any chunks, short or long', () => {
@@ -43,5 +44,25 @@ describe('sha256', () => {
       const data = new Uint8Array(n).map((_, i) => i * 7);
       expect(sha256().update(data).digest('hex')).toBe(createHash('sha256').update(data).digest('hex'));
     }
+  });
+});
+
+// PreCompact's transcript fingerprint (src/history/compaction/archive-transcript.ts).
+describe('bytesHash', () => {
+  it('names the bytes, wherever they sit in memory, and tells any one changed byte', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.integer({ min: 0, max: 7 }), fc.nat(), (bytes, shift, at) => {
+        const inside = new Uint8Array(bytes.length + shift);
+        inside.set(bytes, shift);
+        const view = inside.subarray(shift);
+        expect(bytesHash(view)).toMatch(/^[0-9a-f]{16}$/);
+        expect(bytesHash(view)).toBe(bytesHash(Uint8Array.from(bytes)));
+        if (!bytes.length) return;
+        const changed = Uint8Array.from(bytes);
+        changed[at % bytes.length] ^= 1 + (at % 255);
+        expect(bytesHash(changed)).not.toBe(bytesHash(bytes));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { compactSession, recoverCompaction, archiveTranscript } from '../../src/history/compaction/compact.js';
 import { parseMarker } from '../../src/history/model/marker.js';
+import { nameHash } from '../../src/memory/name-hash.js';
 import { FIXTURES } from '../helpers/cli.js';
 import { makeSession, setMessages, type TestSession } from '../helpers/history-session.js';
 import { generatedHistory } from '../helpers/history-e2e.js';
@@ -91,8 +92,19 @@ describe('archiveTranscript (PreCompact)', () => {
     type Mark = { offset: number; print?: string; head?: string };
     const marks = () => readFile(stateFile, 'utf8').then((t) => Object.values(JSON.parse(t).files as Record<string, Mark>));
     const [mark] = await marks();
-    expect(mark!.print).toMatch(/^\d+:[0-9a-f]{16}$/);
+    expect(mark!.print).toMatch(/^w\d+:[0-9a-f]{16}$/);
     expect(await readFile(stateFile, 'utf8')).not.toContain(Buffer.from((await readFile(transcript)).subarray(0, 48)).toString('base64'));
+    // One written before the fingerprint went a word at a time: `<length>:<nameHash>` of the bytes as latin1.
+    const older2 = JSON.parse(await readFile(stateFile, 'utf8'));
+    for (const entry of Object.values(older2.files as Record<string, Mark>)) {
+      const head = (await readFile(transcript)).subarray(0, Math.min(entry.offset, 4096));
+      entry.print = `${head.length}:${nameHash(head.toString('latin1'))}`;
+    }
+    await writeFile(stateFile, JSON.stringify(older2));
+    await appendFile(transcript, '{"type":"user","message":{"role":"user","content":"once more"}}\n');
+    const printed = await archiveTranscript(ts.session, transcript, env);
+    expect(await readFile(path.join(ts.session.paths.workingMemory, printed.detail), 'utf8')).toMatch(/lines: "12-12"/);
+    expect((await marks())[0]!.print).toMatch(/^w\d+:/);
     const hashed = JSON.parse(await readFile(stateFile, 'utf8'));
     for (const entry of Object.values(hashed.files as Record<string, Mark>)) {
       entry.head = createHash('sha256').update((await readFile(transcript)).subarray(0, Math.min(entry.offset, 4096))).digest('hex');
@@ -101,17 +113,17 @@ describe('archiveTranscript (PreCompact)', () => {
     await writeFile(stateFile, JSON.stringify(hashed));
     await appendFile(transcript, '{"type":"user","message":{"role":"user","content":"again"}}\n');
     const hashedToo = await archiveTranscript(ts.session, transcript, env);
-    expect(await readFile(path.join(ts.session.paths.workingMemory, hashedToo.detail), 'utf8')).toMatch(/lines: "12-12"/);
+    expect(await readFile(path.join(ts.session.paths.workingMemory, hashedToo.detail), 'utf8')).toMatch(/lines: "13-13"/);
     expect((await marks())[0]!.print).toBeDefined();
     // Its first byte changed, its length not: another transcript, archived from its start.
     const bytes = await readFile(transcript);
     bytes[0] = bytes[0] === 0x20 ? 0x09 : 0x20;
     await writeFile(transcript, Buffer.concat([bytes, Buffer.from('{"type":"user","message":{"role":"user","content":"rewritten"}}\n')]));
-    expect((await archiveTranscript(ts.session, transcript, env)).lines).toBe(13);
+    expect((await archiveTranscript(ts.session, transcript, env)).lines).toBe(14);
     // A rewritten transcript starts over.
     await writeFile(transcript, '{"role":"user","content":"new file"}\n');
     const third = await archiveTranscript(ts.session, transcript, env);
     expect(third.lines).toBe(1);
-    expect((await readdir(ts.session.paths.archiveDir)).length).toBe(6);
+    expect((await readdir(ts.session.paths.archiveDir)).length).toBe(7);
   });
 });

@@ -11,7 +11,7 @@ import { fsError } from '../../ui/errors.js';
 import { isObject, type MessageLine } from '../model/lines.js';
 import { lineFacts } from '../model/messages.js';
 import { renderMessage } from '../model/transcript.js';
-import { nameHash } from '../../memory/name-hash.js';
+import { bytesHash, nameHash } from '../../memory/name-hash.js';
 import { countLines, hashRange, readLines, readRange } from '../stream/read.js';
 import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
@@ -45,20 +45,35 @@ const TRANSCRIPT_STATE = 'transcripts.json';
 const HEAD = 4096;
 
 /**
- * The fingerprint of a transcript's first bytes: their length and 64 bits of FNV-1a. Not a
- * cryptographic hash (a sha256 in JavaScript cost a compaction hook 10–20 ms of CPU, node:crypto
- * as much to load), nor the bytes themselves (the first prompt, and any secret in it, would sit in
- * state/): it tells a transcript rewritten by its agent from the one archived before.
+ * The fingerprint of a transcript's first bytes: `w`, their length and 64 bits of FNV-1a over
+ * them a word at a time (bytesHash). Not a cryptographic hash (a sha256 in JavaScript cost a
+ * compaction hook 10–20 ms of CPU, node:crypto as much to load), nor the bytes themselves (the
+ * first prompt, and any secret in it, would sit in state/): it tells a transcript rewritten by its
+ * agent from the one archived before.
  */
 function fingerprint(bytes: Buffer): string {
-  return `${bytes.length}:${nameHash(bytes.toString('latin1'))}`;
+  return `w${bytes.length}:${bytesHash(bytes)}`;
 }
 
-/** Whether the transcript still starts as it did when `mark` was recorded (then archiving resumes at its offset). */
+/**
+ * Whether the transcript still starts as it did when `mark` was recorded (then archiving resumes
+ * at its offset). Marks from earlier versions hold `<length>:<nameHash of the bytes as latin1>`,
+ * or `head`, the bytes' sha256: each is checked its own way once, and replaced by the current one.
+ */
 async function sameStart(source: string, mark: TranscriptMark): Promise<boolean> {
   const end = Math.min(mark.offset, HEAD);
-  if (typeof mark.print === 'string') return fingerprint(await readRange(source, 0, end)) === mark.print;
-  return (await hashRange(source, 0, end)) === mark.head;
+  if (typeof mark.print !== 'string') return (await hashRange(source, 0, end)) === mark.head;
+  const bytes = await readRange(source, 0, end);
+  return mark.print === (mark.print.startsWith('w') ? fingerprint(bytes) : `${bytes.length}:${nameHash(bytes.toString('latin1'))}`);
+}
+
+/**
+ * The mark's fingerprint once `end` is archived: the one checked already when the first HEAD
+ * bytes were all archived before (they are the same bytes), else computed.
+ */
+async function printAt(source: string, previous: TranscriptMark | undefined, start: number, end: number): Promise<string> {
+  if (start >= HEAD && previous?.print?.startsWith('w')) return previous.print;
+  return fingerprint(await readRange(source, 0, Math.min(end, HEAD)));
 }
 
 /**
@@ -145,7 +160,7 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       await archive.close();
       await linkInto(archive.temp, archiveFinal);
       await linkInto(detail.temp, detailFinal);
-      state.files[source] = { offset: end, print: fingerprint(await readRange(source, 0, Math.min(end, HEAD))), lines: range.to };
+      state.files[source] = { offset: end, print: await printAt(source, previous, start, end), lines: range.to };
       await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n');
       const detailRel = rel(session, detailFinal);
       try {
