@@ -116,9 +116,10 @@ row('wmem compact --wait', med.wait, ratios(med.wait));
 // CPU time: what the run itself cost, whatever the neighbours did (GNU time: 10 ms resolution).
 const cpuFloor = cpu.node + cpu.cp;
 console.log(`cpu (median, user + system): node -e 0 ${cpu.node.toFixed(0)} ms, cp ${cpu.cp.toFixed(0)} ms, floor ${cpuFloor.toFixed(0)} ms; wmem compact (returns) ${cpu.wmem.toFixed(0)} ms, ${(cpu.wmem / cpuFloor).toFixed(2)}× the floor; --wait ${cpu.wait.toFixed(0)} ms`);
-// Since compactret4 the return's link check is grep in a detached child (which then becomes the
-// finishing): GNU time does not count it in the return's CPU. bench/README.md gives it beside.
-console.log('(the return\'s CPU leaves out its link check when grep runs it, in a detached child: bench/README.md, compactret4)');
+// Since compact5 the return reaps its link check's child (sh and grep) once grep is done, so GNU
+// time counts grep's CPU in the return's; builds from compactret4 to compact5 left it out (the
+// child became the finishing). bench/README.md, compact5.
+console.log('(the return\'s CPU includes its link check\'s grep since compact5; a build from compactret4 to compact5 leaves it out: bench/README.md)');
 if (baseBin) console.log(`beside ${baseBin} (same rounds): returns median ${med.base.toFixed(0)} ms, ${(med.base / (med.node + med.cp)).toFixed(2)}× the floor; CPU ${cpu.base.toFixed(0)} ms, ${(cpu.base / cpuFloor).toFixed(2)}× (this build: ${(med.wmem / (med.node + med.cp)).toFixed(2)}×, CPU ${(cpu.wmem / cpuFloor).toFixed(2)}×)`);
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 if (process.env.WMEM_BENCH_INSTRUCTIONS === '1') countInstructions();
