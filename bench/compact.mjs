@@ -10,10 +10,12 @@
 // With `one-turn`, the history is a single request followed by steps only (the cut then falls
 // inside that turn, before the last 20 steps, --keep-steps' default). With `--base=BIN`, another
 // build's return (e.g. /work/base/bin/wmem.js) is timed in the same rounds, beside this one.
+// WMEM_BENCH_INSTRUCTIONS=1 adds, after the rounds, the instructions of one return of each build
+// (valgrind cachegrind: a figure the machine's load does not move).
 //   node bench/compact.mjs [rounds] [messages] [one-turn] [--base=BIN]
 import './node-start.mjs';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,11 +116,13 @@ row('wmem compact --wait', med.wait, ratios(med.wait));
 // CPU time: what the run itself cost, whatever the neighbours did (GNU time: 10 ms resolution).
 const cpuFloor = cpu.node + cpu.cp;
 console.log(`cpu (median, user + system): node -e 0 ${cpu.node.toFixed(0)} ms, cp ${cpu.cp.toFixed(0)} ms, floor ${cpuFloor.toFixed(0)} ms; wmem compact (returns) ${cpu.wmem.toFixed(0)} ms, ${(cpu.wmem / cpuFloor).toFixed(2)}× the floor; --wait ${cpu.wait.toFixed(0)} ms`);
-// Since compactret4 the return's link check is grep in a detached child (which then becomes the
-// finishing): GNU time does not count it in the return's CPU. bench/README.md gives it beside.
-console.log('(the return\'s CPU leaves out its link check when grep runs it, in a detached child: bench/README.md, compactret4)');
+// Since compact5 the return reaps its link check's child (sh and grep) once grep is done, so GNU
+// time counts grep's CPU in the return's; builds from compactret4 to compact5 left it out (the
+// child became the finishing). bench/README.md, compact5.
+console.log('(the return\'s CPU includes its link check\'s grep since compact5; a build from compactret4 to compact5 leaves it out: bench/README.md)');
 if (baseBin) console.log(`beside ${baseBin} (same rounds): returns median ${med.base.toFixed(0)} ms, ${(med.base / (med.node + med.cp)).toFixed(2)}× the floor; CPU ${cpu.base.toFixed(0)} ms, ${(cpu.base / cpuFloor).toFixed(2)}× (this build: ${(med.wmem / (med.node + med.cp)).toFixed(2)}×, CPU ${(cpu.wmem / cpuFloor).toFixed(2)}×)`);
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+if (process.env.WMEM_BENCH_INSTRUCTIONS === '1') countInstructions();
 console.log(`peak RSS: wmem compact ${(peak / 1024).toFixed(0)} MB, wmem compact --wait ${(peakWait / 1024).toFixed(0)} MB (max of ${rounds} runs)`);
 emit(oneTurn ? 'compact-one-turn' : 'compact', [
   { what: 'node: parse every line (bench/parse-floor.mjs)', ms: med.parse, baseline: 'cp', baselineMs: med.cp },
@@ -129,3 +133,29 @@ emit(oneTurn ? 'compact-one-turn' : 'compact', [
   { what: `wmem compact, ${(bytes / 1e6).toFixed(0)} MB${oneTurn ? ' in one turn' : ''} (returns), CPU`, ms: cpu.wmem, baseline: 'node -e 0 + cp, CPU', baselineMs: cpuFloor },
 ]);
 writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, rounds, median: med, peakRssKb: peak, peakWaitRssKb: peakWait, runs: results }, null, 2));
+
+/**
+ * WMEM_BENCH_INSTRUCTIONS=1: the instructions (valgrind cachegrind, millions) of `node -e 0` and
+ * of one return of each build: the return's own process, and apart from it the link check's
+ * child (sh and grep, which run on the other core; the finishing Node it starts is not counted).
+ */
+function countInstructions() {
+  const logs = path.join(work, 'cachegrind');
+  const count = (cmd, args) => {
+    rmSync(logs, { recursive: true, force: true });
+    mkdirSync(logs);
+    spawnSync('valgrind', ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', '--trace-children=yes', `--trace-children-skip=${process.execPath}`, `--log-file=${logs}/%p`, cmd, ...args], { cwd: path.join(work, 'project'), env });
+    // One log per process, named by its pid; the command itself is the first started.
+    const refs = readdirSync(logs).map((name) => ({ pid: Number(name), m: Number(/I\s+refs:\s+([\d,]+)/.exec(readFileSync(path.join(logs, name), 'latin1'))?.[1]?.replaceAll(',', '') ?? NaN) / 1e6 }));
+    const first = Math.min(...refs.map((x) => x.pid));
+    // A process that became the finishing (exec of node, not traced) has no count of its own.
+    return { own: refs.find((x) => x.pid === first)?.m ?? NaN, children: refs.filter((x) => x.pid !== first && Number.isFinite(x.m)).reduce((a, x) => a + x.m, 0) };
+  };
+  const node = count(process.execPath, ['-e', '0']).own;
+  for (const [label, binPath] of [['this build', bin], ...(baseBin ? [[baseBin, baseBin]] : [])]) {
+    reset();
+    const c = count(process.execPath, [binPath, 'compact', '--keep-recent', '5', '--quiet']);
+    untilFinished(process.hrtime.bigint());
+    console.log(`instructions (M, cachegrind): ${label}: the return ${c.own.toFixed(0)} (${(c.own / node).toFixed(2)}× node -e 0's ${node.toFixed(0)}), its link check's child ${c.children.toFixed(0)}`);
+  }
+}

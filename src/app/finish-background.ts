@@ -2,6 +2,7 @@
 // search indexes), and the indexes a search left for later. Apart from compact.ts so that a
 // search, which only starts it, does not load the compaction.
 import type { Where } from '../store/session.js';
+import { spawnDetached } from '../store/spawn.js';
 
 /**
  * V8's young generation for the finishing run, in MiB per semi-space (Node 20's default grows to
@@ -31,17 +32,9 @@ export function finishCommand(bin: string | undefined, where: Where, sessionId: 
 /** Starts `wmem compact --finish` for a session, detached; false when it could not be started. */
 export function finishInBackground(bin: string | undefined, where: Where, sessionId: string): boolean {
   if (!bin) return false;
-  try {
-    // Loaded here: most searches never start one, and node:child_process costs a search's startup.
-    const { spawn } = process.getBuiltinModule('node:child_process');
-    // Started after the commit (or by a search): the lock's usual wait, not the handed-over one.
-    const child = spawn(process.execPath, finishArgs(bin, where, sessionId), { detached: true, stdio: 'ignore', env: where.env });
-    child.on('error', () => {});
-    child.unref();
-    return child.pid !== undefined;
-  } catch {
-    return false;
-  }
+  // Started after the commit (or by a search): the lock's usual wait, not the handed-over one.
+  // Without node:child_process where Node allows it (store/spawn.ts): a search's startup would pay for it.
+  return spawnDetached(process.execPath, finishArgs(bin, where, sessionId), { env: where.env }) !== undefined;
 }
 
 /**

@@ -101,7 +101,7 @@ describe('IdScanner', () => {
         writeFileSync(file, bytes);
         const fd = openSync(file, 'r');
         try {
-          const check = startGrepCheck(fd, IdScanner.for(ids)!.fixedStrings())!;
+          const check = startGrepCheck(fd, IdScanner.for(ids)!.fixedStrings(), { answer: path.join(dir, '.answer') })!;
           expect(check).toBeDefined();
           const first = await check.firstMatch;
           expect(first).toBeDefined();

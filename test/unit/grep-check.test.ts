@@ -1,7 +1,7 @@
 // grep's output as the quick cut's link check reads it (src/history/stream/grep-check.ts): only
 // a match of one of the needles with exit 0, or exit 1 with nothing, is an answer; anything else
 // (another grep's output, an error, grep missing) is "unknown", and the check runs in process.
-import { chmodSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -21,9 +21,11 @@ it('answers nothing it does not recognise', () => {
 });
 
 it('starts no child for no needles or a needle it cannot pass', () => {
-  expect(startGrepCheck(0, [])).toBeUndefined();
-  expect(startGrepCheck(0, ['a\nb'])).toBeUndefined();
-  expect(startGrepCheck(0, [''])).toBeUndefined();
+  const answer = path.join(os.tmpdir(), `wmem-grep-answer-${process.pid}`);
+  expect(startGrepCheck(0, [], { answer })).toBeUndefined();
+  expect(startGrepCheck(0, ['a\nb'], { answer })).toBeUndefined();
+  expect(startGrepCheck(0, [''], { answer })).toBeUndefined();
+  expect(existsSync(answer)).toBe(false);
 });
 
 it('runs the system grep, whatever the user put first on PATH or in GREP_OPTIONS', async () => {
@@ -39,7 +41,9 @@ it('runs the system grep, whatever the user put first on PATH or in GREP_OPTIONS
     process.env.GREP_OPTIONS = '-x';
     const fd = openSync(file, 'r');
     try {
-      expect(await startGrepCheck(fd, ['msg_01A"'])!.firstMatch).toBe(24);
+      expect(await startGrepCheck(fd, ['msg_01A"'], { answer: path.join(dir, '.answer') })!.firstMatch).toBe(24);
+      // The answer's file was removed once open.
+      expect(readdirSync(dir).sort()).toEqual(['grep', 'messages.jsonl']);
     } finally {
       closeSync(fd);
     }

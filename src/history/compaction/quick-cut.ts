@@ -12,8 +12,8 @@
 // Protocol (under the session lock; A = the cut):
 //   1. one read of [0, A) (grep's, up to its first match: normally the kept part's own ids just
 //      past A): the id check, by grep -F in a child process on the other core
-//      (grep-check.ts; the same child then waits for this process to exit and becomes the
-//      finishing run), else in this thread. Meanwhile (steps 1-4 run side by side,
+//      (grep-check.ts; the same child then starts the finishing run in the background, which
+//      takes the lock after this run), else in this thread. Meanwhile (steps 1-4 run side by side,
 //      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
 //      archive; normally long on disk already). The archive's sha256 is taken by the finishing,
 //      which reads it anyway, into state/archives.json (restore checks it).
@@ -90,10 +90,10 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutCon
   const old = await fs.open(file, 'r').catch((err) => {
     throw fsError(err, 'read', file);
   });
-  // Started first, on the other core: the check's answer is awaited only before the commit.
-  const native = ctx.inThread ? undefined : startGrepCheck(old.fd, scanner.fixedStrings(), ctx.finish);
-  if (native?.thenStarted) ctx.finishStarted?.();
   const stamp = fileStamp(ctx.now);
+  // Started first, on the other core: the check's answer is awaited only before the commit.
+  const native = ctx.inThread ? undefined : startGrepCheck(old.fd, scanner.fixedStrings(), { answer: tempFor(path.join(session.paths.stateDir, 'link-check'), stamp), then: ctx.finish });
+  if (native?.thenStarted) ctx.finishStarted?.();
   const messagesTemp = tempFor(file, stamp);
   let archiveLinked: string | undefined;
   let placeholder: string | undefined;

@@ -1,12 +1,14 @@
 // A quick cut's link check (quick-cut.ts) on the other core: grep -F reads the history itself
 // (the cut's open file, as its standard input) while the return goes on with its writes, where
-// the check in this thread took ~60 ms of the return's critical path (bench/README.md). In the
-// same child, once grep is done, the run that finishes the cut (`wmem compact --finish`) takes its
-// place (exec): the return forks one process, as before, and that fork no longer comes after the
-// check. The child execs it only once this process has exited (its end of a pipe closed): on a
-// busy machine the finishing's start would otherwise take CPU from the return's last steps.
+// the check in this thread took ~60 ms of the return's critical path (bench/README.md). The
+// same child then starts the run that finishes the cut (`wmem compact --finish`), in the
+// background, and exits: the return forks one process, as before, and that fork no longer comes
+// after the check. grep's answer goes to a file the return holds open (no pipes: their sockets
+// cost the return more than the fork, bench/README.md, compact5), complete when the child has exited.
 // Any doubt about grep's answer (no /bin/sh or grep, another grep, an error, output it does not
 // recognise) gives undefined, and the caller checks in this thread instead: "no" stays exact.
+import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { spawnDetached } from '../../store/spawn.js';
 
 /** A command to run in the check's child once grep is done (detached, stdio closed). */
 export interface ThenRun {
@@ -26,45 +28,63 @@ export interface GrepCheck {
  * sh: the system's grep (`command -p`: the default PATH, so no wrapper named grep earlier on the
  * user's PATH; GREP_OPTIONS unset, which greps before 3.6 still read: `-x` or `-w` there would
  * hide a match), its first matching line (-m 1: it stops there) with each match's offset (-b -o), then
- * its exit status; then, for `then`, closes its output (the caller's answer is complete), waits
- * for end of file on fd 3 (this process gone) and execs it. SIGPIPE ignored: if this process dies
- * meanwhile, the finishing still starts (and rolls the run back, under the lock, as any next run
- * would).
+ * its exit status; then `then`, in the background, and exits (the answer is complete). `then`
+ * does not wait for this process: it takes the session lock after it, and if this process died
+ * meanwhile it rolls the run back, under the lock, as any next run would.
  */
-const SCRIPT = `trap '' PIPE; unset GREP_OPTIONS GREP_COLOR GREP_COLORS; LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"; unset WMEM_CHECK_NEEDLES; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; read -r _ <&3; exec 3<&-; exec "$@"`;
+const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"; unset WMEM_CHECK_NEEDLES; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; "$@" & exit 0`;
+
+/** Where grep's answer goes: `answer`, a new file (removed once open). */
+export interface GrepCheckOptions {
+  answer: string;
+  then?: ThenRun;
+}
 
 /**
  * Starts grep over the open file `fd` (from its offset 0: every read of the caller is positioned)
  * for any of `needles` (fixed strings without newlines); undefined when it could not start.
  */
-export function startGrepCheck(fd: number, needles: string[], then?: ThenRun): GrepCheck | undefined {
+export function startGrepCheck(fd: number, needles: string[], options: GrepCheckOptions): GrepCheck | undefined {
   if (!needles.length || needles.some((n) => !n || n.includes('\n'))) return undefined;
-  let child: import('node:child_process').ChildProcess;
+  let out: number;
   try {
-    // Loaded here: the return loads it anyway to start the finishing; nothing else needs it.
-    const { spawn } = process.getBuiltinModule('node:child_process');
-    child = spawn('/bin/sh', ['-c', SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], {
-      // fd 3: held open by this process until it exits (never written).
-      stdio: then ? [fd, 'pipe', 'ignore', 'pipe'] : [fd, 'pipe', 'ignore'],
-      detached: true,
-      env: { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') },
-    });
+    out = openSync(options.answer, 'wx+', 0o600);
   } catch {
     return undefined;
   }
-  child.on('error', () => {});
-  if (child.pid === undefined || !child.stdout) return undefined;
-  child.unref();
-  (child.stdio[3] as import('node:net').Socket | null)?.unref();
-  const out: Buffer[] = [];
-  const stdout = child.stdout;
-  const firstMatch = new Promise<number | undefined>((resolve) => {
-    stdout.on('data', (data: Buffer) => out.push(data));
-    stdout.on('error', () => resolve(undefined));
-    // The pipe ends when `then` takes the child's place (its stdout is /dev/null) or sh exits.
-    stdout.on('end', () => resolve(grepAnswer(Buffer.concat(out).toString('latin1'), new Set(needles))));
+  // Nothing to leave behind: the child writes through its descriptor, this process reads through its own.
+  try {
+    unlinkSync(options.answer);
+  } catch {
+    // a name left behind is swept with the session's other temp files (its pid is in it)
+  }
+  let settle!: (answer: number | undefined) => void;
+  const firstMatch = new Promise<number | undefined>((resolve) => (settle = resolve));
+  const { then } = options;
+  const pid = spawnDetached('/bin/sh', ['-c', SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], {
+    stdin: fd,
+    stdout: out,
+    env: { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') },
+    onExit: (code) => {
+      settle(code === 0 ? grepAnswer(readAnswer(out), new Set(needles)) : undefined);
+      closeSync(out);
+    },
   });
+  if (pid === undefined) {
+    closeSync(out);
+    return undefined;
+  }
   return { thenStarted: then !== undefined, firstMatch };
+}
+
+/** What the child wrote (a few lines: the first match and the status; more is no answer anyway). */
+function readAnswer(fd: number): string {
+  const buffer = Buffer.alloc(64 << 10);
+  try {
+    return buffer.toString('latin1', 0, readSync(fd, buffer, 0, buffer.length, 0));
+  } catch {
+    return '';
+  }
 }
 
 /**

@@ -1,0 +1,50 @@
+// A detached child started without node:child_process (src/store/spawn.ts): its standard input
+// and output are the descriptors given, its exit code is told; where process.binding would warn
+// (--pending-deprecation wraps it), node:child_process starts the same child.
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { spawnDetached } from '../../src/store/spawn.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `sh -c script` with `input` on its standard input; its output and exit code. */
+async function run(script: string, input: string): Promise<{ out: string; code: number | undefined }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-spawn-'));
+  dirs.push(dir);
+  writeFileSync(path.join(dir, 'in'), input);
+  const stdin = openSync(path.join(dir, 'in'), 'r');
+  const stdout = openSync(path.join(dir, 'out'), 'w');
+  try {
+    const code = await new Promise<number | undefined>((resolve) => {
+      const pid = spawnDetached('/bin/sh', ['-c', script], { stdin, stdout, env: { ...process.env, WMEM_SPAWN_TEST: 'seen' }, onExit: resolve });
+      expect(pid).toBeGreaterThan(0);
+    });
+    return { out: readFileSync(path.join(dir, 'out'), 'utf8'), code };
+  } finally {
+    closeSync(stdin);
+    closeSync(stdout);
+  }
+}
+
+it('gives the child the descriptors and environment asked for, and tells its exit code', async () => {
+  expect(await run('tr a-z A-Z; echo "$WMEM_SPAWN_TEST"; exit 3', 'abc\n')).toEqual({ out: 'ABC\nseen\n', code: 3 });
+});
+
+it('starts the same child through node:child_process where process.binding would warn', async () => {
+  const proc = process as unknown as { binding: (name: string) => unknown };
+  const binding = proc.binding;
+  // What --pending-deprecation leaves in its place: a wrapper (named "deprecated") that warns.
+  proc.binding = function deprecated(): never {
+    throw new Error('process.binding must not be called');
+  };
+  try {
+    expect(await run('cat; exit 5', 'x\n')).toEqual({ out: 'x\n', code: 5 });
+  } finally {
+    proc.binding = binding;
+  }
+});
