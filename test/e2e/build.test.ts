@@ -15,7 +15,7 @@ import { ROOT } from '../helpers/cli.js';
 const leanDir = path.join(ROOT, 'dist', 'fast');
 // Packages a CommonJS bundle may require() where it is used, never up front (src/memory/overview.ts).
 const MARKDOWN = ['unified', 'remark-parse', 'gray-matter'];
-const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN };
+const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN, 'context-memory.cjs': MARKDOWN };
 // The hook's first stages, one pair per agent with hooks (first-hook.cjs and first-tool.cjs, the
 // default agent's; first-hook-<id>.cjs, first-tool-<id>.cjs), as bin/wmem.js finds them.
 const ROUTES = 'first-routes.json';
@@ -43,6 +43,9 @@ const bundles: Record<string, string[]> = {
   'fast-search.cjs': [],
   // The first stage of `context`: reads the answer cache, loads nothing else at all.
   'first.cjs': [],
+  // The memory part's reading and rendering, which the prompts' first stage requires beside it
+  // only for a prompt whose memory files changed (src/entries/build-first-hook.mjs BESIDE_PROMPTS).
+  'context-memory.cjs': [],
 };
 
 /**
@@ -105,17 +108,20 @@ it('the hook bundle reaches the CommonJS consolidation beside it', () => {
 // The hook's first stage hands what it cannot answer to the full hook entry beside it, by a path
 // built at run time; and what it leaves out is a stand-in that throws FirstStageMiss, never a
 // module that loads up front (the build refuses one imported statically).
-it.each(firstStages)('the hook\'s first stage %s reaches the full hook entry beside it, and is the smaller file', (name) => {
+it.each(firstStages)('the hook\'s first stage %s reaches the stage it hands over to beside it, and is the smaller file', (name) => {
   const first = readFileSync(path.join(leanDir, name), 'utf8');
-  const named = [...first.matchAll(/new URL\("\.\/([\w.-]+\.cjs)", __wmemModuleUrl\)/g)].map((m) => m[1]);
-  // And the consolidation beside it, as the full entry does (a session's end, first-end*).
-  const ends = name.startsWith('first-end');
-  expect(named.sort()).toEqual(['consolidate.cjs', 'fast-hook.cjs']);
-  const required = createRequire(path.join(leanDir, name))('./fast-hook.cjs') as Record<string, unknown>;
-  expect(typeof required.runFast).toBe('function');
+  const named = [...first.matchAll(/new URL\("\.\/([\w.-]+\.cjs)", __wmemModule\.url\)/g)].map((m) => m[1]);
+  // The consolidation beside it, as the full entry has (a session's end, first-end*).
+  expect(named).toEqual(['consolidate.cjs']);
+  // What a miss is handed to (the build's WMEM_HANDS_TO): the prompts' build hands on to the
+  // agent's first-hook build, the others to the full entry.
+  const handsTo = [...first.matchAll(/const next = true \? "([\w.-]+\.cjs)"/g)].map((m) => m[1]);
+  expect(handsTo).toEqual([name.startsWith('first-prompt') ? name.replace('first-prompt', 'first-hook') : 'fast-hook.cjs']);
+  const required = createRequire(path.join(leanDir, name))(`./${handsTo[0]}`) as Record<string, unknown>;
+  expect(typeof (required.runHook ?? required.runFast)).toBe('function');
   expect(first).toContain('name: "FirstStageMiss"');
   expect(first).not.toContain('function consolidateSession(');
-  expect(first.length).toBeLessThan((ends ? 0.8 : 0.7) * readFileSync(path.join(leanDir, 'fast-hook.cjs')).length);
+  expect(first.length).toBeLessThan((name.startsWith('first-end') ? 0.8 : 0.7) * readFileSync(path.join(leanDir, 'fast-hook.cjs')).length);
 });
 
 // A search loads no more than it needs: node:crypto (temp names, an index's build) and
