@@ -20,7 +20,7 @@ import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type 
 import type { AppEnv } from './env.js';
 import { signContextInputs, signMemoryInputs } from './context-inputs.js';
 import { signature, type Signature } from '../store/answers.js';
-import { SETTLE_MS, unsettled } from '../store/answers-save.js';
+import { settleMs, unsettled } from '../store/answers-save.js';
 
 export interface ContextOptions {
   part?: 'all' | 'memory' | 'meta';
@@ -200,9 +200,7 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
     const joined = kept.blocks && joinedBlocks(kept.blocks);
     if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false, maintained };
   }
-  // WMEM_SETTLE_MS: tests, whose edits all change a file's size or inode, need not wait (as for the answer cache).
-  const settle = Number(env.WMEM_SETTLE_MS) >= 0 && env.WMEM_SETTLE_MS ? Number(env.WMEM_SETTLE_MS) : SETTLE_MS;
-  const texts = unsettled(signed, Date.now(), settle).map((file) => [file, textOf(file)] as const);
+  const texts = unsettled(signed, Date.now(), settleMs(env)).map((file) => [file, textOf(file)] as const);
   // Not a regular file (a link, a folder), or more text than the cache should carry, that changed
   // just now: not recalled until it stands still.
   const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
@@ -217,7 +215,7 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   return rendered;
 }
 
-/** The most text of files changed just now that the render cache keeps to recall the part by (it is read on every prompt). */
+/** The most text (UTF-16 units: up to ~192 KB of UTF-8 for CJK) of files changed just now that the render cache keeps to recall the part by (it is read on every prompt). */
 const RECALL_TEXT_MAX = 64 * 1024;
 
 /** A regular file's text; null when there is none; undefined for anything else (a link, a folder, an unreadable file). */

@@ -1,10 +1,14 @@
-// Builds dist/fast/first-hook.cjs, first-prompt.cjs and first-tool.cjs, the hook's first stage (src/entries/first-hook.ts): the hook
-// path from the same source modules as dist/fast/fast-hook.cjs, with the modules the common
-// events never load replaced by a stand-in that throws FirstStageMiss when it is loaded (the
-// first stage then hands the hook to fast-hook.cjs). A module may only be left out where every
+// Builds the hook's first stages (src/entries/first-hook.ts), each the hook path from the same
+// source modules as dist/fast/fast-hook.cjs with the modules its events never load replaced by a
+// stand-in that throws FirstStageMiss when it is loaded: first-hook.cjs (session starts),
+// first-prompt.cjs (prompts; what it lacks goes on to first-hook.cjs, and the memory part's
+// reading and rendering is loaded from dist/fast/context-memory.cjs beside it), first-tool.cjs
+// (tool calls, events wmem ignores) and first-end.cjs (the compactions, a session's end). A miss
+// is handed, input and all, to the next stage (WMEM_HANDS_TO: fast-hook.cjs, or first-hook.cjs for
+// the prompts' build). A module may only be left out where every
 // import of it is a dynamic import(): one imported statically would throw as the file loads, so
-// the build refuses it. One such pair per agent with hooks, each with that agent's hook part alone
-// (first-hook-<id>.cjs, first-tool-<id>.cjs; the default agent's unsuffixed), and
+// the build refuses it. One set per agent with hooks, each with that agent's hook part alone
+// (first-hook-<id>.cjs, first-tool-<id>.cjs…; the default agent's unsuffixed), and
 // dist/fast/first-routes.json, bin/wmem.js's table of which agent's event goes to which file, from
 // every agent's events (first-routes.ts), with how to read a hook's command line (hookLineRules:
 // its options, its default agent, how an event's name is keyed). Run by `npm run build` (build:first).
@@ -28,7 +32,7 @@ export const LEFT_OUT = [
   'store/session-tree.ts',
   'store/templates.ts',
   'app/handoff.ts',
-  // PreCompact, PostCompact, SessionEnd (never served here) and what only they load.
+  // PreCompact, PostCompact, SessionEnd (served by first-end, LEFT_OUT_OF_ENDS) and what only they load.
   'history/compaction/archive-transcript.ts',
   'store/conversation-file.ts',
   'store/detail.ts',
@@ -150,8 +154,8 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
     logLevel: 'warning',
     plugins: [leaveOut(leftOut, otherHooks, beside), builtinDefaults],
     external: ['../memory/tokens.js', 'gray-matter', 'unified', 'remark-parse', 'chalk', 'execa', 'proper-lockfile', 'gpt-tokenizer', 'minisearch', 'fast-check', '@modelcontextprotocol/sdk', 'zod', 'smol-toml'],
-    // The module's URL only where it is asked for (a miss handing over to the next stage): node:url's
-    // pathToFileURL is not run on every hook. WMEM_HANDS_TO: the stage a miss is handed to
+    // The module's URL only where it is asked for (a miss handing over to the next stage, the
+    // prompt's code signature): node:url's pathToFileURL is not run on every tool call. WMEM_HANDS_TO: the stage a miss is handed to
     // (src/entries/first-hook.ts).
     define: { 'import.meta.url': '__wmemModule.url', WMEM_HANDS_TO: JSON.stringify(handsTo) },
     banner: { js: "const __wmemModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },

@@ -8,7 +8,7 @@ import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, reportError, stdoutOf, writeStdout, type GlobalFlags } from './runtime.js';
 import { fileURLToPath } from 'node:url';
 import { envKey, signInputs } from '../store/answers.js';
-import { saveAnswer } from '../store/answers-save.js';
+import { saveAnswer, settleMs } from '../store/answers-save.js';
 import { ANSWER_VERSION } from './first.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
 import { consolidationBeside } from './consolidate-beside.js';
@@ -61,10 +61,8 @@ async function answerContext(args: string[], options: Parameters<typeof contextC
     const self = fileURLToPath(import.meta.url);
     // This bundle is an input too: a rebuild never answers from an entry the old one wrote.
     const inputs = [...signInputs([self]), ...cache.inputs];
-    // WMEM_SETTLE_MS: tests, whose edits all change a file's size or inode, need not wait (store/answers-save.ts).
-    const settle = Number(ctx.env.WMEM_SETTLE_MS) >= 0 && ctx.env.WMEM_SETTLE_MS ? Number(ctx.env.WMEM_SETTLE_MS) : undefined;
     const entry = { version: ANSWER_VERSION, cwd: process.cwd(), env: envKey(ctx.env), inputs, stdout: stdoutOf(result, ctx), stderr: warned.join('') };
-    await saveAnswer(cache.stateDir, args, entry, settle);
+    await saveAnswer(cache.stateDir, args, entry, settleMs(ctx.env));
   }
   return true;
 }

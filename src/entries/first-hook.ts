@@ -26,8 +26,9 @@ export type FirstStageKind = 'first-hook' | 'first-prompt' | 'first-tool' | 'fir
 
 /**
  * The moments this stage serves, whichever agent fires them: every prompt, every tool call, a
- * session's (re)start, and an event wmem ignores; and the kind of build that serves each (a tool
- * call's, first-tool, leaves out the context's rendering besides). src/entries/build-first-hook.mjs
+ * session's (re)start, the compactions, a session's end and an event wmem ignores; and the kind of
+ * build that serves each (first-prompt leaves out the memory part's rendering, loaded beside it
+ * when needed; first-tool the context's rendering; first-end what only a new session needs). src/entries/build-first-hook.mjs
  * builds each agent's pair and bin/wmem.js's routes to them from these (first-routes.ts).
  */
 export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, FirstStageKind>>> = {

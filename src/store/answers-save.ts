@@ -16,6 +16,15 @@ const ENTRIES_KEPT = 8;
  */
 export const SETTLE_MS = 2_000;
 
+/**
+ * The settle time this environment asks for: WMEM_SETTLE_MS (tests, whose edits all change a
+ * file's size or inode, need not wait), else SETTLE_MS.
+ */
+export function settleMs(env: NodeJS.ProcessEnv): number {
+  const asked = Number(env.WMEM_SETTLE_MS);
+  return env.WMEM_SETTLE_MS && asked >= 0 ? asked : SETTLE_MS;
+}
+
 /** Whether no input changed within `settleMs` of `nowMs` (its change time: a write cannot set it back). */
 export function settled(inputs: [string, Signature][], nowMs: number, settleMs: number): boolean {
   return unsettled(inputs, nowMs, settleMs).length === 0;

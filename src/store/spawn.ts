@@ -52,6 +52,9 @@ function processHandle(): (new () => ProcessHandle) | undefined {
     const binding = (process as unknown as { binding?: (name: string) => { Process?: new () => ProcessHandle } }).binding;
     // A wrapped process.binding (--pending-deprecation) would print a deprecation warning.
     if (typeof binding !== 'function' || binding.name !== 'binding') return undefined;
+    // The handle's options are internal to Node and checked in C++ (a wrong shape aborts the
+    // process, which no catch sees): used only on the major whose shape is known, 20.
+    if (process.versions.node.split('.')[0] !== '20') return undefined;
     const Process = binding('process_wrap').Process;
     return typeof Process === 'function' ? Process : undefined;
   } catch {
@@ -63,6 +66,12 @@ function spawnByModule(file: string, args: string[], child: DetachedChild): numb
   try {
     const { spawn } = process.getBuiltinModule('node:child_process');
     const started = spawn(file, args, { detached: true, stdio: [child.stdin ?? 'ignore', child.stdout ?? 'ignore', 'ignore'], env: child.env });
+    if (started.pid === undefined) {
+      // Not started (ENOENT, EAGAIN, EMFILE…): the 'error' Node emits on the next tick is this
+      // answer, and onExit is for a child that ran, as on the handle's path.
+      started.on('error', () => {});
+      return undefined;
+    }
     let told = false;
     const tell = (code: number | undefined) => {
       if (!told) child.onExit?.(code);

@@ -48,3 +48,22 @@ it('starts the same child through node:child_process where process.binding would
     proc.binding = binding;
   }
 });
+
+it('answers undefined for a child that could not start, on either path, and never tells an exit for it', async () => {
+  const proc = process as unknown as { binding: (name: string) => unknown };
+  const binding = proc.binding;
+  const missing = path.join(os.tmpdir(), 'wmem-spawn-no-such-file', 'sh');
+  const exits: Array<number | undefined> = [];
+  try {
+    expect(spawnDetached(missing, [], { env: process.env, onExit: (code) => exits.push(code) })).toBeUndefined();
+    proc.binding = function deprecated(): never {
+      throw new Error('process.binding must not be called');
+    };
+    expect(spawnDetached(missing, [], { env: process.env, onExit: (code) => exits.push(code) })).toBeUndefined();
+  } finally {
+    proc.binding = binding;
+  }
+  // node:child_process tells a failed start on a later tick: give it a few.
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  expect(exits).toEqual([]);
+});

@@ -61,17 +61,23 @@ export function startGrepCheck(fd: number, needles: string[], options: GrepCheck
   let settle!: (answer: number | undefined) => void;
   const firstMatch = new Promise<number | undefined>((resolve) => (settle = resolve));
   const { then } = options;
+  // Closed once: by the exit, or here when the child could not start.
+  let open = true;
+  const close = () => {
+    if (open) closeSync(out);
+    open = false;
+  };
   const pid = spawnDetached('/bin/sh', ['-c', SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], {
     stdin: fd,
     stdout: out,
     env: { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') },
     onExit: (code) => {
-      settle(code === 0 ? grepAnswer(readAnswer(out), new Set(needles)) : undefined);
-      closeSync(out);
+      settle(code === 0 && open ? grepAnswer(readAnswer(out), new Set(needles)) : undefined);
+      close();
     },
   });
   if (pid === undefined) {
-    closeSync(out);
+    close();
     return undefined;
   }
   return { thenStarted: then !== undefined, firstMatch };
