@@ -123,8 +123,16 @@ describe('GitHub Copilot CLI 1.0.102 with wmem hooks', () => {
       const archived = await readFile(path.join(archive, archives[0]), 'utf8');
       expect(log.startsWith(archived)).toBe(true);
       expect(archived).toContain('Go on with the next step.');
-      expect(archived).toContain('"session.compaction_start"');
       expect(archived).not.toContain('"session.compaction_complete"');
+      // Copilot appends to events.jsonl asynchronously: on a loaded machine the /compact run's own
+      // records (its session.resume, the compaction's start) may not be written yet when
+      // preCompact reads the file (CI, 2026-11-27: the archive ended at the run before's shutdown).
+      // What such a gap may hold is the run's bookkeeping, never a message of the conversation;
+      // the next archive takes it from where this one ended (only new complete lines).
+      const compactionAt = log.lastIndexOf('\n', log.indexOf('"session.compaction_start"')) + 1;
+      expect(compactionAt).toBeGreaterThan(0);
+      const gap = log.slice(archived.length, Math.max(archived.length, compactionAt)).split('\n').filter((line) => !line.includes('"content":"/compact"'));
+      expect(gap.filter((line) => /"type":"(user|assistant)\.message"|"type":"tool\.execution_complete"/.test(line))).toEqual([]);
       // After it: one copy of the memory part, and no second archive.
       const after = await world.copilot('What is open?', { resume: id });
       expect(after.exitCode, after.stderr).toBe(0);
