@@ -4,7 +4,7 @@
 // Secrets in outputs are redacted before anything is kept.
 import { sha256Hex } from './hash.js';
 import { redactSecrets } from './gate.js';
-import { applyTodoChange, renderTodos, todoChangeFrom, todoFields, type TodoChange, type TodoItem } from './todos.js';
+import { applyTodoChange, renderTodos, todoFields, type TodoChange, type TodoItem } from './todos.js';
 
 /** What a tool did, in the generic shape; hooks map an agent's events into it. */
 export interface ToolEvent {
@@ -346,5 +346,3 @@ export function toolEventFromJson(raw: unknown): ToolEvent | undefined {
   return event;
 }
 
-// Kept with the todos (an agent's hook part reads it on every tool call, and loads no more of the hot state).
-export { todoFields };

@@ -7,7 +7,6 @@ import type { Session } from './session.js';
 import { hotStatePath } from './paths.js';
 import { applyToolEvent, emptyHotState, migrateHotState, type HotState, type ToolEvent, type TrackOutcome } from '../memory/hot-state.js';
 
-export { hotStatePath };
 
 /** A missing or unreadable file is an empty state: hot state is a cache of recent events. */
 export function readHotStateSync(stateDir: string): HotState {
