@@ -22,9 +22,9 @@ const MADE_WORDS = ['user', 'assistant', 'tool', 'system', 'summary', 'redacted'
 /**
  * A JSON escape of an ASCII digit or letter (\u0041 is "A"): the extracted text holds the letter,
  * the raw line does not. No known writer escapes them, but a line that does is parsed. What
- * follows `\u00` (any case of hex digit); found apart from the needles (`escapedLines`): inside
- * the needles' expression, an alternative that starts with a backslash cost the pass ~75-110 M
- * instructions over a 58 MB archive (bench/README.md, searchfirst6).
+ * follows `\u00` (any case of hex digit). Looked for in the needles' expression only in a chunk
+ * that holds one (escapeIn): there, an alternative that starts with a backslash cost the pass of
+ * a 58 MB archive with none ~75-110 M instructions (bench/README.md, searchfirst6).
  */
 const ASCII_ESCAPE = '3[0-9]|[46][1-9a-f]|[57][0-9a]';
 
@@ -37,37 +37,35 @@ const ASCII_ESCAPE = '3[0-9]|[46][1-9a-f]|[57][0-9a]';
 const CONTROL_ESCAPE = '[01][0-9a-f]';
 const EXPONENT = '[0-9][eE][-+]?[0-9]';
 
-/** The expression of a raw pass: lines that must be parsed whatever precedes the match (group 1), or a needle. */
-function rawExpression(needles: string[]): RegExp {
-  const always = needles.some((n) => /^[0-9]/.test(n)) ? `(${EXPONENT})|` : '';
-  return new RegExp(`${always}${needles.join('|')}`, 'gi');
-}
-
-/** What must follow `\u00` for a line to be parsed whatever its needles (sticky, at the escape's 5th character). */
-function escapeExpression(needles: string[]): RegExp {
+/**
+ * The expressions of a raw pass: the needles, with (group 1) what makes a line parsed whatever
+ * precedes it; and the same with the escapes too, for a chunk that holds one (escapeIn).
+ */
+function rawExpressions(needles: string[]): Needles {
   const escapes = [ASCII_ESCAPE];
   if (needles.some((n) => /^[tnrbfu]/.test(n))) escapes.push(CONTROL_ESCAPE);
-  return new RegExp(escapes.join('|'), 'iy');
+  const always = needles.some((n) => /^[0-9]/.test(n)) ? [EXPONENT] : [];
+  const expression = (parts: string[]) => new RegExp(`${parts.length ? `(${parts.join('|')})|` : ''}${needles.join('|')}`, 'gi');
+  return { re: expression(always), withEscapes: expression([...always, `${ESCAPE_START_RE}(?:${escapes.join('|')})`]), escape: new RegExp(escapes.join('|'), 'iy') };
+}
+
+/** A raw pass's needles: `re` for a chunk without the escapes `escape` accepts, `withEscapes` for one with. */
+interface Needles {
+  re: RegExp;
+  withEscapes: RegExp;
+  escape: RegExp;
 }
 
 const ESCAPE_START = '\\u00';
+const ESCAPE_START_RE = '\\\\u00';
 
-/**
- * The lines of a chunk (indexes into `starts`, ascending) that hold an escape `escape` accepts:
- * found by the string's own search for `\u00` (no line holds one in most archives).
- */
-function escapedLines(text: string, starts: number[], escape: RegExp): number[] {
-  const lines: number[] = [];
-  let i = 0;
+/** Whether a chunk holds an escape `escape` accepts (after `\u00`): by the string's own search (no line holds one in most archives). */
+function escapeIn(text: string, escape: RegExp): boolean {
   for (let at = text.indexOf(ESCAPE_START); at !== -1; at = text.indexOf(ESCAPE_START, at + 1)) {
     escape.lastIndex = at + ESCAPE_START.length;
-    if (!escape.test(text)) continue;
-    while (i + 1 < starts.length && starts[i + 1] <= at) i++;
-    lines.push(i);
-    if (i + 1 >= starts.length) break;
-    at = starts[i + 1] - 1; // one per line: on from the next line's start
+    if (escape.test(text)) return true;
   }
-  return lines;
+  return false;
 }
 
 /** The most lines that are not candidates parsed to estimate the average length (all of them when fewer). */
@@ -146,7 +144,7 @@ function scanOpen(fd: number, needles: string[], source: number, pools: Candidat
   if (!stat.isFile()) return undefined;
   // The length sample is taken during the pass (the bytes are in memory then) unless a share is asked.
   const sample = options.sampleShare ? undefined : new PassSample(stat.size, LENGTH_SAMPLE);
-  const pass = readPass(fd, { re: rawExpression(needles), escape: escapeExpression(needles) }, options.extract, hits, sample);
+  const pass = readPass(fd, rawExpressions(needles), options.extract, hits, sample);
   if (!pass) return undefined;
   const { starts, size, candidates, days } = pass;
   // A line that ends the file without a line end is a line too; an empty file is one blank line.
@@ -280,12 +278,6 @@ interface Span {
   to(n: number): number;
 }
 
-/** A raw pass's needles (group 1: a line parsed whatever precedes it) and the escapes that make a line parsed (escapeExpression). */
-interface Needles {
-  re: RegExp;
-  escape: RegExp;
-}
-
 interface Pass {
   /** Byte offset of each line's start (and of the end, after a last line end). */
   starts: number[];
@@ -345,7 +337,7 @@ const DENSE_CHECK = 1 << 20;
 const CHUNK = 1 << 16;
 
 /** The lines of one chunk (whole lines; the last may lack its line end only at the file's end). */
-function scanChunk(bytes: Buffer, base: number, pass: Pass, { re, escape }: Needles, extract: (line: string) => string, day: { last: string }, hits: Hits, sample?: PassSample): void {
+function scanChunk(bytes: Buffer, base: number, pass: Pass, needles: Needles, extract: (line: string) => string, day: { last: string }, hits: Hits, sample?: PassSample): void {
   const text = bytes.toString('latin1');
   const first = pass.starts.length; // 1-based number of this chunk's first line
   const starts = [0];
@@ -363,16 +355,7 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, { re, escape }: Need
   const ascii = isAscii(bytes);
   const lines: number[] = [];
   const textOf = (i: number) => extract(ascii ? text.slice(starts[i], end(i)) : bytes.toString('utf8', starts[i], end(i)));
-  const take = (i: number) => {
-    const said = textOf(i);
-    pass.candidates.push(first + i);
-    pass.textChars += said.length + 1;
-    lines.push(first + i);
-    hits.add(first + i, said);
-  };
-  // The lines parsed for an escape, merged in line order with those a needle finds.
-  const escaped = escapedLines(text, starts, escape);
-  let e = 0;
+  const re = escapeIn(text, needles.escape) ? needles.withEscapes : needles.re;
   re.lastIndex = 0;
   let i = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
@@ -381,13 +364,15 @@ function scanChunk(bytes: Buffer, base: number, pass: Pass, { re, escape }: Need
       continue;
     }
     i = lineAt(m.index, i);
-    while (e < escaped.length && escaped[e] <= i) if (escaped[e++] < i) take(escaped[e - 1]);
-    take(i);
+    const said = textOf(i);
+    pass.candidates.push(first + i);
+    pass.textChars += said.length + 1;
+    lines.push(first + i);
+    hits.add(first + i, said);
     // One candidate per line: go on from the next line's start.
     if (i + 1 >= starts.length) break;
     re.lastIndex = starts[i + 1];
   }
-  while (e < escaped.length) take(escaped[e++]);
   sample?.take(starts, end, base, first, lines, textOf);
   dayRuns(text, starts, end, first, pass.days, day);
 }
