@@ -60,6 +60,22 @@ describe('the first search of a large archive with no search text yet', () => {
     raw.hits.forEach((h, i) => expect(Math.abs(h.score - scan.hits[i].score) / scan.hits[i].score).toBeLessThan(0.02));
   });
 
+  it('finds a word spelled with an escape in any chunk of the pass, whichever chunks hold one', async () => {
+    // Lines far apart (a chunk is 64 KiB) spell "flamingo" as `fl\u0061mingo` in the raw JSON, and
+    // hold no other query word: only the chunks that hold such an escape are searched with the
+    // escapes' expression. A control
+    // escape (`\u001b`) elsewhere is no reason to parse a line for this query.
+    const spelled = history(12_000).map((l, i) => (i % 2_500 === 1_234 ? line(i, `the flamingo escaped ${i}`).replace('flamingo', 'fl\\u0061mingo') : i % 3_000 === 7 ? l.replace('fine', 'fine \\u001b[0m') : l));
+    expect(spelled.filter((l) => l.includes('\\u0061')).length).toBe(5);
+    const { scope } = session(spelled);
+    const raw = await searchMemory(scope, 'flamingo', { limit: 100 });
+    expect(raw.unindexed).toEqual(['s']);
+    const scan = await searchMemory(scope, 'flamingo', { limit: 100, noIndex: true });
+    const escaped = (r: typeof raw) => r.hits.filter((h) => h.snippet.includes('escaped')).map((h) => h.line).sort((x, y) => x - y);
+    expect(escaped(scan).length).toBe(5);
+    expect(escaped(raw)).toEqual(escaped(scan));
+  });
+
   it('samples the other lines evenly when every prompt holds a query word (no favour for the line after a candidate)', async () => {
     // Each prompt holds "turn" (longer than the average line: its score depends on the average);
     // the tool output after it is long, the lines after that short.
