@@ -1004,6 +1004,7 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
   const seen = new Uint8Array(BLOCK_LINES);
   const touched = new Int32Array(BLOCK_LINES);
   const lengths = new Lengths(lengthsOf, lines);
+  let blocks = 0;
   for (;;) {
     let from = DONE;
     for (let i = 0; i < k; i++) if (cur[3 * i + 2] < from) from = cur[3 * i + 2];
@@ -1028,8 +1029,14 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
     }
     const span = Math.min(BLOCK_LINES, lines - from + 1);
     const lengthAt = lengths.block(from, span);
-    // In line order: a dense block by its marks, a sparse one by sorting the few it touched.
-    const order = n > span >> 4 ? undefined : touched.subarray(0, n).sort();
+    // In line order: a dense block by its marks, a sparse one by sorting the few it touched. The
+    // first block is sorted however dense (the same order): the sort has run before V8 compiles the
+    // walk on the stack, not first met in compiled code after the dense blocks a common term starts
+    // with (a deopt and a recompile of the whole walk). The density is compared on every block.
+    const sparse = n <= span >> 4;
+    const sorted = blocks === 0 || sparse;
+    blocks++;
+    const order = sorted ? touched.subarray(0, n).sort() : undefined;
     for (let j = 0, off = 0; order ? j < n : off < span; j++, off++) {
       if (order) off = order[j];
       else if (!seen[off]) continue;
