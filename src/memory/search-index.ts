@@ -797,8 +797,8 @@ function decodeInto(bytes: Uint8Array, lines: number, into: PostingBuffer): numb
  * (the next byte, the last line decoded, the next posting's line) into `outLines`/`outCounts`:
  * those on lines below `until`, at most `cap`; returns how many. The posting it stops at is
  * decoded and checked too (its line is the cursor's next: DONE at the end). Every posting is
- * checked (CorruptIndex). One loop with no call or allocation per posting (a multi-byte varint
- * aside): a search's hot path, which V8 runs cold.
+ * checked (CorruptIndex). One loop with no call or allocation per posting: a search's hot path,
+ * which V8 runs cold.
  */
 function decodeSome(bytes: Uint8Array, cur: Int32Array, c: number, until: number, lines: number, outLines: Int32Array, outCounts: Int32Array, cap: number): number {
   const to = bytes.length;
@@ -808,17 +808,26 @@ function decodeSome(bytes: Uint8Array, cur: Int32Array, c: number, until: number
   let n = 0;
   while (p < to) {
     let q = p;
-    let delta = bytes[q++];
-    if (delta & 0x80) {
-      delta = varintRest(bytes, q, delta);
-      q = varintEnd[0];
-    }
-    if (q >= to) throw new CorruptIndex('posting cut short');
-    let count = bytes[q++];
-    if (count & 0x80) {
-      count = varintRest(bytes, q, count);
-      q = varintEnd[0];
-    }
+    // Each varint read by one loop whose every step a one-byte varint runs too: V8 compiles it
+    // with the type feedback of all of them (a call made for the longer ones only, or a step that
+    // only they ran, was a deopt and a recompile the first time a long one came).
+    let delta = 0;
+    let scale = 1;
+    let byte = 0;
+    do {
+      if (q >= to) throw new CorruptIndex('posting cut short');
+      byte = bytes[q++];
+      delta += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80);
+    let count = 0;
+    scale = 1;
+    do {
+      if (q >= to) throw new CorruptIndex('posting cut short');
+      byte = bytes[q++];
+      count += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80);
     if (delta < 1 || line + delta > lines || count < 1 || count > DONE) throw new CorruptIndex('posting out of range');
     if (line + delta >= until || n === cap) {
       next = line + delta;
@@ -833,28 +842,6 @@ function decodeSome(bytes: Uint8Array, cur: Int32Array, c: number, until: number
   cur[c + 1] = line;
   cur[c + 2] = next;
   return n;
-}
-
-/**
- * Where the last varintRest ended: no array returned per varint, and a typed array rather than a
- * module variable, whose first change V8 takes for a broken assumption (its callers recompiled).
- */
-const varintEnd = new Int32Array(1);
-
-/** The rest of a varint whose first byte (with its high bit) was `first`, from byte `p`; sets varintEnd[0]. */
-function varintRest(buf: Uint8Array, p: number, first: number): number {
-  let value = first & 0x7f;
-  let scale = 128;
-  for (;;) {
-    if (p >= buf.length) throw new CorruptIndex('posting cut short');
-    const byte = buf[p++];
-    value += (byte & 0x7f) * scale;
-    if (!(byte & 0x80)) {
-      varintEnd[0] = p;
-      return value;
-    }
-    scale *= 128;
-  }
 }
 
 /** An index to extend with appended lines: the stored postings stay where they are, as the first run. */
@@ -967,8 +954,10 @@ function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | und
       const count = into.counts[j];
       if (count > top) top = count;
     }
+    // Stored each block, not once after the loop: V8 compiles the loop on the stack (OSR) before
+    // a store after it ever ran, and a store with no type feedback was a deopt and a recompile.
+    most[0] = top;
   }
-  most[0] = top;
   return n;
 }
 
@@ -992,8 +981,8 @@ function countUnion(bytes: Uint8Array, lines: number, skip: Set<number> | undefi
       marks[line] = sum;
       if (sum > top) top = sum;
     }
+    most[0] = top; // each block (countPostings says why)
   }
-  most[0] = top;
   return n;
 }
 
@@ -1015,6 +1004,7 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
   const seen = new Uint8Array(BLOCK_LINES);
   const touched = new Int32Array(BLOCK_LINES);
   const lengths = new Lengths(lengthsOf, lines);
+  let blocks = 0;
   for (;;) {
     let from = DONE;
     for (let i = 0; i < k; i++) if (cur[3 * i + 2] < from) from = cur[3 * i + 2];
@@ -1039,8 +1029,14 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
     }
     const span = Math.min(BLOCK_LINES, lines - from + 1);
     const lengthAt = lengths.block(from, span);
-    // In line order: a dense block by its marks, a sparse one by sorting the few it touched.
-    const order = n > span >> 4 ? undefined : touched.subarray(0, n).sort();
+    // In line order: a dense block by its marks, a sparse one by sorting the few it touched. The
+    // first block is sorted however dense (the same order): the sort has run before V8 compiles the
+    // walk on the stack, not first met in compiled code after the dense blocks a common term starts
+    // with (a deopt and a recompile of the whole walk). The density is compared on every block.
+    const sparse = n <= span >> 4;
+    const sorted = blocks === 0 || sparse;
+    blocks++;
+    const order = sorted ? touched.subarray(0, n).sort() : undefined;
     for (let j = 0, off = 0; order ? j < n : off < span; j++, off++) {
       if (order) off = order[j];
       else if (!seen[off]) continue;
