@@ -2,7 +2,7 @@
 // with them, and the errors still open, by category and fingerprint. Only a non-zero exit opens
 // an error; an exit 0 of a command of the same category clears it; no exit code changes nothing.
 // Secrets in outputs are redacted before anything is kept.
-import { sha256Hex } from './hash.js';
+import { nameHash } from './name-hash.js';
 import { redactSecrets } from './gate.js';
 import { applyTodoChange, renderTodos, todoFields, type TodoChange, type TodoItem } from './todos.js';
 
@@ -188,9 +188,14 @@ export function summarize(category: ErrorCategory, output: string, command?: str
   return redactSecrets(summary).slice(0, 240);
 }
 
-/** First 12 hex characters of the sha256 of the summary. */
+/**
+ * First 12 hex characters of the summary's nameHash (FNV-1a): a name to show and to clear by, over
+ * a short text, with nothing to load or compile on a failed tool call's hook (a sha256 in
+ * JavaScript cost ~8 M instructions of its ~160). Errors recorded with the earlier fingerprint (a
+ * sha256's) still match: an error is the same one when its summary is (applyToolEvent).
+ */
 export function fingerprint(summary: string): string {
-  return sha256Hex(summary).slice(0, 12);
+  return nameHash(summary).slice(0, 12);
 }
 
 function clip(text: string, max: number): string {
@@ -254,7 +259,7 @@ export function applyToolEvent(previous: HotState, event: ToolEvent, now: Date):
   if (!category) return finish(outcome, stamp, touched.length > 0 || todosChanged);
   const summary = summarize(category, output, command);
   const fp = fingerprint(summary);
-  const existing = state.errors.find((e) => e.fingerprint === fp);
+  const existing = state.errors.find((e) => e.fingerprint === fp || e.summary === summary);
   if (existing) {
     existing.count++;
     existing.last = stamp;

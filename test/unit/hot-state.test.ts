@@ -66,7 +66,7 @@ describe('error categories on real outputs', () => {
     const opened = applyToolEvent(emptyHotState(), { tool: 'bash', command, exit_code: 1, output }, NOW);
     expect(opened.opened?.category).toBe(category);
     expect(opened.opened?.summary).toMatch(summary);
-    expect(opened.opened?.fingerprint).toBe(createHash('sha256').update(opened.opened!.summary).digest('hex').slice(0, 12));
+    expect(opened.opened?.fingerprint).toBe(fingerprint(opened.opened!.summary));
     const cleared = applyToolEvent(opened.state, { tool: 'bash', command, exit_code: 0, output: '' }, NOW);
     expect(cleared.state.errors).toEqual([]);
     expect(cleared.cleared).toHaveLength(1);
@@ -118,7 +118,17 @@ describe('error categories on real outputs', () => {
 
   it('fingerprints ignore durations', () => {
     expect(summarize('test', ' × adds two numbers 5ms')).toBe(summarize('test', ' × adds two numbers 17ms'));
-    expect(fingerprint('abc')).toBe('ba7816bf8f01');
+    expect(fingerprint('abc')).toBe('1a47e90bacfe');
+  });
+
+  it('an error recorded with the earlier fingerprint (a sha256) is still the same error', () => {
+    const failure = { command: 'npx tsc', exit_code: 2, output: "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'." };
+    const first = apply([failure]);
+    // As an earlier wmem wrote it: the first 12 hex digits of the summary's sha256.
+    const old: HotState = { ...first, errors: first.errors.map((e) => ({ ...e, fingerprint: createHash('sha256').update(e.summary).digest('hex').slice(0, 12) })) };
+    const again = apply([failure], old);
+    expect(again.errors).toHaveLength(1);
+    expect(again.errors[0].count).toBe(2);
   });
 });
 
