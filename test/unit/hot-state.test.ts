@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import path from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { DECAY, applyToolEvent, categorize, emptyHotState, fingerprint, renderHotState, summarize, toolEventFromJson, type HotState, type ToolEvent } from '../../src/memory/hot-state.js';
+import { DECAY, NEEDLED_PATTERNS, applyToolEvent, categorize, emptyHotState, fingerprint, renderHotState, summarize, toolEventFromJson, type HotState, type ToolEvent } from '../../src/memory/hot-state.js';
 
 const fixture = (name: string) => readFileSync(path.join(ROOT, 'test/fixtures/tool-outputs', name), 'utf8');
 const NOW = new Date('2026-03-12T14:30:00Z');
@@ -196,5 +197,38 @@ describe("the agent's todo list", () => {
   it('redacts a secret in a todo', () => {
     const state = apply([claude('TodoWrite', { todos: [{ content: 'Rotate ghp_R4nD0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY', status: 'pending' }] })]);
     expect(renderHotState(state)).not.toContain('ghp_R4nD0m');
+  });
+});
+
+// A pattern is run only on text holding one of its needles (memory/needles.ts): the needles must
+// be in every text the pattern matches, whatever its case and its neighbours.
+describe('the needles that let most commands and outputs skip the error patterns', () => {
+  const words = [
+    'tsc', 'vue-tsc', 'tsgo', 'typecheck', 'type-check', 'mypy', 'pyright', 'flow', 'check', 'check-types', 'eslint', 'lint', 'biome', 'prettier', '--check', 'ruff', 'flake8',
+    'pylint', 'clippy', 'stylelint', 'golangci-lint', 'rubocop', 'shellcheck', 'vitest', 'jest', 'mocha', 'ava', 'pytest', 'playwright', 'test', 'cypress', 'run', 'go',
+    'cargo', 'rspec', 'phpunit', 'node', '--test', 'npm', 'pnpm', 'yarn', 'bun', 'build', 'esbuild', 'webpack', 'rollup', 'vite', 'tsup', 'parcel', 'make', 'cmake', 'gradle',
+    'mvn', 'gcc', 'g++', 'clang', 'next', 'error', 'TS2322', 'TS12', ': error: ', '[assignment]', '[arg-type]', 'Tests', 'Test', 'Test Files', 'failed', 'FAIL', 'FAILED', '✗', '×',
+    'AssertionError', 'failing', '--- FAIL:', 'problems', 'problem', '(', ')', 'errors', 'Build failed', 'Could not resolve', 'ERROR in', '[ERROR]', 'error: could not compile',
+    'Module not found', 'failed to compile', 'at', 'Uncaught', 'Traceback (most recent call last)', 'Error', 'Exception', 'TypeError', ': ', 'panic:', 'Segmentation fault',
+    'exit', 'Exit', 'code', 'status', 'command', 'the', 'with', 'exited', 'process', 'completed', 'err!', 'ERR!', 'errno', 'lifecycle', 'command failed', '[E1]',
+  ];
+  const caseOf = (w: string, c: number) => (c === 0 ? w : c === 1 ? w.toUpperCase() : w[0]!.toUpperCase() + w.slice(1));
+  const fragment = fc.oneof(
+    fc.tuple(fc.constantFrom(...words), fc.integer({ min: 0, max: 2 })).map(([w, c]) => caseOf(w, c)),
+    fc.constantFrom(' ', '  ', '\t', '\n', ':', '.', '-', '1', '42', '3:5', '12:7', '5ms', '/', 'a.ts', '@x/y', 'İ', 'ſ', 'é', '\x1b[31m', '\x1b[0m'),
+  );
+  const text = fc.array(fragment, { maxLength: 16 }).map((parts) => parts.join(''));
+
+  it('are in every text a pattern matches', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        for (const { pattern, needles } of NEEDLED_PATTERNS) {
+          if (!pattern.test(t)) continue;
+          const haystack = pattern.ignoreCase ? t.toLowerCase() : t;
+          expect(needles.some((n) => haystack.includes(n)), `${pattern} matched ${JSON.stringify(t)} without a needle`).toBe(true);
+        }
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
