@@ -2,6 +2,7 @@
 // prompts. Secrets are refused at the gate everywhere; workspace memory adds stricter rules
 // (workspace-gate.ts: a module of its own, whose patterns every hook would otherwise build).
 import { usageError } from '../ui/errors.js';
+import { mayMatch } from './needles.js';
 
 export interface SecretMatch {
   kind: string;
@@ -10,10 +11,9 @@ export interface SecretMatch {
 // Known token prefixes are caught wherever they start: a token glued to other characters (a
 // session id "S1ghp_…", "token=xoxb-…") is still a token. Only OpenAI's bare `sk-`, which ends
 // common words ("task-", "disk-"), must not follow a letter.
-// Each pattern comes with the literal text every match of it holds (one of `needles`; lower case
-// where the pattern ignores case, which for these patterns is ASCII case alone): most text holds
-// none (a file path, a command, every string of a hook state on every prompt), and a pattern
-// whose needles are absent is never run, nor compiled (13 patterns, some through ICU's case
+// Each pattern comes with the literal text every match of it holds (its needles, needles.ts): most
+// text holds none (a file path, a command, every string of a hook state on every prompt), and a
+// pattern whose needles are absent is never run, nor compiled (13 patterns, some through ICU's case
 // tables: a third of what a tool call's hook executed in them). test/unit/gate.test.ts checks
 // that the needles never skip a match.
 export const SECRET_PATTERNS: readonly { kind: string; pattern: RegExp; needles: readonly string[] }[] = [
@@ -32,19 +32,6 @@ export const SECRET_PATTERNS: readonly { kind: string; pattern: RegExp; needles:
   { kind: 'a password assignment', pattern: /\b(?:secret|api[_-]?key|access[_-]?token)\s*[=:]\s*["']?[^\s"']{8,}/i, needles: ['secret', 'api', 'access'] },
   { kind: 'credentials in a URL', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:[^\s/@]{3,}@/i, needles: ['://'] },
 ];
-
-type SecretPattern = (typeof SECRET_PATTERNS)[number];
-
-/** Whether a pattern may match `text` (it holds one of the pattern's needles); else it cannot. */
-function mayMatch(text: string): (entry: SecretPattern) => boolean {
-  let lower: string | undefined;
-  return ({ pattern, needles }) => {
-    // toLowerCase maps ASCII letters to ASCII letters one for one: an ASCII needle of a pattern
-    // that ignores (ASCII) case is in the lower-cased text whenever the pattern matches.
-    const haystack = pattern.ignoreCase ? (lower ??= text.toLowerCase()) : text;
-    return needles.some((needle) => haystack.includes(needle));
-  };
-}
 
 export function findSecret(text: string): SecretMatch | undefined {
   const may = mayMatch(text);

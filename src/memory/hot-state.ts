@@ -2,8 +2,9 @@
 // with them, and the errors still open, by category and fingerprint. Only a non-zero exit opens
 // an error; an exit 0 of a command of the same category clears it; no exit code changes nothing.
 // Secrets in outputs are redacted before anything is kept.
-import { sha256Hex } from './hash.js';
+import { nameHash } from './name-hash.js';
 import { redactSecrets } from './gate.js';
+import { mayMatch, type Needled } from './needles.js';
 import { applyTodoChange, renderTodos, todoFields, type TodoChange, type TodoItem } from './todos.js';
 
 /** What a tool did, in the generic shape; hooks map an agent's events into it. */
@@ -95,19 +96,23 @@ export function actionFor(tool: string | undefined): string | undefined {
   return undefined;
 }
 
-const CATEGORY_BY_COMMAND: [ErrorCategory, RegExp][] = [
-  ['typecheck', /\b(?:tsc|vue-tsc|tsgo|typecheck|type-check|mypy|pyright|flow\s+check|check-types)\b/i],
-  ['lint', /\b(?:eslint|lint|biome\s+(?:check|lint)|prettier\s+--check|ruff|flake8|pylint|clippy|stylelint|golangci-lint|rubocop|shellcheck)\b/i],
-  ['test', /\b(?:vitest|jest|mocha|ava|pytest|playwright\s+test|cypress\s+run|go\s+test|cargo\s+test|rspec|phpunit|node\s+--test|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test)\b/i],
-  ['build', /\b(?:build|esbuild|webpack|rollup|vite\s+build|tsup|parcel|make|cmake|cargo\s+build|go\s+build|gradle|mvn|gcc|g\+\+|clang|next\s+build)\b/i],
+// Every pattern here carries its needles (needles.ts): a hook's command or output then compiles
+// only the patterns it may match (test/unit/hot-state.test.ts checks the needles skip no match).
+type Categorizer = Needled & { category: ErrorCategory };
+
+const CATEGORY_BY_COMMAND: Categorizer[] = [
+  { category: 'typecheck', pattern: /\b(?:tsc|vue-tsc|tsgo|typecheck|type-check|mypy|pyright|flow\s+check|check-types)\b/i, needles: ['tsc', 'tsgo', 'typecheck', 'type-check', 'mypy', 'pyright', 'flow', 'check-types'] },
+  { category: 'lint', pattern: /\b(?:eslint|lint|biome\s+(?:check|lint)|prettier\s+--check|ruff|flake8|pylint|clippy|stylelint|golangci-lint|rubocop|shellcheck)\b/i, needles: ['lint', 'biome', 'prettier', 'ruff', 'flake8', 'clippy', 'rubocop', 'shellcheck'] },
+  { category: 'test', pattern: /\b(?:vitest|jest|mocha|ava|pytest|playwright\s+test|cypress\s+run|go\s+test|cargo\s+test|rspec|phpunit|node\s+--test|(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test)\b/i, needles: ['test', 'jest', 'mocha', 'ava', 'cypress', 'rspec', 'phpunit'] },
+  { category: 'build', pattern: /\b(?:build|esbuild|webpack|rollup|vite\s+build|tsup|parcel|make|cmake|cargo\s+build|go\s+build|gradle|mvn|gcc|g\+\+|clang|next\s+build)\b/i, needles: ['build', 'make', 'webpack', 'rollup', 'tsup', 'parcel', 'gradle', 'mvn', 'gcc', 'g++', 'clang'] },
 ];
 
-const CATEGORY_BY_OUTPUT: [ErrorCategory, RegExp][] = [
-  ['typecheck', /\berror\s+TS\d{3,5}\b|: error: .*\[(?:assignment|arg-type|attr-defined|name-defined)\]/],
-  ['test', /\b(?:Tests?|Test Files)\s+\d+\s+failed\b|^\s*(?:FAIL|✗|×)\s|\bAssertionError\b|\b\d+\s+failing\b|^FAILED\s|--- FAIL:/m],
-  ['lint', /\b\d+\s+problems?\s+\(\d+\s+errors?|\s\d+:\d+\s+error\s+.+\s[\w@/-]+$/m],
-  ['build', /\bBuild failed\b|\bCould not resolve\b|\bERROR in\b|\berror: could not compile\b|\bModule not found\b|\bfailed to compile\b/i],
-  ['runtime', /^\s*at\s.+:\d+:\d+\)?$|\bUncaught\b|\bTraceback \(most recent call last\)|^\w*(?:Error|Exception):\s|^panic:|\bSegmentation fault\b/m],
+const CATEGORY_BY_OUTPUT: Categorizer[] = [
+  { category: 'typecheck', pattern: /\berror\s+TS\d{3,5}\b|: error: .*\[(?:assignment|arg-type|attr-defined|name-defined)\]/, needles: ['error'] },
+  { category: 'test', pattern: /\b(?:Tests?|Test Files)\s+\d+\s+failed\b|^\s*(?:FAIL|✗|×)\s|\bAssertionError\b|\b\d+\s+failing\b|^FAILED\s|--- FAIL:/m, needles: ['failed', 'FAIL', '✗', '×', 'AssertionError', 'failing'] },
+  { category: 'lint', pattern: /\b\d+\s+problems?\s+\(\d+\s+errors?|\s\d+:\d+\s+error\s+.+\s[\w@/-]+$/m, needles: ['error'] },
+  { category: 'build', pattern: /\bBuild failed\b|\bCould not resolve\b|\bERROR in\b|\berror: could not compile\b|\bModule not found\b|\bfailed to compile\b/i, needles: ['build failed', 'could not resolve', 'error in', 'error: could not compile', 'module not found', 'failed to compile'] },
+  { category: 'runtime', pattern: /^\s*at\s.+:\d+:\d+\)?$|\bUncaught\b|\bTraceback \(most recent call last\)|^\w*(?:Error|Exception):\s|^panic:|\bSegmentation fault\b/m, needles: ['at', 'Uncaught', 'Traceback', 'Error:', 'Exception:', 'panic:', 'Segmentation fault'] },
 ];
 
 /**
@@ -117,45 +122,71 @@ const CATEGORY_BY_OUTPUT: [ErrorCategory, RegExp][] = [
  * nothing exits 1 without opening anything.
  */
 export function categorize(command: string | undefined, output: string | undefined): ErrorCategory | undefined {
-  if (command) for (const [category, pattern] of CATEGORY_BY_COMMAND) if (pattern.test(command)) return category;
-  if (output) for (const [category, pattern] of CATEGORY_BY_OUTPUT) if (pattern.test(output)) return category;
-  return undefined;
+  const first = (table: Categorizer[], text: string | undefined) => {
+    const may = text ? mayMatch(text) : undefined;
+    return may && table.find((entry) => may(entry) && entry.pattern.test(text!))?.category;
+  };
+  return first(CATEGORY_BY_COMMAND, command) || first(CATEGORY_BY_OUTPUT, output) || undefined;
 }
 
 // Per category, the lines that best say what went wrong, most telling first.
-const SUMMARY_LINES: Record<ErrorCategory, RegExp[]> = {
-  typecheck: [/error\s+TS\d+:/, /: error: /],
-  test: [/^\s*FAIL\s+\S/, /--- FAIL:/, /^FAILED\s/, /AssertionError/, /^\s*(?:✗|×)\s/, /\d+\s+failing/],
-  lint: [/\s\d+:\d+\s+error\s/],
-  build: [/\[ERROR\]|ERROR in|error: could not compile|Could not resolve|Module not found|Build failed|failed to compile/i, /\berror\b/i],
-  runtime: [/^\s*\w*(?:Error|Exception)(?: \[\w+\])?:\s/, /Uncaught/, /^panic:/, /Segmentation fault/, /Traceback/],
+const SUMMARY_LINES: Record<ErrorCategory, Needled[]> = {
+  typecheck: [
+    { pattern: /error\s+TS\d+:/, needles: ['error'] },
+    { pattern: /: error: /, needles: [': error: '] },
+  ],
+  test: [
+    { pattern: /^\s*FAIL\s+\S/, needles: ['FAIL'] },
+    { pattern: /--- FAIL:/, needles: ['--- FAIL:'] },
+    { pattern: /^FAILED\s/, needles: ['FAILED'] },
+    { pattern: /AssertionError/, needles: ['AssertionError'] },
+    { pattern: /^\s*(?:✗|×)\s/, needles: ['✗', '×'] },
+    { pattern: /\d+\s+failing/, needles: ['failing'] },
+  ],
+  lint: [{ pattern: /\s\d+:\d+\s+error\s/, needles: ['error'] }],
+  build: [
+    { pattern: /\[ERROR\]|ERROR in|error: could not compile|Could not resolve|Module not found|Build failed|failed to compile/i, needles: ['[error]', 'error in', 'error: could not compile', 'could not resolve', 'module not found', 'build failed', 'failed to compile'] },
+    { pattern: /\berror\b/i, needles: ['error'] },
+  ],
+  runtime: [
+    { pattern: /^\s*\w*(?:Error|Exception)(?: \[\w+\])?:\s/, needles: ['Error', 'Exception'] },
+    { pattern: /Uncaught/, needles: ['Uncaught'] },
+    { pattern: /^panic:/, needles: ['panic:'] },
+    { pattern: /Segmentation fault/, needles: ['Segmentation fault'] },
+    { pattern: /Traceback/, needles: ['Traceback'] },
+  ],
 };
 
 // Lines that say only that something failed, not what: an agent's header over a failed command's
 // output (Claude Code's "Exit code 1"), a shell's or npm's closing line. Keyed on one of them,
 // every failure of a category would fold into one error.
-const UNINFORMATIVE = [
-  /^exit (?:code|status):?\s*-?\d+\.?$/i,
-  /^(?:the )?command (?:failed|exited)(?: with (?:exit )?(?:code|status) -?\d+)?\.?$/i,
-  /^process (?:completed|exited) with (?:exit )?code -?\d+\.?$/i,
-  /^(?:npm|pnpm|yarn)(?: err!| error)? (?:code|errno|command failed|lifecycle)\b/i,
-  /^error: (?:process|command) (?:completed|failed|exited) with (?:exit )?code -?\d+\.?$/i,
+const UNINFORMATIVE: Needled[] = [
+  { pattern: /^exit (?:code|status):?\s*-?\d+\.?$/i, needles: ['exit '] },
+  { pattern: /^(?:the )?command (?:failed|exited)(?: with (?:exit )?(?:code|status) -?\d+)?\.?$/i, needles: ['command '] },
+  { pattern: /^process (?:completed|exited) with (?:exit )?code -?\d+\.?$/i, needles: ['process '] },
+  { pattern: /^(?:npm|pnpm|yarn)(?: err!| error)? (?:code|errno|command failed|lifecycle)\b/i, needles: ['npm', 'yarn'] },
+  { pattern: /^error: (?:process|command) (?:completed|failed|exited) with (?:exit )?code -?\d+\.?$/i, needles: ['error: '] },
 ];
+
+/** Every pattern above with its needles (test/unit/hot-state.test.ts checks them). */
+export const NEEDLED_PATTERNS: readonly Needled[] = [...CATEGORY_BY_COMMAND, ...CATEGORY_BY_OUTPUT, ...Object.values(SUMMARY_LINES).flat(), ...UNINFORMATIVE];
 
 /** The output's lines, without colour codes, blank lines and headers that carry no information. */
 export function informativeLines(output: string): string[] {
-  return output
-    .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
-    .split('\n')
-    .filter((line) => line.trim() && !UNINFORMATIVE.some((p) => p.test(line.trim())));
+  return (output.includes('\x1b') ? output.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '') : output).split('\n').filter((line) => {
+    const text = line.trim();
+    const may = mayMatch(text);
+    return text && !UNINFORMATIVE.some((entry) => may(entry) && entry.pattern.test(text));
+  });
 }
 
 /** A stable one-line summary: the line that best says what went wrong, with the file it names. */
 export function summarize(category: ErrorCategory, output: string, command?: string): string {
   const lines = informativeLines(output);
   let summary: string | undefined;
-  for (const pattern of SUMMARY_LINES[category]) {
-    const i = lines.findIndex((l) => pattern.test(l));
+  const may = mayMatch(lines.join('\n'));
+  for (const entry of SUMMARY_LINES[category]) {
+    const i = may(entry) ? lines.findIndex((l) => entry.pattern.test(l)) : -1;
     if (i === -1) continue;
     let text = lines[i].trim();
     // eslint prints the file on its own line above the problems.
@@ -188,9 +219,14 @@ export function summarize(category: ErrorCategory, output: string, command?: str
   return redactSecrets(summary).slice(0, 240);
 }
 
-/** First 12 hex characters of the sha256 of the summary. */
+/**
+ * First 12 hex characters of the summary's nameHash (FNV-1a): a name to show and to clear by, over
+ * a short text, with nothing to load or compile on a failed tool call's hook (a sha256 in
+ * JavaScript cost ~8 M instructions of its ~160). Errors recorded with the earlier fingerprint (a
+ * sha256's) still match: an error is the same one when its summary is (applyToolEvent).
+ */
 export function fingerprint(summary: string): string {
-  return sha256Hex(summary).slice(0, 12);
+  return nameHash(summary).slice(0, 12);
 }
 
 function clip(text: string, max: number): string {
@@ -254,7 +290,7 @@ export function applyToolEvent(previous: HotState, event: ToolEvent, now: Date):
   if (!category) return finish(outcome, stamp, touched.length > 0 || todosChanged);
   const summary = summarize(category, output, command);
   const fp = fingerprint(summary);
-  const existing = state.errors.find((e) => e.fingerprint === fp);
+  const existing = state.errors.find((e) => e.fingerprint === fp || e.summary === summary);
   if (existing) {
     existing.count++;
     existing.last = stamp;

@@ -22,7 +22,7 @@ describe('sha256', () => {
     );
   });
 
-  // Error fingerprints and workspace ids kept on disk: the same digest as node:crypto's, which made them before.
+  // Workspace ids kept on disk: the same digest as node:crypto's, which made them before.
   it('sha256Hex equals node:crypto for any text, short or past 256 KiB', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.integer({ min: (1 << 18) - 2, max: (1 << 18) + 2 }).map((n) => 'x'.repeat(n))), (text) => {

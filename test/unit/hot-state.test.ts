@@ -3,9 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import path from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { DECAY, applyToolEvent, categorize, emptyHotState, fingerprint, renderHotState, summarize, toolEventFromJson, type HotState, type ToolEvent } from '../../src/memory/hot-state.js';
+import { DECAY, NEEDLED_PATTERNS, applyToolEvent, categorize, emptyHotState, fingerprint, renderHotState, summarize, toolEventFromJson, type HotState, type ToolEvent } from '../../src/memory/hot-state.js';
 
 const fixture = (name: string) => readFileSync(path.join(ROOT, 'test/fixtures/tool-outputs', name), 'utf8');
 const NOW = new Date('2026-03-12T14:30:00Z');
@@ -66,7 +67,7 @@ describe('error categories on real outputs', () => {
     const opened = applyToolEvent(emptyHotState(), { tool: 'bash', command, exit_code: 1, output }, NOW);
     expect(opened.opened?.category).toBe(category);
     expect(opened.opened?.summary).toMatch(summary);
-    expect(opened.opened?.fingerprint).toBe(createHash('sha256').update(opened.opened!.summary).digest('hex').slice(0, 12));
+    expect(opened.opened?.fingerprint).toBe(fingerprint(opened.opened!.summary));
     const cleared = applyToolEvent(opened.state, { tool: 'bash', command, exit_code: 0, output: '' }, NOW);
     expect(cleared.state.errors).toEqual([]);
     expect(cleared.cleared).toHaveLength(1);
@@ -118,7 +119,17 @@ describe('error categories on real outputs', () => {
 
   it('fingerprints ignore durations', () => {
     expect(summarize('test', ' × adds two numbers 5ms')).toBe(summarize('test', ' × adds two numbers 17ms'));
-    expect(fingerprint('abc')).toBe('ba7816bf8f01');
+    expect(fingerprint('abc')).toBe('1a47e90bacfe');
+  });
+
+  it('an error recorded with the earlier fingerprint (a sha256) is still the same error', () => {
+    const failure = { command: 'npx tsc', exit_code: 2, output: "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'." };
+    const first = apply([failure]);
+    // As an earlier wmem wrote it: the first 12 hex digits of the summary's sha256.
+    const old: HotState = { ...first, errors: first.errors.map((e) => ({ ...e, fingerprint: createHash('sha256').update(e.summary).digest('hex').slice(0, 12) })) };
+    const again = apply([failure], old);
+    expect(again.errors).toHaveLength(1);
+    expect(again.errors[0].count).toBe(2);
   });
 });
 
@@ -186,5 +197,38 @@ describe("the agent's todo list", () => {
   it('redacts a secret in a todo', () => {
     const state = apply([claude('TodoWrite', { todos: [{ content: 'Rotate ghp_R4nD0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY', status: 'pending' }] })]);
     expect(renderHotState(state)).not.toContain('ghp_R4nD0m');
+  });
+});
+
+// A pattern is run only on text holding one of its needles (memory/needles.ts): the needles must
+// be in every text the pattern matches, whatever its case and its neighbours.
+describe('the needles that let most commands and outputs skip the error patterns', () => {
+  const words = [
+    'tsc', 'vue-tsc', 'tsgo', 'typecheck', 'type-check', 'mypy', 'pyright', 'flow', 'check', 'check-types', 'eslint', 'lint', 'biome', 'prettier', '--check', 'ruff', 'flake8',
+    'pylint', 'clippy', 'stylelint', 'golangci-lint', 'rubocop', 'shellcheck', 'vitest', 'jest', 'mocha', 'ava', 'pytest', 'playwright', 'test', 'cypress', 'run', 'go',
+    'cargo', 'rspec', 'phpunit', 'node', '--test', 'npm', 'pnpm', 'yarn', 'bun', 'build', 'esbuild', 'webpack', 'rollup', 'vite', 'tsup', 'parcel', 'make', 'cmake', 'gradle',
+    'mvn', 'gcc', 'g++', 'clang', 'next', 'error', 'TS2322', 'TS12', ': error: ', '[assignment]', '[arg-type]', 'Tests', 'Test', 'Test Files', 'failed', 'FAIL', 'FAILED', '✗', '×',
+    'AssertionError', 'failing', '--- FAIL:', 'problems', 'problem', '(', ')', 'errors', 'Build failed', 'Could not resolve', 'ERROR in', '[ERROR]', 'error: could not compile',
+    'Module not found', 'failed to compile', 'at', 'Uncaught', 'Traceback (most recent call last)', 'Error', 'Exception', 'TypeError', ': ', 'panic:', 'Segmentation fault',
+    'exit', 'Exit', 'code', 'status', 'command', 'the', 'with', 'exited', 'process', 'completed', 'err!', 'ERR!', 'errno', 'lifecycle', 'command failed', '[E1]',
+  ];
+  const caseOf = (w: string, c: number) => (c === 0 ? w : c === 1 ? w.toUpperCase() : w[0]!.toUpperCase() + w.slice(1));
+  const fragment = fc.oneof(
+    fc.tuple(fc.constantFrom(...words), fc.integer({ min: 0, max: 2 })).map(([w, c]) => caseOf(w, c)),
+    fc.constantFrom(' ', '  ', '\t', '\n', ':', '.', '-', '1', '42', '3:5', '12:7', '5ms', '/', 'a.ts', '@x/y', 'İ', 'ſ', 'é', '\x1b[31m', '\x1b[0m'),
+  );
+  const text = fc.array(fragment, { maxLength: 16 }).map((parts) => parts.join(''));
+
+  it('are in every text a pattern matches', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        for (const { pattern, needles } of NEEDLED_PATTERNS) {
+          if (!pattern.test(t)) continue;
+          const haystack = pattern.ignoreCase ? t.toLowerCase() : t;
+          expect(needles.some((n) => haystack.includes(n)), `${pattern} matched ${JSON.stringify(t)} without a needle`).toBe(true);
+        }
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
