@@ -7,7 +7,13 @@ import { coerceOption, parseFlags, type OptionSpec } from '../options.js';
 
 type Values = Record<string, string | boolean | undefined>;
 
-export function parseLean(args: string[], specs: OptionSpec<unknown>[]): { values: Values; positionals: string[] } | undefined {
+/** A command line's options by long name, and its words, as parseArgs answers them. */
+export interface ParsedLean {
+  values: Values;
+  positionals: string[];
+}
+
+export function parseLean(args: string[], specs: OptionSpec<unknown>[]): ParsedLean | undefined {
   if (args.includes('--')) return undefined;
   const options: NonNullable<ParseArgsConfig['options']> = {};
   for (const spec of specs) {
