@@ -181,7 +181,8 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
     target: 'node20',
     logLevel: 'warning',
     plugins: [leaveOut(leftOut, otherHooks, beside), builtinDefaults, ...(statics ? [staticImports] : [])],
-    // An ASCII file (a non-ASCII character escaped) is a one-byte string: V8 scans it without a UTF-16 copy.
+    // An ASCII file is a one-byte string: V8 scans it without a UTF-16 copy. esbuild escapes what is
+    // in strings and names, not in a regular expression literal (render/context.ts spells its ſ).
     ...(statics ? { charset: 'ascii' } : {}),
     external: ['../memory/tokens.js', 'gray-matter', 'unified', 'remark-parse', 'chalk', 'execa', 'proper-lockfile', 'gpt-tokenizer', 'minisearch', 'fast-check', '@modelcontextprotocol/sdk', 'zod', 'smol-toml'],
     // The module's URL only where it is asked for (a miss handing over to the next stage, the
