@@ -42,10 +42,13 @@ async function lean() {
       // it lacks to fast-hook.cjs. The choice here is read from the words as the first stage reads
       // them: a wrong one would cost time, never an answer (src/entries/first-hook.ts decides what
       // it serves).
-      return hookEntry(firstStage());
+      return hookEntry(readLine());
     default:
       // `wmem --home H hook …`, the command `wmem install --home H` writes into the agent's hooks.
-      if (args[0]?.startsWith('-') && readLine()?.line?.words[0] === 'hook') return hookEntry(firstStage());
+      if (args[0]?.startsWith('-')) {
+        const read = readLine();
+        if (read?.line?.words[0] === 'hook') return hookEntry(read);
+      }
       // `wmem context` (every prompt, in some setups): first from the session's answer cache (a
       // small file that reads it and stats what it was computed from), else the same entry as
       // the hooks without the hook moments, which it never runs (a smaller file to compile).
@@ -54,15 +57,19 @@ async function lean() {
   }
 }
 
-/** Runs `wmem hook` through `stage` (a first stage's file), or the full hook entry. */
-function hookEntry(stage) {
+/**
+ * Runs `wmem hook` through its first stage, or the full hook entry. The stage is given the line as
+ * read here (parseArgs's values and positionals), so that it does not parse it again.
+ */
+function hookEntry(read) {
+  const stage = firstStage(read);
   let first;
   try {
     first = stage && require(`../dist/fast/${stage}`);
   } catch {
     first = undefined; // a first stage missing or broken (a partial copy of dist/): the full entry serves it
   }
-  return first ? first.runHook(process.argv) : require('../dist/fast/fast-hook.cjs').runFast(process.argv);
+  return first ? first.runHook(process.argv, undefined, read.line.parsed) : require('../dist/fast/fast-hook.cjs').runFast(process.argv);
 }
 
 /**
@@ -73,8 +80,7 @@ function hookEntry(stage) {
  * hook` takes (and which take a value), the default agent, and what an event's name may hold
  * besides its letters (`post-tool-use` is `PostToolUse`, as the agents' eventFor takes it).
  */
-function firstStage() {
-  const read = readLine();
+function firstStage(read) {
   const line = read?.line;
   if (!line || line.words.length !== 2 || line.words[0] !== 'hook') return undefined;
   try {
@@ -102,10 +108,13 @@ function readLine() {
  * The command line's words and its --agent, read as the first stage's parser reads it (node:util's
  * parseArgs, strict): `options` maps each option `wmem hook` takes to whether it takes a value.
  * Undefined for what that parser refuses (an unknown option, a missing value, `--`), which the full
- * entry explains.
+ * entry explains. `parsed`: what parseArgs would answer ({ values, positionals }), for a line of
+ * long options only (a short one's long name is not in the routes).
  */
 function parseLine(options) {
   const words = [];
+  const values = {};
+  let short = false;
   let agent;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -117,12 +126,17 @@ function parseLine(options) {
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq < 0 ? arg : arg.slice(0, eq);
     if (!Object.hasOwn(options, name) || (eq >= 0 && !options[name])) return undefined;
-    if (!options[name]) continue;
+    short ||= !name.startsWith('--');
+    if (!options[name]) {
+      values[name.slice(2)] = true;
+      continue;
+    }
     const value = eq >= 0 ? arg.slice(eq + 1) : args[++i];
     if (value === undefined || (eq < 0 && value.length > 1 && value.startsWith('-'))) return undefined;
     if (name === '--agent') agent = value;
+    values[name.slice(2)] = value;
   }
-  return { words, agent };
+  return { words, agent, parsed: short ? undefined : { values, positionals: words } };
 }
 
 main().catch((err) => {

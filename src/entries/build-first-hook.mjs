@@ -14,7 +14,7 @@
 // its options, its default agent, how an event's name is keyed). Run by `npm run build` (build:first).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 
@@ -98,7 +98,7 @@ const leaveOut = (leftOut, otherHooks = [], beside = {}) => ({
       return { path: file, namespace: 'first-stage-stand-in' };
     });
     build.onLoad({ filter: /.*/, namespace: 'first-stage-stand-in' }, (args) => ({ contents: STAND_IN(args.path), loader: 'js' }));
-    build.onLoad({ filter: /.*/, namespace: 'first-stage-beside' }, (args) => ({ contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(args.path)}));\n`, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'first-stage-beside' }, (args) => ({ contents: `module.exports = require(__dirname + ${JSON.stringify(`/${args.path}`)});\n`, loader: 'js' }));
   },
 });
 
@@ -115,6 +115,34 @@ const builtinDefaults = {
     build.onLoad({ filter: /.*/, namespace: 'builtin-default' }, (args) => {
       const names = Object.keys(createRequire(import.meta.url)(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
       return { contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The prompts' build with every import() of a module bundled in it made static (`import * as`
+ * at the module's end, the call a resolved promise of it): esbuild wraps a module any import()
+ * reaches in a lazy initialiser (`__esm`), whose body V8 parses twice (preparsed with the file,
+ * compiled when it runs), ~15 M instructions on a prompt. An import() of what the build leaves out
+ * (a stand-in), loads beside it or keeps external stays one, so a miss still throws where it did.
+ * Type positions (`typeof import(…)`) are left alone.
+ */
+const staticImports = {
+  name: 'static-imports',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const found = /(typeof\s+)?\bimport\((['"])(\.\.?\/[^'"]+)\2\)/g;
+      const names = new Map();
+      for (const [, type, , spec] of source.matchAll(found)) {
+        if (type || names.has(spec)) continue;
+        const to = await build.resolve(spec, { kind: 'dynamic-import', resolveDir: path.dirname(args.path), importer: args.path });
+        if (to.errors.length === 0 && !to.external && to.namespace === 'file') names.set(spec, `__wmemStatic${names.size}`);
+      }
+      if (names.size === 0) return undefined;
+      const contents = source.replace(found, (call, type, _q, spec) => (!type && names.has(spec) ? `Promise.resolve(${names.get(spec)})` : call));
+      const imports = [...names].map(([spec, name]) => `import * as ${name} from ${JSON.stringify(spec)};`).join('\n');
+      return { contents: `${contents}\n${imports}\n`, loader: 'ts', resolveDir: path.dirname(args.path) };
     });
   },
 };
@@ -143,7 +171,7 @@ export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs' };
 const KINDS = { 'first-hook': LEFT_OUT, 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS], 'first-end': LEFT_OUT_OF_ENDS };
 
 /** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
-async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs', beside = {}) {
+async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs', beside = {}, statics = false) {
   const result = await esbuild.build({
     entryPoints: [path.join(root, entry)],
     outfile: path.join(root, 'dist/fast', name),
@@ -152,7 +180,10 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
-    plugins: [leaveOut(leftOut, otherHooks, beside), builtinDefaults],
+    plugins: [leaveOut(leftOut, otherHooks, beside), builtinDefaults, ...(statics ? [staticImports] : [])],
+    // An ASCII file is a one-byte string: V8 scans it without a UTF-16 copy. esbuild escapes what is
+    // in strings and names, not in a regular expression literal (render/context.ts spells its ſ).
+    ...(statics ? { charset: 'ascii' } : {}),
     external: ['../memory/tokens.js', 'gray-matter', 'unified', 'remark-parse', 'chalk', 'execa', 'proper-lockfile', 'gpt-tokenizer', 'minisearch', 'fast-check', '@modelcontextprotocol/sdk', 'zod', 'smol-toml'],
     // The module's URL only where it is asked for (a miss handing over to the next stage, the
     // prompt's code signature): node:url's pathToFileURL is not run on every tool call. WMEM_HANDS_TO: the stage a miss is handed to
@@ -189,7 +220,7 @@ for (const agent of agents) {
   // A prompt the prompts' build cannot answer goes on to the agent's first-hook build.
   if (kinds.has('first-prompt')) kinds.add('first-hook');
   const others = hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`);
-  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, kind === 'first-prompt' ? BESIDE_PROMPTS : {}));
+  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, kind === 'first-prompt' ? BESIDE_PROMPTS : {}, kind === 'first-prompt'));
   for (const name of agent.names) routes[name] = events;
 }
 // What the prompts' builds load beside them, each from its own source module, bundled alone.

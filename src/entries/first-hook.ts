@@ -18,6 +18,7 @@ import { FIRST_STAGE_MISS } from '../app/hook.js';
 import * as hookCommand from '../commands/hook.js';
 import type { RunContext } from '../commands/run.js';
 import { consolidationBeside } from './consolidate-beside.js';
+import type { ParsedLean } from './lean-args.js';
 import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
 
@@ -71,10 +72,11 @@ function fullPath(argv: string[], input?: string): Promise<boolean> {
 
 /**
  * Answers `wmem hook …` here or on the next stage; false when the full CLI should handle the
- * command line. `input`: the hook's standard input, when a stage before this one read it.
+ * command line. `input`: the hook's standard input, when a stage before this one read it; `read`:
+ * the command line as bin/wmem.js read it (parseArgs's answer, without loading parseArgs).
  */
-export async function runHook(argv: string[], input?: string): Promise<boolean> {
-  const line = leanLine(argv.slice(2));
+export async function runHook(argv: string[], input?: string, read?: ParsedLean): Promise<boolean> {
+  const line = leanLine(argv.slice(2), read);
   const agent = typeof line?.options.agent === 'string' ? line.options.agent : DEFAULT_AGENT;
   if (line?.command !== 'hook' || !(await serves(agent, line.rest[0]))) return fullPath(argv, input);
   let ctx: RunContext | undefined;

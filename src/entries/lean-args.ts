@@ -7,10 +7,15 @@ import type { ParseArgsConfig } from 'node:util';
 import { coerceOption, parseFlags, type OptionSpec } from '../options.js';
 
 type Values = Record<string, string | boolean | undefined>;
-type Parsed = { values: Values; positionals: string[] };
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseLean(args: string[], specs: OptionSpec<unknown>[]): Parsed | undefined {
+/** A command line's options by long name, and its words, as parseArgs answers them. */
+export interface ParsedLean {
+  values: Values;
+  positionals: string[];
+}
+
+export function parseLean(args: string[], specs: OptionSpec<unknown>[]): ParsedLean | undefined {
   if (args.includes('--')) return undefined;
   const options: Options = {};
   for (const spec of specs) {
@@ -34,7 +39,7 @@ export function parseLean(args: string[], specs: OptionSpec<unknown>[]): Parsed 
  * (an unknown option, a group of short ones, a missing or dash-led value, a boolean given a value),
  * which parseArgs itself then takes or refuses (test/unit/lean-args.test.ts: the same answers).
  */
-function readPlain(args: string[], options: Options): Parsed | undefined {
+function readPlain(args: string[], options: Options): ParsedLean | undefined {
   const shorts = new Map<string, string>(Object.entries(options).flatMap(([long, o]) => (o.short ? [[`-${o.short}`, long] as const] : [])));
   const values: Values = Object.create(null);
   const positionals: string[] = [];

@@ -4,7 +4,7 @@
 import { GLOBAL_OPTIONS, parseFlags } from '../options.js';
 import { CONTEXT, HOOK } from './lean-commands.js';
 import type { CommandData } from './commands.js';
-import { leanOptions, parseLean } from './lean-args.js';
+import { leanOptions, parseLean, type ParsedLean } from './lean-args.js';
 
 export interface LeanLine {
   command: 'context' | 'hook';
@@ -14,9 +14,12 @@ export interface LeanLine {
   rest: string[];
 }
 
-/** The command line as `context` or `hook`, or undefined: the full CLI should handle it. */
-export function leanLine(args: string[]): LeanLine | undefined {
-  const parsed = parseLean(args, [...GLOBAL_OPTIONS, ...CONTEXT.options!, ...HOOK.options!]);
+/**
+ * The command line as `context` or `hook`, or undefined: the full CLI should handle it. `read`:
+ * what parseLean answers for it, when bin/wmem.js read the line already (bin's parseLine).
+ */
+export function leanLine(args: string[], read?: ParsedLean): LeanLine | undefined {
+  const parsed = read ?? parseLean(args, [...GLOBAL_OPTIONS, ...CONTEXT.options!, ...HOOK.options!]);
   if (!parsed) return undefined;
   const [name, ...rest] = parsed.positionals;
   // The command's row must take every option given and as many arguments as were given.

@@ -11,7 +11,8 @@
 // this same compact form, and the runs are merged (so the bytes are those of a one-pass build).
 // Tokens are sorted: pure-ASCII tokens first, lowercased (a prefix search finds them by binary
 // search), then the others as written (tried one by one: there are few, and their case matters).
-import { irregularForms, lazyRegExp } from './text.js';
+import { lazyRegExp } from './lazy-regexp.js';
+import { irregularForms } from './text.js';
 import type { Query } from './search.js';
 
 const MAGIC = 'WMIX0001';

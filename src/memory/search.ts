@@ -6,7 +6,8 @@
 // a share of its day's score (BM25 over whole days, search-shape.ts).
 import { bm25, idfOf } from './bm25.js';
 import { DAY_WEIGHT, dayScores, type ShapeSource } from './search-shape.js';
-import { STOPWORDS, irregularForms, lazyRegExp, stem, terms, words } from './text.js';
+import { lazyRegExp } from './lazy-regexp.js';
+import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
 import { TopLines } from './top-lines.js';
 
 export interface QueryTerm {

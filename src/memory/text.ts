@@ -24,19 +24,6 @@ export function oneSpaced(text: string): string {
   return (UNEVEN_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
-/**
- * A regular expression made from `source` when first asked for, for a Unicode property class
- * (`\p{L}`) on a path a command may not take. V8's preparser checks the syntax of every regular
- * expression literal of a script as the script loads, run or not, and looking up one property
- * class costs ~0.6 M instructions there (`[\p{L}\p{N}]`: ~1.2 M, about 1.4 % of `node -e 0`):
- * a search pays at every start for the index build's word runs it never reads. A literal that
- * every run executes gains nothing from this (its pattern is parsed once either way).
- */
-export function lazyRegExp(source: string, flags: string): () => RegExp {
-  let re: RegExp | undefined;
-  return () => (re ??= new RegExp(source, flags));
-}
-
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 

@@ -3,6 +3,7 @@
 // token figures. Text inside a block is neutralised so it cannot close or forge a block.
 
 import type { MetaFigures } from '../memory/meter.js';
+import { lazyRegExp } from '../memory/lazy-regexp.js';
 import { allocate, renderPart, splitEntries, type Entry, type PartCut, type PartPlan } from './budget.js';
 
 export { actionHintFor, budgetForTokensMax, metaFigures, pressureFor } from '../memory/meter.js';
@@ -18,19 +19,22 @@ export const BLOCK_TAGS = [
   'previous_session',
 ] as const;
 
-const TAG_LIKE = new RegExp(`<(\\s*/?\\s*)(${BLOCK_TAGS.join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
+// Built on first use (lazyRegExp): its unicode classes cost ~1.8 M instructions to parse, on every
+// prompt that loads this module, though most never escape a tag.
+const TAG_LIKE = lazyRegExp(`<(\\s*/?\\s*)(${BLOCK_TAGS.join('|')})(?![\\p{L}\\p{N}_])`, 'giu');
 
 // A cheap first look: every block tag starts with w, s, c or p, and under the unicode case folding
 // of TAG_LIKE only 'ſ' (U+017F) folds to one of them. Text that fails this (most text, and the
 // templates' <!-- comments -->) cannot match TAG_LIKE, whose unicode classes cost ~0.5 ms to
 // compile on first use: real time on a command that runs on every prompt.
-const MAYBE_TAG = /<\s*\/?\s*[wscpſ]/i;
+// ſ spelled \u017F: one non-ASCII character would make the whole bundle a two-byte string.
+const MAYBE_TAG = /<\s*\/?\s*[wscp\u017F]/i;
 
 /** Makes `<working_memory>`, `</scratch_notes >` and the like inert inside block content. */
 export function neutralizeTags(text: string): string {
   const visible = neutralizeControls(text);
   if (!MAYBE_TAG.test(visible)) return visible;
-  return visible.replace(TAG_LIKE, (_m, gap: string, name: string) => `&lt;${gap}${name}`);
+  return visible.replace(TAG_LIKE(), (_m, gap: string, name: string) => `&lt;${gap}${name}`);
 }
 
 // Control characters (but tab and newline) and the bidirectional overrides and isolates, which

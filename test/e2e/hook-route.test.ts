@@ -11,7 +11,7 @@ import path from 'node:path';
 import { BIN, sandbox, type Sandbox } from '../helpers/cli.js';
 
 let box: Sandbox;
-const PROBE = `process.on('exit', () => require('node:fs').writeFileSync(process.env.WMEM_TEST_LOADED, JSON.stringify(Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]fast[\\\\/][^\\\\/]+\\.cjs$/.test(f)).map((f) => require('node:path').basename(f)).sort())));`;
+const PROBE = `process.on('exit', () => require('node:fs').writeFileSync(process.env.WMEM_TEST_LOADED, JSON.stringify(Object.keys(require.cache).filter((f) => /[\\\\/]dist[\\\\/]fast[\\\\/][^\\\\/]+\\.cjs$/.test(f)).map((f) => require('node:path').basename(f)).concat(process.moduleLoadList.includes('NativeModule internal/util/parse_args/parse_args') ? ['parseArgs'] : []).sort())));`;
 
 beforeAll(async () => {
   box = await sandbox();
@@ -19,8 +19,11 @@ beforeAll(async () => {
 });
 afterAll(async () => box?.cleanup());
 
-/** The first stage `args` reached (undefined: none), and whether the full hook entry was loaded. */
-async function route(args: string[]): Promise<{ first: string | undefined; full: boolean }> {
+/**
+ * The first stage `args` reached (undefined: none), whether the full hook entry was loaded, and
+ * whether node:util's parseArgs was.
+ */
+async function route(args: string[]): Promise<{ first: string | undefined; full: boolean; parseArgs: boolean }> {
   const loaded = path.join(box.root, 'loaded.json');
   const env = { PATH: process.env.PATH ?? '', HOME: box.home, NO_COLOR: '1', WMEM_HOME: box.home, WMEM_DISABLED: '1', WMEM_TEST_LOADED: loaded, NODE_OPTIONS: `--require ${path.join(box.root, 'probe.cjs')}` };
   const r = await execa('node', [BIN, ...args], { cwd: box.project, input: '{}', reject: false, extendEnv: false, timeout: 60_000, env });
@@ -28,7 +31,7 @@ async function route(args: string[]): Promise<{ first: string | undefined; full:
   const files = JSON.parse(await readFile(loaded, 'utf8')) as string[];
   const firsts = files.filter((f) => f.startsWith('first-'));
   expect(firsts.length).toBeLessThan(2);
-  return { first: firsts[0], full: files.includes('fast-hook.cjs') };
+  return { first: firsts[0], full: files.includes('fast-hook.cjs'), parseArgs: files.includes('parseArgs') };
 }
 
 // [the command line after `wmem`, the first stage it must reach (undefined: the full entry alone)]
@@ -66,5 +69,12 @@ describe('bin/wmem.js routes a hook by its parsed command line', () => {
     expect(got.first).toBe(first);
     // The full entry serves whatever reached no first stage.
     if (first === undefined) expect(got.full).toBe(true);
+  });
+});
+
+describe('the first stage takes the line as bin/wmem.js read it', () => {
+  it('parses a line of long options once, in bin/wmem.js; a short option in the stage, as before', { timeout: 120_000 }, async () => {
+    expect(await route(['hook', '--agent', 'codex', '--agent=claude', '--session', 'S', 'UserPromptSubmit'])).toEqual({ first: 'first-prompt.cjs', full: false, parseArgs: false });
+    expect(await route(['hook', '-q', '--agent', 'claude', 'UserPromptSubmit'])).toEqual({ first: 'first-prompt.cjs', full: false, parseArgs: true });
   });
 });

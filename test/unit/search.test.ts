@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { latinWordChar, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate } from '../../src/memory/search.js';
-import { keywordsOf, lazyRegExp, stem, terms } from '../../src/memory/text.js';
+import { lazyRegExp } from '../../src/memory/lazy-regexp.js';
+import { keywordsOf, stem, terms } from '../../src/memory/text.js';
 
 function search(lines: string[], query: string, plain = false) {
   const q = parseQuery(query, { plain });
