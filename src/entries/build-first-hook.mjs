@@ -133,7 +133,7 @@ export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts'];
  * functions take and return plain data, so a second copy of the small modules it shares with the
  * stage (render/context.ts) is harmless.
  */
-export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs' };
+export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs', 'app/context-hot.ts': 'context-hot.cjs' };
 
 /**
  * What each kind of first stage leaves out (first-hook: session starts, and prompts handed on;
