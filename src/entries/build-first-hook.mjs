@@ -129,7 +129,8 @@ export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts'];
 /**
  * Loaded by the prompts' build from a bundle of its own beside it, dist/fast/<name>.cjs, rather
  * than bundled in: the memory part's reading and rendering, which a prompt loads only when a file
- * it is rendered from changed since it was last rendered (app/context.ts memoryPart). Its
+ * it is rendered from changed since it was last rendered (app/context.ts memoryPart), and its
+ * re-render from the render cache and hot.json alone, when only the hot state changed. Their
  * functions take and return plain data, so a second copy of the small modules it shares with the
  * stage (render/context.ts) is harmless.
  */
