@@ -17,5 +17,11 @@ export function rerenderHot(stateDir: string, cache: ContextCache, code: Signatu
   const kept = keptInputs(cache, code);
   if (!kept) return undefined;
   const state = { hot: renderHotState(readHotStateSync(stateDir)), scratchTail: kept.scratchTail, decisions: () => kept.decisions };
-  return { ...renderOrRecall(cache, code, kept.base, state, budget), maintained: kept.base.overview.maintained };
+  try {
+    return { ...renderOrRecall(cache, code, kept.base, state, budget), maintained: kept.base.overview.maintained };
+  } catch {
+    // Inputs the keys gave back that the renderer cannot take (a cache written by hand): the full
+    // render reads the files instead (renderOrRecall changes the cache only once it has the part).
+    return undefined;
+  }
 }

@@ -187,8 +187,8 @@ export interface Rendered {
  * is the same: nothing is parsed or rendered then, and the modules that would are not loaded (the
  * prompt hook's first stage leaves them out). When the hot state alone changed (a tool call), put
  * together from the render cache and hot.json (app/context-hot.ts); otherwise rendered, or
- * recalled block by block (app/context-memory.ts). A file that changed within SETTLE_MS of its signature may change again
- * within the same clock tick and keep it: its text, read after the signature, is kept beside
+ * recalled block by block (app/context-memory.ts). A file that changed within SETTLE_MS of its
+ * signature may change again within the same clock tick and keep it: its text, read after the signature, is kept beside
  * them and compared as well (git's "racily clean" files).
  */
 async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean }> {
@@ -208,7 +208,8 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
   const recall = size > RECALL_TEXT_MAX || texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
   const hot = hotStatePath(session.paths.stateDir);
-  const rendered = (hotChangedAlone(kept?.recall, key, signed, hot) && (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget)) || (await (await import('./context-memory.js')).renderMemoryPart(session, cache, code, around, budget));
+  const again = hotChangedAlone(kept?.recall, key, signed, hot) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
+  const rendered = again ?? (await (await import('./context-memory.js')).renderMemoryPart(session, cache, code, around, budget));
   if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
     if (recall) cache.memory.recall = recall;
     else delete cache.memory.recall;
