@@ -21,6 +21,7 @@ import type { AppEnv } from './env.js';
 import { signContextInputs, signMemoryInputs } from './context-inputs.js';
 import { signature, type Signature } from '../store/answers.js';
 import { settleMs, unsettled } from '../store/answers-save.js';
+import { hotStatePath } from '../store/paths.js';
 
 export interface ContextOptions {
   part?: 'all' | 'memory' | 'meta';
@@ -184,9 +185,10 @@ export interface Rendered {
  * from changed (each one's identity, as the answer cache takes it, signed before it is read) and
  * the rest of what it was rendered from (the code, the budget, the paths it names, the handoff)
  * is the same: nothing is parsed or rendered then, and the modules that would are not loaded (the
- * prompt hook's first stage leaves them out). Otherwise rendered, or recalled block by block
- * (app/context-memory.ts). A file that changed within SETTLE_MS of its signature may change again
- * within the same clock tick and keep it: its text, read after the signature, is kept beside
+ * prompt hook's first stage leaves them out). When the hot state alone changed (a tool call), put
+ * together from the render cache and hot.json (app/context-hot.ts); otherwise rendered, or
+ * recalled block by block (app/context-memory.ts). A file that changed within SETTLE_MS of its
+ * signature may change again within the same clock tick and keep it: its text, read after the signature, is kept beside
  * them and compared as well (git's "racily clean" files).
  */
 async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean }> {
@@ -205,14 +207,35 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   // just now: not recalled until it stands still.
   const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
   const recall = size > RECALL_TEXT_MAX || texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
-  const { renderMemoryPart } = await import('./context-memory.js');
-  const rendered = await renderMemoryPart(session, cache, code, around, budget);
+  const hot = hotStatePath(session.paths.stateDir);
+  const again = hotChangedAlone(kept?.recall, key, signed, hot) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
+  const rendered = again ?? (await (await import('./context-memory.js')).renderMemoryPart(session, cache, code, around, budget));
   if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
     if (recall) cache.memory.recall = recall;
     else delete cache.memory.recall;
     return { ...rendered, dirty: true };
   }
   return rendered;
+}
+
+/**
+ * Whether the part was recalled last from the files as they stand but the hot state (the file a
+ * tool call writes): every other file's signature is the same, and so is the text kept of each
+ * that had just changed, and so are the code, budget, paths and handoff. The part is then put
+ * together again from the render cache and the hot state alone (app/context-hot.ts).
+ */
+function hotChangedAlone(recall: { key: string; texts?: Record<string, string | null> } | undefined, key: string, signed: [string, Signature][], hot: string): boolean {
+  if (!recall) return false;
+  try {
+    const before = JSON.parse(recall.key) as unknown[];
+    const now = signed.find(([file]) => file === hot);
+    if (!now || !Array.isArray(before[4])) return false;
+    const withHot = [...before.slice(0, 4), (before[4] as [string, Signature][]).map(([file, sig]) => [file, file === hot ? now[1] : sig])];
+    if (JSON.stringify(withHot) !== key) return false;
+  } catch {
+    return false;
+  }
+  return Object.entries(recall.texts ?? {}).every(([file, text]) => file === hot || textOf(file) === text);
 }
 
 /** The most text (UTF-16 units: up to ~192 KB of UTF-8 for CJK) of files changed just now that the render cache keeps to recall the part by (it is read on every prompt). */

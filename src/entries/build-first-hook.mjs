@@ -157,11 +157,12 @@ export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts'];
 /**
  * Loaded by the prompts' build from a bundle of its own beside it, dist/fast/<name>.cjs, rather
  * than bundled in: the memory part's reading and rendering, which a prompt loads only when a file
- * it is rendered from changed since it was last rendered (app/context.ts memoryPart). Its
+ * it is rendered from changed since it was last rendered (app/context.ts memoryPart), and its
+ * re-render from the render cache and hot.json alone, when only the hot state changed. Their
  * functions take and return plain data, so a second copy of the small modules it shares with the
  * stage (render/context.ts) is harmless.
  */
-export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs' };
+export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs', 'app/context-hot.ts': 'context-hot.cjs' };
 
 /**
  * What each kind of first stage leaves out (first-hook: session starts, and prompts handed on;

@@ -1,12 +1,11 @@
 // Pure: the other blocks of the memory part: workspace memory (shared by the project's sessions,
-// with the team's entries) and hot session state with the recent decisions. No clock: the same
+// with the team's entries), and what the session state block is rendered from (its text: memory/session-state.ts). No clock: the same
 // inputs always give the same bytes. Ages in workspace memory are measured against the newest
 // `updated` time of its entries, not against the prompt's time. The inputs are read (and the
 // workspace block composed within its budget, see workspace-block.ts) by store/injectables.ts.
 import { moreLine, priorityTier, renderComposed, type ComposedWorkspace } from './workspace-block.js';
 import { renderEntry } from './workspace.js';
 import type { HotState } from './hot-state.js';
-import { recentDecisions } from './scratch.js';
 
 export interface InjectableInputs {
   /** The workspace block's entries, own and team; undefined: the workspace file could not be read (`wmem memories` reports why). */
@@ -20,16 +19,6 @@ export interface InjectableInputs {
 export function renderWorkspace(composed: ComposedWorkspace | undefined): { workspace?: string; workspacePinned?: string[] } {
   const workspace = composed ? renderComposed(composed) || undefined : undefined;
   return { workspace, ...(workspace && composed ? { workspacePinned: pinnedLines(composed) } : {}) };
-}
-
-/**
- * The session state block's text: the hot state as renderHotState gives it (`hot`), then the
- * recent decisions among the notes at scratch.md's end (notes parsed: the costly half).
- */
-export function renderSessionState(hot: string, scratchTail: string): string | undefined {
-  const decisions = recentDecisions(scratchTail);
-  const state = [hot, ...(decisions.length ? ['Recent decisions (not yet consolidated):', ...decisions.map((d) => `- ${d}`)] : [])];
-  return state.filter(Boolean).join('\n') || undefined;
 }
 
 /**

@@ -35,9 +35,19 @@ export interface ResendPlan {
 /**
  * cyrb53 with two seeds in one pass: 106 bits, in plain arithmetic. Not a defence against anyone
  * (the files are the user's own): it tells copies apart on the per-prompt path without loading
- * node:crypto there.
+ * node:crypto there. A long text (a part rendered again: ~8,000 characters, and its blocks) goes
+ * through the same loop compiled to WebAssembly (DIGEST_WASM): in JavaScript a short process pays
+ * ~1,600 instructions a character and V8's optimizing compiler on top (~27 M instructions for the
+ * part and its blocks, a tenth of such a prompt's), in WebAssembly ~3 M in all. Same bits either way
+ * (test/unit/memory-resend.test.ts).
  */
 export function digestOf(text: string): string {
+  const [a1, a2, b1, b2] = (text.length >= WASM_FROM && wasmRounds(text)) || jsRounds(text);
+  return finish(a1, a2) + finish(b1, b2);
+}
+
+/** The four lanes after every character, in JavaScript. */
+export function jsRounds(text: string): [number, number, number, number] {
   let a1 = 0xdeadbeef ^ 0x9e3779b9;
   let a2 = 0x41c6ce57 ^ 0x9e3779b9;
   let b1 = 0xdeadbeef ^ 0x85ebca6b;
@@ -49,7 +59,48 @@ export function digestOf(text: string): string {
     b1 = Math.imul(b1 ^ c, 2654435761);
     b2 = Math.imul(b2 ^ c, 1597334677);
   }
-  return finish(a1, a2) + finish(b1, b2);
+  return [a1, a2, b1, b2];
+}
+
+/** Below this many characters the JavaScript loop costs less than making the WebAssembly instance (~3 M instructions). */
+const WASM_FROM = 2048;
+
+/**
+ * jsRounds as a WebAssembly module: `d(n)` reads n UTF-16 code units from byte 16 of its memory
+ * `m` (i32.load16_u), mixes each into the four lanes (i32.xor, i32.mul: Math.imul's bits) and
+ * stores the lanes at bytes 0, 4, 8, 12. In text form:
+ *   (func (export "d") (param $n i32) (local $i i32) (local $a1 i32) (local $a2 i32) (local $b1 i32) (local $b2 i32) (local $c i32)
+ *     a1..b2 = the seeds of jsRounds
+ *     (block (loop (br_if 1 (i32.ge_u $i $n)) (local.set $c (i32.load16_u offset=16 (i32.shl $i 1)))
+ *       (local.set $a1 (i32.mul (i32.xor $a1 $c) 2654435761)) … $a2, $b1, $b2 likewise … (local.set $i (i32.add $i 1)) (br 0)))
+ *     (i32.store offset=0 0 $a1) … offset=4 $a2, 8 $b1, 12 $b2)
+ *   (memory (export "m") 1)
+ */
+const DIGEST_WASM = 'AGFzbQEAAAABBQFgAX8AAwIBAAUDAQABBwkCAWQAAAFtAgAKmwEBmAEBBn9B1o7rhAQhAkHu78b/fSEDQYTpmdoFIQRBvIi0oXwhBQJAA0AgASAATw0BIAFBAXQvABAhBiACIAZzQbHz3fF5bCECIAMgBnNBlcnV+QVsIQMgBCAGc0Gx893xeWwhBCAFIAZzQZXJ1fkFbCEFIAFBAWohAQwACwtBACACNgIAQQAgAzYCBEEAIAQ2AghBACAFNgIMCw==';
+
+interface DigestWasm {
+  d: (n: number) => void;
+  m: WebAssembly.Memory;
+}
+let wasm: DigestWasm | null | undefined;
+
+/** The four lanes by the WebAssembly module; undefined where there is no WebAssembly (node --jitless). */
+export function wasmRounds(text: string): [number, number, number, number] | undefined {
+  if (wasm === undefined) {
+    try {
+      wasm = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(DIGEST_WASM, 'base64'))).exports as unknown as DigestWasm;
+    } catch {
+      wasm = null;
+    }
+  }
+  if (!wasm) return undefined;
+  const need = 16 + text.length * 2;
+  if (wasm.m.buffer.byteLength < need) wasm.m.grow(Math.ceil((need - wasm.m.buffer.byteLength) / 65536));
+  // UTF-16 code units as they are, lone surrogates too: what charCodeAt gives.
+  Buffer.from(wasm.m.buffer).write(text, 16, 'utf16le');
+  wasm.d(text.length);
+  const lanes = new Int32Array(wasm.m.buffer, 0, 4);
+  return [lanes[0], lanes[1], lanes[2], lanes[3]];
 }
 
 function finish(h1: number, h2: number): string {

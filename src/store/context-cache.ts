@@ -61,6 +61,8 @@ export interface KeptBlock {
   length?: number;
   text?: string;
   digest?: string;
+  /** The session state's block: the recent decisions it was rendered with (app/context-recall.ts keptInputs). */
+  decisions?: string[];
 }
 
 export function cacheFile(stateDir: string): string {

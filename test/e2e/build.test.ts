@@ -46,6 +46,9 @@ const bundles: Record<string, string[]> = {
   // The memory part's reading and rendering, which the prompts' first stage requires beside it
   // only for a prompt whose memory files changed (src/entries/build-first-hook.mjs BESIDE_PROMPTS).
   'context-memory.cjs': [],
+  // Its re-render from the render cache and hot.json, for a prompt after a tool call that changed
+  // the hot state alone (BESIDE_PROMPTS as well).
+  'context-hot.cjs': [],
 };
 
 /**

@@ -1,9 +1,10 @@
 // The prompts' first stage (dist/fast/first-prompt.cjs, the prompt moment of src/entries/first-hook.ts
 // built without the memory part's reading and rendering): a prompt whose memory files kept their
 // signatures since the part was rendered (app/context.ts memoryPart) is answered there alone; one
-// after a change (a note, an overview edit, a tool call that moved the hot state) loads that
-// reading and rendering from its own bundle beside it (dist/fast/context-memory.cjs), and neither
-// the agent's first-hook build nor the full entry. Both answer byte for
+// after a change (a note, an overview edit) loads that reading and rendering from its own bundle
+// beside it (dist/fast/context-memory.cjs); one after a tool call that moved the hot state alone
+// puts the part together again from the render cache and hot.json (dist/fast/context-hot.cjs);
+// neither loads the agent's first-hook build nor the full entry. Both answer byte for
 // byte as the full entry (dist/fast/fast-hook.cjs) does in a sandbox of its own, with the same
 // hook state and render cache. Which stage answers does not depend on the clock: a file changed
 // within the last 2 s is compared by its text as well as its signature, one that stood still by
@@ -72,6 +73,7 @@ async function both(event: string, fields: Record<string, unknown>, stages: stri
 
 const PROMPT_ALONE = ['first-prompt.cjs'];
 const RENDERED = ['context-memory.cjs', 'first-prompt.cjs'];
+const HOT_ALONE = ['context-hot.cjs', 'first-prompt.cjs'];
 
 it('answers a prompt whose memory is unchanged alone, renders a changed one from context-memory.cjs, both as the full path answers', { timeout: 300_000 }, async () => {
   const grow = async (box: Sandbox) => appendFile(path.join(box.root, 'transcript.jsonl'), JSON.stringify({ type: 'assistant', uuid: 'u-grow', message: { id: 'msg_grow', model: 'claude-opus-4', role: 'assistant', content: [{ type: 'text', text: 'more' }], usage: { input_tokens: 3, cache_read_input_tokens: 70000, output_tokens: 10 } } }) + '\n');
@@ -87,9 +89,12 @@ it('answers a prompt whose memory is unchanged alone, renders a changed one from
   const changed = await both('UserPromptSubmit', { prompt: 'four' }, RENDERED, note);
   expect(changed).toContain('a note from another terminal');
   await both('UserPromptSubmit', { prompt: 'five' }, PROMPT_ALONE);
-  // A tool call that changes the hot state, then the overview edited by hand: rendered each time.
+  // A tool call that changes the hot state (the hot state alone: from context-hot.cjs), then the
+  // overview edited by hand (rendered).
   await both('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'ok' }, tool_use_id: 't1' }, undefined);
-  await both('UserPromptSubmit', { prompt: 'six' }, RENDERED);
+  await both('UserPromptSubmit', { prompt: 'six' }, HOT_ALONE);
+  await both('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npm run lint' }, error: 'Exit code 1\nlint failed', tool_use_id: 't2' }, undefined);
+  expect(await both('UserPromptSubmit', { prompt: 'six and a half' }, HOT_ALONE)).toContain('npm run lint');
   const edit = async (box: Sandbox) => appendFile(await sessionFile(box, 'overview.md'), '\n- a line the agent wrote\n');
   expect(await both('UserPromptSubmit', { prompt: 'seven' }, RENDERED, edit)).toContain('a line the agent wrote');
   await both('UserPromptSubmit', { prompt: 'eight' }, PROMPT_ALONE);

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { mkdtemp, mkdir, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { copyOf, planResend, splitBlocks } from '../../src/render/memory-resend.js';
+import { copyOf, digestOf, jsRounds, planResend, splitBlocks, wasmRounds } from '../../src/render/memory-resend.js';
 import { RELATIVE_WHERE } from '../../src/render/context.js';
 import { eventByName, type AgentAdapter, type AgentEvent } from '../../src/agents/adapter.js';
 import { parseHookJson } from '../../src/agents/hook-json.js';
@@ -84,6 +84,22 @@ describe('splitBlocks and planResend', () => {
         expect(planResend(second, plan.copy, RELATIVE_WHERE).kind).toBe('unchanged');
       }),
     );
+  });
+
+  it('digests a long text by WebAssembly to the same bits as the JavaScript loop: any UTF-16 code units, lone surrogates too', () => {
+    // Code units from every range (ASCII, the BMP, surrogates alone or paired), lengths past a wasm page.
+    const unit = fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: 0xd800, max: 0xdfff }));
+    const text = fc.array(unit, { maxLength: 3000 }).map((units) => String.fromCharCode(...units));
+    fc.assert(
+      fc.property(text, fc.nat(40000), (t, pad) => {
+        const long = t + 'x'.repeat(pad) + t;
+        expect(wasmRounds(long)).toEqual(jsRounds(long));
+        expect(wasmRounds(t)).toEqual(jsRounds(t));
+      }),
+      { numRuns: 200 },
+    );
+    // The digest of a long text is the one every copy recorded before (a fixed value: changing it would resend every conversation's memory).
+    expect(digestOf('<working_memory>\n' + 'a note, é ✗ \ud83d\ude00\n'.repeat(400) + '</working_memory>')).toBe('091877d22ba3e21e19e35c55e6b1');
   });
 });
 

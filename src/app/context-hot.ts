@@ -1,0 +1,27 @@
+// The memory part again after a tool call that changed the hot state alone (app/context.ts
+// memoryPart tells so from the files' signatures): hot.json read and rendered, every other
+// block's inputs taken back from the render cache (app/context-recall.ts keptInputs), the part
+// rendered or recalled from them as the full render would (renderOrRecall, the same function),
+// so the bytes are the same. Imported dynamically: the prompt hook's first stage loads it from a
+// bundle of its own beside it (dist/fast/context-hot.cjs), far smaller than context-memory.cjs,
+// which reads and parses every file.
+import type { ContextCache } from '../store/context-cache.js';
+import { readHotStateSync } from '../store/hot-state.js';
+import { renderHotState } from '../memory/hot-state.js';
+import type { Signature } from '../store/answers.js';
+import type { Rendered } from './context.js';
+import { keptInputs, renderOrRecall } from './context-recall.js';
+
+/** The part rendered with the hot state now in `stateDir`; undefined when the cache cannot say what the rest was rendered from. */
+export function rerenderHot(stateDir: string, cache: ContextCache, code: Signature, budget: number): (Rendered & { maintained: boolean }) | undefined {
+  const kept = keptInputs(cache, code);
+  if (!kept) return undefined;
+  const state = { hot: renderHotState(readHotStateSync(stateDir)), scratchTail: kept.scratchTail, decisions: () => kept.decisions };
+  try {
+    return { ...renderOrRecall(cache, code, kept.base, state, budget), maintained: kept.base.overview.maintained };
+  } catch {
+    // Inputs the keys gave back that the renderer cannot take (a cache written by hand): the full
+    // render reads the files instead (renderOrRecall changes the cache only once it has the part).
+    return undefined;
+  }
+}

@@ -1,0 +1,117 @@
+// The memory part rendered from its inputs, or recalled from the render cache whole or block by
+// block: plain data in and out, no file read. Used by the full render (app/context-memory.ts, which
+// reads every file first) and by a prompt after a tool call that changed the hot state alone
+// (app/context.ts memoryPart), which takes every other block's inputs back from the cache's keys
+// (they are those inputs, as JSON) and so loads neither the files' parsers nor context-memory.cjs.
+import type { ContextCache, KeptBlock } from '../store/context-cache.js';
+import { MEMORY_BLOCKS, blockInputs, joinedBlocks, renderBlock, renderMemory, type MemoryInputs, type OverviewDigest } from '../render/context.js';
+import { digestOf } from '../render/memory-resend.js';
+import { sessionStateText } from '../memory/session-state.js';
+import type { Signature } from '../store/answers.js';
+import type { Rendered } from './context.js';
+
+/**
+ * What the session state block is rendered from (sessionStateText, pure), and kept under in
+ * place of its text: the hot state as rendered (a tool call that leaves it as it looked is no
+ * change) and scratch.md's end as stored, so a prompt whose notes are unchanged does not parse
+ * them again to find the recent decisions (`decisions`, asked for only when the block is rendered).
+ */
+export interface SessionStateSources {
+  hot: string;
+  scratchTail: string;
+  decisions: () => string[];
+}
+
+const stateKey = (code: Signature, base: MemoryInputs, state: Omit<SessionStateSources, 'decisions'>) => JSON.stringify([code, ['sources', base.where, state.hot, state.scratchTail]]);
+
+/**
+ * The memory part from the render cache when renderMemory would be given exactly what it was
+ * given last time, by the same code (`code`, app/context.ts codeSignature):
+ * the key is those inputs whole, compared as text, so no change to them can hit. Rendering (notes
+ * parsed, tags neutralized, the budget's cuts) and the digest a hook compares are then skipped.
+ * Each block is kept too, under its own inputs (blockInputs; the session state's, its sources):
+ * a tool call changes the session state alone, and the next prompt renders and digests that block alone,
+ * unless the part no longer fits its budget whole (then it is rendered whole, cuts and all).
+ * One copy of the part is written: its blocks' texts when it fits (the part is their join), else
+ * the cut text with each block's length only (enough to tell when it fits again). The session
+ * state's block keeps the recent decisions it was rendered with, for keptInputs.
+ */
+export function renderOrRecall(cache: ContextCache, code: Signature, base: MemoryInputs, state: SessionStateSources, budget: number): Rendered {
+  const keys = MEMORY_BLOCKS.map((block) => (block === 'session_state' ? stateKey(code, base, state) : JSON.stringify([code, blockInputs(base, block)])));
+  // The whole part's own key is the budget and the code; every block's must match as well.
+  const key = JSON.stringify([code, budget]);
+  const kept = cache.memory;
+  const same = kept?.key === key && MEMORY_BLOCKS.every((block, i) => kept.blocks?.[block]?.key === keys[i]);
+  if (same && typeof kept.digest === 'string') {
+    if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false };
+    const joined = joinedBlocks(kept.blocks!);
+    if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false };
+  }
+  // The session state's text, rendered only now that a block or the part is.
+  let decisions: string[] | undefined;
+  let full: MemoryInputs | undefined;
+  const inputs = () => (full ??= { ...base, sessionState: sessionStateText(state.hot, (decisions ??= state.decisions())) });
+  const blocks = MEMORY_BLOCKS.map((block, i): KeptBlock => {
+    const old = kept?.blocks?.[block];
+    if (old?.key === keys[i] && lengthOf(old) !== undefined) return old;
+    const text = renderBlock(inputs(), block);
+    return { key: keys[i], length: text.length, text, ...(block === 'session_state' ? { decisions } : {}) };
+  });
+  const lengths = blocks.map((b) => lengthOf(b)!).filter((n) => n > 0);
+  const fits = lengths.reduce((a, b) => a + b, 0) + Math.max(0, lengths.length - 1) <= budget;
+  if (fits) {
+    // The part is its blocks joined: each block's text and digest kept, the part's text not.
+    const whole = blocks.map((b, i): KeptBlock => {
+      const text = typeof b.text === 'string' ? b.text : renderBlock(inputs(), MEMORY_BLOCKS[i]);
+      return { ...withDecisions(b), key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
+    });
+    const keptBlocks = Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]]));
+    const joined = joinedBlocks(keptBlocks)!;
+    cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
+    return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
+  }
+  // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep their lengths only.
+  const text = renderMemory(inputs(), budget);
+  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]) }])) };
+  return { text, digest: cache.memory.digest, dirty: true };
+}
+
+/** A kept block's recent decisions, as a field to spread (the session state's only). */
+const withDecisions = (block: KeptBlock) => (block.decisions ? { decisions: block.decisions } : {});
+
+/** A kept block's length: recorded, or (a cache written before lengths were) its text's. */
+function lengthOf(block: KeptBlock): number | undefined {
+  return typeof block.length === 'number' ? block.length : typeof block.text === 'string' ? block.text.length : undefined;
+}
+
+/**
+ * What the kept part was rendered from, but the hot state: every other block's inputs taken back
+ * from its key (the JSON of blockInputs), the session state's scratch.md end and recent
+ * decisions from its block; undefined when the cache holds no such record (an older cache, a
+ * key this code did not write) or the keys do not give themselves back exactly.
+ */
+export function keptInputs(cache: ContextCache, code: Signature): { base: MemoryInputs; scratchTail: string; decisions: string[] } | undefined {
+  const blocks = cache.memory?.blocks;
+  const state = blocks?.session_state;
+  if (!blocks || !state || !Array.isArray(state.decisions)) return undefined;
+  try {
+    const inputsOf = (block: string) => {
+      const [keyCode, inputs] = JSON.parse(blocks[block]?.key ?? 'null') as [unknown, unknown[]];
+      if (keyCode !== code || !Array.isArray(inputs)) throw new Error('not this code');
+      return inputs;
+    };
+    const orUndefined = <T>(value: T | null) => (value === null ? undefined : value);
+    const [, where, hot, scratchTail] = inputsOf('session_state');
+    const [, overview] = inputsOf('working_memory');
+    const [, handoff] = inputsOf('previous_session');
+    const [, workspace, workspacePinned] = inputsOf('workspace_memory');
+    const [, scratchLines] = inputsOf('scratch_notes');
+    if (typeof hot !== 'string' || typeof scratchTail !== 'string') return undefined;
+    const base = { overview: overview as OverviewDigest, scratchLines: scratchLines as string[], workspace: orUndefined(workspace as string | null), workspacePinned: orUndefined(workspacePinned as string[] | null), handoff: orUndefined(handoff as string | null), where: orUndefined(where as MemoryInputs['where'] | null) };
+    // Exactly what was rendered, or nothing: each block's key made again from them is the kept one.
+    const same = MEMORY_BLOCKS.every((block) => (block === 'session_state' ? stateKey(code, base, { hot, scratchTail }) : JSON.stringify([code, blockInputs(base, block)])) === blocks[block].key);
+    return same ? { base, scratchTail, decisions: state.decisions } : undefined;
+  } catch {
+    return undefined;
+  }
+}
