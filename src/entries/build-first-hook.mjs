@@ -1,6 +1,7 @@
 // Builds the hook's first stages (src/entries/first-hook.ts), each the hook path from the same
 // source modules as dist/fast/fast-hook.cjs with the modules its events never load replaced by a
-// stand-in that throws FirstStageMiss when it is loaded: first-hook.cjs (session starts),
+// stand-in that throws FirstStageMiss when it is loaded: first-start.cjs (session starts, a new
+// session's handoff loaded from dist/fast/handoff.cjs beside it), first-hook.cjs (the prompts' fallback),
 // first-prompt.cjs (prompts; what it lacks goes on to first-hook.cjs, and the memory part's
 // reading and rendering is loaded from dist/fast/context-memory.cjs beside it), first-tool.cjs
 // (tool calls, events wmem ignores) and first-end.cjs (the compactions, a session's end). A miss
@@ -136,11 +137,20 @@ export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts'];
 export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs' };
 
 /**
- * What each kind of first stage leaves out (first-hook: session starts, and prompts handed on;
+ * The session starts' build (dist/fast/first-start.cjs) is the prompts' with a new session's tree
+ * and template in, and loads beside it what the prompts' loads, and the handoff from the project's
+ * previous session (planSessionStart: plain data in and out, and it only reads), which only a new
+ * session asks for: a resume loads neither, and a new session is served without the full entry.
+ */
+const NEW_SESSION_TREE = ['store/session-tree.ts', 'store/templates.ts'];
+export const BESIDE_STARTS = { ...BESIDE_PROMPTS, 'app/handoff.ts': 'handoff.cjs' };
+
+/**
+ * What each kind of first stage leaves out (first-hook: prompts handed on; first-start: session starts;
  * first-prompt: prompts; first-tool: tool calls and the events wmem ignores; first-end: the
  * compactions and a session's end).
  */
-const KINDS = { 'first-hook': LEFT_OUT, 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS], 'first-end': LEFT_OUT_OF_ENDS };
+const KINDS = { 'first-hook': LEFT_OUT, 'first-start': [...LEFT_OUT.filter((file) => !NEW_SESSION_TREE.includes(file)), ...LEFT_OUT_OF_PROMPTS], 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS], 'first-end': LEFT_OUT_OF_ENDS };
 
 /** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
 async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs', beside = {}) {
@@ -189,10 +199,10 @@ for (const agent of agents) {
   // A prompt the prompts' build cannot answer goes on to the agent's first-hook build.
   if (kinds.has('first-prompt')) kinds.add('first-hook');
   const others = hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`);
-  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, kind === 'first-prompt' ? BESIDE_PROMPTS : {}));
+  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, { 'first-prompt': BESIDE_PROMPTS, 'first-start': BESIDE_STARTS }[kind] ?? {}));
   for (const name of agent.names) routes[name] = events;
 }
-// What the prompts' builds load beside them, each from its own source module, bundled alone.
-for (const [source, name] of Object.entries(BESIDE_PROMPTS)) builds.push(build(name, [], [], `src/${source}`));
+// What the prompts' and the starts' builds load beside them, each from its own source module, bundled alone.
+for (const [source, name] of Object.entries(BESIDE_STARTS)) builds.push(build(name, [], [], `src/${source}`));
 await Promise.all(builds);
 writeFileSync(path.join(root, 'dist/fast/first-routes.json'), JSON.stringify({ ...rules, agents: routes }) + '\n');

@@ -34,7 +34,7 @@ async function route(args: string[]): Promise<{ first: string | undefined; full:
 // [the command line after `wmem`, the first stage it must reach (undefined: the full entry alone)]
 const LINES: [string[], string | undefined][] = [
   // An option's value that spells an event is not the event.
-  [['hook', '--agent', 'codex', '--cwd', 'PostToolUse', 'SessionStart'], 'first-hook-codex.cjs'],
+  [['hook', '--agent', 'codex', '--cwd', 'PostToolUse', 'SessionStart'], 'first-start-codex.cjs'],
   [['--session', 'PostToolUse', 'hook', 'UserPromptSubmit'], 'first-prompt.cjs'],
   [['hook', '--cwd', 'UserPromptSubmit', '--agent', 'gemini', 'AfterTool'], 'first-tool-gemini.cjs'],
   // `--agent=x`, an alias in any case, the event in another spelling, the option after the event.
