@@ -4,7 +4,8 @@
 // session's handoff loaded from dist/fast/handoff.cjs beside it), first-hook.cjs (the prompts' fallback),
 // first-prompt.cjs (prompts; what it lacks goes on to first-hook.cjs, and the memory part's
 // reading and rendering is loaded from dist/fast/context-memory.cjs beside it), first-tool.cjs
-// (tool calls, events wmem ignores) and first-end.cjs (the compactions, a session's end). A miss
+// (tool calls, events wmem ignores), first-archive.cjs (before a compaction: it archives and renders
+// nothing) and first-end.cjs (after a compaction, a session's end). A miss
 // is handed, input and all, to the next stage (WMEM_HANDS_TO: fast-hook.cjs, or first-hook.cjs for
 // the prompts' build). A module may only be left out where every
 // import of it is a dynamic import(): one imported statically would throw as the file loads, so
@@ -73,6 +74,14 @@ export const LEFT_OUT_OF_TOOL_CALLS = [
  * (dist/fast/consolidate.cjs) as the full entry does.
  */
 export const LEFT_OUT_OF_ENDS = LEFT_OUT.slice(0, LEFT_OUT.indexOf('history/compaction/archive-transcript.ts')).concat('ops/consolidate/consolidate.ts');
+
+/**
+ * Left out of the before-compact moments' build besides (dist/fast/first-archive.cjs): it archives
+ * the transcript and renders nothing, so the context and what only the after-compact and
+ * session-end moments load (the workspace's promotion, the consolidation's checks) are not in
+ * it. The memory part's assembly stays (render/memory-resend.ts imports it statically).
+ */
+export const LEFT_OUT_OF_ARCHIVES = [...LEFT_OUT_OF_ENDS, 'app/context.ts', 'store/handoff.ts', 'store/workspace.ts', 'ops/consolidate/pending.ts', 'app/session-decisions.ts'];
 
 const STAND_IN = (file) =>
   // Loaded again after a miss (a best-effort caller swallowed it), it must throw again: esbuild
@@ -150,7 +159,7 @@ export const BESIDE_STARTS = { ...BESIDE_PROMPTS, 'app/handoff.ts': 'handoff.cjs
  * first-prompt: prompts; first-tool: tool calls and the events wmem ignores; first-end: the
  * compactions and a session's end).
  */
-const KINDS = { 'first-hook': LEFT_OUT, 'first-start': [...LEFT_OUT.filter((file) => !NEW_SESSION_TREE.includes(file)), ...LEFT_OUT_OF_PROMPTS], 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS], 'first-end': LEFT_OUT_OF_ENDS };
+const KINDS = { 'first-hook': LEFT_OUT, 'first-start': [...LEFT_OUT.filter((file) => !NEW_SESSION_TREE.includes(file)), ...LEFT_OUT_OF_PROMPTS], 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS], 'first-end': LEFT_OUT_OF_ENDS, 'first-archive': LEFT_OUT_OF_ARCHIVES };
 
 /** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
 async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs', beside = {}) {

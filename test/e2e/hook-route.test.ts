@@ -55,8 +55,8 @@ const LINES: [string[], string | undefined][] = [
   [['hook', '--agent', 'nobody', 'UserPromptSubmit'], undefined],
   [['hook', 'NoSuchEvent'], undefined],
   // A compaction's and a session's end: their own first stage.
-  [['hook', 'PreCompact'], 'first-end.cjs'],
-  [['hook', '--agent', 'gemini', 'pre-compress'], 'first-end-gemini.cjs'],
+  [['hook', 'PreCompact'], 'first-archive.cjs'],
+  [['hook', '--agent', 'gemini', 'pre-compress'], 'first-archive-gemini.cjs'],
   [['hook', '--agent', 'opencode', 'session.idle'], 'first-end-opencode.cjs'],
 ];
 
