@@ -79,7 +79,7 @@ export const LEFT_OUT_OF_ENDS = LEFT_OUT.slice(0, LEFT_OUT.indexOf('history/comp
  * Left out of the before-compact moments' build besides (dist/fast/first-archive.cjs): it archives
  * the transcript and renders nothing, so the context and what only the after-compact and
  * session-end moments load (the workspace's promotion, the consolidation's checks) are not in
- * it. The memory part's assembly stays (render/memory-resend.ts imports it statically).
+ * it. render/context.ts stays (render/memory-resend.ts imports it statically).
  */
 export const LEFT_OUT_OF_ARCHIVES = [...LEFT_OUT_OF_ENDS, 'app/context.ts', 'store/handoff.ts', 'store/workspace.ts', 'ops/consolidate/pending.ts', 'app/session-decisions.ts'];
 
