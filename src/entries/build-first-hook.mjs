@@ -1,9 +1,11 @@
 // Builds the hook's first stages (src/entries/first-hook.ts), each the hook path from the same
 // source modules as dist/fast/fast-hook.cjs with the modules its events never load replaced by a
-// stand-in that throws FirstStageMiss when it is loaded: first-hook.cjs (session starts),
+// stand-in that throws FirstStageMiss when it is loaded: first-start.cjs (session starts, a new
+// session's handoff loaded from dist/fast/handoff.cjs beside it), first-hook.cjs (the prompts' fallback),
 // first-prompt.cjs (prompts; what it lacks goes on to first-hook.cjs, and the memory part's
 // reading and rendering is loaded from dist/fast/context-memory.cjs beside it), first-tool.cjs
-// (tool calls, events wmem ignores) and first-end.cjs (the compactions, a session's end). A miss
+// (tool calls, events wmem ignores), first-archive.cjs (before a compaction: it archives and renders
+// nothing) and first-end.cjs (after a compaction, a session's end). A miss
 // is handed, input and all, to the next stage (WMEM_HANDS_TO: fast-hook.cjs, or first-hook.cjs for
 // the prompts' build). A module may only be left out where every
 // import of it is a dynamic import(): one imported statically would throw as the file loads, so
@@ -72,6 +74,14 @@ export const LEFT_OUT_OF_TOOL_CALLS = [
  * (dist/fast/consolidate.cjs) as the full entry does.
  */
 export const LEFT_OUT_OF_ENDS = LEFT_OUT.slice(0, LEFT_OUT.indexOf('history/compaction/archive-transcript.ts')).concat('ops/consolidate/consolidate.ts');
+
+/**
+ * Left out of the before-compact moments' build besides (dist/fast/first-archive.cjs): it archives
+ * the transcript and renders nothing, so the context and what only the after-compact and
+ * session-end moments load (the workspace's promotion, the consolidation's checks) are not in
+ * it. render/context.ts stays (render/memory-resend.ts imports it statically).
+ */
+export const LEFT_OUT_OF_ARCHIVES = [...LEFT_OUT_OF_ENDS, 'app/context.ts', 'store/handoff.ts', 'store/workspace.ts', 'ops/consolidate/pending.ts', 'app/session-decisions.ts'];
 
 const STAND_IN = (file) =>
   // Loaded again after a miss (a best-effort caller swallowed it), it must throw again: esbuild
@@ -165,11 +175,20 @@ export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts'];
 export const BESIDE_PROMPTS = { 'app/context-memory.ts': 'context-memory.cjs', 'app/context-hot.ts': 'context-hot.cjs' };
 
 /**
- * What each kind of first stage leaves out (first-hook: session starts, and prompts handed on;
+ * The session starts' build (dist/fast/first-start.cjs) is the prompts' with a new session's tree
+ * and template in, and loads beside it what the prompts' loads, and the handoff from the project's
+ * previous session (planSessionStart: plain data in and out, and it only reads), which only a new
+ * session asks for: a resume loads neither, and a new session is served without the full entry.
+ */
+const NEW_SESSION_TREE = ['store/session-tree.ts', 'store/templates.ts'];
+export const BESIDE_STARTS = { ...BESIDE_PROMPTS, 'app/handoff.ts': 'handoff.cjs' };
+
+/**
+ * What each kind of first stage leaves out (first-hook: prompts handed on; first-start: session starts;
  * first-prompt: prompts; first-tool: tool calls and the events wmem ignores; first-end: the
  * compactions and a session's end).
  */
-const KINDS = { 'first-hook': LEFT_OUT, 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS], 'first-end': LEFT_OUT_OF_ENDS };
+const KINDS = { 'first-hook': LEFT_OUT, 'first-start': [...LEFT_OUT.filter((file) => !NEW_SESSION_TREE.includes(file)), ...LEFT_OUT_OF_PROMPTS], 'first-prompt': [...LEFT_OUT, ...LEFT_OUT_OF_PROMPTS], 'first-tool': [...LEFT_OUT, ...LEFT_OUT_OF_TOOL_CALLS], 'first-end': LEFT_OUT_OF_ENDS, 'first-archive': LEFT_OUT_OF_ARCHIVES };
 
 /** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
 async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs', beside = {}, statics = false) {
@@ -221,10 +240,10 @@ for (const agent of agents) {
   // A prompt the prompts' build cannot answer goes on to the agent's first-hook build.
   if (kinds.has('first-prompt')) kinds.add('first-hook');
   const others = hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`);
-  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, kind === 'first-prompt' ? BESIDE_PROMPTS : {}, kind === 'first-prompt'));
+  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, { 'first-prompt': BESIDE_PROMPTS, 'first-start': BESIDE_STARTS }[kind] ?? {}, kind === 'first-prompt' || kind === 'first-start'));
   for (const name of agent.names) routes[name] = events;
 }
-// What the prompts' builds load beside them, each from its own source module, bundled alone.
-for (const [source, name] of Object.entries(BESIDE_PROMPTS)) builds.push(build(name, [], [], `src/${source}`));
+// What the prompts' and the starts' builds load beside them, each from its own source module, bundled alone.
+for (const [source, name] of Object.entries(BESIDE_STARTS)) builds.push(build(name, [], [], `src/${source}`));
 await Promise.all(builds);
 writeFileSync(path.join(root, 'dist/fast/first-routes.json'), JSON.stringify({ ...rules, agents: routes }) + '\n');

@@ -23,22 +23,22 @@ import { leanLine } from './lean-line.js';
 import { buildRunContext, printResult, type GlobalFlags } from './runtime.js';
 
 /** The kinds of first stage (src/entries/build-first-hook.mjs's KINDS: what each leaves out). */
-export type FirstStageKind = 'first-hook' | 'first-prompt' | 'first-tool' | 'first-end';
+export type FirstStageKind = 'first-hook' | 'first-start' | 'first-prompt' | 'first-tool' | 'first-end' | 'first-archive';
 
 /**
  * The moments this stage serves, whichever agent fires them: every prompt, every tool call, a
  * session's (re)start, the compactions, a session's end and an event wmem ignores; and the kind of
  * build that serves each (first-prompt leaves out the memory part's rendering, loaded beside it
- * when needed; first-tool the context's rendering; first-end what only a new session needs). src/entries/build-first-hook.mjs
+ * when needed; first-start as well, and a new session's handoff; first-tool the context's rendering; first-end what only a new session needs; first-archive the context too). src/entries/build-first-hook.mjs
  * builds each agent's pair and bin/wmem.js's routes to them from these (first-routes.ts).
  */
 export const SERVED_MOMENTS: Readonly<Partial<Record<Moment, FirstStageKind>>> = {
-  'session-start': 'first-hook',
+  'session-start': 'first-start',
   prompt: 'first-prompt',
   'tool-done': 'first-tool',
   'tool-failed': 'first-tool',
   ignore: 'first-tool',
-  'before-compact': 'first-end',
+  'before-compact': 'first-archive',
   'after-compact': 'first-end',
   'session-end': 'first-end',
 };

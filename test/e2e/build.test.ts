@@ -15,11 +15,13 @@ import { ROOT } from '../helpers/cli.js';
 const leanDir = path.join(ROOT, 'dist', 'fast');
 // Packages a CommonJS bundle may require() where it is used, never up front (src/memory/overview.ts).
 const MARKDOWN = ['unified', 'remark-parse', 'gray-matter'];
-const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN, 'context-memory.cjs': MARKDOWN };
+const lazyPackages: Record<string, string[]> = { 'fast-hook.cjs': MARKDOWN, 'fast-compact.cjs': MARKDOWN, 'consolidate.cjs': MARKDOWN, 'context-memory.cjs': MARKDOWN, 'handoff.cjs': MARKDOWN };
 // The hook's first stages, one pair per agent with hooks (first-hook.cjs and first-tool.cjs, the
 // default agent's; first-hook-<id>.cjs, first-tool-<id>.cjs), as bin/wmem.js finds them.
 const ROUTES = 'first-routes.json';
-const firstStages = [...new Set(Object.values((JSON.parse(readFileSync(path.join(leanDir, ROUTES), 'utf8')) as { agents: Record<string, Record<string, string>> }).agents).flatMap((events) => Object.values(events)))].sort();
+const routed = Object.values((JSON.parse(readFileSync(path.join(leanDir, ROUTES), 'utf8')) as { agents: Record<string, Record<string, string>> }).agents).flatMap((events) => Object.values(events));
+// And the agent's first-hook build, which no event is routed to: the prompts' build hands on to it.
+const firstStages = [...new Set([...routed, ...routed.filter((name) => name.startsWith('first-prompt')).map((name) => name.replace('first-prompt', 'first-hook'))])].sort();
 for (const name of firstStages) lazyPackages[name] = MARKDOWN;
 const bundles: Record<string, string[]> = {
   'fast.cjs': ['../memory/overview.js', '../memory/tokens.js', '../commands/hook.js'],
@@ -49,6 +51,9 @@ const bundles: Record<string, string[]> = {
   // Its re-render from the render cache and hot.json, for a prompt after a tool call that changed
   // the hot state alone (BESIDE_PROMPTS as well).
   'context-hot.cjs': [],
+  // The handoff from the project's previous session, which the session starts' first stage
+  // requires beside it only for a new session (src/entries/build-first-hook.mjs BESIDE_STARTS).
+  'handoff.cjs': [],
 };
 
 /**
@@ -65,7 +70,7 @@ it('the lean entries are single files, one per entry', () => {
 });
 
 it('has a first stage for the hooks of every agent with hooks, the default agent\'s unsuffixed', () => {
-  expect(firstStages).toEqual(expect.arrayContaining(['first-hook.cjs', 'first-tool.cjs', 'first-hook-codex.cjs', 'first-tool-gemini.cjs']));
+  expect(firstStages).toEqual(expect.arrayContaining(['first-hook.cjs', 'first-start.cjs', 'first-tool.cjs', 'first-hook-codex.cjs', 'first-start-codex.cjs', 'first-tool-gemini.cjs']));
 });
 
 for (const [name, lazyPaths] of Object.entries(bundles)) {

@@ -118,8 +118,8 @@ const failure = { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_u
 type Step = [string[], (box: Sandbox) => Promise<Record<string, unknown>> | Record<string, unknown>, boolean];
 const claude = (args: string[], fields: (box: Sandbox) => Promise<Record<string, unknown>> | Record<string, unknown>, alone: boolean): Step => [args, async (box) => claudeInput(box, await fields(box)), alone];
 const steps: Step[] = [
-  // A new session: its tree is left out of the first stage, so the full path creates it.
-  claude(['SessionStart'], () => ({ hook_event_name: 'SessionStart', source: 'startup' }), false),
+  // A new session: the session starts' first stage creates it (the handoff loaded beside it).
+  claude(['SessionStart'], () => ({ hook_event_name: 'SessionStart', source: 'startup' }), true),
   claude(['UserPromptSubmit'], () => ({ hook_event_name: 'UserPromptSubmit', prompt: 'first' }), true),
   // The agent and the event as a config may spell them (an alias, `post-tool-use`, `--agent=x`).
   claude(['post-tool-use'], (box) => ({ hook_event_name: 'PostToolUse', ...edit(box) }), true),
@@ -261,8 +261,8 @@ describe.each(AGENTS.filter((a) => a.id !== 'claude' && a.events.length))('$id',
     // Every other hook names the agent by an alias and the event in another spelling (`post-tool-use`).
     const spelled = (event: string, i: number) => (i % 2 ? ['--agent', (agent.aliases[0] ?? agent.id).toUpperCase(), otherSpelling(event)] : inputs.args(event));
     const steps: Step[] = [
-      // A new session: the full path creates it.
-      [inputs.args(inputs.start), (box) => inputs.input(box, inputs.start, inputs.startFields('startup')), false],
+      // A new session: the session starts' first stage creates it.
+      [inputs.args(inputs.start), (box) => inputs.input(box, inputs.start, inputs.startFields('startup')), true],
       ...run.map(([event, fields], i): Step => [spelled(event, i), (box) => inputs.input(box, event, fields), true]),
       [inputs.args(inputs.start), (box) => inputs.input(box, inputs.start, inputs.startFields('resume')), true],
     ];

@@ -37,7 +37,7 @@ async function route(args: string[]): Promise<{ first: string | undefined; full:
 // [the command line after `wmem`, the first stage it must reach (undefined: the full entry alone)]
 const LINES: [string[], string | undefined][] = [
   // An option's value that spells an event is not the event.
-  [['hook', '--agent', 'codex', '--cwd', 'PostToolUse', 'SessionStart'], 'first-hook-codex.cjs'],
+  [['hook', '--agent', 'codex', '--cwd', 'PostToolUse', 'SessionStart'], 'first-start-codex.cjs'],
   [['--session', 'PostToolUse', 'hook', 'UserPromptSubmit'], 'first-prompt.cjs'],
   [['hook', '--cwd', 'UserPromptSubmit', '--agent', 'gemini', 'AfterTool'], 'first-tool-gemini.cjs'],
   // `--agent=x`, an alias in any case, the event in another spelling, the option after the event.
@@ -58,8 +58,8 @@ const LINES: [string[], string | undefined][] = [
   [['hook', '--agent', 'nobody', 'UserPromptSubmit'], undefined],
   [['hook', 'NoSuchEvent'], undefined],
   // A compaction's and a session's end: their own first stage.
-  [['hook', 'PreCompact'], 'first-end.cjs'],
-  [['hook', '--agent', 'gemini', 'pre-compress'], 'first-end-gemini.cjs'],
+  [['hook', 'PreCompact'], 'first-archive.cjs'],
+  [['hook', '--agent', 'gemini', 'pre-compress'], 'first-archive-gemini.cjs'],
   [['hook', '--agent', 'opencode', 'session.idle'], 'first-end-opencode.cjs'],
 ];
 
