@@ -73,8 +73,11 @@ describe('bin/wmem.js routes a hook by its parsed command line', () => {
 });
 
 describe('the first stage takes the line as bin/wmem.js read it', () => {
-  it('parses a line of long options once, in bin/wmem.js; a short option in the stage, as before', { timeout: 120_000 }, async () => {
+  it('parses a line of long options once, in bin/wmem.js; a plain short option in the stage without parseArgs', { timeout: 120_000 }, async () => {
     expect(await route(['hook', '--agent', 'codex', '--agent=claude', '--session', 'S', 'UserPromptSubmit'])).toEqual({ first: 'first-prompt.cjs', full: false, parseArgs: false });
-    expect(await route(['hook', '-q', '--agent', 'claude', 'UserPromptSubmit'])).toEqual({ first: 'first-prompt.cjs', full: false, parseArgs: true });
+    // A plain short option: the stage's own reader (src/entries/lean-args.ts readPlain).
+    expect(await route(['hook', '-q', '--agent', 'claude', 'UserPromptSubmit'])).toEqual({ first: 'first-prompt.cjs', full: false, parseArgs: false });
+    // A group of short options: bin/wmem.js leaves it to the full entry, which parses it.
+    expect(await route(['hook', '-qq', '--agent', 'claude', 'UserPromptSubmit'])).toEqual({ first: undefined, full: true, parseArgs: true });
   });
 });
