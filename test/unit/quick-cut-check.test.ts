@@ -4,13 +4,13 @@
 // journal is on disk does not remove the journal of a run that took its lock over, and a run
 // commits without asking the check (its finishing asks it).
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { link, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { existsSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { quickCut } from '../../src/history/compaction/quick-cut.js';
 import { mayLinkBefore } from '../../src/history/compaction/link-check.js';
 import { planFromTail, type CutPlan } from '../../src/history/compaction/plan.js';
-import { journalPath, writeJournal, type Journal } from '../../src/history/compaction/journal.js';
+import { fileIdentity, finishCommitted, journalPath, recoverCompaction, writeJournal, type Journal } from '../../src/history/compaction/journal.js';
 import type { Session } from '../../src/store/session.js';
 import { withLock } from '../../src/store/fsx.js';
 import { makeSession, setMessages, type TestSession } from '../helpers/history-session.js';
@@ -114,4 +114,32 @@ it('a run commits without asking the check (even with a possible link): the arch
   expect(journal.id).toBe(done!.journal.id);
   expect(journal.quick).toMatchObject({ linkIds: found.needles, redo: { keepRecent: 2 } });
   expect(existsSync(journalPath(ts.session))).toBe(true);
+});
+
+it('the finishing undoes a cut with a possible link (messages.jsonl whole again, no archive, transcript or journal); a kill between its swap and the removal of those names is finished by recovery', async () => {
+  const original = history(6000, 'msg_5999');
+  await setMessages(ts.session, original);
+  const done = (await cut(await plan()))!;
+  const journal: Journal = JSON.parse(await readFile(journalPath(ts.session), 'utf8'));
+  // The archive's file under a spare name, to put back the state a kill right after the swap leaves.
+  const spare = path.join(ts.session.paths.dir, 'spare');
+  await link(done.archive, spare);
+  const finished = await withLock(ts.session.paths.dir, () => finishCommitted(ts.session, journal, { warn() {} }));
+  expect(finished).toEqual({ undone: true });
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(original);
+  expect(existsSync(journalPath(ts.session))).toBe(false);
+  expect(await readdir(ts.session.paths.archiveDir)).toEqual([]);
+  expect(await readdir(ts.session.paths.detailDir)).toEqual([]);
+
+  await rename(spare, done.archive);
+  await writeFile(journal.quick!.transcript, 'placeholder');
+  await writeJournal(ts.session, { ...journal, undoneTo: fileIdentity(await stat(ts.session.paths.messages)) });
+  let undone: unknown;
+  const note = await withLock(ts.session.paths.dir, () => recoverCompaction(ts.session, { warn() {}, undone: (quick) => (undone = quick) }));
+  expect(note).toMatch(/undid compaction/);
+  expect(undone).toMatchObject({ archive: done.archive, redo: { keepRecent: 2 } });
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(original);
+  expect(existsSync(journalPath(ts.session))).toBe(false);
+  expect(await readdir(ts.session.paths.archiveDir)).toEqual([]);
+  expect(await readdir(ts.session.paths.detailDir)).toEqual([]);
 });
