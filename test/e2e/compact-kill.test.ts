@@ -41,8 +41,8 @@ const ways: Record<string, { flags: string[]; history: () => string }> = {
   full: { flags: ['--keep-recent', '5', '--strategy', 'summarize'], history: () => original },
   quick: { flags: ['--keep-recent', '5', '--wait'], history: () => original },
   'quick inside one turn': { flags: ['--keep-steps', '20', '--wait'], history: () => long },
-  // Without --wait the finishing starts in the link check's child before the commit, whatever
-  // the check says: a kill at any instant may leave it running (it then recovers the run).
+  // Without --wait the finishing starts after the commit and makes the link check: a kill
+  // before it leaves the run to the rerun's recovery, one after it leaves the finishing running.
   'quick finished in the background': { flags: ['--keep-recent', '5'], history: () => original },
 };
 const background = (flags: string[]) => !flags.includes('--wait') && !flags.includes('summarize');
