@@ -116,11 +116,10 @@ row('wmem compact --wait', med.wait, ratios(med.wait));
 // CPU time: what the run itself cost, whatever the neighbours did (GNU time: 10 ms resolution).
 const cpuFloor = cpu.node + cpu.cp;
 console.log(`cpu (median, user + system): node -e 0 ${cpu.node.toFixed(0)} ms, cp ${cpu.cp.toFixed(0)} ms, floor ${cpuFloor.toFixed(0)} ms; wmem compact (returns) ${cpu.wmem.toFixed(0)} ms, ${(cpu.wmem / cpuFloor).toFixed(2)}× the floor; --wait ${cpu.wait.toFixed(0)} ms`);
-// From compact5 the return reaped its link check's child (sh and grep) once grep was done, so GNU
-// time counted grep's CPU in the return's; builds from compactret4 to compact5 left it out (the
-// child became the finishing); since compact6 the finishing makes the check, and the return
-// starts no child but the finishing, after its commit. bench/README.md, compact5 and compact6.
-console.log('(the return\'s CPU: its own since compact6 (the link check is the finishing\'s); from compact5 it included the check\'s grep; from compactret4 to compact5 not: bench/README.md)');
+// Since compact5 the return reaps its link check's child (sh and grep) once grep is done, so GNU
+// time counts grep's CPU in the return's; builds from compactret4 to compact5 left it out (the
+// child became the finishing). bench/README.md, compact5.
+console.log('(the return\'s CPU includes its link check\'s grep since compact5; a build from compactret4 to compact5 leaves it out: bench/README.md)');
 if (baseBin) console.log(`beside ${baseBin} (same rounds): returns median ${med.base.toFixed(0)} ms, ${(med.base / (med.node + med.cp)).toFixed(2)}× the floor; CPU ${cpu.base.toFixed(0)} ms, ${(cpu.base / cpuFloor).toFixed(2)}× (this build: ${(med.wmem / (med.node + med.cp)).toFixed(2)}×, CPU ${(cpu.wmem / cpuFloor).toFixed(2)}×)`);
 console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 if (process.env.WMEM_BENCH_INSTRUCTIONS === '1') countInstructions();
@@ -138,8 +137,7 @@ writeFileSync(path.join(work, 'result.json'), JSON.stringify({ messages, bytes, 
 /**
  * WMEM_BENCH_INSTRUCTIONS=1: the instructions (valgrind cachegrind, millions) of `node -e 0` and
  * of one return of each build: the return's own process, and apart from it the link check's
- * child of builds before compact6 (sh and grep, which run on the other core; the finishing Node
- * is not counted, nor, since compact6, the check it makes).
+ * child (sh and grep, which run on the other core; the finishing Node it starts is not counted).
  */
 function countInstructions() {
   const logs = path.join(work, 'cachegrind');

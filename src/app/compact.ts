@@ -5,8 +5,9 @@
 import { resolveSession, type Session, type Where } from '../store/session.js';
 import type { AppEnv } from './env.js';
 import { withLock } from '../store/fsx.js';
-import { compactSession, finishPending, type CompactOptions, type CompactResult } from '../history/compaction/compact.js';
+import { compactSession, recoverCompaction, type CompactOptions, type CompactResult } from '../history/compaction/compact.js';
 import { logHook } from '../agents/hook-log.js';
+import { HANDED_OVER_FINISH } from './finish-background.js';
 
 export interface CompactUseOptions {
   /** What to cut and how; every option of src/history/compaction/compact.ts passes through. */
@@ -16,12 +17,20 @@ export interface CompactUseOptions {
   /** Starts `wmem compact --finish` for the session, detached; false when it could not. */
   startFinish: (session: Session) => boolean;
   /**
+   * The command line of `wmem compact --finish` for the session: a quick cut starts it itself, in
+   * its link check's child, before its commit (src/history/stream/grep-check.ts).
+   */
+  finishCommand?: (session: Session) => { file: string; args: string[]; env?: NodeJS.ProcessEnv } | undefined;
+  /**
    * `--wait`: runs `wmem compact --finish` for the session in a process of its own and waits for
    * it (the search indexes, with a smaller heap than this process has by then); false when it
    * could not, and the indexes are built here.
    */
   finishNow?: (session: Session) => Promise<boolean>;
 }
+
+/** How long `--finish` waits for the lock: a full way of a history of gigabytes may hold it minutes. */
+const FINISH_WAIT_MS = 30 * 60_000;
 
 /** Archives at least this large are indexed for search when the compaction finishes. */
 const INDEX_AHEAD_BYTES = 1_000_000;
@@ -30,13 +39,18 @@ export async function compactMemory(options: CompactUseOptions, env: AppEnv): Pr
   const session = await resolveSession(env);
   const { wait } = options.compact;
   const warn = env.warn ?? (() => {});
-  // One finishing per run: a quick cut starts it after its commit (it takes the lock after this run).
+  // One finishing per run: a quick cut may have started it already, even one that then stepped
+  // aside for the full way (it then finds nothing to finish but the search index).
   let started = false;
   const result = await compactSession(session, options.compact, {
     now: env.now,
     warn,
     progress: options.progress,
-    finishLater: wait ? undefined : () => (started = options.startFinish(session)),
+    finishLater: wait ? undefined : () => started || options.startFinish(session),
+    finishCommand: wait ? undefined : options.finishCommand?.(session),
+    finishStarted: () => {
+      started = true;
+    },
   });
   if (result.archive && !result.dryRun && result.finishing !== 'background' && result.counts.bytesArchived >= INDEX_AHEAD_BYTES) {
     // The full way (or --wait) is done: the search index of a large archive is the last of it,
@@ -58,8 +72,9 @@ export async function compactMemory(options: CompactUseOptions, env: AppEnv): Pr
 export async function finishCompaction(env: AppEnv): Promise<boolean> {
   try {
     const session = await resolveSession(env);
-    // A quick cut's finishing may undo it and compact the full way (a possible link across its cut).
-    await withLock(session.paths.dir, () => finishPending(session, { warn: () => {} }));
+    // Started by a quick cut before its commit, it may wait out a full way that took over.
+    const handedOver = env.env[HANDED_OVER_FINISH] === '1';
+    await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }), handedOver ? { waitMs: FINISH_WAIT_MS } : {});
     await indexForSearch(session);
     return true;
   } catch (err) {
@@ -74,4 +89,4 @@ async function indexForSearch(session: Session): Promise<void> {
   await indexSession(session.id, session.paths);
 }
 
-export { finishInBackground, finishInChild } from './finish-background.js';
+export { finishCommand, finishInBackground, finishInChild } from './finish-background.js';

@@ -17,9 +17,22 @@ function finishArgs(bin: string, where: Where, sessionId: string): string[] {
   return [...FINISH_NODE_FLAGS, bin, 'compact', '--finish', '--quiet', '--home', where.home, '--cwd', where.cwd, '--session', sessionId];
 }
 
+/**
+ * Set in the environment of the finishing a quick cut hands to its link check's child: started
+ * before the commit, it may find a full way holding the lock (minutes on a history of gigabytes)
+ * and waits for it; every other `compact --finish` gives up after the lock's usual wait.
+ */
+export const HANDED_OVER_FINISH = 'WMEM_FINISH_HANDED_OVER';
+
+/** The command line of `wmem compact --finish` for a session (for a quick cut to start itself). */
+export function finishCommand(bin: string | undefined, where: Where, sessionId: string): { file: string; args: string[]; env?: NodeJS.ProcessEnv } | undefined {
+  return bin ? { file: process.execPath, args: finishArgs(bin, where, sessionId), env: { ...where.env, [HANDED_OVER_FINISH]: '1' } } : undefined;
+}
+
 /** Starts `wmem compact --finish` for a session, detached; false when it could not be started. */
 export function finishInBackground(bin: string | undefined, where: Where, sessionId: string): boolean {
   if (!bin) return false;
+  // Started after the commit (or by a search): the lock's usual wait, not the handed-over one.
   // Without node:child_process where Node allows it (store/spawn.ts): a search's startup would pay for it.
   return spawnDetached(process.execPath, finishArgs(bin, where, sessionId), { env: where.env }) !== undefined;
 }

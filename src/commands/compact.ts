@@ -3,7 +3,7 @@
 // leaves its readable transcript and overview lines to `wmem compact --finish`, started here in
 // the background; that run only finishes what the journal says is left, quietly.
 import type { CompactStrategy, CompactTarget } from '../history/compaction/compact.js';
-import { compactMemory, finishCompaction, finishInBackground, finishInChild } from '../app/compact.js';
+import { compactMemory, finishCommand, finishCompaction, finishInBackground, finishInChild } from '../app/compact.js';
 import { renderCompact } from '../views/memory.js';
 import type { CommandResult, RunContext } from './run.js';
 
@@ -41,6 +41,7 @@ export async function run(options: CompactCommandOptions, ctx: RunContext): Prom
       wait: Boolean(options.wait),
     },
     startFinish: (session) => finishInBackground(process.argv[1], ctx, session.id),
+    finishCommand: (session) => finishCommand(process.argv[1], ctx, session.id),
     finishNow: (session) => finishInChild(process.argv[1], ctx, session.id),
   }, ctx);
   return { data: result, text: ctx.quiet ? '' : renderCompact(result) };

@@ -1,16 +1,16 @@
-// The quick cut's link check (link-check.ts), asked by its finishing, and the quick cut itself
-// (quick-cut.ts), on real files in a temp session: a history that shrinks under the check is never
-// taken for one without links (bytes not read cannot be ruled out), a run that fails after its
-// journal is on disk does not remove the journal of a run that took its lock over, and a run
-// commits without asking the check (its finishing asks it).
+// The quick cut's link check (quick-cut.ts) while something else acts on the session, on real
+// files in a temp session: a history that shrinks under the check is never taken for one without
+// links (bytes not read cannot be ruled out: the caller compacts the full way), and a run that
+// stalled past its lock, rolled back by the run that took the lock over, does not remove that
+// run's journal on its way out (a run removes the journal only while its id and pid are its own).
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { link, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { existsSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { quickCut } from '../../src/history/compaction/quick-cut.js';
-import { mayLinkBefore } from '../../src/history/compaction/link-check.js';
 import { planFromTail, type CutPlan } from '../../src/history/compaction/plan.js';
-import { fileIdentity, finishCommitted, journalPath, recoverCompaction, writeJournal, type Journal } from '../../src/history/compaction/journal.js';
+import { journalPath, writeJournal, type Journal } from '../../src/history/compaction/journal.js';
+import type { Progress } from '../../src/history/compaction/pass.js';
 import type { Session } from '../../src/store/session.js';
 import { withLock } from '../../src/store/fsx.js';
 import { makeSession, setMessages, type TestSession } from '../helpers/history-session.js';
@@ -42,6 +42,8 @@ function history(turns: number, early?: string): string {
   return lines.join('\n') + '\n';
 }
 
+const quiet = (tick: (done: number) => void = () => {}) => ({ tick, stage() {}, end() {} }) as unknown as Progress;
+
 let ts: TestSession;
 beforeEach(async () => {
   ts = await makeSession();
@@ -58,88 +60,86 @@ async function plan(): Promise<CutPlan> {
   return found as CutPlan;
 }
 
-function cut(found: CutPlan) {
-  return withLock(ts.session.paths.dir, () => quickCut(ts.session, found, { now: new Date('2026-04-01T10:00:00Z'), redo: { keepRecent: 2 } }));
+function cut(found: CutPlan, progress: Progress, options: { inThread?: boolean } = {}) {
+  return withLock(ts.session.paths.dir, () => quickCut(ts.session, found, { now: new Date('2026-04-01T10:00:00Z'), progress, ...options }));
 }
 
-const check = (found: CutPlan) => mayLinkBefore(ts.session.paths.messages, found.cut, found.needles, path.join(ts.session.paths.stateDir, `.link-check.test.${process.pid}.tmp`));
+/** Nothing of the run is left: no archive name, no transcript placeholder, no temp file. */
+async function expectNothingLeft(): Promise<void> {
+  expect(await readdir(ts.session.paths.archiveDir)).toEqual([]);
+  expect(await readdir(ts.session.paths.detailDir)).toEqual([]);
+  expect((await readdir(ts.session.paths.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+}
 
-it('the check says "no" for a history without links, "maybe" for one with a line before the cut carrying a kept id', async () => {
+it('a history that shrinks under the link check (in this thread) takes the full way, and nothing of the quick way is left', async () => {
   await setMessages(ts.session, history(6000));
-  expect(await check(await plan())).toBe(false);
-  await setMessages(ts.session, history(6000, 'msg_5999'));
-  expect(await check(await plan())).toBe(true);
-  expect((await readdir(ts.session.paths.stateDir)).filter((n) => n.includes('link-check'))).toEqual([]);
+  const found = await plan();
+  const ticks: number[] = [];
+  // Another program cuts the file down to what the check has read so far.
+  const result = await cut(
+    found,
+    quiet((done) => {
+      if (!ticks.length) truncateSync(ts.session.paths.messages, done);
+      ticks.push(done);
+    }),
+    { inThread: true },
+  );
+  expect(ticks.length).toBe(1);
+  expect(ticks[0]).toBeLessThan(found.cut);
+  expect(result).toBeUndefined();
+  expect(existsSync(journalPath(ts.session))).toBe(false);
+  await expectNothingLeft();
+  expect((await stat(ts.session.paths.messages)).size).toBe(ticks[0]);
 });
 
-it('a history cut down before the check reads it is not taken for one without links', async () => {
+it('a history cut down before grep reads it is not taken for one without links (grep found none in what was left)', async () => {
   await setMessages(ts.session, history(6000));
   const found = await plan();
   truncateSync(ts.session.paths.messages, found.cut - 1000);
-  expect(await check(found)).toBe(true);
+  expect(await cut(found, quiet())).toBeUndefined();
+  expect(existsSync(journalPath(ts.session))).toBe(false);
+  await expectNothingLeft();
+  expect((await stat(ts.session.paths.messages)).size).toBe(found.cut - 1000);
 });
 
-it('a run that fails after its journal is on disk leaves the journal of the run that took the lock over', async () => {
-  await setMessages(ts.session, history(6000));
+it('a run that stalled past its lock leaves the journal of the run that took the lock over', async () => {
+  // A line before the cut carries the id of a kept answer: the check says "maybe", the run steps aside.
+  await setMessages(ts.session, history(6000, 'msg_5999'));
   const found = await plan();
   let other: Journal | undefined;
   afterJournal = async (session, journal) => {
     // Meanwhile this run stalled past its lock; the run that took it over rolled this one back
-    // and wrote its own journal (its finishing still to come); then this run's file goes.
+    // and wrote its own journal (its finishing still to come).
     other = { ...journal, id: `${journal.id}-other`, pid: process.ppid };
     await writeJournal(session, other);
-    truncateSync(ts.session.paths.messages, 0);
-    await import('node:fs/promises').then((fs) => fs.rm(ts.session.paths.messages));
   };
-  await expect(cut(found)).rejects.toThrow();
+  const result = await cut(found, quiet());
   expect(other).toBeDefined();
+  expect(result).toBeUndefined();
   expect(JSON.parse(await readFile(journalPath(ts.session), 'utf8'))).toEqual(other);
-  expect(await readdir(ts.session.paths.archiveDir)).toEqual([]);
+  await expectNothingLeft();
 });
 
-it('a run commits without asking the check (even with a possible link): the archive named, the journal left for the finishing with the ids to check', async () => {
+it('a run that steps aside removes its own journal (and names the archive only once that journal is on disk)', async () => {
+  await setMessages(ts.session, history(6000, 'msg_5999'));
   let archivesThen: string[] | undefined;
   afterJournal = async () => {
-    // Never linked before the journal that names it is on disk: a run killed in between is rolled back from it.
+    // The archive's name is linked while the check runs, but never before the journal that
+    // names it is on disk: a run killed in between is rolled back from the journal.
     archivesThen = await readdir(ts.session.paths.archiveDir);
   };
-  await setMessages(ts.session, history(6000, 'msg_5999'));
-  const found = await plan();
-  const done = await cut(found);
-  expect(done).toBeDefined();
+  expect(await cut(await plan(), quiet())).toBeUndefined();
   expect(archivesThen).toEqual([]);
-  expect(await readdir(ts.session.paths.archiveDir)).toEqual([path.basename(done!.archive)]);
-  expect((await stat(done!.archive)).size).toBeGreaterThanOrEqual(found.cut);
-  const journal = JSON.parse(await readFile(journalPath(ts.session), 'utf8'));
-  expect(journal.id).toBe(done!.journal.id);
-  expect(journal.quick).toMatchObject({ linkIds: found.needles, redo: { keepRecent: 2 } });
-  expect(existsSync(journalPath(ts.session))).toBe(true);
+  expect(existsSync(journalPath(ts.session))).toBe(false);
+  await expectNothingLeft();
 });
 
-it('the finishing undoes a cut with a possible link (messages.jsonl whole again, no archive, transcript or journal); a kill between its swap and the removal of those names is finished by recovery', async () => {
-  const original = history(6000, 'msg_5999');
-  await setMessages(ts.session, original);
-  const done = (await cut(await plan()))!;
-  const journal: Journal = JSON.parse(await readFile(journalPath(ts.session), 'utf8'));
-  // The archive's file under a spare name, to put back the state a kill right after the swap leaves.
-  const spare = path.join(ts.session.paths.dir, 'spare');
-  await link(done.archive, spare);
-  const finished = await withLock(ts.session.paths.dir, () => finishCommitted(ts.session, journal, { warn() {} }));
-  expect(finished).toEqual({ undone: true });
-  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(original);
-  expect(existsSync(journalPath(ts.session))).toBe(false);
-  expect(await readdir(ts.session.paths.archiveDir)).toEqual([]);
-  expect(await readdir(ts.session.paths.detailDir)).toEqual([]);
-
-  await rename(spare, done.archive);
-  await writeFile(journal.quick!.transcript, 'placeholder');
-  await writeJournal(ts.session, { ...journal, undoneTo: fileIdentity(await stat(ts.session.paths.messages)) });
-  let undone: unknown;
-  const note = await withLock(ts.session.paths.dir, () => recoverCompaction(ts.session, { warn() {}, undone: (quick) => (undone = quick) }));
-  expect(note).toMatch(/undid compaction/);
-  expect(undone).toMatchObject({ archive: done.archive, redo: { keepRecent: 2 } });
-  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(original);
-  expect(existsSync(journalPath(ts.session))).toBe(false);
-  expect(await readdir(ts.session.paths.archiveDir)).toEqual([]);
-  expect(await readdir(ts.session.paths.detailDir)).toEqual([]);
+it('a run that finds no link commits, the archive named and the journal left for the finishing', async () => {
+  await setMessages(ts.session, history(6000));
+  const found = await plan();
+  const done = await cut(found, quiet());
+  expect(done).toBeDefined();
+  expect(await readdir(ts.session.paths.archiveDir)).toEqual([path.basename(done!.archive)]);
+  expect((await stat(done!.archive)).size).toBeGreaterThanOrEqual(found.cut);
+  expect(JSON.parse(await readFile(journalPath(ts.session), 'utf8')).id).toBe(done!.journal.id);
 });

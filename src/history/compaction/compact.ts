@@ -34,8 +34,7 @@ import { exists, resolveInside, withLock } from '../../store/fsx.js';
 import type { Session } from '../../store/session.js';
 import { usageError, fsError } from '../../ui/errors.js';
 import { planFromTail, type CutPlan, type NoCut } from './plan.js';
-import { fileIdentity, finishCommitted, isSameFile, journalPath, recoverCompaction, type FileIdentity } from './journal.js';
-import type { QuickPart } from './quick-finish.js';
+import { fileIdentity, finishCommitted, journalPath, recoverCompaction, type FileIdentity } from './journal.js';
 import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
 import { Progress } from './pass.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
@@ -131,50 +130,28 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
   const plan = await planFromTail(file, size, keepRecent, keepSteps);
   if (!('cut' in plan)) return nothing(plan);
   const quickAllowed = target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES);
-  if (quickAllowed) {
-    const quick = await quickWay(session, plan, { options, env, archiveTo, size, base, progress });
-    if (quick) return quick;
-    // Undone by its finishing: messages.jsonl is another file now, maybe longer; planned again.
-    if (!isSameFile(await fs.stat(file).catch(() => undefined), identity)) return compactLocked(session, { ...options, quickFrom: Infinity }, env, archiveTo);
-  }
-  return fullCut(session, plan, { options, env, archiveTo, size, identity, base, progress, nothing });
+  const quick = quickAllowed ? await quickWay(session, plan, { options, env, archiveTo, size, base, progress }) : undefined;
+  return quick ?? fullCut(session, plan, { options, env, archiveTo, size, identity, base, progress, nothing });
 }
 
 /**
  * A plain cut of a long history the quick way (quick-cut.ts), its finishing done now or left to
- * the background; undefined (nothing changed) when it steps aside for the full way, or when its
- * finishing, done now, undid it (a possible link across the cut).
+ * the background; undefined (nothing changed) when it steps aside for the full way.
  */
 async function quickWay(session: Session, plan: CutPlan, ctx: { options: CompactOptions; env: CompactEnv; archiveTo?: string; size: number; base: CompactResult; progress: Progress }): Promise<CompactResult | undefined> {
   const { options, env, progress } = ctx;
-  const quick = await quickCut(session, plan, { now: env.now(), archiveTo: ctx.archiveTo, redo: { keepRecent: options.keepRecent, ...(options.keepSteps !== undefined ? { keepSteps: options.keepSteps } : {}) } });
+  const quick = await quickCut(session, plan, { now: env.now(), archiveTo: ctx.archiveTo, progress, finish: options.wait ? undefined : env.finishCommand, finishStarted: env.finishStarted });
   if (!quick) return undefined;
   const counts: CompactCounts = { ...emptyCounts(), linesBefore: null, linesArchived: null, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, stepsKept: plan.tailSteps, bytesBefore: ctx.size, bytesArchived: plan.cut, linesAfter: plan.tailLines + 1 + (plan.opening ? 1 : 0) };
   let finishing: CompactResult['finishing'] = 'background';
   if (options.wait || !env.finishLater?.()) {
     progress.stage('writing the readable transcript');
-    const done = await finishCommitted(session, quick.journal, env);
-    if (done.undone) return undefined;
-    const archived = done.counts;
+    const archived = await finishCommitted(session, quick.journal, env);
     if (archived) Object.assign(counts, { linesArchived: archived.lines, linesBefore: archived.lines + plan.tailLines, messagesArchived: archived.messages, turnsArchived: archived.turns, turnsBefore: archived.turns + plan.tailTurns });
     finishing = 'done';
   }
   progress.end();
   return { ...ctx.base, compacted: true, ...(plan.opening ? { cutInsideTurn: true } : {}), archive: quick.archiveRel, archivePath: quick.archive, details: [quick.transcriptRel], counts, finishing, recentLine: quick.journal.recentLine || undefined };
-}
-
-/**
- * What a compaction left pending (`wmem compact --finish`, under the lock): recovery, and when
- * that undid a quick cut (a possible link across its cut), the full way in its place, under the
- * archive's and transcript's names the quick cut announced.
- */
-export async function finishPending(session: Session, env: { warn(msg: string): void }): Promise<void> {
-  let undone: QuickPart | undefined;
-  await recoverCompaction(session, { warn: env.warn, undone: (quick) => (undone = quick) });
-  if (!undone?.redo) return;
-  const created = new Date(undone.created);
-  const options: CompactOptions = { target: 'conversation', strategy: 'archive', keepRecent: undone.redo.keepRecent, keepSteps: undone.redo.keepSteps, quickFrom: Infinity };
-  await compactLocked(session, options, { now: () => created, warn: env.warn }, (await exists(undone.archive)) ? undefined : undone.archive);
 }
 
 export { archiveTranscript } from './archive-transcript.js';

@@ -14,7 +14,6 @@ import { fsError } from '../../ui/errors.js';
 import { parseMarker } from '../model/marker.js';
 import { readLines } from '../stream/read.js';
 import { carriedNotePath, finishQuickCut, type ArchivedCounts, type QuickPart } from './quick-finish.js';
-import { dropUndone, undoQuickCut } from './quick-undo.js';
 
 export interface Journal {
   version: 1;
@@ -36,14 +35,6 @@ export interface Journal {
    * the agent), so nothing the run made may be deleted.
    */
   messagesFile?: FileIdentity;
-  /** The file that replaced messages.jsonl when the quick cut's finishing undid it (quick-undo.ts). */
-  undoneTo?: FileIdentity;
-}
-
-/** What recovery reports besides warnings: a quick cut undone, for the caller to compact the full way. */
-export interface RecoverEnv {
-  warn(msg: string): void;
-  undone?(quick: QuickPart): void;
 }
 
 /**
@@ -89,7 +80,7 @@ async function firstLine(file: string): Promise<string> {
  * Resolves a compaction interrupted by a crash (call with the session lock held): finishes it
  * if it committed, otherwise deletes what it created. Returns what it did, or undefined.
  */
-export async function recoverCompaction(session: Session, env: RecoverEnv): Promise<string | undefined> {
+export async function recoverCompaction(session: Session, env: { warn(msg: string): void }): Promise<string | undefined> {
   const file = journalPath(session);
   const text = await readTextIfExists(file);
   if (text === undefined) return undefined;
@@ -103,13 +94,6 @@ export async function recoverCompaction(session: Session, env: RecoverEnv): Prom
   }
   for (const temp of journal.temps) await fs.unlink(temp).catch(() => {});
   const now = await fs.stat(session.paths.messages).catch(() => undefined);
-  if (journal.quick && isSameFile(now, journal.undoneTo)) {
-    // Undone by its finishing, killed between the swap and the removal of its names.
-    await dropUndone(journal.quick);
-    await removeJournal(session);
-    env.undone?.(journal.quick);
-    return undoneNote(journal.id);
-  }
   const markerFirst = now !== undefined && parseMarker(await firstLine(session.paths.messages))?.id === journal.id;
   const untouched = isSameFile(now, journal.messagesFile);
   // A journal from before messagesFile was recorded: the marker alone decides, as it always did.
@@ -117,11 +101,7 @@ export async function recoverCompaction(session: Session, env: RecoverEnv): Prom
   let note: string;
   if (committed) {
     if (!markerFirst) env.warn(`wmem: messages.jsonl was replaced after compaction ${journal.id} committed; its files are kept as they are`);
-    const done = await finishCommitted(session, journal, env, { messagesIntact: markerFirst });
-    if (done.undone) {
-      env.undone?.(journal.quick!);
-      return undoneNote(journal.id);
-    }
+    await finishCommitted(session, journal, env, { messagesIntact: markerFirst });
     // A quick compaction's finishing is its normal course, not a repair: nothing to report.
     if (journal.quick && markerFirst) return undefined;
     note = `finished compaction ${journal.id}, which was interrupted after its commit`;
@@ -144,35 +124,21 @@ async function sameFile(file: string, as: { dev: number; ino: number } | undefin
   return st !== undefined && as !== undefined && st.dev === as.dev && st.ino === as.ino;
 }
 
-function undoneNote(id: string): string {
-  return `undid compaction ${id}: a line before its cut may be linked to the lines it kept, so it compacts the full way`;
-}
-
 /**
  * Does what a committed compaction left to do (see finishQuickCut), adds its overview lines, and
- * removes the journal. Returns what a quick cut archived, once counted, or `undone` when its
- * finishing found a possible link across the cut and undid it (messages.jsonl is whole again;
- * the caller compacts the full way).
+ * removes the journal. Returns what a quick cut archived, once counted.
  */
-export async function finishCommitted(session: Session, journal: Journal, env: { warn(msg: string): void }, how: { messagesIntact: boolean } = { messagesIntact: true }): Promise<{ counts?: ArchivedCounts; undone?: boolean }> {
+export async function finishCommitted(session: Session, journal: Journal, env: { warn(msg: string): void }, how: { messagesIntact: boolean } = { messagesIntact: true }): Promise<ArchivedCounts | undefined> {
   let counts: ArchivedCounts | undefined;
   if (journal.quick && !journal.indexLines.length) {
     const finished = await finishQuickCut(session, journal.id, journal.quick, env, how);
-    if (finished.linked) {
-      await undoQuickCut(session.paths.messages, journal.quick, async (temp) => {
-        const swapped = fileIdentity(await fs.stat(temp));
-        await writeJournal(session, { ...journal, temps: [...journal.temps, temp], undoneTo: swapped });
-      });
-      await removeJournal(session);
-      return { undone: true };
-    }
     journal.indexLines = finished.indexLines;
     journal.recentLine = finished.recentLine;
     counts = finished.counts;
   }
   await updateOverview(session, journal.indexLines, journal.recentLine, env);
   await removeJournal(session);
-  return { counts };
+  return counts;
 }
 
 async function removeJournal(session: Session): Promise<void> {

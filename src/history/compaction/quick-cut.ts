@@ -3,28 +3,27 @@
 // The archive is the old messages.jsonl itself: the same file, given its archive name by a hard
 // link and cut to length by the finishing. The new messages.jsonl is the marker plus the kept
 // turns only. Whether a line before the cut is linked to the kept part is answered from the raw
-// bytes (id-scan.ts) by the finishing; when the bytes cannot say "no" for sure, it undoes the cut
-// and compacts the full way.
+// bytes (id-scan.ts); when the bytes cannot say "no" for sure, the caller compacts the full way.
 // What needs every archived message parsed (the readable transcript, the turn and message counts,
 // the overview's index and recent lines) is finished afterwards from the archive, from the
 // journal, by `wmem compact --finish` in the background or by the next run that takes the lock
 // (journal.ts). A kill at any instant loses nothing.
 //
 // Protocol (under the session lock; A = the cut):
-//   1. the old file is fsynced (it becomes the archive; normally long on disk already), side by
-//      side with steps 2-4 (their writes and fsyncs in the thread pool). Whether a line before
-//      the cut is linked to the kept part is not asked here: the run returns without waiting for
-//      it, and the finishing checks it (link-check.ts: grep -F on the other core) and undoes the
-//      cut when it cannot rule a link out (quick-undo.ts), before it cuts anything of the archive
-//      away; the full way then runs. Until then the cut may separate linked lines, never lose one.
-//      The archive's sha256 is taken by the finishing, which reads it anyway, into
-//      state/archives.json (restore checks it).
+//   1. one read of [0, A) (grep's, up to its first match: normally the kept part's own ids just
+//      past A): the id check, by grep -F in a child process on the other core
+//      (grep-check.ts; the same child then starts the finishing run in the background, which
+//      takes the lock after this run), else in this thread. Meanwhile (steps 1-4 run side by side,
+//      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
+//      archive; normally long on disk already). The archive's sha256 is taken by the finishing,
+//      which reads it anyway, into state/archives.json (restore checks it).
 //   2. the new messages.jsonl in a temp: marker (+ the repeated opening message of the turn the
 //      cut falls inside, if it does) + the old file's [A, end); fsynced.
-//   3. the journal (state/compaction.json) names the archive, the temp, what is left to do and
-//      the link ids to check, with the options a full way would take.
+//   3. the journal (state/compaction.json) names the archive, the temp and what is left to do.
 //   4. once the journal is on disk: link(messages.jsonl, archive name): one file, two names; the
-//      archive folder fsynced.
+//      archive folder fsynced. If the check of step 1 finds a possible link, steps 2-4 are undone
+//      (nothing was renamed yet: the same state a kill before the commit leaves, which recovery
+//      rolls back from the journal) and the caller compacts the full way.
 //   5. COMMIT: rename(temp, messages.jsonl); lines appended to the old file meanwhile are carried
 //      over. Before it the old file is whole under its own name; after it, under the archive's.
 //   6. how far the carry-over went is noted in state/ (a hint, no fsync). The journal stays until
@@ -34,7 +33,7 @@
 //      carry-over, and only then cuts the archive to A and fsyncs it.
 // Recovery: not committed (messages.jsonl is still the file the run started from) → the temp, the
 // placeholder and the archive name are removed (the last only while it names that same file);
-// committed → finishQuickCut (quick-finish.ts); undone by its finishing → quick-undo.ts.
+// committed → finishQuickCut (quick-finish.ts).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, fsyncDir } from '../../store/fsx.js';
@@ -45,8 +44,10 @@ import { IdScanner } from '../model/id-scan.js';
 import { markerLine, openingNote, type CompactionMarker } from '../model/marker.js';
 import type { CutPlan } from './plan.js';
 import { fileIdentity, journalPath, readJournal, writeJournal, type Journal } from './journal.js';
-import { noteCarried, type QuickRedo } from './quick-finish.js';
-import { rel, transcriptPlaceholder } from './pass.js';
+import { noteCarried } from './quick-finish.js';
+import { rel, transcriptPlaceholder, type Progress } from './pass.js';
+import { readChunksInThread } from '../stream/read.js';
+import { startGrepCheck, type GrepCheck, type ThenRun } from '../stream/grep-check.js';
 import { DurableFile, freeName, tempFor } from '../stream/durable.js';
 import { replaceKeepingAppends } from '../stream/swap.js';
 import { nodeHash } from '../../memory/hash.js';
@@ -57,8 +58,16 @@ export const QUICK_CUT_BYTES = 8 << 20;
 export interface QuickCutContext {
   now: Date;
   archiveTo?: string;
-  /** What a full way would take, should the finishing undo this cut (journal.ts). */
-  redo: QuickRedo;
+  progress: Progress;
+  /**
+   * The finishing run (`wmem compact --finish`), to start in the link check's child once the
+   * check is done, whatever its answer (it takes the lock after this run and finishes what is
+   * left: this cut, or nothing after the full way); `finishStarted` is told when it was.
+   */
+  finish?: ThenRun;
+  finishStarted?: () => void;
+  /** Check in this thread only (tests of the in-thread check). */
+  inThread?: boolean;
 }
 
 export interface QuickCutDone {
@@ -69,18 +78,22 @@ export interface QuickCutDone {
 }
 
 /**
- * Compacts the quick way, or returns undefined (nothing changed) when the link ids cannot be
- * scanned for, or the file system has no hard links: the caller then compacts the full way. Call
- * with the session lock held.
+ * Compacts the quick way, or returns undefined (nothing changed) when it cannot be sure that no
+ * line before the cut is linked to the kept part, or the file system has no hard links: the
+ * caller then compacts the full way. Call with the session lock held.
  */
 export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutContext): Promise<QuickCutDone | undefined> {
-  if (!IdScanner.for(plan.needles)) return undefined;
+  const scanner = IdScanner.for(plan.needles);
+  if (!scanner) return undefined;
   const file = session.paths.messages;
   const cut = plan.cut;
   const old = await fs.open(file, 'r').catch((err) => {
     throw fsError(err, 'read', file);
   });
   const stamp = fileStamp(ctx.now);
+  // Started first, on the other core: the check's answer is awaited only before the commit.
+  const native = ctx.inThread ? undefined : startGrepCheck(old.fd, scanner.fixedStrings(), { answer: tempFor(path.join(session.paths.stateDir, 'link-check'), stamp), then: ctx.finish });
+  if (native?.thenStarted) ctx.finishStarted?.();
   const messagesTemp = tempFor(file, stamp);
   let archiveLinked: string | undefined;
   let placeholder: string | undefined;
@@ -123,11 +136,14 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutCon
         finals: [archive, transcript],
         indexLines: [],
         recentLine: '',
-        quick: { archive, archivedBytes: cut, copiedTo, transcript, created: ctx.now.toISOString(), ...(opening ? { headBytes: opening.length } : {}), linkIds: plan.needles, redo: ctx.redo },
+        quick: { archive, archivedBytes: cut, copiedTo, transcript, created: ctx.now.toISOString(), ...(opening ? { headBytes: opening.length } : {}) },
         messagesFile: fileIdentity(identity),
       };
       // The journal, the new file and the transcript's placeholder (which holds its name until
       // the finishing replaces it) are written and fsynced side by side; all before the link.
+      // They are written while the bytes before the cut are checked (the new file's writes and
+      // fsyncs in the thread pool, the check in this thread); if the check finds a link, the
+      // finally blocks remove them.
       const building = (async () => {
         await next.write(markerLine(plan.format ?? 'chat', marker, headerText(marker, plan, transcriptRel)));
         if (opening) await next.write(opening);
@@ -139,16 +155,27 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutCon
       const journaled = writeJournal(session, journal);
       // The archive's name comes once the journal that names it is on disk (a run killed before
       // its commit is rolled back from the journal, that name included).
-      // The name is taken for cleanup the moment it exists (a failure after the link must not
+      // The name is taken for cleanup the moment it exists (a failed check after the link must not
       // leave it behind unjournaled).
       const linking = journaled.then(() =>
         linkArchive(file, archive, identity, () => {
           archiveLinked = archive;
         }),
       );
-      const written = await Promise.allSettled([building, journaled, reserving, linking]);
-      if (written[2].status === 'fulfilled' && written[2].value) placeholder = transcript;
-      for (const outcome of written) if (outcome.status === 'rejected') throw outcome.reason;
+      const written = Promise.allSettled([building, journaled, reserving, linking]);
+      let mayLink: boolean;
+      try {
+        mayLink = await mayLinkAcrossCut(native, scanner, old, file, cut, ctx.progress);
+      } finally {
+        // Nothing may still be writing when the finally blocks below clean up.
+        const [, , reserved] = await written;
+        if (reserved.status === 'fulfilled' && reserved.value) placeholder = transcript;
+      }
+      if (mayLink) {
+        await synced;
+        return undefined;
+      }
+      for (const outcome of await written) if (outcome.status === 'rejected') throw outcome.reason;
       // A name was taken meanwhile (or this file system has no hard links): the full way picks
       // names again, and copies.
       if (!placeholder || !archiveLinked) return undefined;
@@ -210,6 +237,28 @@ async function linkArchive(file: string, archive: string, identity: { ino: numbe
 async function removeOwnJournal(session: Session, id: string): Promise<void> {
   const current = await readJournal(session).catch(() => undefined);
   if (current?.id === id && current.pid === process.pid) await fs.unlink(journalPath(session)).catch(() => {});
+}
+
+/**
+ * Whether a line before the cut may carry one of the kept part's link ids (the scanner's
+ * conservative answer). Lines are not counted here: counting newlines costs more than the rest of
+ * the scan; the finishing counts them while it reads the archive anyway.
+ */
+async function mayLinkAcrossCut(native: GrepCheck | undefined, scanner: IdScanner, old: fs.FileHandle, file: string, cut: number, progress: Progress): Promise<boolean> {
+  const first = await native?.firstMatch;
+  // grep read to its first match: one before the cut may link; one after it says "no" only if the
+  // file still holds the whole range (it was not cut down meanwhile). The ids come from the kept
+  // lines, so a grep that behaves always finds one: no match at all means it did not (another
+  // grep's options, a file replaced), and the bytes are checked here instead.
+  if (first !== undefined && first !== -1) return first < cut || (await old.stat()).size < cut;
+  let scanned = 0;
+  for await (const chunk of readChunksInThread(old.fd, file, 0, cut)) {
+    if (scanner.push(chunk)) return true;
+    scanned += chunk.length;
+    progress.tick(scanned, 'checking the cut');
+  }
+  // The file shrank under the check (another program): bytes not read cannot be ruled out.
+  return scanned < cut;
 }
 
 function headerText(marker: CompactionMarker, plan: CutPlan, transcriptRel: string): string {

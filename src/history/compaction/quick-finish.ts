@@ -1,8 +1,7 @@
 // The rest of a committed quick compaction (quick-cut.ts), done from its journal: the archive
 // (the old messages.jsonl under its archive name) cut to length, carrying over to messages.jsonl
-// whatever reached the old file after the swap, once and in order; whether a line before the cut
-// may be linked to the kept part (link-check.ts: when it may, the caller undoes the cut,
-// quick-undo.ts); then its readable transcript and digest. Safe to repeat after a kill at any point.
+// whatever reached the old file after the swap, once and in order; then its readable transcript
+// and digest. Safe to repeat after a kill at any point.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir } from '../../store/fsx.js';
@@ -15,13 +14,6 @@ import { DurableFile, appendBytes, tempFor } from '../stream/durable.js';
 import { SETTLE_MS, untilStill } from '../stream/swap.js';
 import { recordArchiveDigest } from './archive-digests.js';
 import { nodeHash } from '../../memory/hash.js';
-import { mayLinkBefore } from './link-check.js';
-
-/** The options of a quick cut, for the full way that replaces it if its finishing undoes it. */
-export interface QuickRedo {
-  keepRecent: number;
-  keepSteps?: number;
-}
 
 /** A quick cut's part of the journal: what its finishing still has to do. */
 export interface QuickPart {
@@ -36,12 +28,6 @@ export interface QuickPart {
   /** The readable transcript to write (absolute). */
   transcript: string;
   created: string;
-  /**
-   * The kept part's link ids, still to look for before the cut (absent: checked before the
-   * commit, by a run of an earlier version).
-   */
-  linkIds?: string[];
-  redo?: QuickRedo;
 }
 
 /**
@@ -84,14 +70,10 @@ export interface ArchivedCounts {
 
 /**
  * The rest of a committed quick compaction: the archive cut to length (see cutArchive), then its
- * readable transcript. Returns the overview lines to add, or `linked` (nothing more done: the
- * archive is cut, the transcript not written) when a line before the cut may be linked to the
- * kept part and messages.jsonl is still the cut's (the caller undoes it). Safe to repeat.
+ * readable transcript. Returns the overview lines to add. Safe to repeat.
  */
-export async function finishQuickCut(session: Session, id: string, quick: QuickPart, env: { warn(msg: string): void }, how: { messagesIntact: boolean }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts; linked?: boolean }> {
+export async function finishQuickCut(session: Session, id: string, quick: QuickPart, env: { warn(msg: string): void }, how: { messagesIntact: boolean }): Promise<{ indexLines: string[]; recentLine: string; counts?: ArchivedCounts }> {
   const archiveRel = rel(session, quick.archive);
-  // On the other core while the archive settles and is cut (bytes past the cut do not change the answer).
-  const linking = quick.linkIds && how.messagesIntact ? mayLinkBefore(quick.archive, quick.archivedBytes, quick.linkIds, tempFor(path.join(session.paths.stateDir, 'link-check'), 'finish')) : undefined;
   let size: number;
   try {
     // A write in flight through the old file when the compaction swapped it lands in a moment.
@@ -102,7 +84,6 @@ export async function finishQuickCut(session: Session, id: string, quick: QuickP
   }
   if (size > quick.archivedBytes) await cutArchive(session, id, quick, size, how.messagesIntact);
   await fs.chmod(quick.archive, FILE_MODE).catch(() => {});
-  if (await linking) return { indexLines: [], recentLine: '', linked: true };
 
   const created = new Date(quick.created);
   const transcript = new DurableFile(tempFor(quick.transcript, 'finish'));
@@ -227,7 +208,7 @@ async function carryAndCut(archive: string, length: number, messages: string, fr
 }
 
 /** The offset just past the first line of a file (its marker). */
-export async function firstLineEnd(file: string): Promise<number> {
+async function firstLineEnd(file: string): Promise<number> {
   for await (const line of readLines(file)) return line.offset + line.bytes.length;
   return 0;
 }

@@ -13,7 +13,8 @@ import { MARKER_KEY, parseMarker, type CompactionMarker } from '../model/marker.
 import { recoverCompaction } from './journal.js';
 import { archiveDigest } from './archive-digests.js';
 import { hashRange, readLines } from '../stream/read.js';
-import { putBack } from './quick-undo.js';
+import { DurableFile } from '../stream/durable.js';
+import { SETTLE_MS, replaceKeepingAppends } from '../stream/swap.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
 
 export interface RestoreResult {
@@ -122,7 +123,34 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
       throw refusedError(`the lines that replaced ${archiveRel} in messages.jsonl have changed since the compaction`, 'nothing was changed; restore newer archives first');
     }
 
-    await putBack(messages, archiveFile, archiveSize, { start, replacedEnd });
+    const temp = path.join(path.dirname(messages), `.messages.jsonl.restore.${process.pid}.tmp`);
+    const next = new DurableFile(temp);
+    const old = await fs.open(messages, 'r');
+    try {
+      await next.open();
+      await next.copyRange(messages, 0, start);
+      await next.copyRange(archiveFile, 0, archiveSize);
+      const copiedTo = (await old.stat()).size;
+      if (copiedTo > replacedEnd && archiveSize > 0) {
+        // An archive of a whole file may end without a newline; keep later lines separate.
+        const lastByte = Buffer.alloc(1);
+        const handle = await fs.open(archiveFile, 'r');
+        try {
+          await handle.read(lastByte, 0, 1, archiveSize - 1);
+        } finally {
+          await handle.close();
+        }
+        if (lastByte[0] !== 10) await next.write('\n');
+      }
+      await next.copyRange(messages, replacedEnd, copiedTo);
+      await next.close();
+      await replaceKeepingAppends(temp, messages, old, copiedTo, () => {}, { settleMs: SETTLE_MS });
+    } catch (err) {
+      await next.discard();
+      throw err;
+    } finally {
+      await old.close().catch(() => {});
+    }
     try {
       await appendToSection(session, 'recent', [`Restored ${restoredLines ?? 'the'} lines from ${archiveRel} into messages.jsonl`], { locked: true });
     } catch (err) {

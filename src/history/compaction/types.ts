@@ -33,6 +33,14 @@ export interface CompactEnv {
    * absent, the finishing is done before compactSession returns.
    */
   finishLater?: () => boolean;
+  /**
+   * The command that finishes a quick cut (`wmem compact --finish` for this session), for a quick
+   * cut to start in its link check's child as soon as the check is done, before the commit
+   * (quick-cut.ts); `finishStarted` is then told, under the lock, and finishLater need not start
+   * another. Absent with --wait.
+   */
+  finishCommand?: { file: string; args: string[]; env?: NodeJS.ProcessEnv };
+  finishStarted?: () => void;
 }
 
 /** Counts of a compaction; null where a quick cut leaves the counting to its finishing. */

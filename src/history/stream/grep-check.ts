@@ -1,14 +1,25 @@
-// A quick cut's link check (compaction/link-check.ts) on the other core: grep -F reads the
-// archive itself (an open file, as its standard input) while its finishing goes on with its own
-// reads, where the check in this thread takes ~45 ms of CPU (bench/README.md). grep's answer goes
-// to a file the caller holds open (no pipes: their sockets cost more than the fork, bench/README.md,
-// compact5), complete when the child has exited.
+// A quick cut's link check (quick-cut.ts) on the other core: grep -F reads the history itself
+// (the cut's open file, as its standard input) while the return goes on with its writes, where
+// the check in this thread took ~60 ms of the return's critical path (bench/README.md). The
+// same child then starts the run that finishes the cut (`wmem compact --finish`), in the
+// background, and exits: the return forks one process, as before, and that fork no longer comes
+// after the check. grep's answer goes to a file the return holds open (no pipes: their sockets
+// cost the return more than the fork, bench/README.md, compact5), complete when the child has exited.
 // Any doubt about grep's answer (no /bin/sh or grep, another grep, an error, output it does not
 // recognise) gives undefined, and the caller checks in this thread instead: "no" stays exact.
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { spawnDetached } from '../../store/spawn.js';
 
+/** A command to run in the check's child once grep is done (detached, stdio closed). */
+export interface ThenRun {
+  file: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
 export interface GrepCheck {
+  /** Whether `then` was handed to the child (it runs after grep, even if this process dies). */
+  thenStarted: boolean;
   /** The byte offset of the first match, -1 when nothing matched, undefined when unknown. */
   firstMatch: Promise<number | undefined>;
 }
@@ -17,13 +28,16 @@ export interface GrepCheck {
  * sh: the system's grep (`command -p`: the default PATH, so no wrapper named grep earlier on the
  * user's PATH; GREP_OPTIONS unset, which greps before 3.6 still read: `-x` or `-w` there would
  * hide a match), its first matching line (-m 1: it stops there) with each match's offset (-b -o), then
- * its exit status.
+ * its exit status; then `then`, in the background, and exits (the answer is complete). `then`
+ * does not wait for this process: it takes the session lock after it, and if this process died
+ * meanwhile it rolls the run back, under the lock, as any next run would.
  */
-const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"`;
+const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"; unset WMEM_CHECK_NEEDLES; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; "$@" & exit 0`;
 
 /** Where grep's answer goes: `answer`, a new file (removed once open). */
 export interface GrepCheckOptions {
   answer: string;
+  then?: ThenRun;
 }
 
 /**
@@ -46,16 +60,17 @@ export function startGrepCheck(fd: number, needles: string[], options: GrepCheck
   }
   let settle!: (answer: number | undefined) => void;
   const firstMatch = new Promise<number | undefined>((resolve) => (settle = resolve));
+  const { then } = options;
   // Closed once: by the exit, or here when the child could not start.
   let open = true;
   const close = () => {
     if (open) closeSync(out);
     open = false;
   };
-  const pid = spawnDetached('/bin/sh', ['-c', SCRIPT, 'wmem-check'], {
+  const pid = spawnDetached('/bin/sh', ['-c', SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], {
     stdin: fd,
     stdout: out,
-    env: { ...process.env, WMEM_CHECK_NEEDLES: needles.join('\n') },
+    env: { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') },
     onExit: (code) => {
       settle(code === 0 && open ? grepAnswer(readAnswer(out), new Set(needles)) : undefined);
       close();
@@ -65,7 +80,7 @@ export function startGrepCheck(fd: number, needles: string[], options: GrepCheck
     close();
     return undefined;
   }
-  return { firstMatch };
+  return { thenStarted: then !== undefined, firstMatch };
 }
 
 /** What the child wrote (a few lines: the first match and the status; more is no answer anyway). */
