@@ -11,6 +11,7 @@ import { isOffAt, offFile } from '../store/switch.js';
 import { readCurrent, requestedSessionId, type Session } from '../store/session.js';
 import type { AgentHook, HookInput } from '../agents/adapter.js';
 import type { AppEnv } from './env.js';
+import { FIRST_STAGE_MISS } from './hook.js';
 
 export interface HookOptions {
   /** The project folder, overriding the agent's (`wmem hook --cwd`). */
@@ -96,7 +97,7 @@ export async function locateSession(moment: Moment): Promise<Located> {
 /**
  * What a session a hook is about to create starts from (a handoff, or the previous overview when
  * the user asked for `continue`): only at a fresh start, never at a resume or after a compaction,
- * and never when its overview exists already. A failure here costs the handoff, not the hook.
+ * and never when its overview exists already. A failure of the handoff's own costs the handoff, not the hook.
  */
 async function planStart(moment: Moment, project: ProjectRef, id: string, { template, overview, now }: { template: string; overview: string; now: Date }) {
   const { input, env } = moment;
@@ -105,7 +106,11 @@ async function planStart(moment: Moment, project: ProjectRef, id: string, { temp
   try {
     const { planSessionStart } = await import('./handoff.js');
     return await planSessionStart(project, id, { home: env.home, env: env.env, now, template });
-  } catch {
+  } catch (err) {
+    // A first stage that cannot load the handoff (left out, or its bundle beside it missing) hands
+    // the hook on before the session exists: the handoff is planned only at creation, so a session
+    // created without it would lose it for good.
+    if ((err as Error)?.name === FIRST_STAGE_MISS) throw err;
     return undefined;
   }
 }

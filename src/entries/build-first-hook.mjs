@@ -83,6 +83,15 @@ export const LEFT_OUT_OF_ENDS = LEFT_OUT.slice(0, LEFT_OUT.indexOf('history/comp
  */
 export const LEFT_OUT_OF_ARCHIVES = [...LEFT_OUT_OF_ENDS, 'app/context.ts', 'store/handoff.ts', 'store/workspace.ts', 'ops/consolidate/pending.ts', 'app/session-decisions.ts'];
 
+/**
+ * A bundle loaded beside a first stage: missing or broken (a partial copy of dist/), it answers as a
+ * stand-in does, so the hook is handed on whole rather than served without it.
+ */
+const BESIDE = (name) =>
+  `let loaded;\ntry {\n  loaded = require(__dirname + ${JSON.stringify(`/${name}`)});\n} catch (cause) {\n` +
+  `  const miss = () => Object.assign(new Error('cannot load dist/fast/${name} beside the hook\\'s first stage'), { name: 'FirstStageMiss', cause });\n` +
+  `  loaded = new Proxy({}, { getPrototypeOf() { throw miss(); }, get() { throw miss(); } });\n}\nmodule.exports = loaded;\n`;
+
 const STAND_IN = (file) =>
   // Loaded again after a miss (a best-effort caller swallowed it), it must throw again: esbuild
   // keeps a CommonJS module's exports after its first run, so the throw is in the namespace's
@@ -108,7 +117,7 @@ const leaveOut = (leftOut, otherHooks = [], beside = {}) => ({
       return { path: file, namespace: 'first-stage-stand-in' };
     });
     build.onLoad({ filter: /.*/, namespace: 'first-stage-stand-in' }, (args) => ({ contents: STAND_IN(args.path), loader: 'js' }));
-    build.onLoad({ filter: /.*/, namespace: 'first-stage-beside' }, (args) => ({ contents: `module.exports = require(__dirname + ${JSON.stringify(`/${args.path}`)});\n`, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'first-stage-beside' }, (args) => ({ contents: BESIDE(args.path), loader: 'js' }));
   },
 });
 

@@ -6,7 +6,7 @@
 // that records which of dist/fast/'s files the process loaded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BIN, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -79,5 +79,24 @@ describe('the first stage takes the line as bin/wmem.js read it', () => {
     expect(await route(['hook', '-q', '--agent', 'claude', 'UserPromptSubmit'])).toEqual({ first: 'first-prompt.cjs', full: false, parseArgs: false });
     // A group of short options: bin/wmem.js leaves it to the full entry, which parses it.
     expect(await route(['hook', '-qq', '--agent', 'claude', 'UserPromptSubmit'])).toEqual({ first: undefined, full: true, parseArgs: true });
+  });
+});
+
+describe('a bundle missing beside a first stage', () => {
+  it('hands a new session on to the full entry, which carries the handoff over, rather than creating it without', { timeout: 120_000 }, async () => {
+    // A partial copy of the package: dist/fast/handoff.cjs (loaded beside first-start.cjs) missing.
+    const root = path.resolve(BIN, '..', '..');
+    const copy = path.join(box.root, 'partial');
+    await mkdir(copy);
+    for (const part of ['bin', 'dist', 'templates', 'package.json']) await cp(path.join(root, part), path.join(copy, part), { recursive: true });
+    await symlink(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
+    await rm(path.join(copy, 'dist', 'fast', 'handoff.cjs'));
+    const loaded = path.join(box.root, 'loaded-partial.json');
+    const env = { PATH: process.env.PATH ?? '', HOME: box.home, NO_COLOR: '1', WMEM_HOME: box.home, WMEM_TEST_LOADED: loaded, NODE_OPTIONS: `--require ${path.join(box.root, 'probe.cjs')}` };
+    const input = JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', session_id: '11111111-2222-3333-4444-555555555555', cwd: box.project });
+    const r = await execa('node', [path.join(copy, 'bin', 'wmem.js'), 'hook', 'SessionStart'], { cwd: box.project, input, reject: false, extendEnv: false, timeout: 60_000, env });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('<working_memory>');
+    expect(JSON.parse(await readFile(loaded, 'utf8'))).toEqual(['fast-hook.cjs', 'first-start.cjs']);
   });
 });
