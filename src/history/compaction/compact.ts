@@ -93,6 +93,10 @@ export async function compactSession(session: Session, options: CompactOptions, 
   if (target === 'tools' && strategy === 'summarize') env.warn('wmem: --strategy summarize has no effect with --target tools (no turns are removed)');
   if (options.summarizer !== undefined && strategy !== 'summarize') env.warn('wmem: --summarizer is used only with --strategy summarize; no summary is written');
 
+  // A run held up past the lock's stale threshold (a loaded machine, a long synchronous pass) can
+  // lose the lock to a waiting wmem (the background finishing of a run killed before); it committed
+  // nothing since (assertLocksHeld), so it starts again afresh, recovery first, as a rerun would.
+  const retry = { retryOnLostLock: 2, warn: env.warn };
   return withLock(session.paths.dir, async () => {
     // A dry run changes nothing, not even an interrupted run's leftovers (the next real run resolves them).
     const pending = options.dryRun && (await exists(journalPath(session)));
@@ -101,7 +105,7 @@ export async function compactSession(session: Session, options: CompactOptions, 
     if (!options.dryRun) await removeSessionLeftovers(session);
     const result = await compactLocked(session, options, env, archiveTo);
     return recovered ? { ...result, recovered } : result;
-  });
+  }, retry);
 }
 
 async function compactLocked(session: Session, options: CompactOptions, env: CompactEnv, archiveTo: string | undefined): Promise<CompactResult> {
