@@ -194,7 +194,7 @@ export interface Rendered {
 async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean }> {
   const code = codeSignature();
   const signed = signMemoryInputs(session);
-  const key = JSON.stringify([code, budget, around.where, around.handoff ?? null, signed]);
+  const key = recallKey(code, budget, around, signed);
   const kept = cache.memory;
   const maintained = cache.overview?.digest.maintained;
   if (kept?.recall?.key === key && typeof kept.digest === 'string' && typeof maintained === 'boolean' && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textOf(file) === text)) {
@@ -208,7 +208,7 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
   const recall = size > RECALL_TEXT_MAX || texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
   const hot = hotStatePath(session.paths.stateDir);
-  const again = hotChangedAlone(kept?.recall, key, signed, hot) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
+  const again = hotChangedAlone(kept?.recall, key, signed, hot, (withHot) => recallKey(code, budget, around, withHot)) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
   const rendered = again ?? (await (await import('./context-memory.js')).renderMemoryPart(session, cache, code, around, budget));
   if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
     if (recall) cache.memory.recall = recall;
@@ -224,18 +224,23 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
  * that had just changed, and so are the code, budget, paths and handoff. The part is then put
  * together again from the render cache and the hot state alone (app/context-hot.ts).
  */
-function hotChangedAlone(recall: { key: string; texts?: Record<string, string | null> } | undefined, key: string, signed: [string, Signature][], hot: string): boolean {
+function hotChangedAlone(recall: { key: string; texts?: Record<string, string | null> } | undefined, key: string, signed: [string, Signature][], hot: string, keyOf: (signed: [string, Signature][]) => string): boolean {
   if (!recall) return false;
   try {
-    const before = JSON.parse(recall.key) as unknown[];
+    const before = (JSON.parse(recall.key) as unknown[]).at(-1);
     const now = signed.find(([file]) => file === hot);
-    if (!now || !Array.isArray(before[4])) return false;
-    const withHot = [...before.slice(0, 4), (before[4] as [string, Signature][]).map(([file, sig]) => [file, file === hot ? now[1] : sig])];
-    if (JSON.stringify(withHot) !== key) return false;
+    if (!now || !Array.isArray(before)) return false;
+    // The key the part was recalled by, with the hot state's signature as it is now.
+    if (keyOf((before as [string, Signature][]).map(([file, sig]) => [file, file === hot ? now[1] : sig])) !== key) return false;
   } catch {
     return false;
   }
   return Object.entries(recall.texts ?? {}).every(([file, text]) => file === hot || textOf(file) === text);
+}
+
+/** What the memory part is recalled by: the code, budget, paths, handoff and, last, the files' signatures (hotChangedAlone reads them back). */
+function recallKey(code: Signature, budget: number, around: { where: MemoryWhere; handoff?: string }, signed: [string, Signature][]): string {
+  return JSON.stringify([code, budget, around.where, around.handoff ?? null, signed]);
 }
 
 /** The most text (UTF-16 units: up to ~192 KB of UTF-8 for CJK) of files changed just now that the render cache keeps to recall the part by (it is read on every prompt). */
