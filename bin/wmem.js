@@ -40,9 +40,9 @@ async function lean() {
       // every agent's common events first through a first stage built for the moment, without
       // what it never loads (first-prompt, first-tool, first-start, first-archive, first-end:
       // src/entries/build-first-hook.mjs), which hands anything it lacks on (a prompt to
-      // first-hook.cjs, the rest to fast-hook.cjs). The choice here is read from the words as the first stage reads
-      // them: a wrong one would cost time, never an answer (src/entries/first-hook.ts decides what
-      // it serves).
+      // first-hook.cjs, the rest to fast-hook.cjs). The choice here is read from the words as the
+      // first stage reads them: a wrong one would cost time, never an answer
+      // (src/entries/first-hook.ts decides what it serves).
       return hookEntry(readLine());
     default:
       // `wmem --home H hook …`, the command `wmem install --home H` writes into the agent's hooks.
@@ -77,8 +77,8 @@ function hookEntry(read) {
  * The hook's first stage for this command line, or undefined: an agent or event it does not serve,
  * or a line the first stage's parser would not take (it would hand it over anyway).
  * dist/fast/first-routes.json (written by the build) says, for each agent's id and alias, which of
- * its events go to which first stage (first-<kind>[-<agent>].cjs), and how to read the line: the options `wmem
- * hook` takes (and which take a value), the default agent, and what an event's name may hold
+ * its events go to which first stage (first-<kind>[-<agent>].cjs), and how to read the line:
+ * the options `wmem hook` takes (and which take a value), the default agent, and what an event's name may hold
  * besides its letters (`post-tool-use` is `PostToolUse`, as the agents' eventFor takes it).
  */
 function firstStage(read) {
