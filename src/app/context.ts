@@ -271,9 +271,17 @@ function historyBytes(file: string): number {
 /** Memory parts up to this size are estimated from their length rather than tokenized. */
 const APPROXIMATE_UP_TO = 64 * 1024;
 
+/**
+ * The tokenizer's module, imported only when something is counted for real: it is ESM, and the
+ * first import() of an ES module starts Node's ESM loader (~10 M instructions) even when the
+ * counter is never used, which every prompt of an agent without usage reports (Droid, Kilo) paid.
+ */
+async function loadTokenCounter(): Promise<(text: string) => number> {
+  return (await import('../memory/tokens.js')).loadTokenCounter();
+}
+
 /** A tokenizer count of messages.jsonl and an estimate of the memory part (cached). */
 async function estimateTokens(session: Session, cache: ContextCache, history: HistoryRead, memory: string): Promise<{ tokens: number; history: HistoryRead; dirty: boolean }> {
-  const { loadTokenCounter } = await import('../memory/tokens.js');
   let counter: ((text: string) => number) | undefined;
   let dirty = false;
   if (history.view.tokens === null) {

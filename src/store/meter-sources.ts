@@ -2,7 +2,7 @@
 // is pure: src/memory/meter.ts): the user's window setting, what the agent's hooks recorded (its
 // transcript, model and window), and messages.jsonl's own usage figures. `wmem context`,
 // `wmem status` and the hooks all load through here, so they agree.
-import { promises as fs } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Session, SessionMeta } from './session.js';
@@ -78,23 +78,34 @@ export function envTokensMax(env: NodeJS.ProcessEnv): number | undefined {
 
 const SIBLINGS_READ = 8;
 
-/** The smallest usage the hooks saw in the project's most recently active other sessions. */
+/**
+ * The smallest usage the hooks saw in the project's most recently active other sessions. Read
+ * with the synchronous calls: an agent that reports no usage (Droid, Kilo) asks on every prompt,
+ * and the first fs.promises call loads node:fs/promises and readline's internals (~2 ms a start).
+ */
 async function projectFloor(session: Session, agent: string): Promise<number | undefined> {
   let names: string[];
   try {
-    names = (await fs.readdir(session.project.dir, { withFileTypes: true })).filter((d) => d.isDirectory() && d.name !== session.id).map((d) => d.name);
+    names = readdirSync(session.project.dir, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== session.id).map((d) => d.name);
   } catch {
     return undefined;
   }
-  const stamped = await Promise.all(
-    names.map(async (name) => {
-      const file = hookStateFile(path.join(session.project.dir, name, 'state'), agent);
-      return { file, mtime: (await fs.stat(file).catch(() => undefined))?.mtimeMs ?? -1 };
-    }),
-  );
+  const stamped = names.map((name) => {
+    const file = hookStateFile(path.join(session.project.dir, name, 'state'), agent);
+    return { file, mtime: mtimeOf(file) };
+  });
   const recent = stamped.filter((s) => s.mtime >= 0).sort((a, b) => b.mtime - a.mtime).slice(0, SIBLINGS_READ);
   const floors = (await Promise.all(recent.map((s) => readHookStateLoose(path.dirname(s.file), agent)))).map((st) => st?.floor).filter((f): f is number => typeof f === 'number' && f > 0);
   return floors.length ? Math.min(...floors) : undefined;
+}
+
+/** A file's modification time, -1 when it cannot be read (missing, not a folder, no access). */
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return -1;
+  }
 }
 
 /** Sessions created before windows were looked up wrote the default into meta.json: not a setting. */

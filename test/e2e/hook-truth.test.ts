@@ -61,6 +61,22 @@ describe('the window', () => {
     expect(meta).toMatchObject({ tokens_used: 50010, tokens_source: 'usage', tokens_max: 200_000, tokens_max_source: 'model', model: 'claude-haiku-4-5-20251001', tokens_percent: 25 });
   });
 
+  it("starts a new session's first prompt from the usage the project's other sessions saw", async () => {
+    await answer('SessionStart', { source: 'startup', model: 'claude-sonnet-4-5' });
+    await appendFile(transcript, assistantLine('m1', 'claude-sonnet-4-5', { input_tokens: 10, cache_creation_input_tokens: 12000, cache_read_input_tokens: 0, output_tokens: 5 }));
+    await answer('UserPromptSubmit', { prompt: 'go' });
+    // A second conversation in the same project: its transcript has no usage yet.
+    const other = '9e1d6b2f-2222-4333-8444-555566667777';
+    const otherTranscript = path.join(box.root, 'claude', `${other}.jsonl`);
+    await writeFile(otherTranscript, userLine('v1', 'Next task'));
+    const input = (event: string, extra: Record<string, unknown>) => JSON.stringify({ ...payload(event, extra), session_id: other, transcript_path: otherTranscript });
+    expect((await box.run(['hook', 'SessionStart'], { input: input('SessionStart', { source: 'startup', model: 'claude-sonnet-4-5' }) })).exitCode).toBe(0);
+    const result = await box.run(['hook', 'UserPromptSubmit'], { input: input('UserPromptSubmit', { prompt: 'go' }) });
+    expect(result.exitCode).toBe(0);
+    const meta = metaOf(JSON.parse(String(result.stdout)).hookSpecificOutput.additionalContext as string);
+    expect(meta.tokens_used as number).toBeGreaterThanOrEqual(12010);
+  });
+
   it('is the user\'s when given: the hook flag that install writes, or WMEM_TOKENS_MAX', async () => {
     await answer('SessionStart', { source: 'startup', model: 'claude-sonnet-4-5' }, ['--tokens-max', '500000']);
     expect(metaOf(await answer('UserPromptSubmit', { prompt: 'go' }, ['--tokens-max', '500000']))).toMatchObject({ tokens_max: 500000, tokens_max_source: 'setting' });
