@@ -47,6 +47,12 @@ function world(bin, tag) {
     UserPromptSubmit: () => hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'next step' })),
     PostToolUse: () => hook('PostToolUse', payload('PostToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(project, 'src/a.ts'), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 't' })),
     PostToolUseFailure: () => hook('PostToolUseFailure', payload('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 't', error: 'Exit code 1\nFAIL src/a.test.ts', is_interrupt: false })),
+    // What the user meets most: a prompt right after a tool call that changed hot.json (the failed
+    // call untimed), a render-cache miss of the session state alone.
+    'UserPromptSubmit after a tool call': [
+      () => hook('PostToolUseFailure', payload('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npm run lint' }, tool_use_id: 'u', error: 'Exit code 2\nlint: 3 problems', is_interrupt: false })),
+      () => hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'after a tool call' })),
+    ],
     SessionEnd: () => hook('SessionEnd', payload('SessionEnd', { reason: 'other' })),
     PreCompact: () => hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' })),
     PostCompact: () => hook('PostCompact', payload('PostCompact', { trigger: 'auto', compact_summary: 'Summary: the user is shipping the compaction path. '.repeat(20) })),
