@@ -16,9 +16,9 @@ import { keptInputs, renderOrRecall } from './context-recall.js';
 export function rerenderHot(stateDir: string, cache: ContextCache, code: Signature, budget: number): (Rendered & { maintained: boolean }) | undefined {
   const kept = keptInputs(cache, code);
   if (!kept) return undefined;
-  const state = { hot: renderHotState(readHotStateSync(stateDir)), scratchTail: kept.scratchTail, decisions: () => kept.decisions };
+  const state = { hot: renderHotState(readHotStateSync(stateDir)), tail: kept.tail, decisions: () => kept.decisions };
   try {
-    return { ...renderOrRecall(cache, code, kept.base, state, budget), maintained: kept.base.overview.maintained };
+    return { ...renderOrRecall(cache, code, kept.base, state, budget, kept.known), maintained: kept.base.overview.maintained };
   } catch {
     // Inputs the keys gave back that the renderer cannot take (a cache written by hand): the full
     // render reads the files instead (renderOrRecall changes the cache only once it has the part).

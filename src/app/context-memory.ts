@@ -14,6 +14,7 @@ import type { MemoryInputs, MemoryWhere } from '../render/context.js';
 import type { Signature } from '../store/answers.js';
 import type { Rendered } from './context.js';
 import { renderOrRecall } from './context-recall.js';
+import { digestOf } from '../render/memory-resend.js';
 
 /**
  * The memory part of `session` within `budget`, read from its files and rendered (or recalled
@@ -25,7 +26,7 @@ export async function renderMemoryPart(session: Session, cache: ContextCache, co
   const scratchLines = await loadScratchLines(session.paths.scratch);
   const injectables = readInjectables(session, scratchLines);
   const base: MemoryInputs = { overview: overview.digest, scratchLines, ...renderWorkspace(injectables.workspace), handoff: around.handoff, where: around.where };
-  const state = { hot: renderHotState(injectables.hotState), scratchTail: injectables.scratchTail, decisions: () => recentDecisions(injectables.scratchTail) };
+  const state = { hot: renderHotState(injectables.hotState), tail: digestOf(injectables.scratchTail), decisions: () => recentDecisions(injectables.scratchTail) };
   const rendered = renderOrRecall(cache, code, base, state, budget);
   return { ...rendered, dirty: rendered.dirty || overview.dirty, maintained: overview.digest.maintained };
 }

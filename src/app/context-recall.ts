@@ -13,16 +13,22 @@ import type { Rendered } from './context.js';
 /**
  * What the session state block is rendered from (sessionStateText, pure), and kept under in
  * place of its text: the hot state as rendered (a tool call that leaves it as it looked is no
- * change) and scratch.md's end as stored, so a prompt whose notes are unchanged does not parse
- * them again to find the recent decisions (`decisions`, asked for only when the block is rendered).
+ * change) and the digest of scratch.md's end as stored (`tail`, digestOf), so a prompt whose notes
+ * are unchanged does not parse them again to find the recent decisions (`decisions`, asked for
+ * only when the block is rendered). A digest, not the end itself: the end is up to ~12 KB, which
+ * every prompt would read back in the render cache and a prompt after a tool call write again.
  */
 export interface SessionStateSources {
   hot: string;
-  scratchTail: string;
+  tail: string;
   decisions: () => string[];
 }
 
-const stateKey = (code: Signature, base: MemoryInputs, state: Omit<SessionStateSources, 'decisions'>) => JSON.stringify([code, ['sources', base.where, state.hot, state.scratchTail]]);
+const stateKey = (code: Signature, base: MemoryInputs, state: Omit<SessionStateSources, 'decisions'>) => JSON.stringify([code, ['sources', base.where, state.hot, state.tail]]);
+
+/** Every block's key: the session state's from its sources, any other's `known` one (keptInputs checked it) or made from its inputs. */
+const keysOf = (code: Signature, base: MemoryInputs, state: Omit<SessionStateSources, 'decisions'>, known?: Record<string, string>) =>
+  MEMORY_BLOCKS.map((block) => (block === 'session_state' ? stateKey(code, base, state) : (known?.[block] ?? JSON.stringify([code, blockInputs(base, block)]))));
 
 /**
  * The memory part from the render cache when renderMemory would be given exactly what it was
@@ -32,12 +38,13 @@ const stateKey = (code: Signature, base: MemoryInputs, state: Omit<SessionStateS
  * Each block is kept too, under its own inputs (blockInputs; the session state's, its sources):
  * a tool call changes the session state alone, and the next prompt renders and digests that block alone,
  * unless the part no longer fits its budget whole (then it is rendered whole, cuts and all).
+ * `known`: the other blocks' keys as keptInputs checked them against `base` (not made again).
  * One copy of the part is written: its blocks' texts when it fits (the part is their join), else
  * the cut text with each block's length only (enough to tell when it fits again). The session
  * state's block keeps the recent decisions it was rendered with, for keptInputs.
  */
-export function renderOrRecall(cache: ContextCache, code: Signature, base: MemoryInputs, state: SessionStateSources, budget: number): Rendered {
-  const keys = MEMORY_BLOCKS.map((block) => (block === 'session_state' ? stateKey(code, base, state) : JSON.stringify([code, blockInputs(base, block)])));
+export function renderOrRecall(cache: ContextCache, code: Signature, base: MemoryInputs, state: SessionStateSources, budget: number, known?: Record<string, string>): Rendered {
+  const keys = keysOf(code, base, state, known);
   // The whole part's own key is the budget and the code; every block's must match as well.
   const key = JSON.stringify([code, budget]);
   const kept = cache.memory;
@@ -86,11 +93,12 @@ function lengthOf(block: KeptBlock): number | undefined {
 
 /**
  * What the kept part was rendered from, but the hot state: every other block's inputs taken back
- * from its key (the JSON of blockInputs), the session state's scratch.md end and recent
- * decisions from its block; undefined when the cache holds no such record (an older cache, a
- * key this code did not write) or the keys do not give themselves back exactly.
+ * from its key (the JSON of blockInputs), the session state's digest of scratch.md's end and
+ * recent decisions from its block, and the keys so checked (`known`, for renderOrRecall);
+ * undefined when the cache holds no such record (an older cache, a key this code did not write)
+ * or the keys do not give themselves back exactly.
  */
-export function keptInputs(cache: ContextCache, code: Signature): { base: MemoryInputs; scratchTail: string; decisions: string[] } | undefined {
+export function keptInputs(cache: ContextCache, code: Signature): { base: MemoryInputs; tail: string; decisions: string[]; known: Record<string, string> } | undefined {
   const blocks = cache.memory?.blocks;
   const state = blocks?.session_state;
   if (!blocks || !state || !Array.isArray(state.decisions)) return undefined;
@@ -101,16 +109,17 @@ export function keptInputs(cache: ContextCache, code: Signature): { base: Memory
       return inputs;
     };
     const orUndefined = <T>(value: T | null) => (value === null ? undefined : value);
-    const [, where, hot, scratchTail] = inputsOf('session_state');
+    const [, where, hot, tail] = inputsOf('session_state');
     const [, overview] = inputsOf('working_memory');
     const [, handoff] = inputsOf('previous_session');
     const [, workspace, workspacePinned] = inputsOf('workspace_memory');
     const [, scratchLines] = inputsOf('scratch_notes');
-    if (typeof hot !== 'string' || typeof scratchTail !== 'string') return undefined;
+    if (typeof hot !== 'string' || typeof tail !== 'string') return undefined;
     const base = { overview: overview as OverviewDigest, scratchLines: scratchLines as string[], workspace: orUndefined(workspace as string | null), workspacePinned: orUndefined(workspacePinned as string[] | null), handoff: orUndefined(handoff as string | null), where: orUndefined(where as MemoryInputs['where'] | null) };
     // Exactly what was rendered, or nothing: each block's key made again from them is the kept one.
-    const same = MEMORY_BLOCKS.every((block) => (block === 'session_state' ? stateKey(code, base, { hot, scratchTail }) : JSON.stringify([code, blockInputs(base, block)])) === blocks[block].key);
-    return same ? { base, scratchTail, decisions: state.decisions } : undefined;
+    const keys = keysOf(code, base, { hot, tail });
+    const same = MEMORY_BLOCKS.every((block, i) => keys[i] === blocks[block].key);
+    return same ? { base, tail, decisions: state.decisions, known: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, keys[i]])) } : undefined;
   } catch {
     return undefined;
   }
