@@ -42,6 +42,20 @@ const steps: Record<string, Step> = {
   overviewByHand: async (n) => appendFile(await workingFile('overview.md'), `\n- a hand-written line ${n}\n`),
   overBudget: (n) => box.run(['set', 'context', Array.from({ length: 200 }, (_, i) => `- context line ${i} of step ${n}: kept whole in overview.md`).join('\n')]),
   underBudget: (n) => box.run(['set', 'context', `- context ${n}: short again`]),
+  // The render cache as the build before the tail's digest wrote it (the session state's key holds
+  // scratch.md's end itself), then a tool call: the prompt still answers as a full render does.
+  olderCache: async (n) => {
+    const file = path.join(await stateDir(), 'context-cache.json');
+    const cache = JSON.parse(await readFile(file, 'utf8'));
+    const state = cache.memory?.blocks?.session_state;
+    if (state) {
+      const [code, inputs] = JSON.parse(state.key);
+      inputs[3] = (await readFile(await workingFile('scratch.md'), 'utf8')).slice(-4000);
+      state.key = JSON.stringify([code, inputs]);
+      await writeFile(file, JSON.stringify(cache));
+    }
+    await steps.failed!(n);
+  },
   twoTools: async (n) => {
     await steps.failed!(n);
     await steps.edit!(n + 1);
@@ -76,6 +90,6 @@ it('answers each prompt after any sequence of tool calls, notes and edits as a f
       }
     }),
     // Cut to the budget, then tool calls alone while cut (the part weighed whole again), and back.
-    { numRuns: 2, examples: [[['overBudget', 'failed', 'edit', 'twoTools', 'listed', 'decision', 'failed', 'underBudget', 'todo', 'failed']]] },
+    { numRuns: 2, examples: [[['overBudget', 'failed', 'olderCache', 'edit', 'twoTools', 'listed', 'decision', 'failed', 'underBudget', 'olderCache', 'todo', 'failed']]] },
   );
 });
