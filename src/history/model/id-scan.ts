@@ -201,8 +201,7 @@ export class IdScanner {
  * rarest in `sample`. Ids with the same anchor share it.
  */
 function chooseAnchors(ids: Buffer[], sample: Buffer): Anchor[] {
-  const counts = new Uint32Array(256);
-  for (let i = 0, n = Math.min(sample.length, SAMPLE_BYTES); i < n; i += SAMPLE_STRIDE) counts[sample[i]!]!++;
+  const counts = byteCounts(sample);
   const anchors = new Map<string, Anchor>();
   for (const id of ids) {
     const length = Math.min(ANCHOR_BYTES, id.length);
@@ -222,17 +221,23 @@ const MIN_TAIL = 12;
 
 /**
  * The byte every id holds with at least MIN_TAIL bytes from its first place to the id's end, the
- * one `sample` holds least (counted as chooseAnchors counts); undefined when there is none.
+ * one `sample` holds least (byteCounts); undefined when there is none.
  */
 function rareSharedByte(ids: string[], sample: Buffer): string | undefined {
-  const counts = new Uint32Array(256);
-  for (let i = 0, n = Math.min(sample.length, SAMPLE_BYTES); i < n; i += SAMPLE_STRIDE) counts[sample[i]!]!++;
+  const counts = byteCounts(sample);
   let best: string | undefined;
   for (const c of new Set(ids[0])) {
     if (!ids.every((id) => id.indexOf(c) !== -1 && id.length - id.indexOf(c) >= MIN_TAIL)) continue;
     if (best === undefined || counts[c.charCodeAt(0)]! < counts[best.charCodeAt(0)]!) best = c;
   }
   return best;
+}
+
+/** How often each byte is in `sample`'s first SAMPLE_BYTES, one in SAMPLE_STRIDE of them. */
+function byteCounts(sample: Buffer): Uint32Array {
+  const counts = new Uint32Array(256);
+  for (let i = 0, n = Math.min(sample.length, SAMPLE_BYTES); i < n; i += SAMPLE_STRIDE) counts[sample[i]!]!++;
+  return counts;
 }
 
 function commonPrefix(values: string[]): string {
