@@ -80,9 +80,10 @@ it('runs a second grep beside the first over its own descriptor, and answers the
   }
 });
 
-it('takes the earlier of two answers, and nothing known when either is unknown', () => {
+it('takes the earlier of two answers, nothing known when either is unknown, and none when the first found none', () => {
   expect(earliest(10, 5)).toBe(5);
-  expect(earliest(-1, 5)).toBe(5);
+  // The first group (the kept ids) must match: its "nothing" is kept, for the caller to distrust.
+  expect(earliest(-1, 5)).toBe(-1);
   expect(earliest(7, -1)).toBe(7);
   expect(earliest(-1, -1)).toBe(-1);
   expect(earliest(undefined, 5)).toBeUndefined();

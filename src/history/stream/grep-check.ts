@@ -53,7 +53,7 @@ export interface GrepCheckOptions {
 /**
  * Starts grep over the open file `fd` (from its offset 0: every read of the caller is positioned)
  * for any of `needles` (fixed strings without newlines); undefined when it could not start.
- * firstMatch is the first match of either grep's needles.
+ * firstMatch is the first match of either grep's needles (earliest()).
  */
 export function startGrepCheck(fd: number, needles: string[], options: GrepCheckOptions): GrepCheck | undefined {
   const valid = (group: string[]) => group.length > 0 && !group.some((n) => !n || n.includes('\n'));
@@ -118,10 +118,14 @@ function openAnswer(answer: string): number | undefined {
   return fd;
 }
 
-/** Two greps' answers as one: unknown if either is, else the earlier match (-1: neither matched). */
+/**
+ * Two greps' answers as one: unknown if either is, else the earlier match. -1 when the first
+ * found nothing, whatever the second found: the first group is the one that must match (the kept
+ * part's ids), and its "nothing" is the caller's sign of a grep that did not behave.
+ */
 export function earliest(a: number | undefined, b: number | undefined): number | undefined {
   if (a === undefined || b === undefined) return undefined;
-  if (a === -1) return b;
+  if (a === -1) return -1;
   return b === -1 ? a : Math.min(a, b);
 }
 
