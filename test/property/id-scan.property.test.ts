@@ -112,11 +112,14 @@ describe('IdScanner', () => {
             startGrepCheck(again, tails!, { answer: path.join(dir, '.answer1'), others: { needles: escapes!, fd: third, answer: path.join(dir, '.answer2') } })!,
           ];
           const says: boolean[] = [];
-          for (const check of checks) {
+          for (const [i, check] of checks.entries()) {
             expect(check).toBeDefined();
             const first = await check.firstMatch;
             expect(first).toBeDefined();
-            says.push(first !== -1 && first! < cut);
+            // Two greps answer -1 when the ids' grep found none, whatever the escapes' grep found:
+            // quick-cut.ts then checks in its own thread (here the scanner).
+            if (i === 1 && first === -1) says.push(scan(ids, bytes.subarray(0, cut), []) !== false);
+            else says.push(first !== -1 && first! < cut);
           }
           if (scan(ids, bytes.subarray(0, cut), [])) expect(says).toEqual([true, true]);
           return says[0]!;
