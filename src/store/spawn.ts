@@ -11,6 +11,8 @@ export interface DetachedChild {
   /** Standard input and output: open file descriptors of this process, else /dev/null. */
   stdin?: number;
   stdout?: number;
+  /** Open file descriptors of this process given to the child as its fds 3, 4, … */
+  more?: number[];
   env: NodeJS.ProcessEnv;
   /** Called once with the exit code (undefined: killed by a signal). Without it the child is left to run unwatched. */
   onExit?: (code: number | undefined) => void;
@@ -36,7 +38,7 @@ export function spawnDetached(file: string, args: string[], child: DetachedChild
   };
   const envPairs = Object.entries(child.env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
   // The options ChildProcess gives this handle (lib/internal/child_process.js); an error is a negative errno.
-  const err = handle.spawn({ file, args: [file, ...args], envPairs, stdio: [fd(child.stdin), fd(child.stdout), { type: 'ignore' }], detached: true, windowsHide: true });
+  const err = handle.spawn({ file, args: [file, ...args], envPairs, stdio: [fd(child.stdin), fd(child.stdout), { type: 'ignore' }, ...(child.more ?? []).map(fd)], detached: true, windowsHide: true });
   if (err !== 0 || handle.pid === undefined) {
     handle.close();
     return undefined;
@@ -65,7 +67,7 @@ function processHandle(): (new () => ProcessHandle) | undefined {
 function spawnByModule(file: string, args: string[], child: DetachedChild): number | undefined {
   try {
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const started = spawn(file, args, { detached: true, stdio: [child.stdin ?? 'ignore', child.stdout ?? 'ignore', 'ignore'], env: child.env });
+    const started = spawn(file, args, { detached: true, stdio: [child.stdin ?? 'ignore', child.stdout ?? 'ignore', 'ignore', ...(child.more ?? [])], env: child.env });
     if (started.pid === undefined) {
       // Not started (ENOENT, EAGAIN, EMFILE…): the 'error' Node emits on the next tick is this
       // answer, and onExit is for a child that ran, as on the handle's path.

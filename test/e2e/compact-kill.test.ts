@@ -117,8 +117,9 @@ for (const [way, { flags, history }] of Object.entries(ways)) it(`a ${way} compa
   // On a loaded machine a run can take longer than the probe did: go on until one commits.
   for (let delay = Math.round(full * 1.5), tries = 0; !outcomes.some((o) => o.includes('committed')) && tries < 4; delay *= 2, tries++) outcomes.push(await killAt(delay));
   // A quick cut commits early in its run: on a loaded machine every instant above may fall after
-  // it. Go on at shorter delays until one lands before it.
-  for (let delay = Math.round(full * 0.1), tries = 0; !outcomes.some((o) => o.includes('before commit')) && tries < 4; delay = Math.round(delay * 0.6), tries++) outcomes.push(await killAt(delay));
+  // it (the probe, timed when the load was higher, makes them late). Go on at shorter delays,
+  // halving down to 0.1/2^8 of the probe's time, until one lands before it.
+  for (let delay = Math.round(full * 0.1), tries = 0; !outcomes.some((o) => o.includes('before commit')) && tries < 8; delay = Math.round(delay / 2), tries++) outcomes.push(await killAt(delay));
   // The instants must hit both sides of the commit at least once.
   expect(outcomes.length).toBeGreaterThanOrEqual((background(flags) ? fewer : fractions).length);
   expect(outcomes.some((o) => o.includes('before commit'))).toBe(true);

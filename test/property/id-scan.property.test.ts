@@ -100,16 +100,33 @@ describe('IdScanner', () => {
         const file = path.join(dir, 'messages.jsonl');
         writeFileSync(file, bytes);
         const fd = openSync(file, 'r');
+        // Each grep reads through an offset of its own.
+        const [again, third] = [openSync(file, 'r'), openSync(file, 'r')];
         try {
-          const check = startGrepCheck(fd, IdScanner.for(ids)!.fixedStrings(), { answer: path.join(dir, '.answer') })!;
-          expect(check).toBeDefined();
-          const first = await check.firstMatch;
-          expect(first).toBeDefined();
-          const maybe = first !== -1 && first! < cut;
-          if (scan(ids, bytes.subarray(0, cut), [])) expect(maybe).toBe(true);
-          return maybe;
+          const scanner = IdScanner.for(ids)!;
+          // One grep with every string, and two side by side (the ids' tails from the byte the
+          // history holds least, and the escapes), as quick-cut.ts runs them.
+          const [tails, escapes] = scanner.fixedStringGroups(bytes);
+          const checks = [
+            startGrepCheck(fd, scanner.fixedStrings(), { answer: path.join(dir, '.answer') })!,
+            startGrepCheck(again, tails!, { answer: path.join(dir, '.answer1'), others: { needles: escapes!, fd: third, answer: path.join(dir, '.answer2') } })!,
+          ];
+          const says: boolean[] = [];
+          for (const [i, check] of checks.entries()) {
+            expect(check).toBeDefined();
+            const first = await check.firstMatch;
+            expect(first).toBeDefined();
+            // Two greps answer -1 when the ids' grep found none, whatever the escapes' grep found:
+            // quick-cut.ts then checks in its own thread (here the scanner).
+            if (i === 1 && first === -1) says.push(scan(ids, bytes.subarray(0, cut), []) !== false);
+            else says.push(first !== -1 && first! < cut);
+          }
+          if (scan(ids, bytes.subarray(0, cut), [])) expect(says).toEqual([true, true]);
+          return says[0]!;
         } finally {
           closeSync(fd);
+          closeSync(again);
+          closeSync(third);
         }
       };
       const ids = ['msg_01AbZ', 'toolu_01/x'];

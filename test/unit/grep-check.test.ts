@@ -5,7 +5,7 @@ import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, r
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { grepAnswer, startGrepCheck } from '../../src/history/stream/grep-check.js';
+import { earliest, grepAnswer, startGrepCheck } from '../../src/history/stream/grep-check.js';
 
 const needles = new Set(['"msg_01A"', '\\u0041']);
 
@@ -53,4 +53,39 @@ it('runs the system grep, whatever the user put first on PATH or in GREP_OPTIONS
     else process.env.GREP_OPTIONS = saved.GREP_OPTIONS;
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+it('runs a second grep beside the first over its own descriptor, and answers the earlier match of the two', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-grep-two-'));
+  try {
+    const file = path.join(dir, 'messages.jsonl');
+    writeFileSync(file, '{"text":"plain"}\n{"text":"\\u0041"}\n{"id":"msg_01A"}\n');
+    const run = async (ids: string[], escapes: string[]) => {
+      const [fd, again] = [openSync(file, 'r'), openSync(file, 'r')];
+      try {
+        const check = startGrepCheck(fd, ids, { answer: path.join(dir, '.a1'), others: { needles: escapes, fd: again, answer: path.join(dir, '.a2') } })!;
+        return await check.firstMatch;
+      } finally {
+        closeSync(fd);
+        closeSync(again);
+      }
+    };
+    // The escape on line 2 comes first; without it, the id on line 3; neither: -1.
+    expect(await run(['msg_01A"'], ['\\u0041'])).toBe(26);
+    expect(await run(['msg_01A"'], ['\\u0042'])).toBe(42);
+    expect(await run(['msg_01B"'], ['\\u0042'])).toBe(-1);
+    expect(readdirSync(dir)).toEqual(['messages.jsonl']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('takes the earlier of two answers, nothing known when either is unknown, and none when the first found none', () => {
+  expect(earliest(10, 5)).toBe(5);
+  // The first group (the kept ids) must match: its "nothing" is kept, for the caller to distrust.
+  expect(earliest(-1, 5)).toBe(-1);
+  expect(earliest(7, -1)).toBe(7);
+  expect(earliest(-1, -1)).toBe(-1);
+  expect(earliest(undefined, 5)).toBeUndefined();
+  expect(earliest(3, undefined)).toBeUndefined();
 });

@@ -11,8 +11,9 @@
 //
 // Protocol (under the session lock; A = the cut):
 //   1. one read of [0, A) (grep's, up to its first match: normally the kept part's own ids just
-//      past A): the id check, by grep -F in a child process on the other core
-//      (grep-check.ts; the same child then starts the finishing run in the background, which
+//      past A): the id check, by grep -F in a child process on the other core (two greps side
+//      by side, the ids' tails and the escapes, each through its own open file description:
+//      grep-check.ts; the same child then starts the finishing run in the background, which
 //      takes the lock after this run), else in this thread. Meanwhile (steps 1-4 run side by side,
 //      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
 //      archive; normally long on disk already). The archive's sha256 is taken by the finishing,
@@ -34,7 +35,7 @@
 // Recovery: not committed (messages.jsonl is still the file the run started from) → the temp, the
 // placeholder and the archive name are removed (the last only while it names that same file);
 // committed → finishQuickCut (quick-finish.ts).
-import { promises as fs } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fs, readSync } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, fsyncDir } from '../../store/fsx.js';
 import { fileStamp } from '../../store/paths.js';
@@ -92,7 +93,7 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutCon
   });
   const stamp = fileStamp(ctx.now);
   // Started first, on the other core: the check's answer is awaited only before the commit.
-  const native = ctx.inThread ? undefined : startGrepCheck(old.fd, scanner.fixedStrings(), { answer: tempFor(path.join(session.paths.stateDir, 'link-check'), stamp), then: ctx.finish });
+  const native = ctx.inThread ? undefined : startLinkCheck(old.fd, file, scanner, [tempFor(path.join(session.paths.stateDir, 'link-check'), stamp), tempFor(path.join(session.paths.stateDir, 'link-check-escapes'), stamp)], ctx.finish);
   if (native?.thenStarted) ctx.finishStarted?.();
   const messagesTemp = tempFor(file, stamp);
   let archiveLinked: string | undefined;
@@ -204,6 +205,44 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutCon
       if (journalId) await removeOwnJournal(session, journalId);
     }
   }
+}
+
+/**
+ * The link check by two greps side by side (IdScanner.fixedStringGroups), the second over the
+ * file opened again (each grep reads through its own offset; the same file, checked by its
+ * identity), or by one grep when it cannot be opened again.
+ */
+function startLinkCheck(fd: number, file: string, scanner: IdScanner, [answer, otherAnswer]: [string, string], then: ThenRun | undefined): GrepCheck | undefined {
+  // Enough to rank the ids' bytes; counting more cost the return ~3 M instructions (V8 optimizing the loop).
+  const sample = Buffer.alloc(16 << 10);
+  let groups: string[][];
+  try {
+    groups = scanner.fixedStringGroups(sample.subarray(0, readSync(fd, sample, 0, sample.length, 0)));
+  } catch {
+    groups = [scanner.fixedStrings()];
+  }
+  const again = groups.length === 2 ? openAgain(fd, file) : undefined;
+  if (again === undefined) return startGrepCheck(fd, groups.flat(), { answer, then });
+  try {
+    return startGrepCheck(fd, groups[0]!, { answer, then, others: { needles: groups[1]!, fd: again, answer: otherAnswer } });
+  } finally {
+    // The child has its own copy (or none was started).
+    closeSync(again);
+  }
+}
+
+/** `file` opened again when it is still the file open as `fd`, else undefined. */
+function openAgain(fd: number, file: string): number | undefined {
+  let again: number | undefined;
+  try {
+    again = openSync(file, 'r');
+    const [a, b] = [fstatSync(fd), fstatSync(again)];
+    if (a.ino === b.ino && a.dev === b.dev) return again;
+  } catch {
+    // below
+  }
+  if (again !== undefined) closeSync(again);
+  return undefined;
 }
 
 /**

@@ -154,15 +154,31 @@ export class IdScanner {
    * (parseInt reads `\u41zz` as 0x41), which spell nothing. Empty when there are no ids.
    */
   fixedStrings(): string[] {
-    const strings = this.passes.flatMap((pass) => [...pass.ids].map((id) => `${id}"`));
-    if (!strings.length) return strings;
+    return this.fixedStringGroups().flat();
+  }
+
+  /**
+   * fixedStrings() in two groups for two greps side by side, [ids, escapes] (empty when there are
+   * no ids): GNU grep -F finds strings that all start with one byte by memchr for it, and the
+   * escapes all start with a backslash; mixed with the ids, the search cost ~4 times the two
+   * apart (bench/README.md, compact7). With `sample` (the history's first bytes), each id is cut
+   * to its tail from the byte that every id holds and the sample holds least (`_` in `msg_01…`
+   * and `toolu_01…`) when that leaves at least MIN_TAIL bytes of each: whatever holds an id
+   * holds its tail, so "no" stays exact, and a tail of a random id is found nowhere else.
+   */
+  fixedStringGroups(sample?: Buffer): string[][] {
+    const ids = this.passes.flatMap((pass) => [...pass.ids]);
+    if (!ids.length) return [];
+    const from = sample ? rareSharedByte(ids, sample) : undefined;
+    const tails = ids.map((id) => `${from === undefined ? id : id.slice(id.indexOf(from))}"`);
+    const escapes: string[] = [];
     for (const code of this.alphabet) {
       const hex = code.toString(16).padStart(4, '0');
-      strings.push(`\\u${hex}`);
-      if (hex !== hex.toUpperCase()) strings.push(`\\u${hex.toUpperCase()}`);
+      escapes.push(`\\u${hex}`);
+      if (hex !== hex.toUpperCase()) escapes.push(`\\u${hex.toUpperCase()}`);
     }
-    if (this.alphabet.has(0x2f)) strings.push('\\/');
-    return strings;
+    if (this.alphabet.has(0x2f)) escapes.push('\\/');
+    return [tails, escapes];
   }
 
   /**
@@ -185,8 +201,7 @@ export class IdScanner {
  * rarest in `sample`. Ids with the same anchor share it.
  */
 function chooseAnchors(ids: Buffer[], sample: Buffer): Anchor[] {
-  const counts = new Uint32Array(256);
-  for (let i = 0, n = Math.min(sample.length, SAMPLE_BYTES); i < n; i += SAMPLE_STRIDE) counts[sample[i]!]!++;
+  const counts = byteCounts(sample);
   const anchors = new Map<string, Anchor>();
   for (const id of ids) {
     const length = Math.min(ANCHOR_BYTES, id.length);
@@ -199,6 +214,30 @@ function chooseAnchors(ids: Buffer[], sample: Buffer): Anchor[] {
     anchors.set(key, anchor);
   }
   return [...anchors.values()];
+}
+
+/** An id's tail for grep is at least this long (random enough to be found only where the id is). */
+const MIN_TAIL = 12;
+
+/**
+ * The byte every id holds with at least MIN_TAIL bytes from its first place to the id's end, the
+ * one `sample` holds least (byteCounts); undefined when there is none.
+ */
+function rareSharedByte(ids: string[], sample: Buffer): string | undefined {
+  const counts = byteCounts(sample);
+  let best: string | undefined;
+  for (const c of new Set(ids[0])) {
+    if (!ids.every((id) => id.indexOf(c) !== -1 && id.length - id.indexOf(c) >= MIN_TAIL)) continue;
+    if (best === undefined || counts[c.charCodeAt(0)]! < counts[best.charCodeAt(0)]!) best = c;
+  }
+  return best;
+}
+
+/** How often each byte is in `sample`'s first SAMPLE_BYTES, one in SAMPLE_STRIDE of them. */
+function byteCounts(sample: Buffer): Uint32Array {
+  const counts = new Uint32Array(256);
+  for (let i = 0, n = Math.min(sample.length, SAMPLE_BYTES); i < n; i += SAMPLE_STRIDE) counts[sample[i]!]!++;
+  return counts;
 }
 
 function commonPrefix(values: string[]): string {

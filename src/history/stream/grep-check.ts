@@ -5,6 +5,9 @@
 // background, and exits: the return forks one process, as before, and that fork no longer comes
 // after the check. grep's answer goes to a file the return holds open (no pipes: their sockets
 // cost the return more than the fork, bench/README.md, compact5), complete when the child has exited.
+// With a second group of needles a second grep runs beside the first in the same child (GNU
+// grep finds strings that share a first byte by memchr for it: the ids and the escapes apart
+// cost it a quarter of the two in one, bench/README.md, compact7).
 // Any doubt about grep's answer (no /bin/sh or grep, another grep, an error, output it does not
 // recognise) gives undefined, and the caller checks in this thread instead: "no" stays exact.
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
@@ -28,35 +31,40 @@ export interface GrepCheck {
  * sh: the system's grep (`command -p`: the default PATH, so no wrapper named grep earlier on the
  * user's PATH; GREP_OPTIONS unset, which greps before 3.6 still read: `-x` or `-w` there would
  * hide a match), its first matching line (-m 1: it stops there) with each match's offset (-b -o), then
- * its exit status; then `then`, in the background, and exits (the answer is complete). `then`
- * does not wait for this process: it takes the session lock after it, and if this process died
- * meanwhile it rolls the run back, under the lock, as any next run would.
+ * its exit status; with a second group of needles, a second grep beside it in the background over
+ * fd 3 (the same file, its own offset) into fd 4. Once both are done, `then`, in the background,
+ * and exits (the answers are complete). `then` does not wait for this process: it takes the
+ * session lock after it, and if this process died meanwhile it rolls the run back, under the
+ * lock, as any next run would.
  */
-const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$WMEM_CHECK_NEEDLES"; echo "exit $?"; unset WMEM_CHECK_NEEDLES; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; "$@" & exit 0`;
+const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; "$@" & exit 0`;
 
-/** Where grep's answer goes: `answer`, a new file (removed once open). */
+/**
+ * Where grep's answer goes: `answer`, a new file (removed once open). A second group of needles
+ * (`others`) is searched by a second grep beside the first, over `otherFd` (the same file opened
+ * again: each grep reads through its own offset), its answer in `otherAnswer`.
+ */
 export interface GrepCheckOptions {
   answer: string;
   then?: ThenRun;
+  others?: { needles: string[]; fd: number; answer: string };
 }
 
 /**
  * Starts grep over the open file `fd` (from its offset 0: every read of the caller is positioned)
  * for any of `needles` (fixed strings without newlines); undefined when it could not start.
+ * firstMatch is the first match of either grep's needles (earliest()).
  */
 export function startGrepCheck(fd: number, needles: string[], options: GrepCheckOptions): GrepCheck | undefined {
-  if (!needles.length || needles.some((n) => !n || n.includes('\n'))) return undefined;
-  let out: number;
-  try {
-    out = openSync(options.answer, 'wx+', 0o600);
-  } catch {
+  const valid = (group: string[]) => group.length > 0 && !group.some((n) => !n || n.includes('\n'));
+  if (!valid(needles)) return undefined;
+  const others = options.others && valid(options.others.needles) ? options.others : undefined;
+  const out = openAnswer(options.answer);
+  if (out === undefined) return undefined;
+  const otherOut = others && openAnswer(others.answer);
+  if (others && otherOut === undefined) {
+    closeSync(out);
     return undefined;
-  }
-  // Nothing to leave behind: the child writes through its descriptor, this process reads through its own.
-  try {
-    unlinkSync(options.answer);
-  } catch {
-    // a name left behind is swept with the session's other temp files (its pid is in it)
   }
   let settle!: (answer: number | undefined) => void;
   const firstMatch = new Promise<number | undefined>((resolve) => (settle = resolve));
@@ -64,15 +72,26 @@ export function startGrepCheck(fd: number, needles: string[], options: GrepCheck
   // Closed once: by the exit, or here when the child could not start.
   let open = true;
   const close = () => {
-    if (open) closeSync(out);
+    if (open) {
+      closeSync(out);
+      if (otherOut !== undefined) closeSync(otherOut);
+    }
     open = false;
   };
+  const env: NodeJS.ProcessEnv = { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') };
+  if (others) env.WMEM_CHECK_OTHERS = others.needles.join('\n');
+  else delete env.WMEM_CHECK_OTHERS;
   const pid = spawnDetached('/bin/sh', ['-c', SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], {
     stdin: fd,
     stdout: out,
-    env: { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') },
+    ...(others ? { more: [others.fd, otherOut!] } : {}),
+    env,
     onExit: (code) => {
-      settle(code === 0 && open ? grepAnswer(readAnswer(out), new Set(needles)) : undefined);
+      if (code !== 0 || !open) settle(undefined);
+      else {
+        const first = grepAnswer(readAnswer(out), new Set(needles));
+        settle(others ? earliest(first, grepAnswer(readAnswer(otherOut!), new Set(others.needles))) : first);
+      }
       close();
     },
   });
@@ -81,6 +100,33 @@ export function startGrepCheck(fd: number, needles: string[], options: GrepCheck
     return undefined;
   }
   return { thenStarted: then !== undefined, firstMatch };
+}
+
+/** A new file for an answer, removed once open (the child writes through its descriptor, this process reads through its own). */
+function openAnswer(answer: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(answer, 'wx+', 0o600);
+  } catch {
+    return undefined;
+  }
+  try {
+    unlinkSync(answer);
+  } catch {
+    // a name left behind is swept with the session's other temp files (its pid is in it)
+  }
+  return fd;
+}
+
+/**
+ * Two greps' answers as one: unknown if either is, else the earlier match. -1 when the first
+ * found nothing, whatever the second found: the first group is the one that must match (the kept
+ * part's ids), and its "nothing" is the caller's sign of a grep that did not behave.
+ */
+export function earliest(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  if (a === -1) return -1;
+  return b === -1 ? a : Math.min(a, b);
 }
 
 /** What the child wrote (a few lines: the first match and the status; more is no answer anyway). */
