@@ -94,6 +94,14 @@ describe('Droid: a compaction starts a session with a new id', () => {
       expect(await compactionChain(path.join(dir, 'first.jsonl'))).toBeUndefined();
       // A session with a parent but no compaction (a fork) is a session of its own.
       expect(await compactionChain(path.join(dir, 'fork.jsonl'))).toBeUndefined();
+      // The head's bytes are looked at before any JSON: an escaped word is still read as JSON, and a
+      // session_start past the head's four lines, or a head of plain lines, is no compaction's.
+      await writeFile(path.join(dir, 'escaped.jsonl'), '{"type":"\\u0073ession_start","parent":"first"}\n{"type":"compaction_state"}\n');
+      expect(await compactionChain(path.join(dir, 'escaped.jsonl'))).toEqual({ root: 'first', parentTranscript: path.join(dir, 'first.jsonl') });
+      await writeFile(path.join(dir, 'late.jsonl'), '{"type":"message"}\n'.repeat(4) + head('first'));
+      expect(await compactionChain(path.join(dir, 'late.jsonl'))).toBeUndefined();
+      await writeFile(path.join(dir, 'plain.jsonl'), '{"type":"message","id":"m1"}\n'.repeat(5000));
+      expect(await compactionChain(path.join(dir, 'plain.jsonl'))).toBeUndefined();
       const input = await droid.completeInput!({ agent: 'droid', event: 'SessionStart', moment: 'session-start', sessionId: 'third', source: 'compact', transcriptPath: path.join(dir, 'third.jsonl') });
       expect(input).toMatchObject({ sessionId: 'first', source: 'resume', transcriptPath: path.join(dir, 'second.jsonl') });
     } finally {

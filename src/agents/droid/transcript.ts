@@ -30,14 +30,28 @@ export async function readTail(file: string): Promise<Record<string, unknown>[]>
   return lines;
 }
 
-/** The transcript's first lines (up to 64 KiB), as JSON. */
+/** The lines of a transcript's head that name a compaction's parent (compactionChain). */
+const HEAD_LINES = 4;
+
+/**
+ * The transcript's first lines (up to 64 KiB), as JSON; none when their bytes cannot hold a
+ * `session_start` line: every Droid hook asks, and a session a compaction did not start (nearly
+ * every one) then costs no decoding and no JSON (the word could only hide behind a \u escape).
+ */
 async function readHead(file: string): Promise<Record<string, unknown>[]> {
   const handle = await openRegularFile(file);
   try {
-    const buffer = Buffer.alloc(64 * 1024);
+    const buffer = Buffer.allocUnsafe(64 * 1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    let end = 0;
+    for (let i = 0; i < HEAD_LINES && end < bytesRead; i++) {
+      const newline = buffer.indexOf(10, end);
+      end = newline < 0 || newline >= bytesRead ? bytesRead : newline + 1;
+    }
+    const head = buffer.subarray(0, end);
+    if (head.indexOf('session_start') < 0 && head.indexOf('\\u') < 0) return [];
     const text = buffer.subarray(0, bytesRead).toString('utf8');
-    return text.split('\n').slice(0, 4).flatMap((line) => {
+    return text.split('\n').slice(0, HEAD_LINES).flatMap((line) => {
       try {
         const value = JSON.parse(line) as unknown;
         return isObject(value) ? [value] : [];
