@@ -11,7 +11,7 @@ import { ConfigShapeError } from '../../src/agents/adapter.js';
 import { droid } from '../../src/agents/droid/index.js';
 import { diagnoseDroidHooks, planDroidInstall, planDroidUninstall } from '../../src/agents/droid/hooks-file.js';
 import { failureMessage, lastTurnFailure } from '../../src/agents/droid/protocol.js';
-import { compactionChain, usageFromSettings } from '../../src/agents/droid/transcript.js';
+import { compactionChain, readTail, usageFromSettings } from '../../src/agents/droid/transcript.js';
 
 const prompt = (text: string) => ({ type: 'message', id: `p-${text}`, message: { role: 'user', content: [{ type: 'text', text }] } });
 const hookMessage = { type: 'message', id: 'h1', message: { role: 'user', content: [], hookEventName: 'SessionStart' } };
@@ -94,8 +94,75 @@ describe('Droid: a compaction starts a session with a new id', () => {
       expect(await compactionChain(path.join(dir, 'first.jsonl'))).toBeUndefined();
       // A session with a parent but no compaction (a fork) is a session of its own.
       expect(await compactionChain(path.join(dir, 'fork.jsonl'))).toBeUndefined();
+      // The head's bytes are looked at before any JSON: an escaped word is still read as JSON, and a
+      // session_start past the head's four lines, or a head of plain lines, is no compaction's.
+      await writeFile(path.join(dir, 'escaped.jsonl'), '{"type":"\\u0073ession_start","parent":"first"}\n{"type":"compaction_state"}\n');
+      expect(await compactionChain(path.join(dir, 'escaped.jsonl'))).toEqual({ root: 'first', parentTranscript: path.join(dir, 'first.jsonl') });
+      await writeFile(path.join(dir, 'late.jsonl'), '{"type":"message"}\n'.repeat(4) + head('first'));
+      expect(await compactionChain(path.join(dir, 'late.jsonl'))).toBeUndefined();
+      await writeFile(path.join(dir, 'plain.jsonl'), '{"type":"message","id":"m1"}\n'.repeat(5000));
+      expect(await compactionChain(path.join(dir, 'plain.jsonl'))).toBeUndefined();
       const input = await droid.completeInput!({ agent: 'droid', event: 'SessionStart', moment: 'session-start', sessionId: 'third', source: 'compact', transcriptPath: path.join(dir, 'third.jsonl') });
       expect(input).toMatchObject({ sessionId: 'first', source: 'resume', transcriptPath: path.join(dir, 'second.jsonl') });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("Droid: the last turn read back from the transcript's end", () => {
+  // What the whole read gave (the last 4 MiB less the line they cut, every line parsed), from the last start on.
+  const reference = (text: string, isStart: (l: Record<string, unknown>) => boolean) => {
+    const bytes = Buffer.from(text);
+    const cut = bytes.length > 4 * 1024 * 1024;
+    let tail = bytes.subarray(bytes.length - Math.min(bytes.length, 4 * 1024 * 1024)).toString('utf8');
+    if (cut) tail = tail.slice(tail.indexOf('\n') + 1);
+    const lines = tail.split('\n').flatMap((l) => {
+      try {
+        const v = JSON.parse(l) as unknown;
+        return l.trim() && v && typeof v === 'object' && !Array.isArray(v) ? [v as Record<string, unknown>] : [];
+      } catch {
+        return [];
+      }
+    });
+    const at = lines.map(isStart).lastIndexOf(true);
+    return at < 0 ? lines : lines.slice(at);
+  };
+  const isStart = (l: Record<string, unknown>) => l.kind === 'prompt';
+
+  it('gives the lines the whole read gave from the last prompt on, across blocks, long lines and a cut window', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'wmem-droid-tail-'));
+    try {
+      let seed = 7;
+      const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+      const file = path.join(dir, 't.jsonl');
+      for (let round = 0; round < 60; round++) {
+        const count = 1 + rand(40);
+        const lines = Array.from({ length: count }, (_, i) => {
+          const kind = rand(10) === 0 ? 'prompt' : 'other';
+          const pad = rand(8) === 0 ? 'é'.repeat(20_000 + rand(60_000)) : 'x'.repeat(rand(3000));
+          return rand(25) === 0 ? '{"broken' : rand(30) === 0 ? '' : JSON.stringify({ kind, i, pad });
+        });
+        const text = lines.join('\n') + (rand(2) ? '\n' : '');
+        await writeFile(file, text);
+        expect(readTail(file, isStart)).toEqual(reference(text, isStart));
+        expect(readTail(file)).toEqual(reference(text, () => false));
+      }
+      // More than the 4 MiB window: its first line is cut as before; and a window without a newline.
+      const big = Array.from({ length: 90 }, (_, i) => JSON.stringify({ kind: i === 3 ? 'prompt' : 'other', i, pad: 'y'.repeat(50_000) })).join('\n') + '\n';
+      await writeFile(file, big);
+      expect(readTail(file, isStart)).toEqual(reference(big, isStart));
+      // The window starts inside a line longer than a block whose cut end happens to be JSON: still cut.
+      const cutEnd = JSON.stringify({ kind: 'prompt', pad: 'w'.repeat(70_000) });
+      const filler = Array.from({ length: 70 }, (_, i) => JSON.stringify({ kind: 'other', i, pad: 'v'.repeat(52_000) })).join('\n');
+      const rest = '\n' + filler + '\n' + 'u'.repeat(4 * 1024 * 1024 - cutEnd.length - 3 - filler.length) + '\n';
+      const straddling = 'x'.repeat(1000) + cutEnd + rest;
+      await writeFile(file, straddling);
+      expect(Buffer.byteLength(straddling) - 4 * 1024 * 1024).toBe(1000);
+      expect(readTail(file, isStart)).toEqual(reference(straddling, isStart));
+      const endless = 'z'.repeat(5 * 1024 * 1024);
+      await writeFile(file, endless);
+      expect(readTail(file, isStart)).toEqual(reference(endless, isStart));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -109,7 +109,8 @@ export async function completeDroidInput(input: HookInput): Promise<HookInput> {
     if (input.source === 'compact') next = { ...next, source: 'resume', transcriptPath: chain.parentTranscript };
   }
   if (input.event !== 'Stop') return next;
-  const tool = lastTurnFailure(await readTail(input.transcriptPath).catch(() => []));
+  // Read back from the end to the turn's prompt only: lastTurnFailure looks at nothing before it.
+  const tool = lastTurnFailure(readTail(input.transcriptPath, isPrompt));
   return tool ? { ...next, tool } : { ...next, moment: 'ignore' };
 }
 

@@ -7,37 +7,100 @@
 // are read size-capped and without following a link.
 import type { TranscriptCursor, TranscriptRead, UsageView } from '../adapter.js';
 import path from 'node:path';
-import { openRegularFile, readCapped } from '../../store/fsx.js';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { openRegularFile, readCapped, readRange } from '../../store/fsx.js';
 import { isObject } from '../hook-json.js';
 
 /** The transcript's last megabytes are enough for the last turn. */
 const TAIL = 4 * 1024 * 1024;
+/** The last turn is read back from the end this many bytes first (a turn is usually a few KB), each next block twice the last. */
+const FIRST_BLOCK = 64 * 1024;
 const SETTINGS_MAX = 1024 * 1024;
 
-/** The transcript's last lines as JSON (a line that does not parse is skipped). */
-export async function readTail(file: string): Promise<Record<string, unknown>[]> {
-  const text = readCapped(file, TAIL, true) ?? '';
-  const lines: Record<string, unknown>[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const value = JSON.parse(line) as unknown;
-      if (isObject(value)) lines.push(value);
-    } catch {
-      /* a line still being written */
-    }
+const parsedLine = (line: string): Record<string, unknown> | undefined => {
+  if (!line.trim()) return undefined;
+  try {
+    const value = JSON.parse(line) as unknown;
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined; // a line still being written
   }
-  return lines;
+};
+
+/**
+ * The transcript's last lines as JSON (a line that does not parse is skipped), within its last
+ * TAIL bytes (less the first line they cut), back to the last line `isStart` holds (included):
+ * the last turn. Read from the end a block at a time, newest line first, so a Stop in a long
+ * session reads its turn, not the whole transcript. Without a link followed; unreadable: none.
+ */
+export function readTail(file: string, isStart: (line: Record<string, unknown>) => boolean = () => false): Record<string, unknown>[] {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return [];
+  }
+  const lines: Record<string, unknown>[] = [];
+  try {
+    const stat = fstatSync(fd);
+    const size = stat.isFile() ? stat.size : 0;
+    const from = Math.max(0, size - TAIL);
+    // `rest`: the bytes after the block last read, up to the first newline of what followed it.
+    let rest = Buffer.alloc(0);
+    let newlineSeen = false;
+    let block = FIRST_BLOCK;
+    for (let end = size; end > from; block *= 2) {
+      const start = Math.max(from, end - block);
+      const data = Buffer.concat([readRange(fd, Buffer.allocUnsafe(end - start), start), rest]);
+      end = start;
+      const newline = data.indexOf(10);
+      if (newline < 0 && start > from) {
+        rest = data;
+        continue;
+      }
+      // The window's first line is cut (readCapped's rule) unless the window is the whole file,
+      // or holds no newline at all.
+      const skip = start > from || from === 0 ? (start > from ? newline + 1 : 0) : newline >= 0 ? newline + 1 : newlineSeen ? data.length : 0;
+      newlineSeen ||= newline >= 0;
+      rest = data.subarray(0, start > from ? newline : 0);
+      const pieces = data.toString('utf8', skip).split('\n');
+      for (let i = pieces.length - 1; i >= 0; i--) {
+        const line = parsedLine(pieces[i]);
+        if (!line) continue;
+        lines.push(line);
+        if (isStart(line)) return lines.reverse();
+      }
+    }
+  } catch {
+    return [];
+  } finally {
+    closeSync(fd);
+  }
+  return lines.reverse();
 }
 
-/** The transcript's first lines (up to 64 KiB), as JSON. */
+/** The lines of a transcript's head that name a compaction's parent (compactionChain). */
+const HEAD_LINES = 4;
+
+/**
+ * The transcript's first lines (up to 64 KiB), as JSON; none when their bytes cannot hold a
+ * `session_start` line: every Droid hook asks, and a session a compaction did not start (nearly
+ * every one) then costs no decoding and no JSON (the word could only hide behind a \u escape).
+ */
 async function readHead(file: string): Promise<Record<string, unknown>[]> {
   const handle = await openRegularFile(file);
   try {
-    const buffer = Buffer.alloc(64 * 1024);
+    const buffer = Buffer.allocUnsafe(64 * 1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    let end = 0;
+    for (let i = 0; i < HEAD_LINES && end < bytesRead; i++) {
+      const newline = buffer.indexOf(10, end);
+      end = newline < 0 || newline >= bytesRead ? bytesRead : newline + 1;
+    }
+    const head = buffer.subarray(0, end);
+    if (head.indexOf('session_start') < 0 && head.indexOf('\\u') < 0) return [];
     const text = buffer.subarray(0, bytesRead).toString('utf8');
-    return text.split('\n').slice(0, 4).flatMap((line) => {
+    return text.split('\n').slice(0, HEAD_LINES).flatMap((line) => {
       try {
         const value = JSON.parse(line) as unknown;
         return isObject(value) ? [value] : [];
