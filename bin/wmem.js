@@ -104,21 +104,22 @@ function loadStage(stage) {
     return require(file); // no cache (not built, another agent's stage): as before
   }
   const vm = require('node:vm');
-  const Module = require('node:module');
+  // This file's own Module class: node:module itself would load the ES module loader's internals.
+  const Module = module.constructor;
   const header = cached && cached.indexOf(10);
   const data = cached && header > 0 && cached.toString('latin1', 0, header + 1) === stamp ? cached.subarray(header + 1) : undefined;
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: data });
-  const module = new Module(file, null);
-  module.filename = file;
-  module.paths = Module._nodeModulePaths(path.dirname(file));
+  const stageModule = new Module(file, null);
+  stageModule.filename = file;
+  stageModule.paths = Module._nodeModulePaths(path.dirname(file));
   // import() in a vm.Script has no loader on Node 20: the stage's (an external package, the
   // tokenizer) call module.__wmemImport, this file's own (the build's banner, __wmemImport).
-  module.__wmemImport = (spec) => import(spec.startsWith('.') ? require('node:url').pathToFileURL(path.resolve(path.dirname(file), spec)).href : spec);
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, path.dirname(file));
-  module.loaded = true;
-  require.cache[file] = module;
+  stageModule.__wmemImport = (spec) => import(spec.startsWith('.') ? require('node:url').pathToFileURL(path.resolve(path.dirname(file), spec)).href : spec);
+  script.runInThisContext().call(stageModule.exports, stageModule.exports, Module.createRequire(file), stageModule, file, path.dirname(file));
+  stageModule.loaded = true;
+  require.cache[file] = stageModule;
   if (write) process.once('exit', () => writeCodeCache(cacheFile, stamp, script.createCachedData()));
-  return module.exports;
+  return stageModule.exports;
 }
 
 /** Writes a stage's code cache (build time): whole or not at all, as a temporary file renamed. */
