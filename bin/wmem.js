@@ -82,16 +82,27 @@ function hookEntry(read) {
  * WMEM_CODE_CACHE_WRITE=1 (the build alone sets it) the cache is made as the process exits.
  */
 function loadStage(stage) {
+  const write = process.env.WMEM_CODE_CACHE_WRITE === '1';
+  const cache = `${__dirname}/../dist/code-cache/${stage}.v8`;
+  let cached;
+  try {
+    // No cache (another agent's stage, a build without them): as before (a stat that throws no error).
+    if (!write && !require('node:fs').statSync(cache, { throwIfNoEntry: false })) return require(`../dist/fast/${stage}`);
+    cached = write ? undefined : require('node:fs').readFileSync(cache);
+  } catch {
+    return require(`../dist/fast/${stage}`);
+  }
+  return fromCodeCache(stage, cached, write);
+}
+
+/** loadStage's compile through node:vm, with `cached` (the cache file's bytes) when it was made from this stage's file. */
+function fromCodeCache(stage, cached, write) {
   const fs = require('node:fs');
   const path = require('node:path');
   const file = path.join(__dirname, '..', 'dist', 'fast', stage);
-  const cacheFile = path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`);
-  const write = process.env.WMEM_CODE_CACHE_WRITE === '1';
-  let cached;
   let source;
   let stamp;
   try {
-    if (!write) cached = fs.readFileSync(cacheFile);
     const fd = fs.openSync(file, 'r');
     try {
       const { size, mtimeMs } = fs.fstatSync(fd);
@@ -101,7 +112,7 @@ function loadStage(stage) {
       fs.closeSync(fd);
     }
   } catch {
-    return require(file); // no cache (not built, another agent's stage): as before
+    return require(file); // unreadable: require() says why, or hands over to the full entry
   }
   const vm = require('node:vm');
   // This file's own Module class: node:module itself would load the ES module loader's internals.
@@ -118,7 +129,7 @@ function loadStage(stage) {
   script.runInThisContext().call(stageModule.exports, stageModule.exports, Module.createRequire(file), stageModule, file, path.dirname(file));
   stageModule.loaded = true;
   require.cache[file] = stageModule;
-  if (write) process.once('exit', () => writeCodeCache(cacheFile, stamp, script.createCachedData()));
+  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), stamp, script.createCachedData()));
   return stageModule.exports;
 }
 
