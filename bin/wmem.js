@@ -66,11 +66,80 @@ function hookEntry(read) {
   const stage = firstStage(read);
   let first;
   try {
-    first = stage && require(`../dist/fast/${stage}`);
+    first = stage && loadStage(stage);
   } catch {
     first = undefined; // a first stage missing or broken (a partial copy of dist/): the full entry serves it
   }
   return first ? first.runHook(process.argv, undefined, read.line.parsed) : require('../dist/fast/fast-hook.cjs').runFast(process.argv);
+}
+
+/**
+ * A first stage's exports, compiled from the V8 code cache the build made of it (dist/code-cache/,
+ * src/entries/build-code-cache.mjs: the bytecode of the functions a usual run of it compiles,
+ * ~30 M instructions of parsing and compiling on a prompt) when that cache is the one made from
+ * this very file (its size and modification time, recorded in the cache's first line; V8 checks
+ * its own version, flags and the source's length), else as require() loads it. With
+ * WMEM_CODE_CACHE_WRITE=1 (the build alone sets it) the cache is made as the process exits.
+ */
+function loadStage(stage) {
+  const write = process.env.WMEM_CODE_CACHE_WRITE === '1';
+  const cache = `${__dirname}/../dist/code-cache/${stage}.v8`;
+  let cached;
+  try {
+    // No cache (another agent's stage, a build without them): as before (a stat that throws no error).
+    if (!write && !require('node:fs').statSync(cache, { throwIfNoEntry: false })) return require(`../dist/fast/${stage}`);
+    cached = write ? undefined : require('node:fs').readFileSync(cache);
+  } catch {
+    return require(`../dist/fast/${stage}`);
+  }
+  return fromCodeCache(stage, cached, write);
+}
+
+/** loadStage's compile through node:vm, with `cached` (the cache file's bytes) when it was made from this stage's file. */
+function fromCodeCache(stage, cached, write) {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const file = path.join(__dirname, '..', 'dist', 'fast', stage);
+  let source;
+  let stamp;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const { size, mtimeMs } = fs.fstatSync(fd);
+      stamp = `${size} ${mtimeMs}\n`;
+      source = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return require(file); // unreadable: require() says why, or hands over to the full entry
+  }
+  const vm = require('node:vm');
+  // This file's own Module class: node:module itself would load the ES module loader's internals.
+  const Module = module.constructor;
+  const header = cached && cached.indexOf(10);
+  const data = cached && header > 0 && cached.toString('latin1', 0, header + 1) === stamp ? cached.subarray(header + 1) : undefined;
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: data });
+  const stageModule = new Module(file, null);
+  stageModule.filename = file;
+  stageModule.paths = Module._nodeModulePaths(path.dirname(file));
+  // import() in a vm.Script has no loader on Node 20: the stage's (an external package, the
+  // tokenizer) call module.__wmemImport, this file's own (the build's banner, __wmemImport).
+  stageModule.__wmemImport = (spec) => import(spec.startsWith('.') ? require('node:url').pathToFileURL(path.resolve(path.dirname(file), spec)).href : spec);
+  script.runInThisContext().call(stageModule.exports, stageModule.exports, Module.createRequire(file), stageModule, file, path.dirname(file));
+  stageModule.loaded = true;
+  require.cache[file] = stageModule;
+  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), stamp, script.createCachedData()));
+  return stageModule.exports;
+}
+
+/** Writes a stage's code cache (build time): whole or not at all, as a temporary file renamed. */
+function writeCodeCache(cacheFile, stamp, data) {
+  const fs = require('node:fs');
+  fs.mkdirSync(require('node:path').dirname(cacheFile), { recursive: true });
+  const temp = `${cacheFile}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, Buffer.concat([Buffer.from(stamp, 'latin1'), data]));
+  fs.renameSync(temp, cacheFile);
 }
 
 /**

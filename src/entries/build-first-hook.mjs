@@ -201,6 +201,7 @@ const KINDS = { 'first-hook': LEFT_OUT, 'first-start': [...LEFT_OUT.filter((file
 
 /** Builds one first stage (or, `entry`, what the build asks of the sources) into dist/fast/`name`. */
 async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.ts', handsTo = 'fast-hook.cjs', beside = {}, statics = false) {
+  const codeCached = CODE_CACHED.some((kind) => name.startsWith(kind));
   const result = await esbuild.build({
     entryPoints: [path.join(root, entry)],
     outfile: path.join(root, 'dist/fast', name),
@@ -218,11 +219,32 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
     // prompt's code signature): node:url's pathToFileURL is not run on every tool call. WMEM_HANDS_TO: the stage a miss is handed to
     // (src/entries/first-hook.ts).
     define: { 'import.meta.url': '__wmemModule.url', WMEM_HANDS_TO: JSON.stringify(handsTo) },
-    banner: { js: "const __wmemModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+    // __wmemImport: every import() left in the stage (an external package, the tokenizer), through
+    // bin/wmem.js's own when it compiled the stage from its code cache (a vm.Script has no loader
+    // for import() on Node 20), else Node's (rewritten below, importsRouted).
+    banner: { js: "const __wmemModule = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" + (codeCached ? IMPORT_BANNER : '') },
     // WMEM_BUILD_METAFILE=prefix: what went into each bundle, and how big (esbuild's metafile).
     metafile: Boolean(process.env.WMEM_BUILD_METAFILE),
   });
   if (result.metafile) writeFileSync(`${process.env.WMEM_BUILD_METAFILE}${name}.json`, JSON.stringify(result.metafile));
+  const file = path.join(root, 'dist/fast', name);
+  if (codeCached) writeFileSync(file, importsRouted(readFileSync(file, 'utf8')));
+}
+
+/**
+ * The kinds of stage src/entries/build-code-cache.mjs may make a V8 code cache of (the default
+ * agent's prompt, tool call and session start; it checks their banner): bin/wmem.js compiles those
+ * through node:vm, whose scripts have no loader for import() on Node 20, so each import() left in
+ * them (an external package, the tokenizer) calls __wmemImport, bin/wmem.js's own import() when it
+ * compiled the stage, else Node's.
+ */
+const CODE_CACHED = ['first-prompt', 'first-tool', 'first-start'];
+const IMPORT_BANNER = '\nconst __wmemImport = module.__wmemImport ?? ((spec) => import(spec));';
+
+/** A stage's import() calls made __wmemImport() calls, but the banner's own (the last resort). */
+function importsRouted(code) {
+  const banner = code.indexOf('\n', code.indexOf('const __wmemImport =')) + 1;
+  return code.slice(0, banner) + code.slice(banner).replace(/(?<![\w$.])import\(/g, '__wmemImport(');
 }
 
 // Which agent's events each kind serves comes from a build with every agent's hook part

@@ -1,0 +1,120 @@
+// The default agent's prompt, tool call and session start first stages are compiled from the V8
+// code cache the build made of each (dist/code-cache/<stage>.v8, src/entries/build-code-cache.mjs;
+// bin/wmem.js loadStage) when it was made from that very file: the cache's first line is the
+// stage's size and modification time. A cache of another file (the stage rebuilt or edited) is not
+// given to V8; one V8 refuses (another Node, damaged) is compiled past; no cache at all is the
+// plain require(). Whichever way, every hook answers the same bytes. Each case runs a copy of the
+// package (timestamps kept), so that the shared dist/ is never touched.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FIXTURES, ROOT } from '../helpers/cli.js';
+
+const SID = 'code-cache-5d1c9e2a';
+const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
+// Records, as the process exits, each script bin/wmem.js compiled through node:vm: whether it was
+// given cached data and whether V8 refused it.
+const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
+vm.Script = class extends Script { constructor(source, options) { super(source, options); seen.push({ file: require('node:path').basename(options.filename), given: Boolean(options.cachedData), rejected: this.cachedDataRejected === true }); } };
+process.on('exit', () => require('node:fs').writeFileSync(process.env.WMEM_TEST_SCRIPTS, JSON.stringify(seen)));`;
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'wmem-code-cache-test-'));
+  writeFileSync(path.join(work, 'probe.cjs'), PROBE);
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/**
+ * A copy of the built package, its files' times kept (the render cache's code signature is the
+ * build's while no bundle is newer than its stamp), each code cache stamped with its copied stage
+ * as the build would have (a copy keeps the times to the microsecond at best).
+ */
+function copyPackage(name: string): string {
+  const dir = path.join(work, name);
+  for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  for (const stage of STAGES) {
+    const file = path.join(dir, 'dist', 'code-cache', `${stage}.v8`);
+    const cache = readFileSync(file);
+    const { size, mtimeMs } = statSync(path.join(dir, 'dist', 'fast', stage));
+    writeFileSync(file, Buffer.concat([Buffer.from(`${size} ${mtimeMs}\n`, 'latin1'), cache.subarray(cache.indexOf(10) + 1)]));
+  }
+  return dir;
+}
+
+/** A session's hooks through the package at `dir`: each hook's stdout (paths as `<root>`) and the scripts compiled through node:vm. */
+async function session(dir: string) {
+  const root = path.join(dir, 'session');
+  const [home, project] = [path.join(root, 'home'), path.join(root, 'project')];
+  cpSync(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), path.join(root, 'transcript.jsonl'));
+  cpSync(path.join(ROOT, 'package.json'), path.join(project, 'package.json'));
+  const scripts = path.join(root, 'scripts.json');
+  const run = async (event: string, fields: Record<string, unknown>) => {
+    const input = JSON.stringify({ session_id: SID, transcript_path: path.join(root, 'transcript.jsonl'), cwd: project, hook_event_name: event, ...fields });
+    const env = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', WMEM_HOME: home, WMEM_TEST_SCRIPTS: scripts, NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')}` };
+    const r = await execa('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', event], { cwd: project, input, reject: false, extendEnv: false, timeout: 60_000, env });
+    expect({ event, exitCode: r.exitCode, stderr: r.stderr }).toEqual({ event, exitCode: 0, stderr: '' });
+    return { stdout: String(r.stdout).split(root).join('<root>').split(root.slice(1).replace(/[/\\:]/g, '-')).join('<root>'), scripts: JSON.parse(readFileSync(scripts, 'utf8')) as { file: string; given: boolean; rejected: boolean }[] };
+  };
+  const tool = { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'ok' }, tool_use_id: 't' };
+  const runs = [];
+  runs.push(await run('SessionStart', { source: 'startup' }));
+  runs.push(await run('UserPromptSubmit', { prompt: 'first' }));
+  runs.push(await run('UserPromptSubmit', { prompt: 'unchanged' }));
+  runs.push(await run('PostToolUse', tool));
+  runs.push(await run('UserPromptSubmit', { prompt: 'after a tool call' }));
+  runs.push(await run('SessionStart', { source: 'resume' }));
+  return runs;
+}
+
+describe('the first stages compiled from their code cache', () => {
+  let plain: Awaited<ReturnType<typeof session>>;
+  beforeAll(async () => {
+    const dir = copyPackage('plain');
+    rmSync(path.join(dir, 'dist', 'code-cache'), { recursive: true });
+    plain = await session(dir);
+  }, 120_000);
+
+  it('the build made one for each of them, stamped with its stage', () => {
+    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual(STAGES.map((s) => `${s}.v8`).sort());
+    for (const stage of STAGES) {
+      const { size, mtimeMs } = statSync(path.join(ROOT, 'dist', 'fast', stage));
+      const cache = readFileSync(path.join(ROOT, 'dist', 'code-cache', `${stage}.v8`));
+      expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(`${size} ${mtimeMs}\n`);
+    }
+  });
+
+  it('without the caches, no stage goes through node:vm', () => {
+    expect(plain.flatMap((r) => r.scripts)).toEqual([]);
+  });
+
+  it('a cache made from its stage is taken, and every hook answers as without it', async () => {
+    const cached = await session(copyPackage('cached'));
+    expect(cached.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
+    // SessionStart, each prompt, the tool call, the resume: each its stage, from its cache.
+    expect(cached.map((r) => r.scripts)).toEqual(['first-start.cjs', 'first-prompt.cjs', 'first-prompt.cjs', 'first-tool.cjs', 'first-prompt.cjs', 'first-start.cjs'].map((file) => [{ file, given: true, rejected: false }]));
+  }, 120_000);
+
+  it('a cache of another file (the stage touched since) is not given to V8', async () => {
+    const dir = copyPackage('stale');
+    for (const stage of STAGES) utimesSync(path.join(dir, 'dist', 'fast', stage), new Date(), new Date(Date.now() - 1000));
+    const stale = await session(dir);
+    expect(stale.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
+    expect(stale.flatMap((r) => r.scripts).every((s) => !s.given)).toBe(true);
+  }, 120_000);
+
+  it('a cache V8 refuses (damaged) is compiled past', async () => {
+    const dir = copyPackage('damaged');
+    for (const stage of STAGES) {
+      const file = path.join(dir, 'dist', 'code-cache', `${stage}.v8`);
+      const cache = readFileSync(file);
+      writeFileSync(file, Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(cache.length - cache.indexOf(10) - 1, 7)]));
+    }
+    const damaged = await session(dir);
+    expect(damaged.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
+    expect(damaged.flatMap((r) => r.scripts).every((s) => s.given && s.rejected)).toBe(true);
+  }, 120_000);
+});
