@@ -77,9 +77,8 @@ function hookEntry(read) {
  * A first stage's exports, compiled from the V8 code cache the build made of it (dist/code-cache/,
  * src/entries/build-code-cache.mjs: the bytecode of the functions a usual run of it compiles,
  * ~30 M instructions of parsing and compiling on a prompt) when that cache is the one made from
- * this very file (its size and modification time, recorded in the cache's first line; V8 checks
- * its own version, flags and the source's length), else as require() loads it. With
- * WMEM_CODE_CACHE_WRITE=1 (the build alone sets it) the cache is made as the process exits.
+ * this very file's bytes, else as require() loads it. With WMEM_CODE_CACHE_WRITE=1 (the build
+ * alone sets it) the cache is made as the process exits.
  */
 function loadStage(stage) {
   const write = process.env.WMEM_CODE_CACHE_WRITE === '1';
@@ -95,50 +94,63 @@ function loadStage(stage) {
   return fromCodeCache(stage, cached, write);
 }
 
-/** loadStage's compile through node:vm, with `cached` (the cache file's bytes) when it was made from this stage's file. */
+/**
+ * A code cache's first line: the checksums of the stage's bytes and of the cache's data, and the
+ * data's length. V8 itself checks only its version, its flags and the source's length, and on a
+ * release build it deserializes damaged data without a check (a fatal error no try catches):
+ * so data that is not byte for byte what the build wrote, or a cache of other source bytes (an
+ * edited or rebuilt stage), is never given to V8. Content, not times: an npm install gives the
+ * files new times, and its caches still serve.
+ */
+function cacheHeader(zlib, source, data) {
+  return `wmem-code-cache 1 ${zlib.crc32(source).toString(16)} ${zlib.crc32(data).toString(16)} ${data.length}\n`;
+}
+
+/** loadStage's compile through node:vm, with `cached` (the cache file's bytes) when it was made from this stage's bytes. */
 function fromCodeCache(stage, cached, write) {
   const fs = require('node:fs');
   const path = require('node:path');
+  const zlib = require('node:zlib');
   const file = path.join(__dirname, '..', 'dist', 'fast', stage);
-  let source;
-  let stamp;
+  let bytes;
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      const { size, mtimeMs } = fs.fstatSync(fd);
-      stamp = `${size} ${mtimeMs}\n`;
-      source = fs.readFileSync(fd, 'utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
+    bytes = fs.readFileSync(file);
   } catch {
     return require(file); // unreadable: require() says why, or hands over to the full entry
   }
+  if (typeof zlib.crc32 !== 'function') return require(file); // a Node without it: no check, no cache
   const vm = require('node:vm');
   // This file's own Module class: node:module itself would load the ES module loader's internals.
   const Module = module.constructor;
-  const header = cached && cached.indexOf(10);
-  const data = cached && header > 0 && cached.toString('latin1', 0, header + 1) === stamp ? cached.subarray(header + 1) : undefined;
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: data });
+  const newline = cached ? cached.indexOf(10) : -1;
+  const data = newline > 0 ? cached.subarray(newline + 1) : undefined;
+  const trusted = data && cached.toString('latin1', 0, newline + 1) === cacheHeader(zlib, bytes, data) ? data : undefined;
+  const script = new vm.Script(Module.wrap(bytes.toString('utf8')), { filename: file, cachedData: trusted });
   const stageModule = new Module(file, null);
   stageModule.filename = file;
   stageModule.paths = Module._nodeModulePaths(path.dirname(file));
   // import() in a vm.Script has no loader on Node 20: the stage's (an external package, the
   // tokenizer) call module.__wmemImport, this file's own (the build's banner, __wmemImport).
   stageModule.__wmemImport = (spec) => import(spec.startsWith('.') ? require('node:url').pathToFileURL(path.resolve(path.dirname(file), spec)).href : spec);
-  script.runInThisContext().call(stageModule.exports, stageModule.exports, Module.createRequire(file), stageModule, file, path.dirname(file));
-  stageModule.loaded = true;
+  // As require() does, the module is known before its body runs (a require of itself gets it).
   require.cache[file] = stageModule;
-  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), stamp, script.createCachedData()));
+  try {
+    script.runInThisContext().call(stageModule.exports, stageModule.exports, Module.createRequire(file), stageModule, file, path.dirname(file));
+  } catch (err) {
+    delete require.cache[file];
+    throw err;
+  }
+  stageModule.loaded = true;
+  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(zlib, bytes, data), script.createCachedData()));
   return stageModule.exports;
 }
 
 /** Writes a stage's code cache (build time): whole or not at all, as a temporary file renamed. */
-function writeCodeCache(cacheFile, stamp, data) {
+function writeCodeCache(cacheFile, header, data) {
   const fs = require('node:fs');
   fs.mkdirSync(require('node:path').dirname(cacheFile), { recursive: true });
   const temp = `${cacheFile}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, Buffer.concat([Buffer.from(stamp, 'latin1'), data]));
+  fs.writeFileSync(temp, Buffer.concat([Buffer.from(header(data), 'latin1'), data]));
   fs.renameSync(temp, cacheFile);
 }
 

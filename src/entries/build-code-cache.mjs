@@ -47,11 +47,14 @@ function makeCaches() {
       ['PostToolUse', payload('PostToolUse', tool), true],
       ['SessionStart', payload('SessionStart', { source: 'resume' }), true],
     ];
-    const env = { ...process.env, WMEM_HOME: home, NO_COLOR: '1' };
-    delete env.WMEM_CODE_CACHE_WRITE;
+    // Only what a hook needs: none of the builder's WMEM_* (WMEM_DISABLED would cache the off
+    // path), CLAUDE_PROJECT_DIR or NODE_OPTIONS (V8 flags there make every cache one V8 refuses).
+    const env = { PATH: process.env.PATH ?? '', HOME: work, WMEM_HOME: home, NO_COLOR: '1', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) };
     for (const [event, input, write] of runs) {
-      const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', 'claude', event], { cwd: project, input, encoding: 'utf8', env: write ? { ...env, WMEM_CODE_CACHE_WRITE: '1' } : env });
-      if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${event} failed (${run.status}): ${run.stderr}`);
+      const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', 'claude', event], { cwd: project, input, encoding: 'utf8', timeout: 60_000, env: write ? { ...env, WMEM_CODE_CACHE_WRITE: '1' } : env });
+      if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${event} failed (${run.status ?? run.signal}): ${run.stderr}`);
+      // A hook fails silently by design: a prompt or a start that printed nothing did not run its stage whole.
+      if (event !== 'PostToolUse' && !run.stdout.includes('"additionalContext"')) throw new Error(`the code cache's run of ${event} answered nothing`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -1,13 +1,15 @@
 // The default agent's prompt, tool call and session start first stages are compiled from the V8
 // code cache the build made of each (dist/code-cache/<stage>.v8, src/entries/build-code-cache.mjs;
-// bin/wmem.js loadStage) when it was made from that very file: the cache's first line is the
-// stage's size and modification time. A cache of another file (the stage rebuilt or edited) is not
-// given to V8; one V8 refuses (another Node, damaged) is compiled past; no cache at all is the
+// bin/wmem.js loadStage) when it was made from that very file: the cache's first line holds the
+// checksums of the stage's bytes and of the cache's data. A cache of other bytes (the stage
+// rebuilt or edited) or damaged data is not given to V8 (V8 would deserialize damaged data
+// unchecked and die); one V8 refuses (another Node) is compiled past; no cache at all is the
 // plain require(). Whichever way, every hook answers the same bytes. Each case runs a copy of the
-// package (timestamps kept), so that the shared dist/ is never touched.
+// package (new file times, as an npm install gives), so that the shared dist/ is never touched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, readdirSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { FIXTURES, ROOT } from '../helpers/cli.js';
@@ -27,23 +29,18 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/**
- * A copy of the built package, its files' times kept (the render cache's code signature is the
- * build's while no bundle is newer than its stamp), each code cache stamped with its copied stage
- * as the build would have (a copy keeps the times to the microsecond at best).
- */
+/** A copy of the built package (its files' times kept: the render cache's code signature is the build's while no bundle is newer than its stamp). */
 function copyPackage(name: string): string {
   const dir = path.join(work, name);
   for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  for (const stage of STAGES) {
-    const file = path.join(dir, 'dist', 'code-cache', `${stage}.v8`);
-    const cache = readFileSync(file);
-    const { size, mtimeMs } = statSync(path.join(dir, 'dist', 'fast', stage));
-    writeFileSync(file, Buffer.concat([Buffer.from(`${size} ${mtimeMs}\n`, 'latin1'), cache.subarray(cache.indexOf(10) + 1)]));
-  }
   return dir;
 }
+
+/** The first line the build writes for a stage's bytes and its cache's data. */
+const header = (source: Buffer, data: Buffer) => `wmem-code-cache 1 ${crc32(source).toString(16)} ${crc32(data).toString(16)} ${data.length}\n`;
+const cacheOf = (dir: string, stage: string) => path.join(dir, 'dist', 'code-cache', `${stage}.v8`);
+const dataOf = (cache: Buffer) => cache.subarray(cache.indexOf(10) + 1);
 
 /** A session's hooks through the package at `dir`: each hook's stdout (paths as `<root>`) and the scripts compiled through node:vm. */
 async function session(dir: string) {
@@ -81,9 +78,8 @@ describe('the first stages compiled from their code cache', () => {
   it('the build made one for each of them, stamped with its stage', () => {
     expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual(STAGES.map((s) => `${s}.v8`).sort());
     for (const stage of STAGES) {
-      const { size, mtimeMs } = statSync(path.join(ROOT, 'dist', 'fast', stage));
-      const cache = readFileSync(path.join(ROOT, 'dist', 'code-cache', `${stage}.v8`));
-      expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(`${size} ${mtimeMs}\n`);
+      const cache = readFileSync(cacheOf(ROOT, stage));
+      expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(header(readFileSync(path.join(ROOT, 'dist', 'fast', stage)), dataOf(cache)));
     }
   });
 
@@ -98,23 +94,40 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.scripts)).toEqual(['first-start.cjs', 'first-prompt.cjs', 'first-prompt.cjs', 'first-tool.cjs', 'first-prompt.cjs', 'first-start.cjs'].map((file) => [{ file, given: true, rejected: false }]));
   }, 120_000);
 
-  it('a cache of another file (the stage touched since) is not given to V8', async () => {
+  it('a cache of other bytes (the stage edited or rebuilt since, same length) is not given to V8', async () => {
     const dir = copyPackage('stale');
-    for (const stage of STAGES) utimesSync(path.join(dir, 'dist', 'fast', stage), new Date(), new Date(Date.now() - 1000));
+    for (const stage of STAGES) {
+      const file = path.join(dir, 'dist', 'fast', stage);
+      const source = readFileSync(file, 'latin1');
+      expect(source).toContain('// src/');
+      writeFileSync(file, source.replace('// src/', '// Src/'), 'latin1');
+    }
     const stale = await session(dir);
     expect(stale.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
     expect(stale.flatMap((r) => r.scripts).every((s) => !s.given)).toBe(true);
   }, 120_000);
 
-  it('a cache V8 refuses (damaged) is compiled past', async () => {
+  it('damaged data is never given to V8 (it would die deserializing it)', async () => {
     const dir = copyPackage('damaged');
     for (const stage of STAGES) {
-      const file = path.join(dir, 'dist', 'code-cache', `${stage}.v8`);
-      const cache = readFileSync(file);
-      writeFileSync(file, Buffer.concat([cache.subarray(0, cache.indexOf(10) + 1), Buffer.alloc(cache.length - cache.indexOf(10) - 1, 7)]));
+      const cache = readFileSync(cacheOf(dir, stage));
+      // Bytes past V8's own header changed: V8 would take them and fail in the middle.
+      for (let at = cache.length - 4000; at < cache.length - 3960; at++) cache[at] ^= 0x5a;
+      writeFileSync(cacheOf(dir, stage), cache);
     }
     const damaged = await session(dir);
     expect(damaged.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
-    expect(damaged.flatMap((r) => r.scripts).every((s) => s.given && s.rejected)).toBe(true);
+    expect(damaged.flatMap((r) => r.scripts).every((s) => !s.given)).toBe(true);
+  }, 120_000);
+
+  it('a cache V8 refuses (made by another Node, say) is compiled past', async () => {
+    const dir = copyPackage('refused');
+    for (const stage of STAGES) {
+      const data = Buffer.alloc(dataOf(readFileSync(cacheOf(dir, stage))).length, 7);
+      writeFileSync(cacheOf(dir, stage), Buffer.concat([Buffer.from(header(readFileSync(path.join(dir, 'dist', 'fast', stage)), data), 'latin1'), data]));
+    }
+    const refused = await session(dir);
+    expect(refused.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
+    expect(refused.flatMap((r) => r.scripts).every((s) => s.given && s.rejected)).toBe(true);
   }, 120_000);
 });
