@@ -44,14 +44,21 @@ export function linkIds(bytes: Buffer): Set<string> {
   return ids;
 }
 
-/** Every file under a folder with its sha256 (to prove that nothing changed). */
-export async function treeSnapshot(dir: string): Promise<Record<string, string>> {
+/**
+ * Every file under a folder with its sha256 (to prove that nothing changed), but the folders
+ * `skip` names (relative to `dir`): a background run may be writing there (a compaction's
+ * finishing indexes state/search, its temporary files come and go) while the walk reads.
+ */
+export async function treeSnapshot(dir: string, skip: string[] = []): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   const walk = async (d: string) => {
     for (const entry of await readdir(d, { withFileTypes: true })) {
       const p = path.join(d, entry.name);
-      if (entry.isDirectory()) await walk(p);
-      else if (entry.name !== '.lock') out[path.relative(dir, p)] = createHash('sha256').update(await readFile(p)).digest('hex');
+      // The lock (a folder, or a file in older layouts) comes and goes with any run: not state.
+      if (entry.name === '.lock') continue;
+      if (entry.isDirectory()) {
+        if (!skip.includes(path.relative(dir, p))) await walk(p);
+      } else out[path.relative(dir, p)] = createHash('sha256').update(await readFile(p)).digest('hex');
     }
   };
   await walk(dir);
