@@ -229,11 +229,29 @@ it('rolling back a run that never committed removes the archive name only while 
   }
 });
 
-it('restore explains an archive written on after its finishing (a descriptor held on the old file)', async () => {
-  const { archive } = await cutLeavingFinish();
+it('restore carries what was written into the archive after its finishing (a descriptor held on the old file) to the end, once, and says so', async () => {
+  const { archive, journal } = await cutLeavingFinish();
   await finish();
   await appendFile(archive, late('after'));
-  await expect(restoreArchive(ts.session, path.basename(archive), env)).rejects.toThrow(/bytes more than the compaction archived/);
+  const warnings: string[] = [];
+  const result = await restoreArchive(ts.session, path.basename(archive), { ...env, warn: (msg) => warnings.push(msg) });
+  expect(result).toMatchObject({ restoredBytes: journal.quick!.archivedBytes, writtenAfterBytes: Buffer.byteLength(late('after')) });
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('after'));
+  expect((await readFile(archive)).length).toBe(journal.quick!.archivedBytes);
+  expect(warnings.join('\n')).toMatch(/bytes a program wrote into archive\/.* after the compaction .* added at the end of messages\.jsonl/);
+});
+
+it('restore still refuses an archive whose archived bytes changed, with lines after them or not', async () => {
+  const { archive } = await cutLeavingFinish();
+  await finish();
+  const handle = await open(archive, 'r+');
+  await handle.write('X', 5);
+  await handle.close();
+  const before = await readFile(ts.session.paths.messages);
+  await expect(restoreArchive(ts.session, path.basename(archive), env)).rejects.toThrow(/is not the archive its marker describes/);
+  await appendFile(archive, late('after'));
+  await expect(restoreArchive(ts.session, path.basename(archive), env)).rejects.toThrow(/is not the archive its marker describes/);
+  expect(await readFile(ts.session.paths.messages)).toEqual(before);
 });
 
 it('status says when a compaction is not finished', async () => {

@@ -2,7 +2,7 @@
 // (the old messages.jsonl under its archive name) cut to length, carrying over to messages.jsonl
 // whatever reached the old file after the swap, once and in order; then its readable transcript
 // and digest. Safe to repeat after a kill at any point.
-import { promises as fs } from 'node:fs';
+import { fstatSync, ftruncateSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir } from '../../store/fsx.js';
 import type { Session } from '../../store/session.js';
@@ -182,29 +182,61 @@ async function readRange(file: string, start: number, length: number): Promise<B
  * Appends the archive's bytes from `from` to messages.jsonl, again for whatever arrived while
  * doing so, then cuts the archive to `length` and fsyncs it. `beforeAppend` records each append
  * (where it carries from, where in messages.jsonl it puts them, how many) before it is made.
- * (A byte written between the last look and the cut is the one race left; only a program
- * holding the old file open that long after the compaction can lose it.)
+ * (A byte written between the last look and the cut is the one race left, narrowed by
+ * cutIfStill to the instant between two system calls; one written after the cut lands past
+ * `length`, where `wmem restore` carries it: carryWrittenAfter.)
  */
 async function carryAndCut(archive: string, length: number, messages: string, from: number, beforeAppend: (from: number, at: number, length: number) => Promise<void>): Promise<void> {
   const handle = await fs.open(archive, 'r+').catch((err) => {
     throw fsError(err, 'write', archive);
   });
   try {
-    for (let size = (await handle.stat()).size; size > from; size = (await handle.stat()).size) {
+    for (;;) {
+      const size = (await handle.stat()).size;
+      if (size <= from && cutIfStill(handle.fd, from, length)) break;
+      if (size <= from) continue;
       const extra = Buffer.alloc(size - from);
       const { bytesRead } = await handle.read(extra, 0, extra.length, from);
-      if (!bytesRead) break;
+      if (!bytesRead) continue;
       const at = (await fs.stat(messages).catch(() => undefined))?.size ?? 0;
       await beforeAppend(from, at, bytesRead);
       await appendBytes(messages, extra.subarray(0, bytesRead));
       from += bytesRead;
     }
-    await handle.truncate(length);
     await handle.chmod(FILE_MODE);
     await handle.sync();
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Cuts the file open as `fd` to `length` if it still ends at `end`: the look and the cut are two
+ * synchronous calls in a row, so a late write can only come between them in that instant rather
+ * than in the thread pool's round trips (a write after the cut lands past `length`, where a
+ * restore carries it). False when it grew: the caller carries the new bytes first.
+ */
+function cutIfStill(fd: number, end: number, length: number): boolean {
+  if (fstatSync(fd).size > end) return false;
+  ftruncateSync(fd, length);
+  return true;
+}
+
+/**
+ * What a program holding the old messages.jsonl open wrote into a finished quick archive past
+ * its `length` archived bytes (after the finishing's cut: it settled, the program wrote later),
+ * appended to messages.jsonl, and the archive cut back to `length`. Returns how many bytes it
+ * carried (a hole of zeros a positioned write left before them is not carried).
+ */
+export async function carryWrittenAfter(archive: string, length: number, messages: string): Promise<number> {
+  const size = (await fs.stat(archive)).size;
+  if (size <= length) return 0;
+  const from = length + (await leadingZeros(archive, length, size));
+  let carried = 0;
+  await carryAndCut(archive, length, messages, from, async (_from, _at, bytes) => {
+    carried += bytes;
+  });
+  return carried;
 }
 
 /** The offset just past the first line of a file (its marker). */

@@ -16,6 +16,7 @@ import { hashRange, readLines } from '../stream/read.js';
 import { DurableFile } from '../stream/durable.js';
 import { SETTLE_MS, replaceKeepingAppends } from '../stream/swap.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
+import { carryWrittenAfter } from './quick-finish.js';
 
 export interface RestoreResult {
   session: string;
@@ -25,6 +26,8 @@ export interface RestoreResult {
   restoredBytes: number;
   /** Lines that stood in for the archived ones (rewritten tool outputs) and were dropped again. */
   replacedBytes: number;
+  /** Bytes a program wrote into the archive after the compaction (a descriptor held on the old file), now at the end of messages.jsonl. */
+  writtenAfterBytes?: number;
   recovered?: string;
 }
 
@@ -107,14 +110,12 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
     const expectedSha = marker.archiveSha256 || recorded?.sha256;
     const restoredLines = marker.archivedLines ?? recorded?.lines;
     if (!expectedSha) env.warn(`wmem: no digest is recorded for ${archiveRel} (its finishing did not record one); only its size was checked`);
-    if (archiveSize > marker.archivedBytes && marker.archiveSha256 === '' && (!expectedSha || (await hashRange(archiveFile, 0, marker.archivedBytes)) === expectedSha)) {
-      // A quick cut's archive is the old messages.jsonl: a program that kept that file open wrote on into it.
-      throw refusedError(
-        `${archiveRel} holds ${archiveSize - marker.archivedBytes} bytes more than the compaction archived: lines written after it through a descriptor some program kept open on the old messages.jsonl`,
-        `nothing was changed; its first ${marker.archivedBytes} bytes are the archived lines, the rest came later (stop that program, or make it reopen messages.jsonl for each write)`,
-      );
-    }
-    if (archiveSize !== marker.archivedBytes || (expectedSha && (await hashRange(archiveFile, 0, archiveSize)) !== expectedSha)) {
+    // A quick cut's archive is the old messages.jsonl: a program that kept that file open may have
+    // written on into it after the finishing. Those lines are newer than the archived ones and
+    // are nowhere else: they are carried to the end of messages.jsonl once the restore is in.
+    const writtenAfter = archiveSize > marker.archivedBytes && marker.archiveSha256 === '' && (!expectedSha || (await hashRange(archiveFile, 0, marker.archivedBytes)) === expectedSha);
+    const archivedSize = writtenAfter ? marker.archivedBytes : archiveSize;
+    if (archivedSize !== marker.archivedBytes || (!writtenAfter && expectedSha && (await hashRange(archiveFile, 0, archiveSize)) !== expectedSha)) {
       throw refusedError(`${archiveRel} is not the archive its marker describes (it changed since the compaction)`, 'nothing was changed; put the original archive back');
     }
     const size = (await fs.stat(messages)).size;
@@ -129,14 +130,14 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
     try {
       await next.open();
       await next.copyRange(messages, 0, start);
-      await next.copyRange(archiveFile, 0, archiveSize);
+      await next.copyRange(archiveFile, 0, archivedSize);
       const copiedTo = (await old.stat()).size;
-      if (copiedTo > replacedEnd && archiveSize > 0) {
+      if (copiedTo > replacedEnd && archivedSize > 0) {
         // An archive of a whole file may end without a newline; keep later lines separate.
         const lastByte = Buffer.alloc(1);
         const handle = await fs.open(archiveFile, 'r');
         try {
-          await handle.read(lastByte, 0, 1, archiveSize - 1);
+          await handle.read(lastByte, 0, 1, archivedSize - 1);
         } finally {
           await handle.close();
         }
@@ -151,11 +152,28 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
     } finally {
       await old.close().catch(() => {});
     }
+    const carriedAfter = writtenAfter ? await carryAfterRestore(archiveFile, marker.archivedBytes, messages, archiveRel, env) : 0;
     try {
       await appendToSection(session, 'recent', [`Restored ${restoredLines ?? 'the'} lines from ${archiveRel} into messages.jsonl`], { locked: true });
     } catch (err) {
       env.warn(`wmem: restored, but overview.md was not updated: ${(err as Error).message}`);
     }
-    return { session: session.id, archive: archiveRel, restoredLines: restoredLines ?? null, restoredBytes: archiveSize, replacedBytes: marker.replacedBytes, ...(recovered ? { recovered } : {}) };
+    return { session: session.id, archive: archiveRel, restoredLines: restoredLines ?? null, restoredBytes: archivedSize, replacedBytes: marker.replacedBytes, ...(carriedAfter ? { writtenAfterBytes: carriedAfter } : {}), ...(recovered ? { recovered } : {}) };
   });
+}
+
+/**
+ * Carries what a program wrote into a quick archive after the compaction to the end of the
+ * restored messages.jsonl (the restore itself is in: a failure here is reported, and those bytes
+ * stay in the archive, past its archived length).
+ */
+async function carryAfterRestore(archive: string, archivedBytes: number, messages: string, archiveRel: string, env: { warn(msg: string): void }): Promise<number> {
+  try {
+    const carried = await carryWrittenAfter(archive, archivedBytes, messages);
+    if (carried) env.warn(`wmem: ${carried} bytes a program wrote into ${archiveRel} after the compaction (through a descriptor it kept open on the old messages.jsonl) were added at the end of messages.jsonl; if it is still running, make it reopen messages.jsonl for each write`);
+    return carried;
+  } catch (err) {
+    env.warn(`wmem: restored, but the lines written into ${archiveRel} after the compaction (past its first ${archivedBytes} bytes) stay there: ${(err as Error).message}`);
+    return 0;
+  }
 }
