@@ -202,11 +202,14 @@ describe('--llm', () => {
   it('an LLM command that times out is killed and changes nothing', async () => {
     await note('Chose esbuild over tsup for the bundle', '--importance', '0.9');
     const before = await snapshot();
-    const started = Date.now();
-    const r = await box.run(['consolidate', '--llm', 'sleep 30', '--timeout', '1']);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // The command's shell becomes the sleep (exec): its pid is the process the timeout must end.
+    // (Not timed: a run that waited for the sleep would outlast the run's 20 s limit and fail.)
+    const pidFile = path.join(box.root, 'llm.pid');
+    const r = await box.run(['consolidate', '--llm', `echo $$ > ${pidFile}; exec sleep 30`, '--timeout', '1'], { timeout: 20_000 });
     expect(r.exitCode).toBe(1);
     expect(String(r.stderr)).toMatch(/timed out after 1 s/);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     expect(await snapshot()).toEqual(before);
   });
 
