@@ -34,13 +34,18 @@ afterEach(async () => {
 const spawnWmem = (args: string[]) =>
   execa('node', [BIN, ...args], { cwd: box.project, reject: false, extendEnv: false, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home, NO_COLOR: '1' }, timeout: 120_000 });
 
-/** Resolves once the consolidation has begun writing its temp files (it is mid-pass). */
-async function midPass(): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
+/**
+ * Resolves once the consolidation has begun writing its temp files (it is mid-pass). Looks for as
+ * long as it runs, not for a count of looks: a loaded machine may take far longer to get there.
+ */
+async function midPass(consolidation: ReturnType<typeof spawnWmem>): Promise<void> {
+  let ended = false;
+  void consolidation.then(() => (ended = true));
+  while (!ended) {
     if ((await readdir(wm('archive'))).some((n) => n.endsWith('.tmp'))) return;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  throw new Error('the consolidation never started writing');
+  throw new Error('the consolidation ended before it started writing');
 }
 
 async function files(folder: string): Promise<string[]> {
@@ -69,7 +74,7 @@ it('keeps every one of 200,000 notes, in the archive and in the overview or a de
 it('stops on SIGTERM before its commits and leaves every file as it was', async () => {
   const before = { scratch: await readFile(wm('scratch.md'), 'utf8'), overview: await readFile(wm('overview.md'), 'utf8') };
   const child = spawnWmem(['consolidate']);
-  await midPass();
+  await midPass(child);
   child.kill('SIGTERM');
   const r = await child;
   expect(r.exitCode).toBe(1);
@@ -83,7 +88,7 @@ it('stops on SIGTERM before its commits and leaves every file as it was', async 
 
 it('a note added while it runs waits for the lock, is acknowledged, and is kept', async () => {
   const consolidation = spawnWmem(['consolidate', '--json']);
-  await midPass();
+  await midPass(consolidation);
   const note = await spawnWmem(['note', 'added while the consolidation ran']);
   const done = await consolidation;
   expect(done.exitCode, done.stderr).toBe(0);

@@ -1,6 +1,7 @@
 // End-to-end: `wmem consolidate`, deterministic and through an LLM command, against the built CLI.
 // Each refusal exits 3 naming the guard and changes nothing; failures exit 1; nothing is lost.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { readFile, readdir, writeFile, appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sandbox, runJson, type Sandbox } from '../helpers/cli.js';
@@ -36,12 +37,19 @@ async function note(text: string, ...flags: string[]) {
   expect(r.exitCode).toBe(0);
 }
 
-/** A fake LLM: a node script that prints `file`, optionally after a delay. */
-async function llmPrinting(content: string, delayMs = 0): Promise<string> {
+/**
+ * A fake LLM: a node script that prints `file` once it has read its prompt. With a gate, it first
+ * creates `gate.started` and waits for `gate.go` to exist: the test acts while it "thinks".
+ */
+async function llmPrinting(content: string, gate?: { started: string; go: string }): Promise<string> {
   const file = path.join(box.root, `candidate-${Math.random().toString(36).slice(2)}.md`);
   await writeFile(file, content);
   const script = path.join(box.root, `llm-${Math.random().toString(36).slice(2)}.mjs`);
-  await writeFile(script, `import {readFileSync} from 'node:fs'; let s=''; process.stdin.on('data',d=>s+=d).on('end',()=>setTimeout(()=>process.stdout.write(readFileSync(${JSON.stringify(file)},'utf8')), ${delayMs}));`);
+  const answer = `() => process.stdout.write(readFileSync(${JSON.stringify(file)}, 'utf8'))`;
+  const thinking = gate
+    ? `{ writeFileSync(${JSON.stringify(gate.started)}, ''); const wait = () => (existsSync(${JSON.stringify(gate.go)}) ? (${answer})() : setTimeout(wait, 20)); wait(); }`
+    : `(${answer})()`;
+  await writeFile(script, `import {existsSync, readFileSync, writeFileSync} from 'node:fs'; let s=''; process.stdin.on('data',d=>s+=d).on('end',()=>${thinking});`);
   return `node ${script}`;
 }
 
@@ -202,20 +210,27 @@ describe('--llm', () => {
   it('an LLM command that times out is killed and changes nothing', async () => {
     await note('Chose esbuild over tsup for the bundle', '--importance', '0.9');
     const before = await snapshot();
-    const started = Date.now();
-    const r = await box.run(['consolidate', '--llm', 'sleep 30', '--timeout', '1']);
-    expect(Date.now() - started).toBeLessThan(15_000);
+    // The command's shell becomes the sleep (exec): its pid is the process the timeout must end.
+    // (Not timed: a run that waited for the sleep would outlast the run's 20 s limit and fail.)
+    const pidFile = path.join(box.root, 'llm.pid');
+    const r = await box.run(['consolidate', '--llm', `echo $$ > ${pidFile}; exec sleep 30`, '--timeout', '1'], { timeout: 20_000 });
     expect(r.exitCode).toBe(1);
     expect(String(r.stderr)).toMatch(/timed out after 1 s/);
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
     expect(await snapshot()).toEqual(before);
   });
 
   it('notes appended while a slow LLM runs stay in scratch.md', async () => {
     await note('Chose esbuild over tsup for the bundle', '--importance', '0.9');
-    const llm = await llmPrinting(await goodCandidate(), 2500);
-    const running = box.run(['consolidate', '--llm', llm]);
-    await new Promise((r) => setTimeout(r, 700));
+    // The note is written once the LLM has its prompt (the notes read), and before it answers:
+    // not after a fixed wait, which a loaded machine's slow start of wmem outlasted.
+    const gate = { started: path.join(box.root, 'llm-started'), go: path.join(box.root, 'llm-go') };
+    const llm = await llmPrinting(await goodCandidate(), gate);
+    const running = box.run(['consolidate', '--llm', llm], { timeout: 120_000 });
+    await expect.poll(() => existsSync(gate.started), { timeout: 120_000, interval: 20 }).toBe(true);
     await note('Written while the LLM was thinking');
+    await writeFile(gate.go, '');
     const r = await running;
     expect(r.exitCode).toBe(0);
     const scratch = await readFile(wm('scratch.md'), 'utf8');

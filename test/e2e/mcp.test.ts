@@ -203,6 +203,10 @@ describe('wmem mcp', () => {
     expect(await read('wmem://detail/design%20notes.md')).toBe('# Design\nstreams all the way\n');
   });
 
+  // How long a notification may take to arrive: vi.waitFor's default of 1 s is short for a watch
+  // event, a timer and a message through the server's pipe on a loaded machine (nothing promises
+  // a time; the test's own limit still ends a hang).
+  const NOTIFIED = { timeout: 30_000, interval: 20 };
   it('tells a subscribed client when the overview, the scratch notes or workspace memory change', async () => {
     const c = await connect();
     expect(c.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
@@ -211,12 +215,12 @@ describe('wmem mcp', () => {
     for (const uri of ['wmem://overview', 'wmem://scratch', 'wmem://workspace']) await c.client.subscribeResource({ uri });
     await call(c, 'status'); // the server has loaded and watches the session
     await call(c, 'note', { text: 'a note someone subscribed to' });
-    await vi.waitFor(() => expect(updated).toContain('wmem://scratch'));
+    await vi.waitFor(() => expect(updated).toContain('wmem://scratch'), NOTIFIED);
     expect(updated).not.toContain('wmem://overview');
     await call(c, 'set_section', { section: 'task', text: 'Watch the overview' });
-    await vi.waitFor(() => expect(updated).toContain('wmem://overview'));
+    await vi.waitFor(() => expect(updated).toContain('wmem://overview'), NOTIFIED);
     await box.run(['remember', 'Subscribers hear about workspace memory changes too', '--type', 'project']);
-    await vi.waitFor(() => expect(updated).toContain('wmem://workspace'));
+    await vi.waitFor(() => expect(updated).toContain('wmem://workspace'), NOTIFIED);
     await c.client.unsubscribeResource({ uri: 'wmem://scratch' });
   });
 
@@ -326,15 +330,18 @@ describe('wmem install AGENT --mcp', () => {
     expect(String(again.stderr)).toMatch(/already registered/);
     expect(await readFile(file, 'utf8')).toBe(written);
 
-    const doctor = await runJson(box, ['doctor']).catch(async () => JSON.parse(String((await box.run(['doctor', '--json'])).stdout)));
+    // Once: it exits 1 here (no hooks installed), its report is on stdout all the same. It starts
+    // the server and waits up to 15 s for it: more than the run's usual 20 s at a heavy load.
+    const doctor = JSON.parse(String((await box.run(['doctor', '--json'], { timeout: 60_000 })).stdout));
     expect(doctor.mcp.registrations).toEqual([expect.objectContaining({ agent: 'claude', scope: 'project', file })]);
     expect(doctor.mcp.checks).toEqual([expect.objectContaining({ ok: true, detail: expect.stringMatching(/^10 tools: /) })]);
 
     const removed = await box.run(['uninstall', 'claude', '--mcp']);
     expect(removed.exitCode).toBe(0);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({});
-    const doctorAfter = JSON.parse(String((await box.run(['doctor', '--json'])).stdout));
+    const doctorAfter = JSON.parse(String((await box.run(['doctor', '--json'], { timeout: 60_000 })).stdout));
     expect(doctorAfter.mcp.registrations).toEqual([]);
+    // Seven runs of wmem, three of them servers: 43 s at CI's load, 79 s at a heavier one.
   });
 
   it('edits only [mcp_servers.wmem] of Codex config.toml, and gives the bytes back', async () => {

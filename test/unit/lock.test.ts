@@ -56,16 +56,22 @@ describe('a lock holder held up past the stale time', () => {
       }
     })();`;
 
+  /** Busy, without yielding to timers (no heartbeat), until the taker has written `file`. */
+  const heldUpUntilTaken = (file: string) => {
+    while (readFileSync(file, 'utf8') !== 'written by the new holder') {
+      /* busy */
+    }
+  };
+
   it('checks its lock right before committing and writes nothing', async () => {
     const file = path.join(dir, 'state.json');
     await writeFile(file, 'before');
     const outcome = withLock(dir, async () => {
       const child = execa(process.execPath, ['-e', taker, dir, file]);
-      // Held up: the event loop is blocked, so the lock's heartbeat cannot run.
-      const until = Date.now() + 3_500;
-      while (Date.now() < until) {
-        /* busy */
-      }
+      // Held up until the taker has taken the lock over and committed: the event loop is blocked,
+      // so the lock's heartbeat cannot run. (Not a fixed time: a loaded machine may take longer
+      // than any to start the taker, and a heartbeat after it would keep the lock from it.)
+      heldUpUntilTaken(file);
       await child;
       await atomicWrite(file, 'written by the old holder');
     }, { staleMs: 2_000 });
@@ -121,10 +127,7 @@ describe('a lock holder held up past the stale time', () => {
       attempts++;
       if (attempts === 1) {
         const child = execa(process.execPath, ['-e', taker, dir, file]);
-        const until = Date.now() + 3_500;
-        while (Date.now() < until) {
-          /* busy: the heartbeat cannot run */
-        }
+        heldUpUntilTaken(file);
         await child;
       }
       // Read-modify-write: the second attempt sees what the new holder wrote.

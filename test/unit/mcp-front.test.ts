@@ -43,6 +43,9 @@ function harness() {
   return { input, written, seen, send, tick, release, done, loads: () => loads, transport: () => transport };
 }
 
+// vi.waitFor's default of 1 s is short for a few turns of the event loop on a loaded machine.
+const SOON = { timeout: 30_000, interval: 5 };
+
 describe('the MCP front', () => {
   it('answers initialize (negotiating the version), ping and tools/list itself, then loads the server', async () => {
     const h = harness();
@@ -52,19 +55,19 @@ describe('the MCP front', () => {
     await h.tick();
     expect(h.loads()).toBe(0);
     h.send({ id: 3, method: 'tools/list', params: {} });
-    await vi.waitFor(() => expect(h.loads()).toBe(1));
+    await vi.waitFor(() => expect(h.loads()).toBe(1), SOON);
     expect(h.written).toEqual([
       { jsonrpc: '2.0', id: 1, result: { ...manifest.initialize, protocolVersion: '2025-06-18' } },
       { jsonrpc: '2.0', id: 2, result: {} },
       { jsonrpc: '2.0', id: 3, result: manifest.toolsList },
     ]);
     h.release();
-    await vi.waitFor(() => expect(h.seen).toHaveLength(2));
+    await vi.waitFor(() => expect(h.seen).toHaveLength(2), SOON);
     // The server was told of the initialize (its answer dropped) and the initialized notification.
     expect(h.seen.map((m) => m.method)).toEqual(['initialize', 'notifications/initialized']);
     expect(h.written).toHaveLength(3);
     h.send({ id: 4, method: 'tools/list', params: {} });
-    await vi.waitFor(() => expect(h.written).toHaveLength(4));
+    await vi.waitFor(() => expect(h.written).toHaveLength(4), SOON);
     expect(h.written[3]).toEqual({ jsonrpc: '2.0', id: 4, result: { from: 'sdk', method: 'tools/list' } });
     h.input.end();
     await h.done;
@@ -76,10 +79,10 @@ describe('the MCP front', () => {
     h.send({ id: 'b', method: 'tools/call', params: { name: 'note', arguments: { text: 'x' } } });
     h.input.write('not json\n');
     h.send({ id: 'c', method: 'tools/list', params: {} });
-    await vi.waitFor(() => expect(h.loads()).toBe(1));
+    await vi.waitFor(() => expect(h.loads()).toBe(1), SOON);
     expect(h.written).toEqual([{ jsonrpc: '2.0', id: 'a', result: { ...manifest.initialize, protocolVersion: '2025-11-25' } }]);
     h.release();
-    await vi.waitFor(() => expect(h.written).toHaveLength(3));
+    await vi.waitFor(() => expect(h.written).toHaveLength(3), SOON);
     expect(h.seen.map((m) => [m.id, m.method])).toEqual([
       ['__wmem_front_initialize__', 'initialize'],
       ['b', 'tools/call'],
