@@ -56,9 +56,13 @@ describe('a lock holder held up past the stale time', () => {
       }
     })();`;
 
-  /** Busy, without yielding to timers (no heartbeat), until the taker has written `file`. */
+  /**
+   * Busy, without yielding to timers (no heartbeat), until the taker has written `file`, or two
+   * minutes at most: a blocked event loop cannot time the test out, so a taker that never takes
+   * over must end the wait here (the test's checks then fail).
+   */
   const heldUpUntilTaken = (file: string) => {
-    while (readFileSync(file, 'utf8') !== 'written by the new holder') {
+    for (const until = Date.now() + 120_000; Date.now() < until && readFileSync(file, 'utf8') !== 'written by the new holder'; ) {
       /* busy */
     }
   };
