@@ -32,7 +32,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** A copy of the built package (its files' times kept: the render cache's code signature is the build's while no bundle is newer than its stamp). */
 function copyPackage(name: string): string {
   const dir = path.join(work, name);
-  for (const part of ['bin', 'dist', 'package.json']) cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
+  for (const part of ['bin', 'dist', 'templates', 'package.json']) cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true, preserveTimestamps: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
@@ -85,6 +85,8 @@ describe('the first stages compiled from their code cache', () => {
 
   it('without the caches, no stage goes through node:vm', () => {
     expect(plain.flatMap((r) => r.scripts)).toEqual([]);
+    // Every start and prompt answered (a hook that failed would answer nothing, the same way with the caches or without).
+    expect(plain.filter((r) => r.stdout.includes('"additionalContext"')).length).toBe(5);
   });
 
   it('a cache made from its stage is taken, and every hook answers as without it', async () => {
