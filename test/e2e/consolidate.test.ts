@@ -47,7 +47,7 @@ async function llmPrinting(content: string, gate?: { started: string; go: string
   const script = path.join(box.root, `llm-${Math.random().toString(36).slice(2)}.mjs`);
   const answer = `() => process.stdout.write(readFileSync(${JSON.stringify(file)}, 'utf8'))`;
   const thinking = gate
-    ? `{ writeFileSync(${JSON.stringify(gate.started)}, ''); const wait = () => (existsSync(${JSON.stringify(gate.go)}) ? (${answer})() : setTimeout(wait, 20)); wait(); }`
+    ? `{ writeFileSync(${JSON.stringify(gate.started)}, ''); const until = Date.now() + 150_000; const wait = () => (existsSync(${JSON.stringify(gate.go)}) ? (${answer})() : Date.now() < until ? setTimeout(wait, 20) : process.exit(1)); wait(); }`
     : `(${answer})()`;
   await writeFile(script, `import {existsSync, readFileSync, writeFileSync} from 'node:fs'; let s=''; process.stdin.on('data',d=>s+=d).on('end',()=>${thinking});`);
   return `node ${script}`;

@@ -101,9 +101,7 @@ describe('a lock holder held up past the stale time', () => {
       child = execa(process.execPath, ['-e', holder, dir, file, go]);
       // Busy, without yielding to timers: the heartbeat cannot run, and the commit's own check
       // (not the heartbeat) is what finds the lock lost.
-      while (readFileSync(file, 'utf8') !== 'written by the new holder') {
-        /* held up until the new holder has the lock */
-      }
+      heldUpUntilTaken(file);
       await atomicWrite(file, 'written by the old holder');
     }, { staleMs: 2_000 });
     await expect(outcome).rejects.toThrow(/lost the lock/);

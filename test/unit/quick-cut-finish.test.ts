@@ -238,7 +238,42 @@ it('restore carries what was written into the archive after its finishing (a des
   expect(result).toMatchObject({ restoredBytes: journal.quick!.archivedBytes, writtenAfterBytes: Buffer.byteLength(late('after')) });
   expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + late('after'));
   expect((await readFile(archive)).length).toBe(journal.quick!.archivedBytes);
-  expect(warnings.join('\n')).toMatch(/bytes a program wrote into archive\/.* after the compaction .* added at the end of messages\.jsonl/);
+  expect(warnings.join('\n')).toMatch(/bytes a program wrote into archive\/.* after the compaction .* at the end of messages\.jsonl/);
+});
+
+it('restore ends the carried lines with a newline (a partial last line is not glued to the next), past a hole a positioned write left', async () => {
+  const { archive, journal } = await cutLeavingFinish();
+  await finish();
+  const handle = await open(archive, 'r+');
+  const partial = late('partial').trimEnd();
+  await handle.write(Buffer.from(partial), 0, Buffer.byteLength(partial), journal.quick!.archivedBytes + 10);
+  await handle.close();
+  const result = await restoreArchive(ts.session, path.basename(archive), env);
+  expect(result.writtenAfterBytes).toBe(Buffer.byteLength(partial));
+  expect(await readFile(ts.session.paths.messages, 'utf8')).toBe(history + partial + '\n');
+  expect((await readFile(archive)).length).toBe(journal.quick!.archivedBytes);
+});
+
+it('restore refuses, and doubles nothing, an archive the finishing left whole (messages.jsonl rewritten, no note of what was carried)', async () => {
+  const { archive } = await cutLeavingFinish();
+  await forgetCarried();
+  // A line put before the marker: the finishing cannot tell what messages.jsonl holds of the tail.
+  const current = await readFile(ts.session.paths.messages, 'utf8');
+  await writeFile(ts.session.paths.messages, J({ type: 'summary', summary: 'put first' }) + '\n' + current);
+  await finish();
+  const before = await readFile(ts.session.paths.messages);
+  await expect(restoreArchive(ts.session, path.basename(archive), env)).rejects.toThrow(/is not the archive its marker describes/);
+  expect(await readFile(ts.session.paths.messages)).toEqual(before);
+});
+
+it('restore refuses an archive longer than its archived bytes when no digest was recorded (its first bytes cannot be checked)', async () => {
+  const { archive } = await cutLeavingFinish();
+  await finish();
+  await unlink(path.join(ts.session.paths.stateDir, 'archives.json'));
+  await appendFile(archive, late('after'));
+  const before = await readFile(ts.session.paths.messages);
+  await expect(restoreArchive(ts.session, path.basename(archive), env)).rejects.toThrow(/is not the archive its marker describes/);
+  expect(await readFile(ts.session.paths.messages)).toEqual(before);
 });
 
 it('restore still refuses an archive whose archived bytes changed, with lines after them or not', async () => {

@@ -15,6 +15,8 @@ export interface ArchiveDigest {
   bytes: number;
   sha256: string;
   lines?: number;
+  /** The finishing cut the archive to `bytes`: what lies past them was written after it. */
+  cut?: true;
 }
 
 function digestsPath(session: Session): string {

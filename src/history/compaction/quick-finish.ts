@@ -7,7 +7,7 @@ import path from 'node:path';
 import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir } from '../../store/fsx.js';
 import type { Session } from '../../store/session.js';
 import { detailIndexLine } from '../../store/detail.js';
-import { fsError } from '../../ui/errors.js';
+import { fsError, ioError } from '../../ui/errors.js';
 import { Progress, archivedRecentLine, fillSlots, rel, scanRegion, startTranscript, transcriptTitle, type ScanState } from './pass.js';
 import { readLines } from '../stream/read.js';
 import { DurableFile, appendBytes, tempFor } from '../stream/durable.js';
@@ -82,7 +82,9 @@ export async function finishQuickCut(session: Session, id: string, quick: QuickP
     env.warn(`wmem: ${quick.archive} is gone (${(err as NodeJS.ErrnoException).code}); no transcript written for it`);
     return { indexLines: [], recentLine: '' };
   }
-  if (size > quick.archivedBytes) await cutArchive(session, id, quick, size, how.messagesIntact);
+  // Whether the archive ends at its archived bytes now (anything past them later is a program's
+  // write through the old file after this point: `wmem restore` carries it), or was left whole.
+  const cut = size > quick.archivedBytes ? await cutArchive(session, id, quick, size, how.messagesIntact) : true;
   await fs.chmod(quick.archive, FILE_MODE).catch(() => {});
 
   const created = new Date(quick.created);
@@ -93,7 +95,7 @@ export async function finishQuickCut(session: Session, id: string, quick: QuickP
     const state: ScanState = { lineNo: 0, ordinal: 0, messages: 0, turns: 0, pruned: 0, anchors: new Map(), hash: nodeHash('sha256') };
     await scanRegion(quick.archive, { start: 0, end: quick.archivedBytes }, { transcript: true, rewrite: false }, { transcript, toolsRel: '' }, state, new Progress(false, 0));
     const counts = { turns: state.turns, messages: state.messages, lines: state.lineNo };
-    await recordArchiveDigest(session, archiveRel, { bytes: quick.archivedBytes, sha256: state.hash.digest('hex'), lines: counts.lines });
+    await recordArchiveDigest(session, archiveRel, { bytes: quick.archivedBytes, sha256: state.hash.digest('hex'), lines: counts.lines, ...(cut ? { cut: true } : {}) });
     await fillSlots(transcript, slots, { lines: `1-${counts.lines}`, messages: counts.messages, turns: counts.turns });
     await transcript.close();
     // Over the placeholder the compaction left under this name (or an earlier attempt's result).
@@ -132,7 +134,7 @@ async function settledSize(file: string): Promise<number> {
  * line; when messages.jsonl was rewritten since the commit (`intact` false), only the note can
  * say, and without it the archive is left whole.
  */
-async function cutArchive(session: Session, id: string, quick: QuickPart, size: number, intact: boolean): Promise<void> {
+async function cutArchive(session: Session, id: string, quick: QuickPart, size: number, intact: boolean): Promise<boolean> {
   const messages = session.paths.messages;
   const note = await readCarried(session, id);
   const noted = note && note.carriedTo >= quick.copiedTo && note.carriedTo <= size ? await pastPending(messages, quick.archive, note) : undefined;
@@ -150,11 +152,12 @@ async function cutArchive(session: Session, id: string, quick: QuickPart, size: 
   } else if (noted !== undefined) {
     from = noted;
   } else {
-    return;
+    return false;
   }
   await carryAndCut(quick.archive, quick.archivedBytes, messages, from, async (carriedTo, at, length) => {
     await atomicWrite(carriedNotePath(session), JSON.stringify({ id, carriedTo, pending: { at, length } } satisfies CarriedNote) + '\n');
   });
+  return true;
 }
 
 /** The note's offset, past its pending bytes if they are in messages.jsonl where they were put. */
@@ -191,15 +194,17 @@ async function carryAndCut(archive: string, length: number, messages: string, fr
     throw fsError(err, 'write', archive);
   });
   try {
-    for (;;) {
+    for (let round = 0; ; round++) {
       const size = (await handle.stat()).size;
       if (size <= from && cutIfStill(handle.fd, from, length)) break;
+      if (round >= MAX_CARRY_ROUNDS) throw ioError(`a program keeps writing into ${archive} (the old messages.jsonl, through a descriptor it kept open)`, undefined, 'stop that program (or make it reopen messages.jsonl for each write), then run the command again: what it wrote so far is carried');
       if (size <= from) continue;
       const extra = Buffer.alloc(size - from);
       const { bytesRead } = await handle.read(extra, 0, extra.length, from);
       if (!bytesRead) continue;
       const at = (await fs.stat(messages).catch(() => undefined))?.size ?? 0;
       await beforeAppend(from, at, bytesRead);
+      assertLocksHeld();
       await appendBytes(messages, extra.subarray(0, bytesRead));
       from += bytesRead;
     }
@@ -218,25 +223,29 @@ async function carryAndCut(archive: string, length: number, messages: string, fr
  */
 function cutIfStill(fd: number, end: number, length: number): boolean {
   if (fstatSync(fd).size > end) return false;
+  assertLocksHeld();
   ftruncateSync(fd, length);
   return true;
 }
 
+/** How many times carryAndCut looks again before it gives up on a writer that never stops. */
+const MAX_CARRY_ROUNDS = 1000;
+
 /**
  * What a program holding the old messages.jsonl open wrote into a finished quick archive past
- * its `length` archived bytes (after the finishing's cut: it settled, the program wrote later),
- * appended to messages.jsonl, and the archive cut back to `length`. Returns how many bytes it
- * carried (a hole of zeros a positioned write left before them is not carried).
+ * its `length` archived bytes (after the finishing's cut), once the archive has been still for
+ * SETTLE_MS: [from, to), past a hole of zeros a positioned write left; undefined if nothing.
  */
-export async function carryWrittenAfter(archive: string, length: number, messages: string): Promise<number> {
-  const size = (await fs.stat(archive)).size;
-  if (size <= length) return 0;
-  const from = length + (await leadingZeros(archive, length, size));
-  let carried = 0;
-  await carryAndCut(archive, length, messages, from, async (_from, _at, bytes) => {
-    carried += bytes;
-  });
-  return carried;
+export async function writtenAfterCut(archive: string, length: number): Promise<{ from: number; to: number } | undefined> {
+  const to = await settledSize(archive);
+  if (to <= length) return undefined;
+  const from = length + (await leadingZeros(archive, length, to));
+  return from < to ? { from, to } : undefined;
+}
+
+/** Carries to messages.jsonl what reached a quick archive past `from` (its bytes before are elsewhere), then cuts it to `length`. */
+export async function carryRestAndCut(archive: string, length: number, messages: string, from: number): Promise<void> {
+  await carryAndCut(archive, length, messages, from, async () => {});
 }
 
 /** The offset just past the first line of a file (its marker). */

@@ -16,7 +16,7 @@ import { hashRange, readLines } from '../stream/read.js';
 import { DurableFile } from '../stream/durable.js';
 import { SETTLE_MS, replaceKeepingAppends } from '../stream/swap.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
-import { carryWrittenAfter } from './quick-finish.js';
+import { carryRestAndCut, writtenAfterCut } from './quick-finish.js';
 
 export interface RestoreResult {
   session: string;
@@ -111,9 +111,10 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
     const restoredLines = marker.archivedLines ?? recorded?.lines;
     if (!expectedSha) env.warn(`wmem: no digest is recorded for ${archiveRel} (its finishing did not record one); only its size was checked`);
     // A quick cut's archive is the old messages.jsonl: a program that kept that file open may have
-    // written on into it after the finishing. Those lines are newer than the archived ones and
-    // are nowhere else: they are carried to the end of messages.jsonl once the restore is in.
-    const writtenAfter = archiveSize > marker.archivedBytes && marker.archiveSha256 === '' && (!expectedSha || (await hashRange(archiveFile, 0, marker.archivedBytes)) === expectedSha);
+    // written on into it after the finishing cut it (recorded with its digest: an archive the
+    // finishing left whole still holds the kept lines past its archived bytes). Those later lines
+    // are nowhere else: they go at the end of the restored messages.jsonl, in the same rename.
+    const writtenAfter = archiveSize > marker.archivedBytes && marker.archiveSha256 === '' && recorded?.cut === true && (await hashRange(archiveFile, 0, marker.archivedBytes)) === expectedSha;
     const archivedSize = writtenAfter ? marker.archivedBytes : archiveSize;
     if (archivedSize !== marker.archivedBytes || (!writtenAfter && expectedSha && (await hashRange(archiveFile, 0, archiveSize)) !== expectedSha)) {
       throw refusedError(`${archiveRel} is not the archive its marker describes (it changed since the compaction)`, 'nothing was changed; put the original archive back');
@@ -124,6 +125,7 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
       throw refusedError(`the lines that replaced ${archiveRel} in messages.jsonl have changed since the compaction`, 'nothing was changed; restore newer archives first');
     }
 
+    const late = writtenAfter ? await writtenAfterCut(archiveFile, marker.archivedBytes) : undefined;
     const temp = path.join(path.dirname(messages), `.messages.jsonl.restore.${process.pid}.tmp`);
     const next = new DurableFile(temp);
     const old = await fs.open(messages, 'r');
@@ -132,18 +134,15 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
       await next.copyRange(messages, 0, start);
       await next.copyRange(archiveFile, 0, archivedSize);
       const copiedTo = (await old.stat()).size;
-      if (copiedTo > replacedEnd && archivedSize > 0) {
-        // An archive of a whole file may end without a newline; keep later lines separate.
-        const lastByte = Buffer.alloc(1);
-        const handle = await fs.open(archiveFile, 'r');
-        try {
-          await handle.read(lastByte, 0, 1, archivedSize - 1);
-        } finally {
-          await handle.close();
-        }
-        if (lastByte[0] !== 10) await next.write('\n');
-      }
+      // An archive of a whole file may end without a newline; keep later lines separate.
+      if (copiedTo > replacedEnd && archivedSize > 0 && (await byteBefore(archiveFile, archivedSize)) !== NEWLINE) await next.write('\n');
       await next.copyRange(messages, replacedEnd, copiedTo);
+      if (late) {
+        const [file, end] = copiedTo > replacedEnd ? [messages, copiedTo] : [archiveFile, archivedSize];
+        if (end > 0 && (await byteBefore(file, end)) !== NEWLINE) await next.write('\n');
+        await next.copyRange(archiveFile, late.from, late.to);
+        if ((await byteBefore(archiveFile, late.to)) !== NEWLINE) await next.write('\n');
+      }
       await next.close();
       await replaceKeepingAppends(temp, messages, old, copiedTo, () => {}, { settleMs: SETTLE_MS });
     } catch (err) {
@@ -152,28 +151,41 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
     } finally {
       await old.close().catch(() => {});
     }
-    const carriedAfter = writtenAfter ? await carryAfterRestore(archiveFile, marker.archivedBytes, messages, archiveRel, env) : 0;
+    if (late) await cutAfterRestore(archiveFile, marker.archivedBytes, messages, late, archiveRel, env);
     try {
       await appendToSection(session, 'recent', [`Restored ${restoredLines ?? 'the'} lines from ${archiveRel} into messages.jsonl`], { locked: true });
     } catch (err) {
       env.warn(`wmem: restored, but overview.md was not updated: ${(err as Error).message}`);
     }
-    return { session: session.id, archive: archiveRel, restoredLines: restoredLines ?? null, restoredBytes: archivedSize, replacedBytes: marker.replacedBytes, ...(carriedAfter ? { writtenAfterBytes: carriedAfter } : {}), ...(recovered ? { recovered } : {}) };
+    return { session: session.id, archive: archiveRel, restoredLines: restoredLines ?? null, restoredBytes: archivedSize, replacedBytes: marker.replacedBytes, ...(late ? { writtenAfterBytes: late.to - late.from } : {}), ...(recovered ? { recovered } : {}) };
   });
 }
 
-/**
- * Carries what a program wrote into a quick archive after the compaction to the end of the
- * restored messages.jsonl (the restore itself is in: a failure here is reported, and those bytes
- * stay in the archive, past its archived length).
- */
-async function carryAfterRestore(archive: string, archivedBytes: number, messages: string, archiveRel: string, env: { warn(msg: string): void }): Promise<number> {
+const NEWLINE = 10;
+
+/** The byte just before `end` in a file. */
+async function byteBefore(file: string, end: number): Promise<number | undefined> {
+  const byte = Buffer.alloc(1);
+  const handle = await fs.open(file, 'r');
   try {
-    const carried = await carryWrittenAfter(archive, archivedBytes, messages);
-    if (carried) env.warn(`wmem: ${carried} bytes a program wrote into ${archiveRel} after the compaction (through a descriptor it kept open on the old messages.jsonl) were added at the end of messages.jsonl; if it is still running, make it reopen messages.jsonl for each write`);
-    return carried;
+    const { bytesRead } = await handle.read(byte, 0, 1, end - 1);
+    return bytesRead ? byte[0] : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Once the restore is in (the late lines with it), cuts the quick archive back to its archived
+ * bytes, carrying first what reached it since they were copied. Says what was carried. A failure
+ * (or a kill) here leaves those lines in the archive past its archived bytes as well: doubled
+ * there, never lost.
+ */
+async function cutAfterRestore(archive: string, archivedBytes: number, messages: string, late: { from: number; to: number }, archiveRel: string, env: { warn(msg: string): void }): Promise<void> {
+  env.warn(`wmem: ${late.to - late.from} bytes a program wrote into ${archiveRel} after the compaction (through a descriptor it kept open on the old messages.jsonl) are at the end of messages.jsonl; if it is still running, make it reopen messages.jsonl for each write`);
+  try {
+    await carryRestAndCut(archive, archivedBytes, messages, late.to);
   } catch (err) {
-    env.warn(`wmem: restored, but the lines written into ${archiveRel} after the compaction (past its first ${archivedBytes} bytes) stay there: ${(err as Error).message}`);
-    return 0;
+    env.warn(`wmem: restored, but ${archiveRel} was not cut back to its first ${archivedBytes} bytes (what lies past them is also at the end of messages.jsonl): ${(err as Error).message}`);
   }
 }

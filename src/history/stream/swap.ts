@@ -147,18 +147,19 @@ async function carryStragglers(watched: Watched[], file: string, settleMs: numbe
 
 /**
  * Calls `look` (true: something moved) now and every few milliseconds until a look that began
- * `settleMs` after the last movement (or the start) saw nothing move, or for a second in all.
- * Times are taken on the safe side of each look: a look can take long on a loaded machine (its
- * stat waits for the thread pool, the process is descheduled), and what it saw is as old as its
- * start, so a quiet stat made early must not count as quiet up to when it returned.
+ * `settleMs` after the last movement (or the start) saw nothing move, or until a look begins
+ * `maxMs` after the start (a file that never stops growing). Times are taken on the safe side of
+ * each look: a look can take long on a loaded machine (its stat waits for the thread pool, the
+ * process is descheduled), and what it saw is as old as its start, so a quiet stat made early
+ * must not count as quiet up to when it returned, nor a slow look use up the cap.
  */
-export async function untilStill(settleMs: number, look: () => Promise<boolean>): Promise<void> {
+export async function untilStill(settleMs: number, look: () => Promise<boolean>, maxMs = SETTLE_MAX_MS): Promise<void> {
   const started = Date.now();
   for (let quietSince = started; ; ) {
     const lookedAt = Date.now();
     if (await look()) quietSince = Date.now();
     else if (lookedAt - quietSince >= settleMs) return;
-    if (Date.now() - started >= SETTLE_MAX_MS) return;
+    if (lookedAt - started >= maxMs) return;
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
   }
 }
