@@ -115,20 +115,21 @@ function fromCodeCache(stage, cached, write) {
   const path = require('node:path');
   const zlib = require('node:zlib');
   const file = path.join(__dirname, '..', 'dist', 'fast', stage);
-  let bytes;
+  // This file's own Module class: node:module itself would load the ES module loader's internals.
+  const Module = module.constructor;
+  let wrapped;
   try {
-    bytes = fs.readFileSync(file);
+    wrapped = readWrapped(fs, Module, file);
   } catch {
     return require(file); // unreadable: require() says why, or hands over to the full entry
   }
+  const bytes = wrapped.bytes;
   if (typeof zlib.crc32 !== 'function') return require(file); // a Node without it: no check, no cache
   const vm = require('node:vm');
-  // This file's own Module class: node:module itself would load the ES module loader's internals.
-  const Module = module.constructor;
   const newline = cached ? cached.indexOf(10) : -1;
   const data = newline > 0 ? cached.subarray(newline + 1) : undefined;
   const trusted = data && cached.toString('latin1', 0, newline + 1) === cacheHeader(zlib, bytes, data) ? data : undefined;
-  const script = new vm.Script(Module.wrap(bytes.toString('utf8')), { filename: file, cachedData: trusted });
+  const script = new vm.Script(wrapped.source, { filename: file, cachedData: trusted });
   const stageModule = new Module(file, null);
   stageModule.filename = file;
   stageModule.paths = Module._nodeModulePaths(path.dirname(file));
@@ -146,6 +147,29 @@ function fromCodeCache(stage, cached, write) {
   stageModule.loaded = true;
   if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(zlib, bytes, data), script.createCachedData()));
   return stageModule.exports;
+}
+
+/**
+ * A stage's bytes and its source as Module.wrap gives it, read into one buffer between the
+ * wrapper's two parts and decoded once: Module.wrap's concatenation is a string V8 flattens
+ * (copies) before it compiles, ~150 KB more to touch on every prompt (~37 page faults, dear on a
+ * machine where a fault costs ~20 us: bench/README.md, faults8). The same string, byte for byte.
+ */
+function readWrapped(fs, Module, file) {
+  const [head, tail] = Module.wrapper;
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const all = Buffer.allocUnsafe(head.length + size + tail.length);
+    all.write(head, 0, 'latin1');
+    let got = 0;
+    for (let n; got < size && (n = fs.readSync(fd, all, head.length + got, size - got, got)) > 0; ) got += n;
+    if (got !== size) throw new Error(`${file} changed while read`);
+    all.write(tail, head.length + size, 'latin1');
+    return { bytes: all.subarray(head.length, head.length + size), source: all.toString('utf8') };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Writes a stage's code cache (build time): whole or not at all, as a temporary file renamed. */
