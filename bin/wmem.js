@@ -10,6 +10,8 @@
 // line are ES modules, reached through import().
 'use strict';
 const args = process.argv.slice(2);
+/** Set once a `wmem hook` line is being served (exitWhenIdle). */
+let hookRun = false;
 
 async function main() {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -63,6 +65,7 @@ async function lean() {
  * read here (parseArgs's values and positionals), so that it does not parse it again.
  */
 function hookEntry(read) {
+  hookRun = true;
   const stage = firstStage(read);
   let first;
   try {
@@ -112,20 +115,21 @@ function fromCodeCache(stage, cached, write) {
   const path = require('node:path');
   const zlib = require('node:zlib');
   const file = path.join(__dirname, '..', 'dist', 'fast', stage);
-  let bytes;
+  // This file's own Module class: node:module itself would load the ES module loader's internals.
+  const Module = module.constructor;
+  let wrapped;
   try {
-    bytes = fs.readFileSync(file);
+    wrapped = readWrapped(fs, Module, file);
   } catch {
     return require(file); // unreadable: require() says why, or hands over to the full entry
   }
+  const bytes = wrapped.bytes;
   if (typeof zlib.crc32 !== 'function') return require(file); // a Node without it: no check, no cache
   const vm = require('node:vm');
-  // This file's own Module class: node:module itself would load the ES module loader's internals.
-  const Module = module.constructor;
   const newline = cached ? cached.indexOf(10) : -1;
   const data = newline > 0 ? cached.subarray(newline + 1) : undefined;
   const trusted = data && cached.toString('latin1', 0, newline + 1) === cacheHeader(zlib, bytes, data) ? data : undefined;
-  const script = new vm.Script(Module.wrap(bytes.toString('utf8')), { filename: file, cachedData: trusted });
+  const script = new vm.Script(wrapped.source, { filename: file, cachedData: trusted });
   const stageModule = new Module(file, null);
   stageModule.filename = file;
   stageModule.paths = Module._nodeModulePaths(path.dirname(file));
@@ -143,6 +147,29 @@ function fromCodeCache(stage, cached, write) {
   stageModule.loaded = true;
   if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(zlib, bytes, data), script.createCachedData()));
   return stageModule.exports;
+}
+
+/**
+ * A stage's bytes and its source as Module.wrap gives it, read into one buffer between the
+ * wrapper's two parts and decoded once: Module.wrap's concatenation is a string V8 flattens
+ * (copies) before it compiles, ~150 KB more to touch on every prompt (~37 page faults, dear on a
+ * machine where a fault costs ~20 us: bench/README.md, faults8). The same string, byte for byte.
+ */
+function readWrapped(fs, Module, file) {
+  const [head, tail] = Module.wrapper;
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const all = Buffer.allocUnsafe(head.length + size + tail.length);
+    all.write(head, 0, 'latin1');
+    let got = 0;
+    for (let n; got < size && (n = fs.readSync(fd, all, head.length + got, size - got, got)) > 0; ) got += n;
+    if (got !== size) throw new Error(`${file} changed while read`);
+    all.write(tail, head.length + size, 'latin1');
+    return { bytes: all.subarray(head.length, head.length + size), source: all.toString('utf8') };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Writes a stage's code cache (build time): whole or not at all, as a temporary file renamed. */
@@ -221,7 +248,24 @@ function parseLine(options) {
   return { words, agent, parsed: short ? undefined : { values, positionals: words } };
 }
 
-main().catch((err) => {
+main().then(exitWhenIdle, (err) => {
   process.stderr.write(`wmem: internal error, please report it with the lines below\n${(err && err.stack) || String(err)}\n`);
   process.exitCode = 1;
 });
+
+/**
+ * A hook that has answered ends here rather than through Node's own exit, when nothing is left
+ * to run: at that exit Node first runs the tasks V8 posted meanwhile, and on most prompts that is
+ * a young-generation collection of a heap about to be dropped (~80-90 page faults and a scavenge,
+ * 1-3 ms of a hook's ~100 on a machine where a fault is dear; bench/README.md, faults8). Safe
+ * because it waits for the same things: the check runs as a tick, after every queued promise
+ * callback; and it exits only when no handle, request, timer or immediate is pending (a stream
+ * of stdout or stderr ever touched counts, as would a write of it still under way), so nothing
+ * the hook started is cut short. process.exit() keeps process.exitCode and runs 'exit' listeners.
+ */
+function exitWhenIdle() {
+  if (!hookRun) return;
+  process.nextTick(() => {
+    if (process.getActiveResourcesInfo().length === 0 && process.listenerCount('beforeExit') === 0) process.exit();
+  });
+}

@@ -107,9 +107,12 @@ const CATEGORY_BY_COMMAND: Categorizer[] = [
   { category: 'build', pattern: /\b(?:build|esbuild|webpack|rollup|vite\s+build|tsup|parcel|make|cmake|cargo\s+build|go\s+build|gradle|mvn|gcc|g\+\+|clang|next\s+build)\b/i, needles: ['build', 'make', 'webpack', 'rollup', 'tsup', 'parcel', 'gradle', 'mvn', 'gcc', 'g++', 'clang'] },
 ];
 
+// ✗ and × spelled \u2717 and \xD7 in the patterns: esbuild leaves a regular expression's
+// characters as written, and one non-ASCII character makes the whole bundle (first-tool.cjs,
+// context-hot.cjs) a two-byte string, twice the memory to read and scan on every tool call.
 const CATEGORY_BY_OUTPUT: Categorizer[] = [
   { category: 'typecheck', pattern: /\berror\s+TS\d{3,5}\b|: error: .*\[(?:assignment|arg-type|attr-defined|name-defined)\]/, needles: ['error'] },
-  { category: 'test', pattern: /\b(?:Tests?|Test Files)\s+\d+\s+failed\b|^\s*(?:FAIL|✗|×)\s|\bAssertionError\b|\b\d+\s+failing\b|^FAILED\s|--- FAIL:/m, needles: ['failed', 'FAIL', '✗', '×', 'AssertionError', 'failing'] },
+  { category: 'test', pattern: /\b(?:Tests?|Test Files)\s+\d+\s+failed\b|^\s*(?:FAIL|\u2717|\xD7)\s|\bAssertionError\b|\b\d+\s+failing\b|^FAILED\s|--- FAIL:/m, needles: ['failed', 'FAIL', '✗', '×', 'AssertionError', 'failing'] },
   { category: 'lint', pattern: /\b\d+\s+problems?\s+\(\d+\s+errors?|\s\d+:\d+\s+error\s+.+\s[\w@/-]+$/m, needles: ['error'] },
   { category: 'build', pattern: /\bBuild failed\b|\bCould not resolve\b|\bERROR in\b|\berror: could not compile\b|\bModule not found\b|\bfailed to compile\b/i, needles: ['build failed', 'could not resolve', 'error in', 'error: could not compile', 'module not found', 'failed to compile'] },
   { category: 'runtime', pattern: /^\s*at\s.+:\d+:\d+\)?$|\bUncaught\b|\bTraceback \(most recent call last\)|^\w*(?:Error|Exception):\s|^panic:|\bSegmentation fault\b/m, needles: ['at', 'Uncaught', 'Traceback', 'Error:', 'Exception:', 'panic:', 'Segmentation fault'] },
@@ -140,7 +143,7 @@ const SUMMARY_LINES: Record<ErrorCategory, Needled[]> = {
     { pattern: /--- FAIL:/, needles: ['--- FAIL:'] },
     { pattern: /^FAILED\s/, needles: ['FAILED'] },
     { pattern: /AssertionError/, needles: ['AssertionError'] },
-    { pattern: /^\s*(?:✗|×)\s/, needles: ['✗', '×'] },
+    { pattern: /^\s*(?:\u2717|\xD7)\s/, needles: ['✗', '×'] },
     { pattern: /\d+\s+failing/, needles: ['failing'] },
   ],
   lint: [{ pattern: /\s\d+:\d+\s+error\s/, needles: ['error'] }],

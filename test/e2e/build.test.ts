@@ -159,3 +159,14 @@ it('the lean search bundle does not load node:crypto or node:child_process up fr
 it('the first stage of context is small', () => {
   expect(readFileSync(path.join(leanDir, 'first.cjs')).length).toBeLessThan(16 * 1024);
 });
+
+// A bundle with one non-ASCII character is a two-byte string in V8: twice the memory (and the page
+// faults) to read and scan it. What runs on every prompt and tool call stays ASCII: the prompts',
+// tool calls' and starts' first stages, the render-cache misses' bundles beside them, and
+// `context`'s entries. (A regular expression keeps its characters as written: spell them
+// \uXXXX, as src/memory/hot-state.ts does.)
+it('the per-prompt and per-tool-call bundles are ASCII', () => {
+  const everyTurn = [...firstStages.filter((name) => /^first-(prompt|tool|start)/.test(name)), 'context-hot.cjs', 'context-memory.cjs', 'first.cjs', 'fast.cjs'];
+  const nonAscii = everyTurn.filter((name) => /[^\x00-\x7f]/.test(readFileSync(path.join(leanDir, name), 'latin1')));
+  expect(nonAscii).toEqual([]);
+});

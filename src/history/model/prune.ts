@@ -33,7 +33,8 @@ export interface PruneResult {
   errorLines: number;
 }
 
-const ERROR_LINE = /\b(errors?|exception|traceback|fatal|panic|failed|failure|segmentation fault|denied)\b|ERR!|✗|✘|\bFAIL\b|^E\s{2,}/i;
+// ✗ and ✘ spelled \u2717 and \u2718: an ASCII bundle is a one-byte string (memory/hot-state.ts says why).
+const ERROR_LINE = /\b(errors?|exception|traceback|fatal|panic|failed|failure|segmentation fault|denied)\b|ERR!|\u2717|\u2718|\bFAIL\b|^E\s{2,}/i;
 const TREE_LINE = /^[\s│|]*(├──|└──|\|--|`--|\+--|\\--)/;
 const LS_LONG = /^[-dlcbps][rwxsStT-]{9}[@+.]?\s/;
 const PATH_LINE = /^(?:\.{0,2}\/|~\/|[\w@.-]+\/)?[\w@.+\-/\\]+(?:\.\w{1,8}|\/)(?::\d+(?::\d+)?)?$/;

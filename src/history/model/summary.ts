@@ -67,7 +67,8 @@ export class SummaryCollector {
       } else if (part.kind === 'tool_result') {
         const errorLine = part.text.split('\n').find((l) => ERROR.test(l));
         if (part.isError) this.errors.add(position, errorLine ?? part.text.split('\n')[0] ?? 'error');
-        else if (errorLine && /^\s*(error|fatal|traceback|\w*error:|✗|FAIL)/i.test(errorLine)) this.errors.add(position, errorLine);
+        // ✗ as \u2717: an ASCII bundle is a one-byte string (memory/hot-state.ts says why).
+        else if (errorLine && /^\s*(error|fatal|traceback|\w*error:|\u2717|FAIL)/i.test(errorLine)) this.errors.add(position, errorLine);
       }
     }
   }
