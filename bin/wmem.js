@@ -10,8 +10,6 @@
 // line are ES modules, reached through import().
 'use strict';
 const args = process.argv.slice(2);
-/** Set once a `wmem hook` line is being served (exitWhenIdle). */
-let hookRun = false;
 
 async function main() {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
@@ -65,7 +63,6 @@ async function lean() {
  * read here (parseArgs's values and positionals), so that it does not parse it again.
  */
 function hookEntry(read) {
-  hookRun = true;
   const stage = firstStage(read);
   let first;
   try {
@@ -248,24 +245,7 @@ function parseLine(options) {
   return { words, agent, parsed: short ? undefined : { values, positionals: words } };
 }
 
-main().then(exitWhenIdle, (err) => {
+main().catch((err) => {
   process.stderr.write(`wmem: internal error, please report it with the lines below\n${(err && err.stack) || String(err)}\n`);
   process.exitCode = 1;
 });
-
-/**
- * A hook that has answered ends here rather than through Node's own exit, when nothing is left
- * to run: at that exit Node first runs the tasks V8 posted meanwhile, and on most prompts that is
- * a young-generation collection of a heap about to be dropped (~80-90 page faults and a scavenge,
- * 1-3 ms of a hook's ~100 on a machine where a fault is dear; bench/README.md, faults8). Safe
- * because it waits for the same things: the check runs as a tick, after every queued promise
- * callback; and it exits only when no handle, request, timer or immediate is pending (a stream
- * of stdout or stderr ever touched counts, as would a write of it still under way), so nothing
- * the hook started is cut short. process.exit() keeps process.exitCode and runs 'exit' listeners.
- */
-function exitWhenIdle() {
-  if (!hookRun) return;
-  process.nextTick(() => {
-    if (process.getActiveResourcesInfo().length === 0 && process.listenerCount('beforeExit') === 0) process.exit();
-  });
-}
