@@ -69,7 +69,7 @@ describe('wmem compact on a long history (the quick cut)', () => {
     expect(overview).toContain(`Compacted 24995 turns (99980 messages) → ${result.archive}`);
     // The digest the marker lacks, recorded by the finishing, matches the archive.
     const digests = JSON.parse(await readFile(path.join(files.dir, 'state', 'archives.json'), 'utf8'));
-    expect(digests.archives[result.archive]).toEqual({ bytes: archive.length, sha256: sha256(archive), lines: 99_980 });
+    expect(digests.archives[result.archive]).toEqual({ bytes: archive.length, sha256: sha256(archive), lines: 99_980, cut: true });
 
     await runJson(box, ['restore', result.archive]);
     expect(await readFile(files.messages, 'utf8')).toBe(original);
