@@ -187,9 +187,9 @@ async function readRange(file: string, start: number, length: number): Promise<B
  * (where it carries from, where in messages.jsonl it puts them, how many) before it is made.
  * (A byte written between the last look and the cut is the one race left, narrowed by
  * cutIfStill to the instant between two system calls; one written after the cut lands past
- * `length`, where `wmem restore` carries it: carryWrittenAfter.)
+ * `length`, where `wmem restore` carries it: writtenAfterCut.)
  */
-async function carryAndCut(archive: string, length: number, messages: string, from: number, beforeAppend: (from: number, at: number, length: number) => Promise<void>): Promise<void> {
+export async function carryAndCut(archive: string, length: number, messages: string, from: number, beforeAppend: (from: number, at: number, length: number) => Promise<void> = async () => {}): Promise<void> {
   const handle = await fs.open(archive, 'r+').catch((err) => {
     throw fsError(err, 'write', archive);
   });
@@ -241,11 +241,6 @@ export async function writtenAfterCut(archive: string, length: number): Promise<
   if (to <= length) return undefined;
   const from = length + (await leadingZeros(archive, length, to));
   return from < to ? { from, to } : undefined;
-}
-
-/** Carries to messages.jsonl what reached a quick archive past `from` (its bytes before are elsewhere), then cuts it to `length`. */
-export async function carryRestAndCut(archive: string, length: number, messages: string, from: number): Promise<void> {
-  await carryAndCut(archive, length, messages, from, async () => {});
 }
 
 /** The offset just past the first line of a file (its marker). */

@@ -12,11 +12,11 @@ import { fsError, refusedError, usageError } from '../../ui/errors.js';
 import { MARKER_KEY, parseMarker, type CompactionMarker } from '../model/marker.js';
 import { recoverCompaction } from './journal.js';
 import { archiveDigest } from './archive-digests.js';
-import { hashRange, readLines } from '../stream/read.js';
+import { hashRange, readLines, readRange } from '../stream/read.js';
 import { DurableFile } from '../stream/durable.js';
 import { SETTLE_MS, replaceKeepingAppends } from '../stream/swap.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
-import { carryRestAndCut, writtenAfterCut } from './quick-finish.js';
+import { carryAndCut, writtenAfterCut } from './quick-finish.js';
 
 export interface RestoreResult {
   session: string;
@@ -163,16 +163,9 @@ export async function restoreArchive(session: Session, archiveArg: string, env: 
 
 const NEWLINE = 10;
 
-/** The byte just before `end` in a file. */
+/** The byte just before `end` in a file (undefined at its start). */
 async function byteBefore(file: string, end: number): Promise<number | undefined> {
-  const byte = Buffer.alloc(1);
-  const handle = await fs.open(file, 'r');
-  try {
-    const { bytesRead } = await handle.read(byte, 0, 1, end - 1);
-    return bytesRead ? byte[0] : undefined;
-  } finally {
-    await handle.close();
-  }
+  return end > 0 ? (await readRange(file, end - 1, end))[0] : undefined;
 }
 
 /**
@@ -184,7 +177,7 @@ async function byteBefore(file: string, end: number): Promise<number | undefined
 async function cutAfterRestore(archive: string, archivedBytes: number, messages: string, late: { from: number; to: number }, archiveRel: string, env: { warn(msg: string): void }): Promise<void> {
   env.warn(`wmem: ${late.to - late.from} bytes a program wrote into ${archiveRel} after the compaction (through a descriptor it kept open on the old messages.jsonl) are at the end of messages.jsonl; if it is still running, make it reopen messages.jsonl for each write`);
   try {
-    await carryRestAndCut(archive, archivedBytes, messages, late.to);
+    await carryAndCut(archive, archivedBytes, messages, late.to);
   } catch (err) {
     env.warn(`wmem: restored, but ${archiveRel} was not cut back to its first ${archivedBytes} bytes (what lies past them is also at the end of messages.jsonl): ${(err as Error).message}`);
   }
