@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ConfigShapeError } from '../../src/agents/adapter.js';
 import { droid } from '../../src/agents/droid/index.js';
 import { diagnoseDroidHooks, planDroidInstall, planDroidUninstall } from '../../src/agents/droid/hooks-file.js';
-import { failureMessage, lastTurnFailure } from '../../src/agents/droid/protocol.js';
+import { failureMessage, isPrompt, lastTurnFailure, mayMatterToTurn } from '../../src/agents/droid/protocol.js';
 import { compactionChain, readTail, usageFromSettings } from '../../src/agents/droid/transcript.js';
 
 const prompt = (text: string) => ({ type: 'message', id: `p-${text}`, message: { role: 'user', content: [{ type: 'text', text }] } });
@@ -163,6 +163,38 @@ describe("Droid: the last turn read back from the transcript's end", () => {
       const endless = 'z'.repeat(5 * 1024 * 1024);
       await writeFile(file, endless);
       expect(readTail(file, isStart)).toEqual(reference(endless, isStart));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('finds the same failed call when lines that cannot matter are dropped unparsed', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'wmem-droid-turn-'));
+    try {
+      let seed = 11;
+      const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+      const file = path.join(dir, 't.jsonl');
+      const escaped = (line: object) => JSON.stringify(line).replace('"user"', '"\\u0075ser"').replace('"tool_use"', '"tool\\u005fuse"');
+      let found = 0;
+      for (let round = 0; round < 200; round++) {
+        const ids = ['c1', 'c2', 'c3'];
+        const lines = Array.from({ length: 1 + rand(30) }, (_, i) => {
+          const id = ids[rand(3)];
+          const pick = rand(9);
+          const line =
+            pick === 0 ? prompt(`p${i}`) : pick === 1 ? hookMessage : pick <= 3 ? call(id, `cmd ${i}`) : pick <= 5 ? result(id, rand(2) === 0, rand(2) ? FAILED : 'ok é') : pick === 6 ? { type: 'message', id: `t${i}`, message: { role: 'assistant', content: [{ type: 'text', text: 'working "user" ' + 'é'.repeat(rand(100)) }] } } : { type: 'message', id: `b${i}`, message: { role: 'assistant', content: [call(id, 'both').message.content[0], result(ids[rand(3)], true, FAILED).message.content[0]] } };
+          return rand(12) === 0 ? escaped(line) : rand(40) === 0 ? '{"broken' : JSON.stringify(line);
+        });
+        const text = lines.join('\n') + (rand(2) ? '\n' : '');
+        await writeFile(file, text);
+        const whole = lastTurnFailure(readTail(file, isPrompt));
+        expect(lastTurnFailure(readTail(file, isPrompt, mayMatterToTurn))).toEqual(whole);
+        if (whole) found++;
+      }
+      expect(found).toBeGreaterThan(20);
+      // A line with none of the words is dropped before any JSON; a call is kept only below a failure.
+      expect(mayMatterToTurn(Buffer.from(JSON.stringify(call('c1', 'ls'))), [])).toBe(false);
+      expect(mayMatterToTurn(Buffer.from(JSON.stringify(call('c1', 'ls'))), [result('c1', true, FAILED)])).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

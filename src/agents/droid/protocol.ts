@@ -63,9 +63,22 @@ function contentOf(line: Line): unknown[] {
 }
 
 /** A user's own prompt in the transcript (not a hook's message, not a tool result). */
-function isPrompt(line: Line): boolean {
+export function isPrompt(line: Line): boolean {
   const message = isObject(line.message) ? line.message : undefined;
   return message?.role === 'user' && !str(message.hookEventName) && !String(line.id ?? '').startsWith('context-') && contentOf(line).some((p) => isObject(p) && p.type === 'text');
+}
+
+const failedResult = (part: unknown) => isObject(part) && part.type === 'tool_result' && part.is_error === true;
+
+/**
+ * Whether a transcript line, by its raw bytes, can change what lastTurnFailure finds, given the
+ * lines after it (`newer`, newest first): a prompt (JSON can only spell `"user"` and `"text"` so,
+ * or behind a \u escape), a tool result that says `"is_error"`, or a `"tool_use"` older than a
+ * failed result. A tool call with no failure after it cannot be the one looked up.
+ */
+export function mayMatterToTurn(bytes: Buffer, newer: readonly Line[]): boolean {
+  if (bytes.includes('\\u') || bytes.includes('"is_error"') || (bytes.includes('"user"') && bytes.includes('"text"'))) return true;
+  return bytes.includes('"tool_use"') && newer.some((line) => contentOf(line).some(failedResult));
 }
 
 /**
@@ -81,7 +94,7 @@ export function lastTurnFailure(lines: Line[]): HookInput['tool'] | undefined {
     for (const part of contentOf(line)) {
       if (!isObject(part)) continue;
       if (part.type === 'tool_use' && typeof part.id === 'string') uses.set(part.id, part);
-      if (part.type === 'tool_result' && part.is_error === true) {
+      if (failedResult(part)) {
         const use = uses.get(String(part.tool_use_id));
         const text = typeof part.content === 'string' ? part.content : JSON.stringify(part.content ?? '');
         const { message, exitCode } = failureMessage(text);
@@ -110,7 +123,7 @@ export async function completeDroidInput(input: HookInput): Promise<HookInput> {
   }
   if (input.event !== 'Stop') return next;
   // Read back from the end to the turn's prompt only: lastTurnFailure looks at nothing before it.
-  const tool = lastTurnFailure(readTail(input.transcriptPath, isPrompt));
+  const tool = lastTurnFailure(readTail(input.transcriptPath, isPrompt, mayMatterToTurn));
   return tool ? { ...next, tool } : { ...next, moment: 'ignore' };
 }
 

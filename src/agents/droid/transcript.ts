@@ -31,9 +31,16 @@ const parsedLine = (line: string): Record<string, unknown> | undefined => {
  * The transcript's last lines as JSON (a line that does not parse is skipped), within its last
  * TAIL bytes (less the first line they cut), back to the last line `isStart` holds (included):
  * the last turn. Read from the end a block at a time, newest line first, so a Stop in a long
- * session reads its turn, not the whole transcript. Without a link followed; unreadable: none.
+ * session reads its turn, not the whole transcript. `mayMatter` (given a line's raw bytes and the
+ * lines kept so far, newest first) drops a line before it is decoded or parsed: a turn of many
+ * calls then costs the JSON of the few lines its caller can use. Without a link followed;
+ * unreadable: none.
  */
-export function readTail(file: string, isStart: (line: Record<string, unknown>) => boolean = () => false): Record<string, unknown>[] {
+export function readTail(
+  file: string,
+  isStart: (line: Record<string, unknown>) => boolean = () => false,
+  mayMatter: (bytes: Buffer, newer: readonly Record<string, unknown>[]) => boolean = () => true,
+): Record<string, unknown>[] {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -63,12 +70,19 @@ export function readTail(file: string, isStart: (line: Record<string, unknown>) 
       const skip = start > from || from === 0 ? (start > from ? newline + 1 : 0) : newline >= 0 ? newline + 1 : newlineSeen ? data.length : 0;
       newlineSeen ||= newline >= 0;
       rest = data.subarray(0, start > from ? newline : 0);
-      const pieces = data.toString('utf8', skip).split('\n');
-      for (let i = pieces.length - 1; i >= 0; i--) {
-        const line = parsedLine(pieces[i]);
-        if (!line) continue;
-        lines.push(line);
-        if (isStart(line)) return lines.reverse();
+      // Line by line from the block's end, as bytes (a newline byte is never inside a UTF-8
+      // character): only a line kept is decoded.
+      for (let lineEnd = data.length; ; ) {
+        const newline = lineEnd > skip ? data.lastIndexOf(10, lineEnd - 1) : -1;
+        const lineStart = newline >= skip ? newline + 1 : skip;
+        const bytes = data.subarray(lineStart, lineEnd);
+        const line = mayMatter(bytes, lines) ? parsedLine(bytes.toString('utf8')) : undefined;
+        if (line) {
+          lines.push(line);
+          if (isStart(line)) return lines.reverse();
+        }
+        if (lineStart === skip) break;
+        lineEnd = newline;
       }
     }
   } catch {
