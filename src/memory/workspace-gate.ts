@@ -11,12 +11,19 @@ export interface GateRefusal {
 
 export const MIN_WORKSPACE_CHARS = 20;
 
+// The Chinese patterns below are spelled \uXXXX: a regular expression literal (and a comment
+// inside an expression) keeps its characters in the bundle, and one non-ASCII character makes the
+// whole compaction and end bundle a two-byte string for V8 (twice the memory to read and scan).
+// As written, the zh one of FORGET_REQUEST and the last of INJECTION:
+//   不要记住|不要記住|别记住|別記住|不要保存|不用记|不用記|忘掉这|忘掉這|忘记这|忘記這
+//   忽略(?:之前|以上|先前|所有)的?(?:指令|指示|说明|說明|提示)
+
 // "Don't remember this" in every language wmem ships (en, zh simplified and traditional).
 const FORGET_REQUEST = [
   /\b(?:do\s*n[o']?t|do not|never)\s+(?:remember|memori[sz]e|save|store|keep)\s+(?:this|that|it)\b/i,
   /\bforget\s+(?:this|that|it)\b/i,
   /\bnot\s+to\s+be\s+remembered\b/i,
-  /不要记住|不要記住|别记住|別記住|不要保存|不用记|不用記|忘掉这|忘掉這|忘记这|忘記這/,
+  /\u4e0d\u8981\u8bb0\u4f4f|\u4e0d\u8981\u8a18\u4f4f|\u522b\u8bb0\u4f4f|\u5225\u8a18\u4f4f|\u4e0d\u8981\u4fdd\u5b58|\u4e0d\u7528\u8bb0|\u4e0d\u7528\u8a18|\u5fd8\u6389\u8fd9|\u5fd8\u6389\u9019|\u5fd8\u8bb0\u8fd9|\u5fd8\u8a18\u9019/,
 ];
 
 // Text that tries to instruct the model that reads the memory.
@@ -28,7 +35,7 @@ const INJECTION = [
   /<\/?\s*(?:system|assistant|instructions?)\s*>/i,
   /\b(?:act|behave)\s+as\s+if\s+(?:you\s+have\s+)?no\s+(?:rules|restrictions|guidelines)\b/i,
   /\bjailbreak\b|\bDAN mode\b/i,
-  /忽略(?:之前|以上|先前|所有)的?(?:指令|指示|说明|說明|提示)/,
+  /\u5ffd\u7565(?:\u4e4b\u524d|\u4ee5\u4e0a|\u5148\u524d|\u6240\u6709)\u7684?(?:\u6307\u4ee4|\u6307\u793a|\u8bf4\u660e|\u8aaa\u660e|\u63d0\u793a)/,
 ];
 
 const COMMIT_HASH = /(?<![0-9a-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9a-z])/i;
