@@ -102,15 +102,34 @@ function loadStage(stage) {
  * edited or rebuilt stage), is never given to V8. Content, not times: an npm install gives the
  * files new times, and its caches still serve.
  */
-function cacheHeader(zlib, source, data) {
-  return `wmem-code-cache 1 ${zlib.crc32(source).toString(16)} ${zlib.crc32(data).toString(16)} ${data.length}\n`;
+function cacheHeader(crc32, source, data) {
+  return `wmem-code-cache 1 ${crc32(source).toString(16)} ${crc32(data).toString(16)} ${data.length}\n`;
+}
+
+/**
+ * zlib's crc32 (undefined on a Node without it), from zlib's native binding when it answers as
+ * zlib.crc32 does: node:zlib's module loads node:stream and ~25 modules more (~110 page faults,
+ * ~2.5 ms on a machine where a fault costs ~20 us: bench/README.md, start9) on every hook with a
+ * code cache. process.binding warns only under --pending-deprecation: node:zlib's then.
+ */
+function crc32Function() {
+  const pending = process.execArgv.some((a) => a.includes('pending-deprecation')) || /pending-deprecation/.test(process.env.NODE_OPTIONS || '') || process.env.NODE_PENDING_DEPRECATION === '1';
+  try {
+    const binding = pending ? undefined : process.binding('zlib');
+    // crc32 of "wmem" (zlib.crc32's answer): a binding that changed its call is not used.
+    if (typeof binding?.crc32 === 'function' && binding.crc32(Buffer.from('wmem'), 0) === 3156909389) return (data) => binding.crc32(data, 0);
+  } catch {
+    // no such binding: node:zlib's
+  }
+  const zlib = require('node:zlib');
+  return typeof zlib.crc32 === 'function' ? zlib.crc32 : undefined;
 }
 
 /** loadStage's compile through node:vm, with `cached` (the cache file's bytes) when it was made from this stage's bytes. */
 function fromCodeCache(stage, cached, write) {
   const fs = require('node:fs');
   const path = require('node:path');
-  const zlib = require('node:zlib');
+  const crc32 = crc32Function();
   const file = path.join(__dirname, '..', 'dist', 'fast', stage);
   // This file's own Module class: node:module itself would load the ES module loader's internals.
   const Module = module.constructor;
@@ -121,11 +140,11 @@ function fromCodeCache(stage, cached, write) {
     return require(file); // unreadable: require() says why, or hands over to the full entry
   }
   const bytes = wrapped.bytes;
-  if (typeof zlib.crc32 !== 'function') return require(file); // a Node without it: no check, no cache
+  if (!crc32) return require(file); // a Node without it: no check, no cache
   const vm = require('node:vm');
   const newline = cached ? cached.indexOf(10) : -1;
   const data = newline > 0 ? cached.subarray(newline + 1) : undefined;
-  const trusted = data && cached.toString('latin1', 0, newline + 1) === cacheHeader(zlib, bytes, data) ? data : undefined;
+  const trusted = data && cached.toString('latin1', 0, newline + 1) === cacheHeader(crc32, bytes, data) ? data : undefined;
   const script = new vm.Script(wrapped.source, { filename: file, cachedData: trusted });
   const stageModule = new Module(file, null);
   stageModule.filename = file;
@@ -142,7 +161,7 @@ function fromCodeCache(stage, cached, write) {
     throw err;
   }
   stageModule.loaded = true;
-  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(zlib, bytes, data), script.createCachedData()));
+  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(crc32, bytes, data), script.createCachedData()));
   return stageModule.exports;
 }
 
