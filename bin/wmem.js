@@ -102,15 +102,41 @@ function loadStage(stage) {
  * edited or rebuilt stage), is never given to V8. Content, not times: an npm install gives the
  * files new times, and its caches still serve.
  */
-function cacheHeader(zlib, source, data) {
-  return `wmem-code-cache 1 ${zlib.crc32(source).toString(16)} ${zlib.crc32(data).toString(16)} ${data.length}\n`;
+function cacheHeader(crc32, source, data) {
+  return `wmem-code-cache 1 ${crc32(source).toString(16)} ${crc32(data).toString(16)} ${data.length}\n`;
+}
+
+/**
+ * zlib's crc32, from the binding node:zlib wraps: loading node:zlib loads node:stream too (15
+ * modules, ~110 page faults and ~10 M instructions on every hook with a code cache; bench/README.md,
+ * aftertool9). The same function on the Node majors where its arguments are known (data, initial
+ * value), asked with deprecation warnings muted (process.binding is DEP0111, a warning only under
+ * --pending-deprecation); anything else takes node:zlib's, or undefined on a Node without it.
+ */
+function crc32Function() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 20 && major <= 24 && typeof process.binding === 'function') {
+    const muted = Object.hasOwn(process, 'noDeprecation');
+    const saved = process.noDeprecation;
+    process.noDeprecation = true;
+    try {
+      const native = process.binding('zlib').crc32;
+      if (typeof native === 'function') return (bytes) => native(bytes, 0);
+    } catch {
+      // no such binding here: node:zlib's below
+    } finally {
+      if (muted) process.noDeprecation = saved;
+      else delete process.noDeprecation;
+    }
+  }
+  const { crc32 } = require('node:zlib');
+  return typeof crc32 === 'function' ? crc32 : undefined;
 }
 
 /** loadStage's compile through node:vm, with `cached` (the cache file's bytes) when it was made from this stage's bytes. */
 function fromCodeCache(stage, cached, write) {
   const fs = require('node:fs');
   const path = require('node:path');
-  const zlib = require('node:zlib');
   const file = path.join(__dirname, '..', 'dist', 'fast', stage);
   // This file's own Module class: node:module itself would load the ES module loader's internals.
   const Module = module.constructor;
@@ -121,11 +147,12 @@ function fromCodeCache(stage, cached, write) {
     return require(file); // unreadable: require() says why, or hands over to the full entry
   }
   const bytes = wrapped.bytes;
-  if (typeof zlib.crc32 !== 'function') return require(file); // a Node without it: no check, no cache
+  const crc32 = crc32Function();
+  if (!crc32) return require(file); // a Node without it: no check, no cache
   const vm = require('node:vm');
   const newline = cached ? cached.indexOf(10) : -1;
   const data = newline > 0 ? cached.subarray(newline + 1) : undefined;
-  const trusted = data && cached.toString('latin1', 0, newline + 1) === cacheHeader(zlib, bytes, data) ? data : undefined;
+  const trusted = data && cached.toString('latin1', 0, newline + 1) === cacheHeader(crc32, bytes, data) ? data : undefined;
   const script = new vm.Script(wrapped.source, { filename: file, cachedData: trusted });
   const stageModule = new Module(file, null);
   stageModule.filename = file;
@@ -142,7 +169,7 @@ function fromCodeCache(stage, cached, write) {
     throw err;
   }
   stageModule.loaded = true;
-  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(zlib, bytes, data), script.createCachedData()));
+  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(crc32, bytes, data), script.createCachedData()));
   return stageModule.exports;
 }
 

@@ -20,7 +20,7 @@ const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
 // given cached data and whether V8 refused it.
 const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
 vm.Script = class extends Script { constructor(source, options) { super(source, options); seen.push({ file: require('node:path').basename(options.filename), given: Boolean(options.cachedData), rejected: this.cachedDataRejected === true }); } };
-process.on('exit', () => require('node:fs').writeFileSync(process.env.WMEM_TEST_SCRIPTS, JSON.stringify(seen)));`;
+process.on('exit', () => { require('node:fs').writeFileSync(process.env.WMEM_TEST_SCRIPTS, JSON.stringify(seen)); if (process.env.WMEM_TEST_MODULES) require('node:fs').appendFileSync(process.env.WMEM_TEST_MODULES, process.moduleLoadList.join('\\n') + '\\n'); });`;
 
 let work: string;
 beforeAll(() => {
@@ -43,7 +43,7 @@ const cacheOf = (dir: string, stage: string) => path.join(dir, 'dist', 'code-cac
 const dataOf = (cache: Buffer) => cache.subarray(cache.indexOf(10) + 1);
 
 /** A session's hooks through the package at `dir`: each hook's stdout (paths as `<root>`) and the scripts compiled through node:vm. */
-async function session(dir: string) {
+async function session(dir: string, nodeOptions = '') {
   const root = path.join(dir, 'session');
   const [home, project] = [path.join(root, 'home'), path.join(root, 'project')];
   cpSync(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), path.join(root, 'transcript.jsonl'));
@@ -51,7 +51,7 @@ async function session(dir: string) {
   const scripts = path.join(root, 'scripts.json');
   const run = async (event: string, fields: Record<string, unknown>) => {
     const input = JSON.stringify({ session_id: SID, transcript_path: path.join(root, 'transcript.jsonl'), cwd: project, hook_event_name: event, ...fields });
-    const env = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', WMEM_HOME: home, WMEM_TEST_SCRIPTS: scripts, NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')}` };
+    const env = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', WMEM_HOME: home, WMEM_TEST_SCRIPTS: scripts, WMEM_TEST_MODULES: path.join(root, 'modules.txt'), NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')} ${nodeOptions}` };
     const r = await execa('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', event], { cwd: project, input, reject: false, extendEnv: false, timeout: 60_000, env });
     expect({ event, exitCode: r.exitCode, stderr: r.stderr }).toEqual({ event, exitCode: 0, stderr: '' });
     return { stdout: String(r.stdout).split(root).join('<root>').split(root.slice(1).replace(/[/\\:]/g, '-')).join('<root>'), scripts: JSON.parse(readFileSync(scripts, 'utf8')) as { file: string; given: boolean; rejected: boolean }[] };
@@ -94,6 +94,17 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
     // SessionStart, each prompt, the tool call, the resume: each its stage, from its cache.
     expect(cached.map((r) => r.scripts)).toEqual(['first-start.cjs', 'first-prompt.cjs', 'first-prompt.cjs', 'first-tool.cjs', 'first-prompt.cjs', 'first-start.cjs'].map((file) => [{ file, given: true, rejected: false }]));
+  }, 120_000);
+
+  it('the checksums come from the binding under node:zlib: node:zlib (and node:stream under it) not loaded, no deprecation warning even when pending ones are shown', async () => {
+    const dir = copyPackage('binding');
+    // session() checks that every hook wrote nothing on stderr.
+    const runs = await session(dir, '--pending-deprecation');
+    expect(runs.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
+    expect(runs.flatMap((r) => r.scripts).every((s) => s.given && !s.rejected)).toBe(true);
+    const modules = readFileSync(path.join(dir, 'session', 'modules.txt'), 'utf8').split('\n');
+    expect(modules).toContain('Internal Binding zlib');
+    expect(modules).not.toContain('NativeModule zlib');
   }, 120_000);
 
   it('a cache of other bytes (the stage edited or rebuilt since, same length) is not given to V8', async () => {
