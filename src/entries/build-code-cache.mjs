@@ -3,8 +3,9 @@
 // the functions a usual run of each stage compiles, taken as that run exits. Parsing and compiling
 // is most of what a first stage adds to Node's own start (a prompt with its memory unchanged:
 // ~30 M of ~68 M instructions). Each is made by running the built hook, as the agent would, in a
-// session of a temporary home: a prompt with the memory unchanged (first-prompt.cjs), a tool call
-// (first-tool.cjs), a resumed session's start (first-start.cjs). The rest of the stages (the other
+// session of a temporary home: a prompt after a tool call (first-prompt.cjs: what a prompt with
+// the memory unchanged runs, and the hot state's re-render), a tool call (first-tool.cjs), a
+// resumed session's start (first-start.cjs). The rest of the stages (the other
 // agents', the compactions') load as before. Run by `npm run build` (build:cache), after the
 // stamp (the render cache's code signature is the build's).
 import { spawnSync } from 'node:child_process';
@@ -42,9 +43,14 @@ function makeCaches() {
     const runs = [
       ['SessionStart', payload('SessionStart', { source: 'startup' }), false],
       ['UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'first' }), false],
-      ['UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'next' }), true],
+      ['UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'next' }), false],
       ['PostToolUse', payload('PostToolUse', tool), false],
       ['PostToolUse', payload('PostToolUse', tool), true],
+      // The prompt the user meets most: after a tool call (the hot state changed alone). It runs
+      // what a prompt with nothing changed runs, and context-hot's re-render (bundled in the stage).
+      ['UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'after a tool call' }), true],
+      // The resume after a tool call, as before the prompt's run moved here.
+      ['PostToolUse', payload('PostToolUse', tool), false],
       ['SessionStart', payload('SessionStart', { source: 'resume' }), true],
     ];
     // Only what a hook needs: none of the builder's WMEM_* (WMEM_DISABLED would cache the off

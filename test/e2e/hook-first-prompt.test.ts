@@ -3,8 +3,9 @@
 // signatures since the part was rendered (app/context.ts memoryPart) is answered there alone; one
 // after a change (a note, an overview edit) loads that reading and rendering from its own bundle
 // beside it (dist/fast/context-memory.cjs); one after a tool call that moved the hot state alone
-// puts the part together again from the render cache and hot.json (dist/fast/context-hot.cjs);
-// neither loads the agent's first-hook build nor the full entry. Both answer byte for
+// puts the part together again from the render cache and hot.json (app/context-hot.ts, bundled
+// in this default agent's stage: its code cache is made on such a prompt; the other agents' stages
+// load it beside them, dist/fast/context-hot.cjs); neither loads the agent's first-hook build nor the full entry. Both answer byte for
 // byte as the full entry (dist/fast/fast-hook.cjs) does in a sandbox of its own, with the same
 // hook state and render cache. Which stage answers does not depend on the clock: a file changed
 // within the last 2 s is compared by its text as well as its signature, one that stood still by
@@ -73,7 +74,8 @@ async function both(event: string, fields: Record<string, unknown>, stages: stri
 
 const PROMPT_ALONE = ['first-prompt.cjs'];
 const RENDERED = ['context-memory.cjs', 'first-prompt.cjs'];
-const HOT_ALONE = ['context-hot.cjs', 'first-prompt.cjs'];
+// The hot state's re-render is in the stage itself (src/entries/build-first-hook.mjs BESIDE_CACHED_PROMPTS): nothing rendered beside it.
+const HOT_ALONE = ['first-prompt.cjs'];
 
 it('answers a prompt whose memory is unchanged alone, renders a changed one from context-memory.cjs, both as the full path answers', { timeout: 300_000 }, async () => {
   const grow = async (box: Sandbox) => appendFile(path.join(box.root, 'transcript.jsonl'), JSON.stringify({ type: 'assistant', uuid: 'u-grow', message: { id: 'msg_grow', model: 'claude-opus-4', role: 'assistant', content: [{ type: 'text', text: 'more' }], usage: { input_tokens: 3, cache_read_input_tokens: 70000, output_tokens: 10 } } }) + '\n');
@@ -89,7 +91,7 @@ it('answers a prompt whose memory is unchanged alone, renders a changed one from
   const changed = await both('UserPromptSubmit', { prompt: 'four' }, RENDERED, note);
   expect(changed).toContain('a note from another terminal');
   await both('UserPromptSubmit', { prompt: 'five' }, PROMPT_ALONE);
-  // A tool call that changes the hot state (the hot state alone: from context-hot.cjs), then the
+  // A tool call that changes the hot state (the hot state alone: context-memory.cjs not loaded), then the
   // overview edited by hand (rendered).
   await both('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'ok' }, tool_use_id: 't1' }, undefined);
   await both('UserPromptSubmit', { prompt: 'six' }, HOT_ALONE);
