@@ -2,7 +2,7 @@
 // (the old messages.jsonl under its archive name) cut to length, carrying over to messages.jsonl
 // whatever reached the old file after the swap, once and in order; then its readable transcript
 // and digest. Safe to repeat after a kill at any point.
-import { fstatSync, ftruncateSync, promises as fs } from 'node:fs';
+import { fstatSync, ftruncateSync, promises as fs, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, assertLocksHeld, atomicWrite, fsyncDir } from '../../store/fsx.js';
 import type { Session } from '../../store/session.js';
@@ -48,7 +48,13 @@ export function carriedNotePath(session: Session): string {
 }
 
 export async function noteCarried(session: Session, id: string, carriedTo: number): Promise<void> {
-  await fs.writeFile(carriedNotePath(session), JSON.stringify({ id, carriedTo } satisfies CarriedNote) + '\n', { mode: FILE_MODE }).catch(() => {});
+  // Synchronous: a few bytes, no fsync, right after the return's commit (three trips through the
+  // thread pool saved on its way out).
+  try {
+    writeFileSync(carriedNotePath(session), JSON.stringify({ id, carriedTo } satisfies CarriedNote) + '\n', { mode: FILE_MODE });
+  } catch {
+    /* a hint: without it the finishing goes by the files alone, as when this write failed before */
+  }
 }
 
 async function readCarried(session: Session, id: string): Promise<CarriedNote | undefined> {

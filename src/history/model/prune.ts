@@ -33,9 +33,10 @@ export interface PruneResult {
   errorLines: number;
 }
 
-// ✗ and ✘ spelled \u2717 and \u2718: an ASCII bundle is a one-byte string (memory/hot-state.ts says why).
+// ✗ and ✘ spelled \u2717 and \u2718, the tree's │ ├ └ ─ \u2502 \u251c \u2514 \u2500: an ASCII bundle is a
+// one-byte string (memory/hot-state.ts says why; fast-compact.cjs is one since compact9).
 const ERROR_LINE = /\b(errors?|exception|traceback|fatal|panic|failed|failure|segmentation fault|denied)\b|ERR!|\u2717|\u2718|\bFAIL\b|^E\s{2,}/i;
-const TREE_LINE = /^[\s│|]*(├──|└──|\|--|`--|\+--|\\--)/;
+const TREE_LINE = /^[\s\u2502|]*(\u251c\u2500\u2500|\u2514\u2500\u2500|\|--|`--|\+--|\\--)/;
 const LS_LONG = /^[-dlcbps][rwxsStT-]{9}[@+.]?\s/;
 const PATH_LINE = /^(?:\.{0,2}\/|~\/|[\w@.-]+\/)?[\w@.+\-/\\]+(?:\.\w{1,8}|\/)(?::\d+(?::\d+)?)?$/;
 const LOG_LINE = /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\b)|^\s*(npm|yarn|pnpm) (WARN|ERR|notice|info)/i;

@@ -1,9 +1,9 @@
 // A quick cut's link check (quick-cut.ts) on the other core: grep -F reads the history itself
 // (the cut's open file, as its standard input) while the return goes on with its writes, where
 // the check in this thread took ~60 ms of the return's critical path (bench/README.md). The
-// same child then starts the run that finishes the cut (`wmem compact --finish`), in the
-// background, and exits: the return forks one process, as before, and that fork no longer comes
-// after the check. grep's answer goes to a file the return holds open (no pipes: their sockets
+// same child then leaves the run that finishes the cut (`wmem compact --finish`) to start in the
+// background once the return has exited, and exits: the return forks one process, as before, and
+// that fork no longer comes after the check. grep's answer goes to a file the return holds open (no pipes: their sockets
 // cost the return more than the fork, bench/README.md, compact5), complete when the child has exited.
 // With a second group of needles a second grep runs beside the first in the same child (GNU
 // grep finds strings that share a first byte by memchr for it: the ids and the escapes apart
@@ -32,12 +32,18 @@ export interface GrepCheck {
  * user's PATH; GREP_OPTIONS unset, which greps before 3.6 still read: `-x` or `-w` there would
  * hide a match), its first matching line (-m 1: it stops there) with each match's offset (-b -o), then
  * its exit status; with a second group of needles, a second grep beside it in the background over
- * fd 3 (the same file, its own offset) into fd 4. Once both are done, `then`, in the background,
- * and exits (the answers are complete). `then` does not wait for this process: it takes the
- * session lock after it, and if this process died meanwhile it rolls the run back, under the
- * lock, as any next run would.
+ * fd 3 (the same file, its own offset) into fd 4. Once both are done, it exits (the answers are
+ * complete) and leaves behind a background shell that starts `then` once the process that
+ * started the check ($PPID: the compaction's return) has exited, or after ~2 s at most (a caller
+ * that lives on; a `sleep` without fractions starts it at once, as does a parent already gone
+ * when this shell started: its $PPID is then init's). A Node start beside the
+ * return's commit, fsyncs and exit took CPU from them on two cores: the return's median wall
+ * 352 against 268 ms at load 4.5 without it (bench/README.md, compact9). `then` takes the session
+ * lock after the return anyway; if the return died, it rolls the run back or finishes it, under
+ * the lock, as any next run would (kill -0 fails on a process gone; a zombie not yet reaped
+ * only delays it).
  */
-const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; "$@" & exit 0`;
+const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; p=$PPID; { i=0; while [ $i -lt 200 ] && [ "$p" != 1 ] && kill -0 "$p" 2>/dev/null; do sleep 0.01 2>/dev/null || break; i=$((i+1)); done; exec "$@"; } & exit 0`;
 
 /**
  * Where grep's answer goes: `answer`, a new file (removed once open). A second group of needles
