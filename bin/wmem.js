@@ -107,19 +107,31 @@ function cacheHeader(crc32, source, data) {
 }
 
 /**
- * zlib's crc32 (undefined on a Node without it), from zlib's native binding when it answers as
- * zlib.crc32 does: node:zlib's module loads node:stream and ~25 modules more (~110 page faults,
- * ~2.5 ms on a machine where a fault costs ~20 us: bench/README.md, start9) on every hook with a
- * code cache. process.binding warns only under --pending-deprecation: node:zlib's then.
+ * zlib's crc32 (undefined on a Node without it), from zlib's native binding: node:zlib's module
+ * loads node:stream and ~25 modules more (~110 page faults, ~2.5 ms on a machine where a fault
+ * costs ~20 us: bench/README.md, start9) on every hook with a code cache. Only on the Node majors
+ * whose binding is known to take (bytes, initial value): its C++ side aborts the process, past any
+ * try, on arguments it does not expect. process.binding is deprecated (a warning under
+ * --pending-deprecation, however spelled, and a throw with --throw-deprecation on top): the call
+ * is made with deprecations muted, so nothing reaches the agent's stderr. The known answer keeps
+ * a binding that computes something else from being used; node:zlib's crc32 otherwise.
  */
 function crc32Function() {
-  const pending = process.execArgv.some((a) => a.includes('pending-deprecation')) || /pending-deprecation/.test(process.env.NODE_OPTIONS || '') || process.env.NODE_PENDING_DEPRECATION === '1';
-  try {
-    const binding = pending ? undefined : process.binding('zlib');
-    // crc32 of "wmem" (zlib.crc32's answer): a binding that changed its call is not used.
-    if (typeof binding?.crc32 === 'function' && binding.crc32(Buffer.from('wmem'), 0) === 3156909389) return (data) => binding.crc32(data, 0);
-  } catch {
-    // no such binding: node:zlib's
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 20 && major <= 24 && typeof process.binding === 'function') {
+    const own = Object.hasOwn(process, 'noDeprecation');
+    const saved = process.noDeprecation;
+    process.noDeprecation = true;
+    try {
+      const binding = process.binding('zlib');
+      // crc32 of "wmem", zlib.crc32's answer.
+      if (typeof binding.crc32 === 'function' && binding.crc32(Buffer.from('wmem'), 0) === 3156909389) return (data) => binding.crc32(data, 0);
+    } catch {
+      // no such binding here (or the permission model refuses it): node:zlib's
+    } finally {
+      if (own) process.noDeprecation = saved;
+      else delete process.noDeprecation;
+    }
   }
   const zlib = require('node:zlib');
   return typeof zlib.crc32 === 'function' ? zlib.crc32 : undefined;

@@ -2,9 +2,10 @@
 // memoryPart tells so from the files' signatures): hot.json read and rendered, every other
 // block's inputs taken back from the render cache (app/context-recall.ts keptInputs), the part
 // rendered or recalled from them as the full render would (renderOrRecall, the same function),
-// so the bytes are the same. Imported dynamically: the prompt hook's first stage loads it from a
-// bundle of its own beside it (dist/fast/context-hot.cjs), far smaller than context-memory.cjs,
-// which reads and parses every file.
+// so the bytes are the same. Imported dynamically: the other agents' prompt stages and the session
+// starts load it from a bundle of its own beside them (dist/fast/context-hot.cjs), far smaller
+// than context-memory.cjs, which reads and parses every file; Claude Code's prompt stage, which
+// has a V8 code cache, holds it (its compiled functions come from the cache: build-first-hook.mjs).
 import type { ContextCache } from '../store/context-cache.js';
 import { readHotStateSync } from '../store/hot-state.js';
 import { renderHotState } from '../memory/hot-state.js';
