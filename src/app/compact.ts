@@ -18,7 +18,7 @@ export interface CompactUseOptions {
   startFinish: (session: Session) => boolean;
   /**
    * The command line of `wmem compact --finish` for the session: a quick cut starts it itself, in
-   * its link check's child, before its commit (src/history/stream/grep-check.ts).
+   * its link check's child, once the command has exited (src/history/stream/grep-check.ts).
    */
   finishCommand?: (session: Session) => { file: string; args: string[]; env?: NodeJS.ProcessEnv } | undefined;
   /**
@@ -72,7 +72,7 @@ export async function compactMemory(options: CompactUseOptions, env: AppEnv): Pr
 export async function finishCompaction(env: AppEnv): Promise<boolean> {
   try {
     const session = await resolveSession(env);
-    // Started by a quick cut before its commit, it may wait out a full way that took over.
+    // Started by a quick cut's check (a few seconds on at the latest), it may wait out a full way that took over.
     const handedOver = env.env[HANDED_OVER_FINISH] === '1';
     await withLock(session.paths.dir, () => recoverCompaction(session, { warn: () => {} }), handedOver ? { waitMs: FINISH_WAIT_MS } : {});
     await indexForSearch(session);

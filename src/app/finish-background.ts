@@ -19,7 +19,7 @@ function finishArgs(bin: string, where: Where, sessionId: string): string[] {
 
 /**
  * Set in the environment of the finishing a quick cut hands to its link check's child: started
- * before the commit, it may find a full way holding the lock (minutes on a history of gigabytes)
+ * once the command exits (or a few seconds on, before the commit of one that lives on), it may find a full way holding the lock (minutes on a history of gigabytes)
  * and waits for it; every other `compact --finish` gives up after the lock's usual wait.
  */
 export const HANDED_OVER_FINISH = 'WMEM_FINISH_HANDED_OVER';

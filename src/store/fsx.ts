@@ -124,7 +124,7 @@ export async function fsyncDir(dir: string): Promise<void> {
   // per folder sat on the compact return's path to its commit: bench/README.md, compact9).
   let fd: number | undefined;
   try {
-    fd = openSync(dir, fsc.O_RDONLY);
+    fd = openSync(dir, fsc.O_RDONLY | (fsc.O_DIRECTORY ?? 0)); // a folder, or ENOTDIR at once (never a FIFO's blocking open)
     const open = fd;
     await new Promise<void>((resolve, reject) => nodeFs.fsync(open, (err) => (err ? reject(err) : resolve())));
   } catch {

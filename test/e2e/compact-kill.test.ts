@@ -41,7 +41,7 @@ const ways: Record<string, { flags: string[]; history: () => string }> = {
   full: { flags: ['--keep-recent', '5', '--strategy', 'summarize'], history: () => original },
   quick: { flags: ['--keep-recent', '5', '--wait'], history: () => original },
   'quick inside one turn': { flags: ['--keep-steps', '20', '--wait'], history: () => long },
-  // Without --wait the finishing starts in the link check's child before the commit, whatever
+  // Without --wait the finishing starts from the link check's child once the command is gone, whatever
   // the check says: a kill at any instant may leave it running (it then recovers the run).
   'quick finished in the background': { flags: ['--keep-recent', '5'], history: () => original },
 };

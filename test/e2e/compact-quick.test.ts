@@ -134,7 +134,7 @@ describe('wmem compact on a long history (the quick cut)', () => {
   it('takes the full way when a line before the cut may be linked to the kept turns; the finishing the quick way started finds nothing to do', async () => {
     const { box, files } = await freshSession(linked);
     const result = await runJson(box, ['compact', '--keep-recent', '5']);
-    // The quick way started its finishing in its check's child before it knew the answer: that
+    // The quick way left its finishing to its check's child whatever the answer: that
     // run waits for the lock, which the full way held until it was done, and finds nothing to
     // finish: it changes nothing (its search index aside).
     const snapshot = async () => {

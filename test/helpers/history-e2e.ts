@@ -81,7 +81,7 @@ export function generatedHistory(turns: number, outputLines = 5): string {
 
 /**
  * Waits until no `wmem compact --finish` of this home is running (Linux: read from /proc). A
- * quick cut starts its finishing before it commits (in its link check's child), so a run that
+ * quick cut leaves its finishing to its link check's child, whatever the check says, so a run that
  * stepped aside for the full way, or was killed, may leave one at work after it returned.
  */
 export async function finishingsDone(home: string, timeoutMs = 90_000): Promise<void> {

@@ -62,7 +62,7 @@ export interface QuickCutContext {
   progress: Progress;
   /**
    * The finishing run (`wmem compact --finish`), to start in the link check's child once the
-   * check is done, whatever its answer (it takes the lock after this run and finishes what is
+   * check is done and this process has exited, whatever its answer (it takes the lock after this run and finishes what is
    * left: this cut, or nothing after the full way); `finishStarted` is told when it was.
    */
   finish?: ThenRun;

@@ -35,8 +35,8 @@ export interface CompactEnv {
   finishLater?: () => boolean;
   /**
    * The command that finishes a quick cut (`wmem compact --finish` for this session), for a quick
-   * cut to start in its link check's child as soon as the check is done, before the commit
-   * (quick-cut.ts); `finishStarted` is then told, under the lock, and finishLater need not start
+   * cut to start in its link check's child once the check is done and the command has exited
+   * (or a few seconds on, if it lives on: it may then come before the commit; quick-cut.ts); `finishStarted` is then told, under the lock, and finishLater need not start
    * another. Absent with --wait.
    */
   finishCommand?: { file: string; args: string[]; env?: NodeJS.ProcessEnv };

@@ -13,7 +13,7 @@
 import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
 import { spawnDetached } from '../../store/spawn.js';
 
-/** A command to run in the check's child once grep is done (detached, stdio closed). */
+/** A command to run in the check's child once grep is done and the caller has exited (detached, stdio closed). */
 export interface ThenRun {
   file: string;
   args: string[];
@@ -34,8 +34,8 @@ export interface GrepCheck {
  * its exit status; with a second group of needles, a second grep beside it in the background over
  * fd 3 (the same file, its own offset) into fd 4. Once both are done, it exits (the answers are
  * complete) and leaves behind a background shell that starts `then` once the process that
- * started the check ($PPID: the compaction's return) has exited, or after ~2 s at most (a caller
- * that lives on; a `sleep` without fractions starts it at once, as does a parent already gone
+ * started the check ($PPID: the compaction's return) has exited, or after 150 polls of ~10 ms (2–4 s with each
+ * poll's fork of `sleep`, the system's own, not the user's PATH's: a caller that lives on; a `sleep` without fractions starts it at once, as does a parent already gone
  * when this shell started: its $PPID is then init's). A Node start beside the
  * return's commit, fsyncs and exit took CPU from them on two cores: the return's median wall
  * 352 against 268 ms at load 4.5 without it (bench/README.md, compact9). `then` takes the session
@@ -43,7 +43,7 @@ export interface GrepCheck {
  * the lock, as any next run would (kill -0 fails on a process gone; a zombie not yet reaped
  * only delays it).
  */
-const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; p=$PPID; { i=0; while [ $i -lt 200 ] && [ "$p" != 1 ] && kill -0 "$p" 2>/dev/null; do sleep 0.01 2>/dev/null || break; i=$((i+1)); done; exec "$@"; } & exit 0`;
+const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; p=$PPID; { i=0; while [ $i -lt 150 ] && [ "$p" != 1 ] && kill -0 "$p" 2>/dev/null; do command -p sleep 0.01 2>/dev/null || break; i=$((i+1)); done; exec "$@"; } & exit 0`;
 
 /**
  * Where grep's answer goes: `answer`, a new file (removed once open). A second group of needles
