@@ -190,8 +190,9 @@ export interface Rendered {
  * from changed (each one's identity, as the answer cache takes it, signed before it is read) and
  * the rest of what it was rendered from (the code, the budget, the paths it names, the handoff)
  * is the same: nothing is parsed or rendered then, and the modules that would are not loaded (the
- * prompt hook's first stage leaves them out). When the hot state alone changed (a tool call), put
- * together from the render cache and hot.json (app/context-hot.ts); otherwise rendered, or
+ * prompt hook's first stage leaves them out). When the hot state alone changed (a tool call):
+ * recalled still if it renders as the kept part's was, else put together from the render cache
+ * and hot.json (app/context-hot.ts); otherwise rendered, or
  * recalled block by block (app/context-memory.ts). A file that changed within SETTLE_MS of its
  * signature may change again within the same clock tick and keep it: its text, read after the signature, is kept beside
  * them and compared as well (git's "racily clean" files).
