@@ -171,8 +171,10 @@ const UNINFORMATIVE: Needled[] = [
   { pattern: /^error: (?:process|command) (?:completed|failed|exited) with (?:exit )?code -?\d+\.?$/i, needles: ['error: '] },
 ];
 
+// A function, not a constant: a constant built by a call stays in every bundle that imports this
+// module (esbuild cannot drop it), and with it every pattern, in the prompt hooks that only render.
 /** Every pattern above with its needles (test/unit/hot-state.test.ts checks them). */
-export const NEEDLED_PATTERNS: readonly Needled[] = [...CATEGORY_BY_COMMAND, ...CATEGORY_BY_OUTPUT, ...Object.values(SUMMARY_LINES).flat(), ...UNINFORMATIVE];
+export const needledPatterns = (): readonly Needled[] => [...CATEGORY_BY_COMMAND, ...CATEGORY_BY_OUTPUT, ...Object.values(SUMMARY_LINES).flat(), ...UNINFORMATIVE];
 
 /** The output's lines, without colour codes, blank lines and headers that carry no information. */
 export function informativeLines(output: string): string[] {

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import path from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { DECAY, NEEDLED_PATTERNS, applyToolEvent, categorize, emptyHotState, fingerprint, renderHotState, summarize, toolEventFromJson, type HotState, type ToolEvent } from '../../src/memory/hot-state.js';
+import { DECAY, needledPatterns, applyToolEvent, categorize, emptyHotState, fingerprint, renderHotState, summarize, toolEventFromJson, type HotState, type ToolEvent } from '../../src/memory/hot-state.js';
 
 const fixture = (name: string) => readFileSync(path.join(ROOT, 'test/fixtures/tool-outputs', name), 'utf8');
 const NOW = new Date('2026-03-12T14:30:00Z');
@@ -222,7 +222,7 @@ describe('the needles that let most commands and outputs skip the error patterns
   it('are in every text a pattern matches', () => {
     fc.assert(
       fc.property(text, (t) => {
-        for (const { pattern, needles } of NEEDLED_PATTERNS) {
+        for (const { pattern, needles } of needledPatterns()) {
           if (!pattern.test(t)) continue;
           const haystack = pattern.ignoreCase ? t.toLowerCase() : t;
           expect(needles.some((n) => haystack.includes(n)), `${pattern} matched ${JSON.stringify(t)} without a needle`).toBe(true);
