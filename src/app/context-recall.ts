@@ -91,26 +91,6 @@ function lengthOf(block: KeptBlock): number | undefined {
   return typeof block.length === 'number' ? block.length : typeof block.text === 'string' ? block.text.length : undefined;
 }
 
-/** A kept block's inputs, as its key holds them (JSON of [code, inputs]); undefined for a key another code wrote. Throws on a key that is not JSON. */
-function keyInputs(key: string | undefined, code: Signature): unknown[] | undefined {
-  const [keyCode, inputs] = JSON.parse(key ?? 'null') as [unknown, unknown[]];
-  return keyCode === code && Array.isArray(inputs) ? inputs : undefined;
-}
-
-/**
- * The hot state as the kept session state block was rendered from it (its sources' key, stateKey),
- * by this code; undefined when the cache holds no such key. What a prompt compares the hot state
- * now with to know a tool call changed no byte of the part (app/context.ts memoryPart).
- */
-export function keptHot(cache: ContextCache, code: Signature): string | undefined {
-  try {
-    const inputs = keyInputs(cache.memory?.blocks?.session_state?.key, code);
-    return inputs?.[0] === 'sources' && typeof inputs[2] === 'string' ? inputs[2] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * What the kept part was rendered from, but the hot state: every other block's inputs taken back
  * from its key (the JSON of blockInputs), the session state's digest of scratch.md's end and
@@ -124,8 +104,8 @@ export function keptInputs(cache: ContextCache, code: Signature): { base: Memory
   if (!blocks || !state || !Array.isArray(state.decisions)) return undefined;
   try {
     const inputsOf = (block: string) => {
-      const inputs = keyInputs(blocks[block]?.key, code);
-      if (!inputs) throw new Error('not this code');
+      const [keyCode, inputs] = JSON.parse(blocks[block]?.key ?? 'null') as [unknown, unknown[]];
+      if (keyCode !== code || !Array.isArray(inputs)) throw new Error('not this code');
       return inputs;
     };
     const orUndefined = <T>(value: T | null) => (value === null ? undefined : value);

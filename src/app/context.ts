@@ -22,9 +22,6 @@ import { signContextInputs, signMemoryInputs } from './context-inputs.js';
 import { signature, type Signature } from '../store/answers.js';
 import { settleMs, unsettled } from '../store/answers-save.js';
 import { hotStatePath } from '../store/paths.js';
-import { readHotStateSync } from '../store/hot-state.js';
-import { keptHot } from './context-recall.js';
-import { renderHotState } from '../memory/hot-state.js';
 
 export interface ContextOptions {
   part?: 'all' | 'memory' | 'meta';
@@ -190,9 +187,8 @@ export interface Rendered {
  * from changed (each one's identity, as the answer cache takes it, signed before it is read) and
  * the rest of what it was rendered from (the code, the budget, the paths it names, the handoff)
  * is the same: nothing is parsed or rendered then, and the modules that would are not loaded (the
- * prompt hook's first stage leaves them out). When the hot state alone changed (a tool call):
- * recalled still if it renders as the kept part's was, else put together from the render cache
- * and hot.json (app/context-hot.ts); otherwise rendered, or
+ * prompt hook's first stage leaves them out). When the hot state alone changed (a tool call), put
+ * together from the render cache and hot.json (app/context-hot.ts); otherwise rendered, or
  * recalled block by block (app/context-memory.ts). A file that changed within SETTLE_MS of its
  * signature may change again within the same clock tick and keep it: its text, read after the signature, is kept beside
  * them and compared as well (git's "racily clean" files).
@@ -203,32 +199,18 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   const key = recallKey(code, budget, around, signed);
   const kept = cache.memory;
   const maintained = cache.overview?.digest.maintained;
-  const recalled = (): (Rendered & { maintained: boolean }) | undefined => {
-    if (typeof kept?.digest !== 'string' || typeof maintained !== 'boolean') return undefined;
+  if (kept?.recall?.key === key && typeof kept.digest === 'string' && typeof maintained === 'boolean' && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textOf(file) === text)) {
     if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false, maintained };
     const joined = kept.blocks && joinedBlocks(kept.blocks);
-    return joined ? { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false, maintained } : undefined;
-  };
-  if (kept?.recall?.key === key && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textOf(file) === text)) {
-    const part = recalled();
-    if (part) return part;
-  }
-  const hot = hotStatePath(session.paths.stateDir);
-  const hotAlone = hotChangedAlone(kept?.recall, key, signed, hot, (withHot) => recallKey(code, budget, around, withHot));
-  // A tool call that left the hot state looking as it did (Droid's `ls` with nothing tracked: only
-  // `seq` moved; a tracked file's weight decayed, the order the same) changes no byte of the part:
-  // recalled as it is, the recall key left as it was (a cache rewritten for nothing costs more than
-  // hot.json read and rendered again on the next prompt).
-  if (hotAlone && keptHot(cache, code) === renderHotState(readHotStateSync(session.paths.stateDir))) {
-    const part = recalled();
-    if (part) return part;
+    if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false, maintained };
   }
   const texts = unsettled(signed, Date.now(), settleMs(env)).map((file) => [file, textOf(file)] as const);
   // Not a regular file (a link, a folder), or more text than the cache should carry, that changed
   // just now: not recalled until it stands still.
   const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
   const recall = size > RECALL_TEXT_MAX || texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
-  const again = hotAlone ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
+  const hot = hotStatePath(session.paths.stateDir);
+  const again = hotChangedAlone(kept?.recall, key, signed, hot, (withHot) => recallKey(code, budget, around, withHot)) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
   const rendered = again ?? (await (await import('./context-memory.js')).renderMemoryPart(session, cache, code, around, budget));
   if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
     if (recall) cache.memory.recall = recall;
