@@ -73,8 +73,8 @@ export function readTail(
       // Line by line from the block's end, as bytes (a newline byte is never inside a UTF-8
       // character): only a line kept is decoded.
       for (let lineEnd = data.length; ; ) {
-        const newline = lineEnd > skip ? data.lastIndexOf(10, lineEnd - 1) : -1;
-        const lineStart = newline >= skip ? newline + 1 : skip;
+        const lineBreak = lineEnd > skip ? data.lastIndexOf(10, lineEnd - 1) : -1;
+        const lineStart = lineBreak >= skip ? lineBreak + 1 : skip;
         const bytes = data.subarray(lineStart, lineEnd);
         const line = mayMatter(bytes, lines) ? parsedLine(bytes.toString('utf8')) : undefined;
         if (line) {
@@ -82,7 +82,7 @@ export function readTail(
           if (isStart(line)) return lines.reverse();
         }
         if (lineStart === skip) break;
-        lineEnd = newline;
+        lineEnd = lineBreak;
       }
     }
   } catch {

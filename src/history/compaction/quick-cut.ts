@@ -14,9 +14,9 @@
 //      past A): the id check, by grep -F in a child process on the other core (two greps side
 //      by side, the ids' tails and the escapes, each through its own open file description:
 //      grep-check.ts; the same child then leaves the finishing run to start in the background
-//      once this process has exited, and it takes the lock after this run), else in this thread. Meanwhile (steps 1-4 run side by side,
-//      the writes and fsyncs in the thread pool) the old file is fsynced (it becomes the
-//      archive; normally long on disk already). The archive's sha256 is taken by the finishing,
+//      once this process has exited, and it takes the lock after this run), else in this thread.
+//      Meanwhile (steps 1-4 run side by side, the writes and fsyncs in the thread pool) the old
+//      file is fsynced (it becomes the archive; normally long on disk already). The archive's sha256 is taken by the finishing,
 //      which reads it anyway, into state/archives.json (restore checks it).
 //   2. the new messages.jsonl in a temp: marker (+ the repeated opening message of the turn the
 //      cut falls inside, if it does) + the old file's [A, end); fsynced.
@@ -62,8 +62,9 @@ export interface QuickCutContext {
   progress: Progress;
   /**
    * The finishing run (`wmem compact --finish`), to start in the link check's child once the
-   * check is done and this process has exited, whatever its answer (it takes the lock after this run and finishes what is
-   * left: this cut, or nothing after the full way); `finishStarted` is told when it was.
+   * check is done and this process has exited, whatever its answer (it takes the lock after this
+   * run and finishes what is left: this cut, or nothing after the full way); `finishStarted` is
+   * told when it was.
    */
   finish?: ThenRun;
   finishStarted?: () => void;
