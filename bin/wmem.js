@@ -45,7 +45,7 @@ async function lean() {
       // (src/entries/first-hook.ts decides what it serves).
       return hookEntry(readLine());
     default:
-      // `wmem --home H hook …`, the command `wmem install --home H` writes into the agent's hooks.
+      // `wmem --home H hook ...`, the command `wmem install --home H` writes into the agent's hooks.
       if (args[0]?.startsWith('-')) {
         const read = readLine();
         if (read?.line?.words[0] === 'hook') return hookEntry(read);
