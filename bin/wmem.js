@@ -174,6 +174,9 @@ function fromCodeCache(stage, cache, write) {
   // import() in a vm.Script has no loader on Node 20: the stage's (an external package, the
   // tokenizer) call module.__wmemImport, this file's own (the build's banner, __wmemImport).
   stageModule.__wmemImport = (spec) => import(spec.startsWith('.') ? require('node:url').pathToFileURL(path.resolve(path.dirname(file), spec)).href : spec);
+  // A bundle beside the stage (build-first-hook.mjs BESIDE: context-hot.cjs, the re-render after a
+  // tool call) through this same loader: from its own checked cache when the build made one.
+  stageModule.__wmemLoad = (beside) => loadStage(path.basename(beside));
   // As require() does, the module is known before its body runs (a require of itself gets it).
   require.cache[file] = stageModule;
   try {

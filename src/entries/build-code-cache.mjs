@@ -6,7 +6,8 @@
 // prompt after a tool call (first-prompt*.cjs: what a prompt with the memory unchanged runs, and
 // the hot state's re-render), a resumed session's start (first-start*.cjs), and for Claude Code a
 // tool call (first-tool.cjs), for Claude Code, Droid, Qwen Code, Copilot CLI and Kilo Code (AGENTS
-// below). The rest of the stages (the other agents', the compactions') load as before. Run by
+// below), and context-hot.cjs beside the prompts and starts that load it (through bin/wmem.js's
+// loader, __wmemLoad, when the stage came from its cache). The rest load as before. Run by
 // `npm run build` (build:cache), after the stamp (the render cache's code signature is the build's).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

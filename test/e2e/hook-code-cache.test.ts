@@ -20,6 +20,9 @@ const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
 // The other agents' prompt and start stages (their tool calls run too little for a cache to pay:
 // src/entries/build-code-cache.mjs AGENTS).
 const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo'].flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`]);
+// The re-render after a tool call, beside the other agents' prompt and start stages: loaded, from
+// a stage compiled from its cache, through the same checked loader (bin/wmem.js __wmemLoad).
+const BESIDE_CACHED = ['context-hot.cjs'];
 // Records, as the process exits, each script bin/wmem.js compiled through node:vm: whether it was
 // given cached data and whether V8 refused it.
 const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
@@ -80,8 +83,8 @@ describe('the first stages compiled from their code cache', () => {
   }, 120_000);
 
   it('the build made one for each of them, stamped with its stage', () => {
-    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual([...STAGES, ...OTHER_STAGES].map((s) => `${s}.v8`).sort());
-    for (const stage of [...STAGES, ...OTHER_STAGES]) {
+    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual([...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED].map((s) => `${s}.v8`).sort());
+    for (const stage of [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED]) {
       const cache = readFileSync(cacheOf(ROOT, stage));
       expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(header(readFileSync(path.join(ROOT, 'dist', 'fast', stage)), dataOf(cache)));
     }
@@ -100,7 +103,7 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.scripts)).toEqual(['first-start.cjs', 'first-prompt.cjs', 'first-prompt.cjs', 'first-tool.cjs', 'first-prompt.cjs', 'first-start.cjs'].map((file) => [{ file, given: true, rejected: false }]));
   }, 120_000);
 
-  it("another agent's prompt and start stages are taken from their caches (its tool call is not cached), answering as without them", async () => {
+  it("another agent's prompt and start stages, and context-hot.cjs beside them, are taken from their caches (its tool call is not cached), answering as without them", async () => {
     const dir = copyPackage('droid');
     const cached = await session(dir, '', 'droid');
     rmSync(path.join(dir, 'session'), { recursive: true });
@@ -109,8 +112,9 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.stdout)).toEqual(without.map((r) => r.stdout));
     expect(without.flatMap((r) => r.scripts)).toEqual([]);
     expect(without.filter((r) => r.stdout.includes('"additionalContext"')).length).toBe(5);
-    const stages = ['first-start-droid.cjs', 'first-prompt-droid.cjs', 'first-prompt-droid.cjs', undefined, 'first-prompt-droid.cjs', 'first-start-droid.cjs'];
-    expect(cached.map((r) => r.scripts)).toEqual(stages.map((file) => (file ? [{ file, given: true, rejected: false }] : [])));
+    // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
+    const stages = [['first-start-droid.cjs'], ['first-prompt-droid.cjs'], ['first-prompt-droid.cjs'], [], ['first-prompt-droid.cjs', 'context-hot.cjs'], ['first-start-droid.cjs']];
+    expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
   it("checks a cache with zlib's crc32 without loading node:zlib's module (node:stream and ~25 more), silent under every spelling of --pending-deprecation, --throw-deprecation too", async () => {
@@ -130,7 +134,7 @@ describe('the first stages compiled from their code cache', () => {
 
   it('a cache of other bytes (the stage edited or rebuilt since, same length) is not given to V8', async () => {
     const dir = copyPackage('stale');
-    for (const stage of STAGES) {
+    for (const stage of [...STAGES, ...BESIDE_CACHED]) {
       const file = path.join(dir, 'dist', 'fast', stage);
       const source = readFileSync(file, 'latin1');
       expect(source).toContain('// src/');
@@ -143,7 +147,7 @@ describe('the first stages compiled from their code cache', () => {
 
   it('damaged data is never given to V8 (it would die deserializing it)', async () => {
     const dir = copyPackage('damaged');
-    for (const stage of STAGES) {
+    for (const stage of [...STAGES, ...BESIDE_CACHED]) {
       const cache = readFileSync(cacheOf(dir, stage));
       // Bytes past V8's own header changed: V8 would take them and fail in the middle.
       for (let at = cache.length - 4000; at < cache.length - 3960; at++) cache[at] ^= 0x5a;
@@ -156,7 +160,7 @@ describe('the first stages compiled from their code cache', () => {
 
   it('a cache V8 refuses (made by another Node, say) is compiled past', async () => {
     const dir = copyPackage('refused');
-    for (const stage of STAGES) {
+    for (const stage of [...STAGES, ...BESIDE_CACHED]) {
       const data = Buffer.alloc(dataOf(readFileSync(cacheOf(dir, stage))).length, 7);
       writeFileSync(cacheOf(dir, stage), Buffer.concat([Buffer.from(header(readFileSync(path.join(dir, 'dist', 'fast', stage)), data), 'latin1'), data]));
     }
