@@ -45,7 +45,7 @@ async function lean() {
       // (src/entries/first-hook.ts decides what it serves).
       return hookEntry(readLine());
     default:
-      // `wmem --home H hook …`, the command `wmem install --home H` writes into the agent's hooks.
+      // `wmem --home H hook ...`, the command `wmem install --home H` writes into the agent's hooks.
       if (args[0]?.startsWith('-')) {
         const read = readLine();
         if (read?.line?.words[0] === 'hook') return hookEntry(read);
@@ -82,16 +82,22 @@ function hookEntry(read) {
  */
 function loadStage(stage) {
   const write = process.env.WMEM_CODE_CACHE_WRITE === '1';
-  const cache = `${__dirname}/../dist/code-cache/${stage}.v8`;
-  let cached;
-  try {
-    // No cache (another agent's stage, a build without them): as before (a stat that throws no error).
-    if (!write && !require('node:fs').statSync(cache, { throwIfNoEntry: false })) return require(`../dist/fast/${stage}`);
-    cached = write ? undefined : require('node:fs').readFileSync(cache);
-  } catch {
-    return require(`../dist/fast/${stage}`);
+  let cache;
+  if (!write) {
+    try {
+      const fs = require('node:fs');
+      const fd = fs.openSync(`${__dirname}/../dist/code-cache/${stage}.v8`, 'r');
+      cache = { fd, size: fs.fstatSync(fd).size };
+    } catch {
+      // No cache (another agent's stage, a build without them): as before.
+      return require(`../dist/fast/${stage}`);
+    }
   }
-  return fromCodeCache(stage, cached, write);
+  try {
+    return fromCodeCache(stage, cache, write);
+  } finally {
+    if (cache) require('node:fs').closeSync(cache.fd);
+  }
 }
 
 /**
@@ -102,8 +108,8 @@ function loadStage(stage) {
  * edited or rebuilt stage), is never given to V8. Content, not times: an npm install gives the
  * files new times, and its caches still serve.
  */
-function cacheHeader(crc32, source, data) {
-  return `wmem-code-cache 1 ${crc32(source).toString(16)} ${crc32(data).toString(16)} ${data.length}\n`;
+function cacheHeader(sourceCrc, crc32, data) {
+  return `wmem-code-cache 1 ${sourceCrc.toString(16)} ${crc32(data).toString(16)} ${data.length}\n`;
 }
 
 /**
@@ -137,8 +143,14 @@ function crc32Function() {
   return typeof zlib.crc32 === 'function' ? zlib.crc32 : undefined;
 }
 
-/** loadStage's compile through node:vm, with `cached` (the cache file's bytes) when it was made from this stage's bytes. */
-function fromCodeCache(stage, cached, write) {
+/**
+ * loadStage's compile through node:vm, with the cache's data (`cache`: its open file and size) when
+ * it was made from this stage's bytes. The cache is read into the buffer the stage's bytes were
+ * read into, once they are decoded and summed: fresh memory faults page by page on its first
+ * write (~40 page faults for a 160 KB cache, dear on a machine where a fault costs ~20 us:
+ * bench/README.md, faults8, hit10), and those pages are touched already.
+ */
+function fromCodeCache(stage, cache, write) {
   const fs = require('node:fs');
   const path = require('node:path');
   const crc32 = crc32Function();
@@ -147,16 +159,14 @@ function fromCodeCache(stage, cached, write) {
   const Module = module.constructor;
   let wrapped;
   try {
-    wrapped = readWrapped(fs, Module, file);
+    wrapped = readWrapped(fs, Module, file, cache ? cache.size : 0);
   } catch {
     return require(file); // unreadable: require() says why, or hands over to the full entry
   }
-  const bytes = wrapped.bytes;
   if (!crc32) return require(file); // a Node without it: no check, no cache
+  const sourceCrc = crc32(wrapped.bytes);
+  const trusted = cache && trustedData(fs, cache, wrapped.buffer, sourceCrc, crc32);
   const vm = require('node:vm');
-  const newline = cached ? cached.indexOf(10) : -1;
-  const data = newline > 0 ? cached.subarray(newline + 1) : undefined;
-  const trusted = data && cached.toString('latin1', 0, newline + 1) === cacheHeader(crc32, bytes, data) ? data : undefined;
   const script = new vm.Script(wrapped.source, { filename: file, cachedData: trusted });
   const stageModule = new Module(file, null);
   stageModule.filename = file;
@@ -164,6 +174,9 @@ function fromCodeCache(stage, cached, write) {
   // import() in a vm.Script has no loader on Node 20: the stage's (an external package, the
   // tokenizer) call module.__wmemImport, this file's own (the build's banner, __wmemImport).
   stageModule.__wmemImport = (spec) => import(spec.startsWith('.') ? require('node:url').pathToFileURL(path.resolve(path.dirname(file), spec)).href : spec);
+  // A bundle beside the stage (build-first-hook.mjs BESIDE: context-hot.cjs, the re-render after a
+  // tool call) through this same loader: from its own checked cache when the build made one.
+  stageModule.__wmemLoad = (beside) => loadStage(path.basename(beside));
   // As require() does, the module is known before its body runs (a require of itself gets it).
   require.cache[file] = stageModule;
   try {
@@ -173,8 +186,22 @@ function fromCodeCache(stage, cached, write) {
     throw err;
   }
   stageModule.loaded = true;
-  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(crc32, bytes, data), script.createCachedData()));
+  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(sourceCrc, crc32, data), script.createCachedData()));
   return stageModule.exports;
+}
+
+/** The cache's data, read into `buffer` (the stage's, its bytes no longer needed), when its header is the one made for these source bytes and this data; else undefined. */
+function trustedData(fs, cache, buffer, sourceCrc, crc32) {
+  let got = 0;
+  try {
+    for (let n; got < cache.size && (n = fs.readSync(cache.fd, buffer, got, cache.size - got, got)) > 0; ) got += n;
+  } catch {
+    return undefined; // an unreadable cache: the stage compiles as without one
+  }
+  const cached = buffer.subarray(0, got);
+  const newline = cached.indexOf(10);
+  const data = newline > 0 ? cached.subarray(newline + 1) : undefined;
+  return data && cached.toString('latin1', 0, newline + 1) === cacheHeader(sourceCrc, crc32, data) ? data : undefined;
 }
 
 /**
@@ -182,19 +209,20 @@ function fromCodeCache(stage, cached, write) {
  * wrapper's two parts and decoded once: Module.wrap's concatenation is a string V8 flattens
  * (copies) before it compiles, ~150 KB more to touch on every prompt (~37 page faults, dear on a
  * machine where a fault costs ~20 us: bench/README.md, faults8). The same string, byte for byte.
+ * The buffer is at least `atLeast` bytes long: the code cache is read into it next.
  */
-function readWrapped(fs, Module, file) {
+function readWrapped(fs, Module, file, atLeast) {
   const [head, tail] = Module.wrapper;
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    const all = Buffer.allocUnsafe(head.length + size + tail.length);
+    const all = Buffer.allocUnsafe(Math.max(head.length + size + tail.length, atLeast));
     all.write(head, 0, 'latin1');
     let got = 0;
     for (let n; got < size && (n = fs.readSync(fd, all, head.length + got, size - got, got)) > 0; ) got += n;
     if (got !== size) throw new Error(`${file} changed while read`);
     all.write(tail, head.length + size, 'latin1');
-    return { bytes: all.subarray(head.length, head.length + size), source: all.toString('utf8') };
+    return { buffer: all, bytes: all.subarray(head.length, head.length + size), source: all.toString('utf8', 0, head.length + size + tail.length) };
   } finally {
     fs.closeSync(fd);
   }

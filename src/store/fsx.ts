@@ -1,7 +1,10 @@
 // Every write of a file that matters goes through here: atomic replace (temp, fsync, rename,
 // fsync of the folder), single-write appends, private modes, a lock for read-modify-write, and
 // path containment for names that come from users, agents or hook input.
-import nodeFs, { promises as fs, constants as fsc, closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+// Named imports only: a default import of node:fs becomes esbuild's __toESM in the CommonJS hook
+// stages, a copy of every fs property behind a getter made on each hook's start (~44 KB allocated).
+import { promises as fs, constants as fsc, closeSync, fstatSync, fsync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fsError, ioError, usageError } from '../ui/errors.js';
@@ -14,7 +17,7 @@ export const DIR_MODE = 0o700;
 // pool, and every prompt would pay for starting it.
 export async function ensureDir(dir: string): Promise<void> {
   try {
-    nodeFs.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   } catch (err) {
     throw fsError(err, 'create folder', dir);
   }
@@ -34,7 +37,7 @@ export async function readTextIfExists(file: string): Promise<string | undefined
 /** What a reader of another program's file uses of it (a FileHandle's read, stat and close). */
 export interface ReadHandle {
   read(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;
-  stat(): Promise<nodeFs.Stats>;
+  stat(): Promise<Stats>;
   close(): Promise<void>;
 }
 
@@ -126,7 +129,7 @@ export async function fsyncDir(dir: string): Promise<void> {
   try {
     fd = openSync(dir, fsc.O_RDONLY | (fsc.O_DIRECTORY ?? 0)); // a folder, or ENOTDIR at once (never a FIFO's blocking open)
     const open = fd;
-    await new Promise<void>((resolve, reject) => nodeFs.fsync(open, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) => fsync(open, (err) => (err ? reject(err) : resolve())));
   } catch {
     /* best effort */
   } finally {
@@ -185,16 +188,16 @@ export async function atomicWriteWith(file: string, fill: (fd: number) => void, 
   const temp = tempBeside(file);
   let fd: number | undefined;
   try {
-    fd = nodeFs.openSync(temp, 'wx', FILE_MODE);
+    fd = openSync(temp, 'wx', FILE_MODE);
     fill(fd);
-    if (durable) nodeFs.fsyncSync(fd);
-    nodeFs.closeSync(fd);
+    if (durable) fsyncSync(fd);
+    closeSync(fd);
     fd = undefined;
-    nodeFs.renameSync(temp, file);
+    renameSync(temp, file);
   } catch (err) {
-    if (fd !== undefined) nodeFs.closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
     try {
-      nodeFs.unlinkSync(temp);
+      unlinkSync(temp);
     } catch {
       /* never made, or gone */
     }
@@ -432,7 +435,7 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
 
 function writeToken(file: string, token: string): string | undefined {
   try {
-    nodeFs.writeFileSync(file, token, { mode: FILE_MODE });
+    writeFileSync(file, token, { mode: FILE_MODE });
     return token;
   } catch {
     return undefined;
@@ -443,7 +446,7 @@ async function removeOwnToken(hold: Hold): Promise<void> {
   if (hold.token === undefined) return;
   try {
     // unlinkSync, not rmSync: the first rmSync of a process loads Node's rimraf (~1 ms of CPU, on every locked hook too).
-    if (readFileSync(ownerFile(hold.lockfilePath), 'utf8') === hold.token) nodeFs.unlinkSync(ownerFile(hold.lockfilePath));
+    if (readFileSync(ownerFile(hold.lockfilePath), 'utf8') === hold.token) unlinkSync(ownerFile(hold.lockfilePath));
   } catch {
     /* another holder's now, or gone */
   }
@@ -455,7 +458,7 @@ function realpathOfPrefix(target: string): string {
   let current = path.resolve(target);
   for (;;) {
     try {
-      return path.join(nodeFs.realpathSync(current), ...missing.reverse());
+      return path.join(realpathSync(current), ...missing.reverse());
     } catch {
       const parent = path.dirname(current);
       if (parent === current) return path.join(current, ...missing.reverse());
@@ -484,9 +487,9 @@ export function staysInside(root: string, target: string): boolean {
  * path: SessionEnd's consolidation check paid ~10 per detail file).
  */
 export function listInside(root: string, dir: string): { name: string; plain: boolean }[] {
-  let entries: nodeFs.Dirent[];
+  let entries: Dirent[];
   try {
-    entries = nodeFs.readdirSync(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }

@@ -1,5 +1,6 @@
-// The default agent's prompt, tool call and session start first stages are compiled from the V8
-// code cache the build made of each (dist/code-cache/<stage>.v8, src/entries/build-code-cache.mjs;
+// The default agent's prompt, tool call and session start first stages (and the prompt and start
+// stages of Droid, Qwen Code, Copilot CLI and Kilo Code) are compiled from the V8 code cache the
+// build made of each (dist/code-cache/<stage>.v8, src/entries/build-code-cache.mjs;
 // bin/wmem.js loadStage) when it was made from that very file: the cache's first line holds the
 // checksums of the stage's bytes and of the cache's data. A cache of other bytes (the stage
 // rebuilt or edited) or damaged data is not given to V8 (V8 would deserialize damaged data
@@ -16,6 +17,12 @@ import { FIXTURES, ROOT } from '../helpers/cli.js';
 
 const SID = 'code-cache-5d1c9e2a';
 const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
+// The other agents' prompt and start stages (their tool calls run too little for a cache to pay:
+// src/entries/build-code-cache.mjs AGENTS).
+const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo'].flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`]);
+// The re-render after a tool call, beside the other agents' prompt and start stages: loaded, from
+// a stage compiled from its cache, through the same checked loader (bin/wmem.js __wmemLoad).
+const BESIDE_CACHED = ['context-hot.cjs'];
 // Records, as the process exits, each script bin/wmem.js compiled through node:vm: whether it was
 // given cached data and whether V8 refused it.
 const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
@@ -43,7 +50,7 @@ const cacheOf = (dir: string, stage: string) => path.join(dir, 'dist', 'code-cac
 const dataOf = (cache: Buffer) => cache.subarray(cache.indexOf(10) + 1);
 
 /** A session's hooks through the package at `dir`: each hook's stdout (paths as `<root>`) and the scripts compiled through node:vm. */
-async function session(dir: string, nodeOptions = '') {
+async function session(dir: string, nodeOptions = '', agent?: string) {
   const root = path.join(dir, 'session');
   const [home, project] = [path.join(root, 'home'), path.join(root, 'project')];
   cpSync(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), path.join(root, 'transcript.jsonl'));
@@ -52,7 +59,7 @@ async function session(dir: string, nodeOptions = '') {
   const run = async (event: string, fields: Record<string, unknown>) => {
     const input = JSON.stringify({ session_id: SID, transcript_path: path.join(root, 'transcript.jsonl'), cwd: project, hook_event_name: event, ...fields });
     const env = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', WMEM_HOME: home, WMEM_TEST_SCRIPTS: scripts, NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')} ${nodeOptions}`.trim() };
-    const r = await execa('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', event], { cwd: project, input, reject: false, extendEnv: false, timeout: 60_000, env });
+    const r = await execa('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', ...(agent ? ['--agent', agent] : []), event], { cwd: project, input, reject: false, extendEnv: false, timeout: 60_000, env });
     expect({ event, exitCode: r.exitCode, stderr: r.stderr }).toEqual({ event, exitCode: 0, stderr: '' });
     return { stdout: String(r.stdout).split(root).join('<root>').split(root.slice(1).replace(/[/\\:]/g, '-')).join('<root>'), scripts: JSON.parse(readFileSync(scripts, 'utf8')) as { file: string; given: boolean; rejected: boolean }[], zlib: readFileSync(`${scripts}.zlib`, 'utf8') === 'true' };
   };
@@ -76,8 +83,8 @@ describe('the first stages compiled from their code cache', () => {
   }, 120_000);
 
   it('the build made one for each of them, stamped with its stage', () => {
-    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual(STAGES.map((s) => `${s}.v8`).sort());
-    for (const stage of STAGES) {
+    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual([...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED].map((s) => `${s}.v8`).sort());
+    for (const stage of [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED]) {
       const cache = readFileSync(cacheOf(ROOT, stage));
       expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(header(readFileSync(path.join(ROOT, 'dist', 'fast', stage)), dataOf(cache)));
     }
@@ -94,6 +101,20 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
     // SessionStart, each prompt, the tool call, the resume: each its stage, from its cache.
     expect(cached.map((r) => r.scripts)).toEqual(['first-start.cjs', 'first-prompt.cjs', 'first-prompt.cjs', 'first-tool.cjs', 'first-prompt.cjs', 'first-start.cjs'].map((file) => [{ file, given: true, rejected: false }]));
+  }, 120_000);
+
+  it("another agent's prompt and start stages, and context-hot.cjs beside them, are taken from their caches (its tool call is not cached), answering as without them", async () => {
+    const dir = copyPackage('droid');
+    const cached = await session(dir, '', 'droid');
+    rmSync(path.join(dir, 'session'), { recursive: true });
+    rmSync(path.join(dir, 'dist', 'code-cache'), { recursive: true });
+    const without = await session(dir, '', 'droid');
+    expect(cached.map((r) => r.stdout)).toEqual(without.map((r) => r.stdout));
+    expect(without.flatMap((r) => r.scripts)).toEqual([]);
+    expect(without.filter((r) => r.stdout.includes('"additionalContext"')).length).toBe(5);
+    // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
+    const stages = [['first-start-droid.cjs'], ['first-prompt-droid.cjs'], ['first-prompt-droid.cjs'], [], ['first-prompt-droid.cjs', 'context-hot.cjs'], ['first-start-droid.cjs']];
+    expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
   it("checks a cache with zlib's crc32 without loading node:zlib's module (node:stream and ~25 more), silent under every spelling of --pending-deprecation, --throw-deprecation too", async () => {
@@ -113,7 +134,7 @@ describe('the first stages compiled from their code cache', () => {
 
   it('a cache of other bytes (the stage edited or rebuilt since, same length) is not given to V8', async () => {
     const dir = copyPackage('stale');
-    for (const stage of STAGES) {
+    for (const stage of [...STAGES, ...BESIDE_CACHED]) {
       const file = path.join(dir, 'dist', 'fast', stage);
       const source = readFileSync(file, 'latin1');
       expect(source).toContain('// src/');
@@ -126,7 +147,7 @@ describe('the first stages compiled from their code cache', () => {
 
   it('damaged data is never given to V8 (it would die deserializing it)', async () => {
     const dir = copyPackage('damaged');
-    for (const stage of STAGES) {
+    for (const stage of [...STAGES, ...BESIDE_CACHED]) {
       const cache = readFileSync(cacheOf(dir, stage));
       // Bytes past V8's own header changed: V8 would take them and fail in the middle.
       for (let at = cache.length - 4000; at < cache.length - 3960; at++) cache[at] ^= 0x5a;
@@ -139,7 +160,7 @@ describe('the first stages compiled from their code cache', () => {
 
   it('a cache V8 refuses (made by another Node, say) is compiled past', async () => {
     const dir = copyPackage('refused');
-    for (const stage of STAGES) {
+    for (const stage of [...STAGES, ...BESIDE_CACHED]) {
       const data = Buffer.alloc(dataOf(readFileSync(cacheOf(dir, stage))).length, 7);
       writeFileSync(cacheOf(dir, stage), Buffer.concat([Buffer.from(header(readFileSync(path.join(dir, 'dist', 'fast', stage)), data), 'latin1'), data]));
     }
