@@ -74,7 +74,7 @@ function hookEntry(read) {
 }
 
 /**
- * A first stage's exports, compiled from the V8 code cache the build made of it (dist/code-cache/,
+ * A first stage's exports (or context-hot.cjs's, loaded beside one: __wmemLoad), compiled from the V8 code cache the build made of it (dist/code-cache/,
  * src/entries/build-code-cache.mjs: the bytecode of the functions a usual run of it compiles,
  * ~30 M instructions of parsing and compiling on a prompt) when that cache is the one made from
  * this very file's bytes, else as require() loads it. With WMEM_CODE_CACHE_WRITE=1 (the build
@@ -87,7 +87,12 @@ function loadStage(stage) {
     try {
       const fs = require('node:fs');
       const fd = fs.openSync(`${__dirname}/../dist/code-cache/${stage}.v8`, 'r');
-      cache = { fd, size: fs.fstatSync(fd).size };
+      try {
+        cache = { fd, size: fs.fstatSync(fd).size };
+      } catch (err) {
+        fs.closeSync(fd);
+        throw err;
+      }
     } catch {
       // No cache (another agent's stage, a build without them): as before.
       return require(`../dist/fast/${stage}`);
@@ -111,6 +116,9 @@ function loadStage(stage) {
 function cacheHeader(sourceCrc, crc32, data) {
   return `wmem-code-cache 1 ${sourceCrc.toString(16)} ${crc32(data).toString(16)} ${data.length}\n`;
 }
+
+/** crc32Function's answer, once asked: [the function or undefined]. */
+let crc32Known;
 
 /**
  * zlib's crc32 (undefined on a Node without it), from zlib's native binding: node:zlib's module
@@ -153,7 +161,8 @@ function crc32Function() {
 function fromCodeCache(stage, cache, write) {
   const fs = require('node:fs');
   const path = require('node:path');
-  const crc32 = crc32Function();
+  // Looked up once per process: a stage and context-hot.cjs beside it both go through here.
+  const crc32 = (crc32Known ??= [crc32Function()])[0];
   const file = path.join(__dirname, '..', 'dist', 'fast', stage);
   // This file's own Module class: node:module itself would load the ES module loader's internals.
   const Module = module.constructor;

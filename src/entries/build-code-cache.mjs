@@ -4,13 +4,14 @@
 // adds to Node's own start (a prompt with its memory unchanged: ~30 M of ~68 M instructions). Each
 // is made by running the built hook, as the agent would, in a session of a temporary home: a
 // prompt after a tool call (first-prompt*.cjs: what a prompt with the memory unchanged runs, and
-// the hot state's re-render), a resumed session's start (first-start*.cjs), and for Claude Code a
-// tool call (first-tool.cjs), for Claude Code, Droid, Qwen Code, Copilot CLI and Kilo Code (AGENTS
-// below), and context-hot.cjs beside the prompts and starts that load it (through bin/wmem.js's
-// loader, __wmemLoad, when the stage came from its cache). The rest load as before. Run by
-// `npm run build` (build:cache), after the stamp (the render cache's code signature is the build's).
+// the hot state's re-render) and a resumed session's start (first-start*.cjs) of Claude Code,
+// Droid, Qwen Code, Copilot CLI and Kilo Code (AGENTS below); Claude Code's tool call
+// (first-tool.cjs); and context-hot.cjs, the re-render the other agents' prompts and starts load
+// beside their stage (through bin/wmem.js's loader, __wmemLoad). Its cache is the last such run's
+// (Kilo's): the re-render's functions are the same for every agent. The rest load as before. Run
+// by `npm run build` (build:cache), after the stamp (the render cache's code signature is the build's).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +20,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const caches = path.join(root, 'dist', 'code-cache');
 /**
  * Each agent whose stages get a cache: its hook input (`input(event, fields, at)`, `at` the session's
- * folders), its start, prompt and tool call as [event, fields], and whether its tool stage gets one
- * too. A cache pays on a stage that runs much code (the prompt, the start: V8 compiles less, and
+ * folders); its start (`start(source)`, source 'startup' or 'resume'), prompt and tool call
+ * (`tool(at)`) as [event, fields]; whether its start answers (`startAnswers`: Qwen Code's and
+ * Copilot CLI's give the memory part with the first prompt instead); and whether its tool stage
+ * gets a cache too (`toolCache`). A cache pays on a stage that runs much code (the prompt, the start: V8 compiles less, and
  * the prompt of an agent without one scavenged once on the bench's session, ~200 page faults) and
  * costs on one that runs little: a cache holds the bytecode of every function the build's run
  * compiled, read and deserialized whole (Droid's tool call +34..48 page faults with one,
@@ -65,19 +68,47 @@ const AGENTS = {
   },
 };
 
-/** Runs the hooks that write the caches, in a temporary home, then checks each cached stage routes its import()s. */
+/**
+ * Runs the hooks that write the caches, in a temporary home, then checks each cached stage routes
+ * its import()s. An agent whose runs fail loses the caches its runs wrote (a run that failed half
+ * way may have cached an unusual path), not the others': their stages keep their speed-up.
+ */
 function makeCaches() {
   const work = mkdtempSync(path.join(os.tmpdir(), 'wmem-code-cache-'));
+  const failed = [];
   try {
-    for (const [agent, spec] of Object.entries(AGENTS)) agentRuns(work, agent, spec);
+    for (const [agent, spec] of Object.entries(AGENTS)) {
+      const before = cacheFiles();
+      try {
+        agentRuns(work, agent, spec);
+      } catch (err) {
+        for (const [name, id] of cacheFiles()) if (before.get(name) !== id) rmSync(path.join(caches, name), { force: true });
+        failed.push(err.message);
+      }
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  if (failed.length) process.stderr.write(`wmem build: no code cache for some hook stages (${failed.join('; ')}); they compile as before\n`);
   // A stage compiled through node:vm must route its import()s (build-first-hook.mjs CODE_CACHED).
   for (const cache of readdirSync(caches)) {
     const stage = cache.replace(/\.v8$/, '');
     if (!readFileSync(path.join(root, 'dist', 'fast', stage), 'utf8').includes('\nconst __wmemImport =')) throw new Error(`dist/fast/${stage} has a code cache but calls import() itself: add its kind to CODE_CACHED`);
   }
+}
+
+/** The caches written so far, each as name → identity (a rewrite is a rename: a new inode). */
+function cacheFiles() {
+  let names = [];
+  try {
+    names = readdirSync(caches);
+  } catch {
+    return new Map(); // none yet
+  }
+  return new Map(names.map((name) => {
+    const stat = statSync(path.join(caches, name));
+    return [name, `${stat.ino}:${stat.size}:${stat.mtimeMs}`];
+  }));
 }
 
 /** One agent's session in `work` (a home of its own): the runs that set it up as it usually is, and those that write its stages' caches. */
@@ -110,7 +141,7 @@ function agentRuns(work, agent, spec) {
   for (const [event, fields, write, answers] of runs) {
     const input = JSON.stringify(spec.input(event, fields, at));
     const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: at.project, input, encoding: 'utf8', timeout: 60_000, env: write ? { ...env, WMEM_CODE_CACHE_WRITE: '1' } : env });
-    if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr}`);
+    if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
     // A hook fails silently by design: a prompt or a resume that printed nothing did not run its stage whole.
     if (answers && !run.stdout.trim()) throw new Error(`the code cache's run of ${agent} ${event} answered nothing`);
   }
