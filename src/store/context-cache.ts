@@ -29,7 +29,8 @@ export interface ContextCache {
   version: 3;
   // Keyed by the exact text, not a hash: a few KB compared byte for byte, no false hit possible.
   overview?: { text: string; digest: OverviewDigest; form?: number };
-  memoryTokens?: { text: string; count: number };
+  /** The memory part's token estimate, under its digest and length (app/context.ts estimateTokens); an older cache's `{text, count}` is counted again. */
+  memoryTokens?: { digest: string; length: number; count: number };
   /**
    * The memory part as last rendered, keyed by everything renderMemory was given and the code
    * that rendered it (app/context.ts), with its digest (render/memory-resend.ts): a prompt whose
