@@ -152,7 +152,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     cache.history = history.stats;
     dirty = true;
   }
-  if (dirty) await writeContextCache(session.paths.stateDir, cache);
+  if (dirty || rendered.recalled) await writeContextCache(session.paths.stateDir, cache, !dirty);
   return { memory, memoryDigest: rendered.digest, memoryBlocks: rendered.blockDigests, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
 }
 
@@ -193,7 +193,7 @@ export interface Rendered {
  * signature may change again within the same clock tick and keep it: its text, read after the signature, is kept beside
  * them and compared as well (git's "racily clean" files).
  */
-async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean }> {
+async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean; recalled?: boolean }> {
   const code = codeSignature();
   const signed = signMemoryInputs(session);
   const key = recallKey(code, budget, around, signed);
@@ -215,7 +215,8 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
     if (recall) cache.memory.recall = recall;
     else delete cache.memory.recall;
-    return { ...rendered, dirty: true };
+    // `recalled`: the recall record changed (when nothing else did, the cache's write is its alone).
+    return { ...rendered, recalled: true };
   }
   return rendered;
 }

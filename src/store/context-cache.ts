@@ -3,7 +3,7 @@
 // It holds nothing that cannot be recomputed from the memory files: losing it costs time only.
 import path from 'node:path';
 import { atomicWrite } from './fsx.js';
-import { readPrivateText } from './private-file.js';
+import { readPrivateBytes } from './private-file.js';
 import type { OverviewDigest } from '../render/context.js';
 
 /** What history/stream/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
@@ -70,23 +70,62 @@ export function cacheFile(stateDir: string): string {
   return path.join(stateDir, 'context-cache.json');
 }
 
+/** The recall record (ContextCache memory.recall), which every prompt after a tool call changes. */
+type Recall = NonNullable<ContextCache['memory']>['recall'];
+
+/**
+ * The file's bytes as read, up to its last field, `recall` (writeContextCache writes memory.recall
+ * there, apart from the rest): a write that changes the recall alone (a prompt after an `ls`)
+ * writes those bytes again as they are and a new last field, not the whole cache restringified
+ * (~195 KB of young allocation for a 44 KB cache: a scavenge in a short process). `recall`: the
+ * field as read, to check that the bytes after `at` are exactly it before they are replaced.
+ */
+const heads = new WeakMap<ContextCache, { bytes: Buffer; at: number; recall: Recall | null }>();
+const RECALL_FIELD = ',"recall":';
+
 /**
  * The cache, read only when it is a regular file of this user's that no one else may write: its
  * memory part goes into the agent's prompt as it is, so a link or a planted file is a miss.
+ * The top-level `recall` goes back into `memory` (a cache written before it moved keeps it there).
  */
 export async function readContextCache(stateDir: string): Promise<ContextCache> {
-  const text = readPrivateText(cacheFile(stateDir));
-  if (!text) return { version: 3 };
+  const bytes = readPrivateBytes(cacheFile(stateDir));
+  if (!bytes) return { version: 3 };
   try {
-    const parsed = JSON.parse(text) as ContextCache;
-    return parsed?.version === 3 ? parsed : { version: 3 };
+    const parsed = JSON.parse(bytes.toString('utf8')) as ContextCache & { recall?: Recall | null };
+    if (parsed?.version !== 3) return { version: 3 };
+    if (!('recall' in parsed)) return parsed;
+    const recall = parsed.recall ?? null;
+    delete parsed.recall;
+    if (parsed.memory) {
+      if (recall && typeof recall === 'object') parsed.memory.recall = recall;
+      else delete parsed.memory.recall;
+    }
+    const at = bytes.lastIndexOf(RECALL_FIELD);
+    if (at > 0) heads.set(parsed, { bytes, at, recall });
+    return parsed;
   } catch {
     return { version: 3 };
   }
 }
 
-export async function writeContextCache(stateDir: string, cache: ContextCache): Promise<void> {
+/**
+ * Writes the cache, memory.recall last as the top-level `recall`. `recallOnly`: nothing but the
+ * recall changed since it was read, so the bytes read before it are written again as they are
+ * (when they end where that field began, checked); otherwise the whole cache is serialized.
+ */
+export async function writeContextCache(stateDir: string, cache: ContextCache, recallOnly = false): Promise<void> {
+  const recall = cache.memory?.recall ?? null;
+  const head = recallOnly ? heads.get(cache) : undefined;
+  const field = (value: Recall | null) => `${RECALL_FIELD}${JSON.stringify(value)}}`;
+  let data: string | Uint8Array;
+  if (head && head.bytes.subarray(head.at).equals(Buffer.from(field(head.recall)))) data = Buffer.concat([head.bytes.subarray(0, head.at), Buffer.from(field(recall))]);
+  else {
+    const { recall: _, ...memory } = cache.memory ?? { key: '', digest: '' };
+    data = JSON.stringify({ ...cache, ...(cache.memory ? { memory } : {}), recall });
+  }
+  heads.delete(cache);
   // A failed cache write must never fail the command: the next run recomputes.
   // Not fsynced either: what a power cut loses is recomputed (docs/guarantees.md).
-  await atomicWrite(cacheFile(stateDir), JSON.stringify(cache), { durable: false }).catch(() => {});
+  await atomicWrite(cacheFile(stateDir), data, { durable: false }).catch(() => {});
 }

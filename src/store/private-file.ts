@@ -6,13 +6,18 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync 
 
 /** The file's text, or undefined when it is missing, unreadable, a link, or not privately the user's. */
 export function readPrivateText(file: string): string | undefined {
+  return readPrivateBytes(file)?.toString('utf8');
+}
+
+/** The file's bytes, or undefined as readPrivateText. */
+export function readPrivateBytes(file: string): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
     const st = fstatSync(fd);
     const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
     if (!st.isFile() || !mine || (st.mode & 0o022) !== 0) return undefined;
-    return readFileSync(fd, 'utf8');
+    return readFileSync(fd);
   } catch {
     return undefined;
   } finally {
