@@ -78,9 +78,11 @@ type Recall = NonNullable<ContextCache['memory']>['recall'];
  * there, apart from the rest): a write that changes the recall alone (a prompt after an `ls`)
  * writes those bytes again as they are and a new last field, not the whole cache restringified
  * (~195 KB of young allocation for a 44 KB cache: a scavenge in a short process). `recall`: the
- * field as read, to check that the bytes after `at` are exactly it before they are replaced.
+ * field as read, to check that the bytes end with exactly it before they are replaced. The last
+ * cache read only (one per command); found at the write, so that a prompt that writes nothing
+ * pays nothing for it.
  */
-const heads = new WeakMap<ContextCache, { bytes: Buffer; at: number; recall: Recall | null }>();
+let lastRead: { cache: ContextCache; bytes: Buffer; recall: Recall | null } | undefined;
 const RECALL_FIELD = ',"recall":';
 
 /**
@@ -101,8 +103,7 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
       if (recall && typeof recall === 'object') parsed.memory.recall = recall;
       else delete parsed.memory.recall;
     }
-    const at = bytes.lastIndexOf(RECALL_FIELD);
-    if (at > 0) heads.set(parsed, { bytes, at, recall });
+    lastRead = { cache: parsed, bytes, recall };
     return parsed;
   } catch {
     return { version: 3 };
@@ -116,15 +117,16 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
  */
 export async function writeContextCache(stateDir: string, cache: ContextCache, recallOnly = false): Promise<void> {
   const recall = cache.memory?.recall ?? null;
-  const head = recallOnly ? heads.get(cache) : undefined;
+  const read = recallOnly && lastRead?.cache === cache ? lastRead : undefined;
   const field = (value: Recall | null) => `${RECALL_FIELD}${JSON.stringify(value)}}`;
+  const at = read ? read.bytes.lastIndexOf(RECALL_FIELD) : -1;
   let data: string | Uint8Array;
-  if (head && head.bytes.subarray(head.at).equals(Buffer.from(field(head.recall)))) data = Buffer.concat([head.bytes.subarray(0, head.at), Buffer.from(field(recall))]);
+  if (read && at > 0 && read.bytes.subarray(at).equals(Buffer.from(field(read.recall)))) data = Buffer.concat([read.bytes.subarray(0, at), Buffer.from(field(recall))]);
   else {
     const { recall: _, ...memory } = cache.memory ?? { key: '', digest: '' };
     data = JSON.stringify({ ...cache, ...(cache.memory ? { memory } : {}), recall });
   }
-  heads.delete(cache);
+  lastRead = undefined;
   // A failed cache write must never fail the command: the next run recomputes.
   // Not fsynced either: what a power cut loses is recomputed (docs/guarantees.md).
   await atomicWrite(cacheFile(stateDir), data, { durable: false }).catch(() => {});
