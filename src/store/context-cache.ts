@@ -2,8 +2,9 @@
 // (run on every prompt) parses Markdown and loads the tokenizer only when its inputs changed.
 // It holds nothing that cannot be recomputed from the memory files: losing it costs time only.
 import path from 'node:path';
-import { atomicWrite } from './fsx.js';
-import { readPrivateBytes } from './private-file.js';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, writeSync, type Stats } from 'node:fs';
+import { atomicWrite, atomicWriteWith } from './fsx.js';
+import { readPrivateFile } from './private-file.js';
 import type { OverviewDigest } from '../render/context.js';
 
 /** What history/stream/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
@@ -74,15 +75,14 @@ export function cacheFile(stateDir: string): string {
 type Recall = NonNullable<ContextCache['memory']>['recall'];
 
 /**
- * The file's bytes as read, up to its last field, `recall` (writeContextCache writes memory.recall
- * there, apart from the rest): a write that changes the recall alone (a prompt after an `ls`)
- * writes those bytes again as they are and a new last field, not the whole cache restringified
- * (~195 KB of young allocation for a 44 KB cache: a scavenge in a short process). `recall`: the
- * field as read, to check that the bytes end with exactly it before they are replaced. The last
- * cache read only (one per command); found at the write, so that a prompt that writes nothing
- * pays nothing for it.
+ * The last cache read (one per command) and the file it was read from (fstat of the descriptor
+ * read, and its `recall` field as read): a write that changes the recall alone (a prompt after an
+ * `ls`), to the same file still there, writes that file's bytes up to its last field again as they
+ * are and a new last field, not the whole cache restringified (~195 KB of young allocation for a
+ * 44 KB cache: a scavenge in a short process). Its bytes are read again then, outside V8's heap;
+ * keeping the text read instead cost every render that scavenges a copy of it (~90 KB).
  */
-let lastRead: { cache: ContextCache; bytes: Buffer; recall: Recall | null } | undefined;
+let lastRead: { cache: ContextCache; stat: Stats; recall: Recall | null } | undefined;
 const RECALL_FIELD = ',"recall":';
 
 /**
@@ -91,10 +91,10 @@ const RECALL_FIELD = ',"recall":';
  * The top-level `recall` goes back into `memory` (a cache written before it moved keeps it there).
  */
 export async function readContextCache(stateDir: string): Promise<ContextCache> {
-  const bytes = readPrivateBytes(cacheFile(stateDir));
-  if (!bytes) return { version: 3 };
+  const read = readPrivateFile(cacheFile(stateDir));
+  if (!read) return { version: 3 };
   try {
-    const parsed = JSON.parse(bytes.toString('utf8')) as ContextCache & { recall?: Recall | null };
+    const parsed = JSON.parse(read.text) as ContextCache & { recall?: Recall | null };
     if (parsed?.version !== 3) return { version: 3 };
     if (!('recall' in parsed)) return parsed;
     const recall = parsed.recall ?? null;
@@ -103,7 +103,7 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
       if (recall && typeof recall === 'object') parsed.memory.recall = recall;
       else delete parsed.memory.recall;
     }
-    lastRead = { cache: parsed, bytes, recall };
+    lastRead = { cache: parsed, stat: read.stat, recall };
     return parsed;
   } catch {
     return { version: 3 };
@@ -116,18 +116,42 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
  * (when they end where that field began, checked); otherwise the whole cache is serialized.
  */
 export async function writeContextCache(stateDir: string, cache: ContextCache, recallOnly = false): Promise<void> {
-  const recall = cache.memory?.recall ?? null;
+  const file = cacheFile(stateDir);
   const read = recallOnly && lastRead?.cache === cache ? lastRead : undefined;
-  const field = (value: Recall | null) => `${RECALL_FIELD}${JSON.stringify(value)}}`;
-  const at = read ? read.bytes.lastIndexOf(RECALL_FIELD) : -1;
-  let data: string | Uint8Array;
-  if (read && at > 0 && read.bytes.subarray(at).equals(Buffer.from(field(read.recall)))) data = Buffer.concat([read.bytes.subarray(0, at), Buffer.from(field(recall))]);
-  else {
-    const { recall: _, ...memory } = cache.memory ?? { key: '', digest: '' };
-    data = JSON.stringify({ ...cache, ...(cache.memory ? { memory } : {}), recall });
-  }
   lastRead = undefined;
+  const recall = cache.memory?.recall ?? null;
+  const head = read && headAsRead(file, read.stat, read.recall);
   // A failed cache write must never fail the command: the next run recomputes.
   // Not fsynced either: what a power cut loses is recomputed (docs/guarantees.md).
-  await atomicWrite(cacheFile(stateDir), data, { durable: false }).catch(() => {});
+  if (head) {
+    const pieces = [head, recallField(recall)];
+    await atomicWriteWith(file, (fd) => pieces.forEach((bytes) => writeAll(fd, bytes)), { durable: false }).catch(() => {});
+    return;
+  }
+  const { recall: _, ...memory } = cache.memory ?? { key: '', digest: '' };
+  await atomicWrite(file, JSON.stringify({ ...cache, ...(cache.memory ? { memory } : {}), recall }), { durable: false }).catch(() => {});
+}
+
+/** The bytes of `file` before its last field, when it is still the file read (`stat`) and that field is `recall` as read; else undefined. */
+function headAsRead(file: string, stat: Stats, recall: Recall | null): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    const now = fstatSync(fd);
+    if (now.ino !== stat.ino || now.dev !== stat.dev || now.size !== stat.size || now.mtimeMs !== stat.mtimeMs || now.ctimeMs !== stat.ctimeMs) return undefined;
+    const bytes = readFileSync(fd);
+    const at = bytes.lastIndexOf(RECALL_FIELD);
+    return at > 0 && bytes.subarray(at).equals(recallField(recall)) ? bytes.subarray(0, at) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The cache's last field as writeContextCache writes it, closing the object. */
+const recallField = (recall: Recall | null) => Buffer.from(`${RECALL_FIELD}${JSON.stringify(recall)}}`);
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
 }
