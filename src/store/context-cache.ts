@@ -75,14 +75,16 @@ export function cacheFile(stateDir: string): string {
 type Recall = NonNullable<ContextCache['memory']>['recall'];
 
 /**
- * The last cache read (one per command) and the file it was read from (fstat of the descriptor
- * read, and its `recall` field as read): a write that changes the recall alone (a prompt after an
+ * The file a cache was read from (fstat of the descriptor read, and its `recall` field as read),
+ * kept on the cache under a symbol (JSON.stringify skips it; it dies with the cache, which a
+ * reference of the module's own kept alive into the exit's scavenge: +15..20 faults): a write that changes the recall alone (a prompt after an
  * `ls`), to the same file still there, writes that file's bytes up to its last field again as they
  * are and a new last field, not the whole cache restringified (~195 KB of young allocation for a
  * 44 KB cache: a scavenge in a short process). Its bytes are read again then, outside V8's heap;
  * keeping the text read instead cost every render that scavenges a copy of it (~90 KB).
  */
-let lastRead: { cache: ContextCache; stat: Stats; recall: Recall | null } | undefined;
+const READ = Symbol('read');
+type Read = { stat: Stats; recall: Recall | null };
 const RECALL_FIELD = ',"recall":';
 
 /**
@@ -103,7 +105,7 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
       if (recall && typeof recall === 'object') parsed.memory.recall = recall;
       else delete parsed.memory.recall;
     }
-    lastRead = { cache: parsed, stat: read.stat, recall };
+    Object.defineProperty(parsed, READ, { value: { stat: read.stat, recall } satisfies Read });
     return parsed;
   } catch {
     return { version: 3 };
@@ -117,8 +119,7 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
  */
 export async function writeContextCache(stateDir: string, cache: ContextCache, recallOnly = false): Promise<void> {
   const file = cacheFile(stateDir);
-  const read = recallOnly && lastRead?.cache === cache ? lastRead : undefined;
-  lastRead = undefined;
+  const read = recallOnly ? (cache as { [READ]?: Read })[READ] : undefined;
   const recall = cache.memory?.recall ?? null;
   const head = read && headAsRead(file, read.stat, read.recall);
   // A failed cache write must never fail the command: the next run recomputes.
