@@ -49,11 +49,8 @@ export function renderOrRecall(cache: ContextCache, code: Signature, base: Memor
   const key = JSON.stringify([code, budget]);
   const kept = cache.memory;
   const same = kept?.key === key && MEMORY_BLOCKS.every((block, i) => kept.blocks?.[block]?.key === keys[i]);
-  if (same && typeof kept.digest === 'string') {
-    if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false };
-    const joined = joinedBlocks(kept.blocks!);
-    if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false };
-  }
+  const recalled = same ? keptRendered(kept) : undefined;
+  if (recalled) return recalled;
   // The session state's text, rendered only now that a block or the part is.
   let decisions: string[] | undefined;
   let full: MemoryInputs | undefined;
@@ -89,6 +86,34 @@ const withDecisions = (block: KeptBlock) => (block.decisions ? { decisions: bloc
 /** A kept block's length: recorded, or (a cache written before lengths were) its text's. */
 function lengthOf(block: KeptBlock): number | undefined {
   return typeof block.length === 'number' ? block.length : typeof block.text === 'string' ? block.text.length : undefined;
+}
+
+/**
+ * The kept part as it is, when the session state block was rendered by this code and budget from
+ * the hot state `hot` renders as now (its key holds that text): what renderOrRecall would recall
+ * from keptInputs' keys, without taking the other blocks' inputs back. The caller has checked
+ * that every other file is as the part was last recalled for (app/context.ts hotChangedAlone).
+ */
+export function keptAsIs(cache: ContextCache, code: Signature, budget: number, hot: string): (Rendered & { maintained: boolean }) | undefined {
+  const kept = cache.memory;
+  const maintained = cache.overview?.digest.maintained;
+  if (kept?.key !== JSON.stringify([code, budget]) || typeof maintained !== 'boolean') return undefined;
+  try {
+    const [keyCode, [, , keptHot]] = JSON.parse(kept.blocks?.session_state?.key ?? 'null') as [unknown, unknown[]];
+    if (keyCode !== code || keptHot !== hot) return undefined;
+  } catch {
+    return undefined;
+  }
+  const recalled = keptRendered(kept);
+  return recalled && { ...recalled, maintained };
+}
+
+/** The kept part as a render: its cut text, or its blocks joined; undefined when the cache holds neither whole. */
+function keptRendered(kept: ContextCache['memory']): Rendered | undefined {
+  if (typeof kept?.digest !== 'string') return undefined;
+  if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false };
+  const joined = kept.blocks && joinedBlocks(kept.blocks);
+  return joined ? { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false } : undefined;
 }
 
 /**

@@ -138,7 +138,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     } else if (history.view.lastUsage !== null) {
       tokensUsed = history.view.lastUsage;
     } else {
-      const counted = await estimateTokens(session, cache, history, memory);
+      const counted = await estimateTokens(session, cache, history, memory, rendered.digest);
       history = counted.history;
       dirty ||= counted.dirty;
       // What the agent counted right after its compaction, else what it sends besides the
@@ -152,7 +152,7 @@ export async function assembleContext(session: Session, around: Surroundings, op
     cache.history = history.stats;
     dirty = true;
   }
-  if (dirty) await writeContextCache(session.paths.stateDir, cache);
+  if (dirty || rendered.recalled) await writeContextCache(session.paths.stateDir, cache, !dirty);
   return { memory, memoryDigest: rendered.digest, memoryBlocks: rendered.blockDigests, meta: figures!, metaText: figures ? renderMeta(figures, where) : '', where, agent: sources.agent, transcript: sources.transcript, warnings: sources.warnings, fromSiblings: sources.fromSiblings };
 }
 
@@ -193,7 +193,7 @@ export interface Rendered {
  * signature may change again within the same clock tick and keep it: its text, read after the signature, is kept beside
  * them and compared as well (git's "racily clean" files).
  */
-async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean }> {
+async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean; recalled?: boolean }> {
   const code = codeSignature();
   const signed = signMemoryInputs(session);
   const key = recallKey(code, budget, around, signed);
@@ -215,7 +215,8 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
     if (recall) cache.memory.recall = recall;
     else delete cache.memory.recall;
-    return { ...rendered, dirty: true };
+    // `recalled`: the recall record changed (when nothing else did, the cache's write is its alone).
+    return { ...rendered, recalled: true };
   }
   return rendered;
 }
@@ -282,8 +283,12 @@ async function loadTokenCounter(): Promise<(text: string) => number> {
   return (await import('../memory/tokens.js')).loadTokenCounter();
 }
 
-/** A tokenizer count of messages.jsonl and an estimate of the memory part (cached). */
-async function estimateTokens(session: Session, cache: ContextCache, history: HistoryRead, memory: string): Promise<{ tokens: number; history: HistoryRead; dirty: boolean }> {
+/**
+ * A tokenizer count of messages.jsonl and an estimate of the memory part (cached under the part's
+ * digest and length, not its text: a second copy of the part in the render cache was read by
+ * every prompt and written again by every miss; a digest that collides costs only an estimate).
+ */
+async function estimateTokens(session: Session, cache: ContextCache, history: HistoryRead, memory: string, digest: string): Promise<{ tokens: number; history: HistoryRead; dirty: boolean }> {
   let counter: ((text: string) => number) | undefined;
   let dirty = false;
   if (history.view.tokens === null) {
@@ -291,7 +296,8 @@ async function estimateTokens(session: Session, cache: ContextCache, history: Hi
     counter = historyBytes(session.paths.messages) > 0 ? await loadTokenCounter() : () => 0;
     history = await updateHistoryStats(session.paths.messages, cache.history, HISTORY_USAGE, counter);
   }
-  let memoryTokens = cache.memoryTokens?.text === memory ? cache.memoryTokens.count : undefined;
+  const kept = cache.memoryTokens;
+  let memoryTokens = kept?.digest === digest && kept.length === memory.length && typeof kept.count === 'number' ? kept.count : undefined;
   if (memoryTokens === undefined) {
     // The memory part is small and its share of the estimate modest: four bytes a token (within a
     // few per cent of o200k on Markdown, prose and code) spares the first prompt of every new
@@ -301,7 +307,7 @@ async function estimateTokens(session: Session, cache: ContextCache, history: Hi
       counter ??= await loadTokenCounter();
       memoryTokens = counter(memory);
     }
-    cache.memoryTokens = { text: memory, count: memoryTokens };
+    cache.memoryTokens = { digest, length: memory.length, count: memoryTokens };
     dirty = true;
   }
   return { tokens: (history.view.tokens ?? 0) + memoryTokens, history, dirty };

@@ -2,8 +2,9 @@
 // (run on every prompt) parses Markdown and loads the tokenizer only when its inputs changed.
 // It holds nothing that cannot be recomputed from the memory files: losing it costs time only.
 import path from 'node:path';
-import { atomicWrite } from './fsx.js';
-import { readPrivateText } from './private-file.js';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, writeSync, type Stats } from 'node:fs';
+import { atomicWrite, atomicWriteWith } from './fsx.js';
+import { readPrivateFile } from './private-file.js';
 import type { OverviewDigest } from '../render/context.js';
 
 /** What history/stream/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
@@ -29,7 +30,8 @@ export interface ContextCache {
   version: 3;
   // Keyed by the exact text, not a hash: a few KB compared byte for byte, no false hit possible.
   overview?: { text: string; digest: OverviewDigest; form?: number };
-  memoryTokens?: { text: string; count: number };
+  /** The memory part's token estimate, under its digest and length (app/context.ts estimateTokens); an older cache's `{text, count}` is counted again. */
+  memoryTokens?: { digest: string; length: number; count: number };
   /**
    * The memory part as last rendered, keyed by everything renderMemory was given and the code
    * that rendered it (app/context.ts), with its digest (render/memory-resend.ts): a prompt whose
@@ -69,23 +71,88 @@ export function cacheFile(stateDir: string): string {
   return path.join(stateDir, 'context-cache.json');
 }
 
+/** The recall record (ContextCache memory.recall), which every prompt after a tool call changes. */
+type Recall = NonNullable<ContextCache['memory']>['recall'];
+
+/**
+ * The file a cache was read from (fstat of the descriptor read, and its `recall` field as read),
+ * kept on the cache under a symbol (JSON.stringify skips it; it dies with the cache, which a
+ * reference of the module's own kept alive into the exit's scavenge: +15..20 faults): a write that changes the recall alone (a prompt after an
+ * `ls`), to the same file still there, writes that file's bytes up to its last field again as they
+ * are and a new last field, not the whole cache restringified (~195 KB of young allocation for a
+ * 44 KB cache: a scavenge in a short process). Its bytes are read again then, outside V8's heap;
+ * keeping the text read instead cost every render that scavenges a copy of it (~90 KB).
+ */
+const READ = Symbol('read');
+type Read = { stat: Stats; recall: Recall | null };
+const RECALL_FIELD = ',"recall":';
+
 /**
  * The cache, read only when it is a regular file of this user's that no one else may write: its
  * memory part goes into the agent's prompt as it is, so a link or a planted file is a miss.
+ * The top-level `recall` goes back into `memory` (a cache written before it moved keeps it there).
  */
 export async function readContextCache(stateDir: string): Promise<ContextCache> {
-  const text = readPrivateText(cacheFile(stateDir));
-  if (!text) return { version: 3 };
+  const read = readPrivateFile(cacheFile(stateDir));
+  if (!read) return { version: 3 };
   try {
-    const parsed = JSON.parse(text) as ContextCache;
-    return parsed?.version === 3 ? parsed : { version: 3 };
+    const parsed = JSON.parse(read.text) as ContextCache & { recall?: Recall | null };
+    if (parsed?.version !== 3) return { version: 3 };
+    if (!('recall' in parsed)) return parsed;
+    const recall = parsed.recall ?? null;
+    delete parsed.recall;
+    if (parsed.memory) {
+      if (recall && typeof recall === 'object') parsed.memory.recall = recall;
+      else delete parsed.memory.recall;
+    }
+    Object.defineProperty(parsed, READ, { value: { stat: read.stat, recall } satisfies Read });
+    return parsed;
   } catch {
     return { version: 3 };
   }
 }
 
-export async function writeContextCache(stateDir: string, cache: ContextCache): Promise<void> {
+/**
+ * Writes the cache, memory.recall last as the top-level `recall`. `recallOnly`: nothing but the
+ * recall changed since it was read, so the bytes read before it are written again as they are
+ * (when they end where that field began, checked); otherwise the whole cache is serialized.
+ */
+export async function writeContextCache(stateDir: string, cache: ContextCache, recallOnly = false): Promise<void> {
+  const file = cacheFile(stateDir);
+  const read = recallOnly ? (cache as { [READ]?: Read })[READ] : undefined;
+  const recall = cache.memory?.recall ?? null;
+  const head = read && headAsRead(file, read.stat, read.recall);
   // A failed cache write must never fail the command: the next run recomputes.
   // Not fsynced either: what a power cut loses is recomputed (docs/guarantees.md).
-  await atomicWrite(cacheFile(stateDir), JSON.stringify(cache), { durable: false }).catch(() => {});
+  if (head) {
+    const pieces = [head, recallField(recall)];
+    await atomicWriteWith(file, (fd) => pieces.forEach((bytes) => writeAll(fd, bytes)), { durable: false }).catch(() => {});
+    return;
+  }
+  const { recall: _, ...memory } = cache.memory ?? { key: '', digest: '' };
+  await atomicWrite(file, JSON.stringify({ ...cache, ...(cache.memory ? { memory } : {}), recall }), { durable: false }).catch(() => {});
+}
+
+/** The bytes of `file` before its last field, when it is still the file read (`stat`) and that field is `recall` as read; else undefined. */
+function headAsRead(file: string, stat: Stats, recall: Recall | null): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
+    const now = fstatSync(fd);
+    if (now.ino !== stat.ino || now.dev !== stat.dev || now.size !== stat.size || now.mtimeMs !== stat.mtimeMs || now.ctimeMs !== stat.ctimeMs) return undefined;
+    const bytes = readFileSync(fd);
+    const at = bytes.lastIndexOf(RECALL_FIELD);
+    return at > 0 && bytes.subarray(at).equals(recallField(recall)) ? bytes.subarray(0, at) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The cache's last field as writeContextCache writes it, closing the object. */
+const recallField = (recall: Recall | null) => Buffer.from(`${RECALL_FIELD}${JSON.stringify(recall)}}`);
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
 }

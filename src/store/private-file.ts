@@ -2,17 +2,22 @@
 // cache): read only when it is a regular file of this user's that no one else may write. A link,
 // or a file someone else planted or could change, reads as absent: the caller computes afresh.
 // Node built-ins only: the answer cache's first stage (entries/first.ts) imports it.
-import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 
 /** The file's text, or undefined when it is missing, unreadable, a link, or not privately the user's. */
 export function readPrivateText(file: string): string | undefined {
+  return readPrivateFile(file)?.text;
+}
+
+/** The file's text and its identity as it was read (fstat of the descriptor read), or undefined as readPrivateText. */
+export function readPrivateFile(file: string): { text: string; stat: Stats } | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
-    const st = fstatSync(fd);
-    const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
-    if (!st.isFile() || !mine || (st.mode & 0o022) !== 0) return undefined;
-    return readFileSync(fd, 'utf8');
+    const stat = fstatSync(fd);
+    const mine = typeof process.getuid !== 'function' || stat.uid === process.getuid();
+    if (!stat.isFile() || !mine || (stat.mode & 0o022) !== 0) return undefined;
+    return { text: readFileSync(fd, 'utf8'), stat };
   } catch {
     return undefined;
   } finally {
