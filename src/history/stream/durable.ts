@@ -172,11 +172,7 @@ export async function appendBytes(file: string, bytes: Buffer): Promise<void> {
 }
 /** A temp name beside `final`: `.<name>.<id>.<pid>.tmp` (hidden; removed by `removeStaleTemps` once its process is gone). */
 export function tempFor(final: string, id: string): string {
-  // Beside `final` without path.join: its normalizing loop, run over a session's long paths a few
-  // dozen times in the compact return, had V8 compile it with TurboFan there (~15 M instructions
-  // and ~250 page faults on the other core, beside the link check's greps: bench/README.md, compact10).
-  const dir = path.dirname(final);
-  return `${dir.endsWith(path.sep) ? dir : dir + path.sep}.${path.basename(final)}.${id}.${process.pid}.tmp`;
+  return path.join(path.dirname(final), `.${path.basename(final)}.${id}.${process.pid}.tmp`);
 }
 
 /** `dir/stem.ext`, or `dir/stem-2.ext`, … : a name that is not taken. */
