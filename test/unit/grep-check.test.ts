@@ -1,11 +1,11 @@
 // grep's output as the quick cut's link check reads it (src/history/stream/grep-check.ts): only
 // a match of one of the needles with exit 0, or exit 1 with nothing, is an answer; anything else
 // (another grep's output, an error, grep missing) is "unknown", and the check runs in process.
-import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { earliest, grepAnswer, startEarlyGrepCheck, startGrepCheck } from '../../src/history/stream/grep-check.js';
+import { earliest, grepAnswer, startGrepCheck } from '../../src/history/stream/grep-check.js';
 
 const needles = new Set(['"msg_01A"', '\\u0041']);
 
@@ -89,43 +89,3 @@ it('takes the earlier of two answers, nothing known when either is unknown, and 
   expect(earliest(undefined, 5)).toBeUndefined();
   expect(earliest(3, undefined)).toBeUndefined();
 });
-
-it('starts the check before its needles are known: the same answers once they are sent, the finishing only after a match of the ids', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-grep-early-'));
-  try {
-    const file = path.join(dir, 'messages.jsonl');
-    writeFileSync(file, '{"text":"plain"}\n{"text":"\\u0041"}\n{"id":"msg_01A"}\n');
-    const done = path.join(dir, 'then-ran');
-    const start = () => {
-      const [fd, again] = [openSync(file, 'r'), openSync(file, 'r')];
-      try {
-        return startEarlyGrepCheck(fd, again, { answer: path.join(dir, '.a1'), otherAnswer: path.join(dir, '.a2'), then: { file: '/bin/sh', args: ['-c', `echo ran >> "${done}"`] } })!;
-      } finally {
-        // The child holds its own copies from the start.
-        closeSync(fd);
-        closeSync(again);
-      }
-    };
-    const run = async (ids: string[], escapes: string[]) => {
-      const check = start().send(ids, escapes)!;
-      return [await check.firstMatch, await check.thenStarted];
-    };
-    expect(await run(['msg_01A"'], ['\\u0041'])).toEqual([26, true]);
-    expect(await run(['msg_01A"'], ['\\u0042'])).toEqual([42, true]);
-    expect(await run(['msg_01A"'], [])).toEqual([42, true]);
-    // The ids found nothing (a grep that did not behave): the caller checks in process and starts the finishing itself.
-    expect(await run(['msg_01B"'], ['\\u0041'])).toEqual([-1, false]);
-    // Needles it cannot pass: nothing is sent, the check is cancelled.
-    expect(start().send([], ['\\u0041'])).toBeUndefined();
-    expect(start().send(['a\nb'], [])).toBeUndefined();
-    start().cancel();
-    // The three matches each start the finishing once this process has exited or after their
-    // wait (~2-4 s); the cancelled checks start none.
-    for (let i = 0; i < 600 && !(existsSync(done) && readFileSync(done, 'utf8') === 'ran\n'.repeat(3)); i++) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 500));
-    expect(readFileSync(done, 'utf8')).toBe('ran\n'.repeat(3));
-    expect(readdirSync(dir).sort()).toEqual(['messages.jsonl', 'then-ran']);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}, 60_000);
