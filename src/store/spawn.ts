@@ -48,58 +48,6 @@ export function spawnDetached(file: string, args: string[], child: DetachedChild
   return handle.pid;
 }
 
-/** The write end of a pipe to a child: written synchronously (a few KB at most), then closed (the child reads to its end). */
-export interface PipeEnd {
-  fd: number;
-  close(): void;
-}
-
-interface PipeHandle {
-  fd: number;
-  close(): void;
-}
-
-/**
- * spawnDetached with the child's descriptors laid out by `fds` (0, 1, 2, 3, …: an open
- * descriptor of this process, 'pipe' for a new pipe this process writes to, undefined for
- * /dev/null), by Node's spawn handle only; undefined where that handle is not to be used or the
- * child could not start (the caller then takes another way). The pipes come back in `fds`' order.
- */
-export function spawnDetachedPiped(file: string, args: string[], child: { fds: (number | 'pipe' | undefined)[]; env: NodeJS.ProcessEnv; onExit: (code: number | undefined) => void }): { pid: number; pipes: PipeEnd[] } | undefined {
-  const Process = processHandle();
-  const pipeWrap = Process && bindingOf<{ Pipe?: new (type: number) => PipeHandle; constants?: { SOCKET?: number } }>('pipe_wrap');
-  if (!Process || typeof pipeWrap?.Pipe !== 'function' || pipeWrap.constants?.SOCKET === undefined) return undefined;
-  const { Pipe } = pipeWrap;
-  const pipes: PipeHandle[] = [];
-  const stdio = child.fds.map((n) => {
-    if (n !== 'pipe') return n === undefined ? { type: 'ignore' } : { type: 'fd', fd: n };
-    const handle = new Pipe(pipeWrap.constants!.SOCKET!);
-    pipes.push(handle);
-    return { type: 'pipe', handle };
-  });
-  const handle = new Process();
-  handle.onexit = (code, signal) => {
-    handle.close();
-    child.onExit(signal ? undefined : code);
-  };
-  const envPairs = Object.entries(child.env).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`]));
-  const err = handle.spawn({ file, args: [file, ...args], envPairs, stdio, detached: true, windowsHide: true });
-  if (err !== 0 || handle.pid === undefined || pipes.some((p) => !(p.fd >= 0))) {
-    for (const p of pipes) p.close();
-    handle.close();
-    return undefined;
-  }
-  return { pid: handle.pid, pipes: pipes.map((p) => ({ fd: p.fd, close: () => p.close() })) };
-}
-
-function bindingOf<T>(name: string): T | undefined {
-  try {
-    return (process as unknown as { binding: (name: string) => T }).binding(name);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Node's spawn handle, or undefined where it is not to be used. */
 function processHandle(): (new () => ProcessHandle) | undefined {
   try {

@@ -35,7 +35,7 @@ import type { Session } from '../../store/session.js';
 import { usageError, fsError } from '../../ui/errors.js';
 import { planFromTail, type CutPlan, type NoCut } from './plan.js';
 import { fileIdentity, finishCommitted, journalPath, recoverCompaction, type FileIdentity } from './journal.js';
-import { QUICK_CUT_BYTES, quickCut, startEarlyLinkCheck, type EarlyLinkCheck } from './quick-cut.js';
+import { QUICK_CUT_BYTES, quickCut } from './quick-cut.js';
 import { Progress } from './pass.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
 import { fullCut } from './full-cut.js';
@@ -131,29 +131,20 @@ async function compactLocked(session: Session, options: CompactOptions, env: Com
     return { ...base, counts: { ...emptyCounts(), linesBefore: found.lines, linesAfter: found.lines, bytesBefore: size, turnsBefore: found.turns, turnsKept: found.turns, stepsKept: found.steps }, reason: `nothing to compact (${why ?? nothingToCut(found, keepRecent, keepSteps)})` };
   };
 
-  // A quick cut may follow (its cut is at most the file's size): its link check's child starts
-  // now, beside the plan, and is cancelled (it starts nothing) when none follows.
-  const quickMay = target === 'conversation' && strategy === 'archive' && !options.dryRun && size >= (options.quickFrom ?? QUICK_CUT_BYTES);
-  const early = quickMay ? startEarlyLinkCheck(session, env.now(), options.wait ? undefined : env.finishCommand) : undefined;
-  try {
-    const plan = await planFromTail(file, size, keepRecent, keepSteps);
-    if (!('cut' in plan)) return nothing(plan);
-    const quickAllowed = quickMay && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES);
-    const quick = quickAllowed ? await quickWay(session, plan, { options, env, archiveTo, size, base, progress, early }) : undefined;
-    early?.check.cancel();
-    return quick ?? fullCut(session, plan, { options, env, archiveTo, size, identity, base, progress, nothing });
-  } finally {
-    early?.check.cancel();
-  }
+  const plan = await planFromTail(file, size, keepRecent, keepSteps);
+  if (!('cut' in plan)) return nothing(plan);
+  const quickAllowed = target === 'conversation' && strategy === 'archive' && !options.dryRun && plan.turnBefore && plan.cut >= (options.quickFrom ?? QUICK_CUT_BYTES);
+  const quick = quickAllowed ? await quickWay(session, plan, { options, env, archiveTo, size, base, progress }) : undefined;
+  return quick ?? fullCut(session, plan, { options, env, archiveTo, size, identity, base, progress, nothing });
 }
 
 /**
  * A plain cut of a long history the quick way (quick-cut.ts), its finishing done now or left to
  * the background; undefined (nothing changed) when it steps aside for the full way.
  */
-async function quickWay(session: Session, plan: CutPlan, ctx: { options: CompactOptions; env: CompactEnv; archiveTo?: string; size: number; base: CompactResult; progress: Progress; early?: EarlyLinkCheck }): Promise<CompactResult | undefined> {
+async function quickWay(session: Session, plan: CutPlan, ctx: { options: CompactOptions; env: CompactEnv; archiveTo?: string; size: number; base: CompactResult; progress: Progress }): Promise<CompactResult | undefined> {
   const { options, env, progress } = ctx;
-  const quick = await quickCut(session, plan, { now: env.now(), archiveTo: ctx.archiveTo, progress, finish: options.wait ? undefined : env.finishCommand, finishStarted: env.finishStarted, early: ctx.early });
+  const quick = await quickCut(session, plan, { now: env.now(), archiveTo: ctx.archiveTo, progress, finish: options.wait ? undefined : env.finishCommand, finishStarted: env.finishStarted });
   if (!quick) return undefined;
   const counts: CompactCounts = { ...emptyCounts(), linesBefore: null, linesArchived: null, messagesArchived: null, turnsBefore: null, turnsArchived: null, turnsKept: plan.tailTurns, stepsKept: plan.tailSteps, bytesBefore: ctx.size, bytesArchived: plan.cut, linesAfter: plan.tailLines + 1 + (plan.opening ? 1 : 0) };
   let finishing: CompactResult['finishing'] = 'background';

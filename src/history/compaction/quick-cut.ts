@@ -48,7 +48,7 @@ import { fileIdentity, journalPath, readJournal, writeJournal, type Journal } fr
 import { noteCarried } from './quick-finish.js';
 import { rel, transcriptPlaceholder, type Progress } from './pass.js';
 import { readChunksInThread } from '../stream/read.js';
-import { startEarlyGrepCheck, startGrepCheck, type EarlyGrepCheck, type GrepCheck, type ThenRun } from '../stream/grep-check.js';
+import { startGrepCheck, type GrepCheck, type ThenRun } from '../stream/grep-check.js';
 import { DurableFile, freeName, tempFor } from '../stream/durable.js';
 import { replaceKeepingAppends } from '../stream/swap.js';
 import { nodeHash } from '../../memory/hash.js';
@@ -70,45 +70,6 @@ export interface QuickCutContext {
   finishStarted?: () => void;
   /** Check in this thread only (tests of the in-thread check). */
   inThread?: boolean;
-  /** The check's child started before the plan (startEarlyLinkCheck): used when it reads this same file. */
-  early?: EarlyLinkCheck;
-}
-
-/** A link check started before the plan: its child waits for the needles; `identity` is the file it reads. */
-export interface EarlyLinkCheck {
-  check: EarlyGrepCheck;
-  identity: { ino: number; dev: number };
-}
-
-/**
- * Starts the link check's child (sh and its two greps) before the plan is known, so that its
- * start runs beside the plan and the greps begin reading as soon as quickCut sends them the
- * needles: grep's chain to its answer was as long as the return's own chain to its commit
- * (bench/README.md, compact9, compact10). Undefined when it cannot be started that way (quickCut
- * then starts it itself). Call with the session lock held; cancel() it when no quick cut follows
- * (its child then starts nothing).
- */
-export function startEarlyLinkCheck(session: Session, now: Date, finish: ThenRun | undefined): EarlyLinkCheck | undefined {
-  const file = session.paths.messages;
-  let fd: number | undefined;
-  let again: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    again = openAgain(fd, file);
-    if (again === undefined) return undefined;
-    const stamp = fileStamp(now);
-    const answer = (name: string) => tempFor(path.join(session.paths.stateDir, name), stamp);
-    const check = startEarlyGrepCheck(fd, again, { answer: answer('link-check'), otherAnswer: answer('link-check-escapes'), then: finish });
-    if (!check) return undefined;
-    const { ino, dev } = fstatSync(fd);
-    return { check, identity: { ino, dev } };
-  } catch {
-    return undefined;
-  } finally {
-    // The child has its own copies (or none was started).
-    if (fd !== undefined) closeSync(fd);
-    if (again !== undefined) closeSync(again);
-  }
 }
 
 export interface QuickCutDone {
@@ -132,10 +93,9 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutCon
     throw fsError(err, 'read', file);
   });
   const stamp = fileStamp(ctx.now);
-  // Started first (or sent its needles, when it was started before the plan), on the other core:
-  // the check's answer is awaited only before the commit.
-  const native = ctx.inThread ? undefined : (sendEarly(ctx.early, old.fd, scanner) ?? startLinkCheck(old.fd, file, scanner, [tempFor(path.join(session.paths.stateDir, 'link-check'), stamp), tempFor(path.join(session.paths.stateDir, 'link-check-escapes'), stamp)], ctx.finish));
-  if (native?.thenStarted === true) ctx.finishStarted?.();
+  // Started first, on the other core: the check's answer is awaited only before the commit.
+  const native = ctx.inThread ? undefined : startLinkCheck(old.fd, file, scanner, [tempFor(path.join(session.paths.stateDir, 'link-check'), stamp), tempFor(path.join(session.paths.stateDir, 'link-check-escapes'), stamp)], ctx.finish);
+  if (native?.thenStarted) ctx.finishStarted?.();
   const messagesTemp = tempFor(file, stamp);
   let archiveLinked: string | undefined;
   let placeholder: string | undefined;
@@ -210,8 +170,6 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutCon
       let mayLink: boolean;
       try {
         mayLink = await mayLinkAcrossCut(native, scanner, old, file, cut, ctx.progress);
-        // An early check's child starts the finishing only after an answer of its ids' grep.
-        if (native && native.thenStarted !== true && (await native.thenStarted)) ctx.finishStarted?.();
       } finally {
         // Nothing may still be writing when the finally blocks below clean up.
         const [, , reserved] = await written;
@@ -258,7 +216,14 @@ export async function quickCut(session: Session, plan: CutPlan, ctx: QuickCutCon
  * identity), or by one grep when it cannot be opened again.
  */
 function startLinkCheck(fd: number, file: string, scanner: IdScanner, [answer, otherAnswer]: [string, string], then: ThenRun | undefined): GrepCheck | undefined {
-  const groups = linkCheckGroups(fd, scanner);
+  // Enough to rank the ids' bytes; counting more cost the return ~3 M instructions (V8 optimizing the loop).
+  const sample = Buffer.alloc(16 << 10);
+  let groups: string[][];
+  try {
+    groups = scanner.fixedStringGroups(sample.subarray(0, readSync(fd, sample, 0, sample.length, 0)));
+  } catch {
+    groups = [scanner.fixedStrings()];
+  }
   const again = groups.length === 2 ? openAgain(fd, file) : undefined;
   if (again === undefined) return startGrepCheck(fd, groups.flat(), { answer, then });
   try {
@@ -266,32 +231,6 @@ function startLinkCheck(fd: number, file: string, scanner: IdScanner, [answer, o
   } finally {
     // The child has its own copy (or none was started).
     closeSync(again);
-  }
-}
-
-/**
- * The needles sent to a check started before the plan, when it reads the file open as `fd`;
- * undefined (the early check cancelled) otherwise.
- */
-function sendEarly(early: EarlyLinkCheck | undefined, fd: number, scanner: IdScanner): GrepCheck | undefined {
-  if (!early) return undefined;
-  const { ino, dev } = fstatSync(fd);
-  const groups = ino === early.identity.ino && dev === early.identity.dev ? linkCheckGroups(fd, scanner) : [];
-  if (groups.length !== 2) {
-    early.check.cancel();
-    return undefined;
-  }
-  return early.check.send(groups[0]!, groups[1]!);
-}
-
-/** The check's needles in two groups (IdScanner.fixedStringGroups), the ids cut to tails ranked on the file's first bytes. */
-function linkCheckGroups(fd: number, scanner: IdScanner): string[][] {
-  // Enough to rank the ids' bytes; counting more cost the return ~3 M instructions (V8 optimizing the loop).
-  const sample = Buffer.alloc(16 << 10);
-  try {
-    return scanner.fixedStringGroups(sample.subarray(0, readSync(fd, sample, 0, sample.length, 0)));
-  } catch {
-    return [scanner.fixedStrings()];
   }
 }
 

@@ -10,8 +10,8 @@
 // cost it a quarter of the two in one, bench/README.md, compact7).
 // Any doubt about grep's answer (no /bin/sh or grep, another grep, an error, output it does not
 // recognise) gives undefined, and the caller checks in this thread instead: "no" stays exact.
-import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { spawnDetached, spawnDetachedPiped, type PipeEnd } from '../../store/spawn.js';
+import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { spawnDetached } from '../../store/spawn.js';
 
 /** A command to run in the check's child once grep is done and the caller has exited (detached, stdio closed). */
 export interface ThenRun {
@@ -21,8 +21,8 @@ export interface ThenRun {
 }
 
 export interface GrepCheck {
-  /** Whether `then` was handed to the child (it runs after grep, even if this process dies): known at once, or once the child has exited (startEarlyGrepCheck). */
-  thenStarted: boolean | Promise<boolean>;
+  /** Whether `then` was handed to the child (it runs after grep, even if this process dies). */
+  thenStarted: boolean;
   /** The byte offset of the first match, -1 when nothing matched, undefined when unknown. */
   firstMatch: Promise<number | undefined>;
 }
@@ -44,97 +44,6 @@ export interface GrepCheck {
  * only delays it).
  */
 const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; p=$PPID; { i=0; while [ $i -lt 150 ] && [ "$p" != 1 ] && kill -0 "$p" 2>/dev/null; do command -p sleep 0.01 2>/dev/null || break; i=$((i+1)); done; exec "$@"; } & exit 0`;
-
-/**
- * The same check started before its needles are known (EARLY_SCRIPT): the child, sh and both
- * greps start while the caller plans its cut, and each grep reads its needles from a pipe (`-f -`)
- * once the caller sends them; grep reads all its patterns before it reads any input, so neither
- * reads the history before then. Child descriptors: 0 the ids' pipe, 1 their answer, 3 the
- * history (as /dev/fd/3: Linux opens the same file again), 4 the history again, 5 the second
- * answer, 6 the second pipe. `then` runs only when the ids' grep found one of them (exit 0): a
- * check cancelled (its pipes closed with no needles: nothing matches) starts nothing, and neither
- * does a run killed before it sent them (it had written nothing to finish: its journal comes after).
- */
-const EARLY_SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C command -p grep -F -a -b -o -m 1 -f - "$1"; s=$?; echo "exit $s"; return $s; }; c /dev/fd/4 <&6 >&5 3<&- 5>&- 6<&- & c /dev/fd/3 4<&- 5>&- 6<&-; r=$?; wait; exec </dev/null >/dev/null 2>&1 3<&- 4<&- 5>&- 6<&-; [ "$r" = 0 ] && [ $# -gt 0 ] || exit 0; p=$PPID; { i=0; while [ $i -lt 150 ] && [ "$p" != 1 ] && kill -0 "$p" 2>/dev/null; do command -p sleep 0.01 2>/dev/null || break; i=$((i+1)); done; exec "$@"; } & exit 0`;
-
-/** A check started before its needles are known (startEarlyGrepCheck). */
-export interface EarlyGrepCheck {
-  /** Sends the two groups of needles (ids, escapes: IdScanner.fixedStringGroups); undefined when they cannot be sent (the check is then cancelled). */
-  send(ids: string[], others: string[]): GrepCheck | undefined;
-  /** Closes the pipes with no needles: both greps find nothing, `then` is not run. */
-  cancel(): void;
-}
-
-/**
- * Starts the check's child over `fd` and `otherFd` (the same file, open twice) with its needles to
- * come; undefined where it cannot (no spawn handle with pipes, an answer file not made): the
- * caller then starts the check once it knows them (startGrepCheck).
- */
-export function startEarlyGrepCheck(fd: number, otherFd: number, options: { answer: string; otherAnswer: string; then?: ThenRun }): EarlyGrepCheck | undefined {
-  const out = openAnswer(options.answer);
-  if (out === undefined) return undefined;
-  const otherOut = openAnswer(options.otherAnswer);
-  if (otherOut === undefined) {
-    closeSync(out);
-    return undefined;
-  }
-  let exited!: (code: number | undefined) => void;
-  const exit = new Promise<number | undefined>((resolve) => (exited = resolve));
-  const { then } = options;
-  const env: NodeJS.ProcessEnv = { ...(then?.env ?? process.env) };
-  delete env.WMEM_CHECK_NEEDLES;
-  delete env.WMEM_CHECK_OTHERS;
-  const started = spawnDetachedPiped('/bin/sh', ['-c', EARLY_SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], { fds: ['pipe', out, undefined, fd, otherFd, otherOut, 'pipe'], env, onExit: exited });
-  if (!started) {
-    closeSync(out);
-    closeSync(otherOut);
-    return undefined;
-  }
-  const [ids, others] = started.pipes as [PipeEnd, PipeEnd];
-  // The answers are read once the child has exited; closed then, whatever was asked.
-  const answers = exit.then((code) => {
-    const texts = code === 0 ? [readAnswer(out), readAnswer(otherOut)] : undefined;
-    closeSync(out);
-    closeSync(otherOut);
-    return texts;
-  });
-  let sent = false;
-  const close = () => {
-    if (sent) return;
-    sent = true;
-    ids.close();
-    others.close();
-  };
-  return {
-    cancel: close,
-    send(idNeedles, otherNeedles) {
-      const valid = (group: string[]) => !group.some((n) => !n || n.includes('\n'));
-      if (sent || !idNeedles.length || !valid(idNeedles) || !valid(otherNeedles)) {
-        close();
-        return undefined;
-      }
-      try {
-        writeAll(ids.fd, idNeedles.map((n) => n + '\n').join(''));
-        if (otherNeedles.length) writeAll(others.fd, otherNeedles.map((n) => n + '\n').join(''));
-      } catch {
-        close();
-        return undefined;
-      } finally {
-        close();
-      }
-      const firstMatch = answers.then((texts) => (texts ? earliest(grepAnswer(texts[0]!, new Set(idNeedles)), grepAnswer(texts[1]!, new Set(otherNeedles))) : undefined));
-      // The child starts `then` after an "exit 0" of the ids' grep, whatever this process makes of its output.
-      const thenStarted = answers.then((texts) => then !== undefined && texts !== undefined && texts[0]!.endsWith('\nexit 0\n'));
-      return { thenStarted, firstMatch };
-    },
-  };
-}
-
-/** Writes all of `text` to a pipe (a few KB: the pipe takes them at once; a full pipe throws EAGAIN, and the caller cancels). */
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'latin1');
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-}
 
 /**
  * Where grep's answer goes: `answer`, a new file (removed once open). A second group of needles
