@@ -4,7 +4,7 @@
 // (app/context.ts memoryPart), which takes every other block's inputs back from the cache's keys
 // (they are those inputs, as JSON) and so loads neither the files' parsers nor context-memory.cjs.
 import type { ContextCache, KeptBlock } from '../store/context-cache.js';
-import { MEMORY_BLOCKS, blockInputs, joinedBlocks, renderBlock, renderMemory, type MemoryInputs, type OverviewDigest } from '../render/context.js';
+import { MEMORY_BLOCKS, blockInputs, joinedBlocks, keptPart, renderBlock, renderMemory, type MemoryInputs, type OverviewDigest } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { sessionStateText } from '../memory/session-state.js';
 import type { Signature } from '../store/answers.js';
@@ -108,12 +108,10 @@ export function keptAsIs(cache: ContextCache, code: Signature, budget: number, h
   return recalled && { ...recalled, maintained };
 }
 
-/** The kept part as a render: its cut text, or its blocks joined; undefined when the cache holds neither whole. */
+/** The kept part as a render (render/context.ts keptPart): undefined when the cache holds neither its cut text nor its blocks whole. */
 function keptRendered(kept: ContextCache['memory']): Rendered | undefined {
-  if (typeof kept?.digest !== 'string') return undefined;
-  if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false };
-  const joined = kept.blocks && joinedBlocks(kept.blocks);
-  return joined ? { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false } : undefined;
+  const part = keptPart(kept);
+  return part && { ...part, dirty: false };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { UsageView } from '../memory/meter.js';
 import { updateHistoryStats } from '../history/stream/stats.js';
 import { HISTORY_USAGE } from '../agents/history-usage.js';
 import { loadAgentHookByMetaName } from '../agents/lookup.js';
-import { joinedBlocks, renderMeta, type MemoryWhere } from '../render/context.js';
+import { keptPart, renderMeta, type MemoryWhere } from '../render/context.js';
 import { budgetForTokensMax, metaFigures, resolveWindow, type MetaFigures, type TokensSource } from '../memory/meter.js';
 import type { AppEnv } from './env.js';
 import { signContextInputs, signMemoryInputs } from './context-inputs.js';
@@ -199,10 +199,11 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   const key = recallKey(code, budget, around, signed);
   const kept = cache.memory;
   const maintained = cache.overview?.digest.maintained;
-  if (kept?.recall?.key === key && typeof kept.digest === 'string' && typeof maintained === 'boolean' && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textOf(file) === text)) {
-    if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, dirty: false, maintained };
-    const joined = kept.blocks && joinedBlocks(kept.blocks);
-    if (joined) return { text: joined.text, digest: kept.digest, blockDigests: joined.digests, dirty: false, maintained };
+  // The part's own key names the code that rendered it: a recall record left by this build beside
+  // a part another build (an older install on the same session) wrote since is no hit.
+  if (kept?.recall?.key === key && kept.key === JSON.stringify([code, budget]) && typeof maintained === 'boolean' && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textOf(file) === text)) {
+    const part = keptPart(kept);
+    if (part) return { ...part, dirty: false, maintained };
   }
   const texts = unsettled(signed, Date.now(), settleMs(env)).map((file) => [file, textOf(file)] as const);
   // Not a regular file (a link, a folder), or more text than the cache should carry, that changed

@@ -236,6 +236,17 @@ export function joinedBlocks(blocks: Record<string, { text?: string; digest?: st
   return { text: joinBlocks(texts), digests };
 }
 
+/**
+ * The part a render cache entry holds whole (store/context-cache.ts): its cut text, or its blocks
+ * joined; with its digest (and each shown block's, when kept). Undefined when it holds neither.
+ */
+export function keptPart(kept: { digest?: unknown; text?: unknown; blocks?: Record<string, { text?: string; digest?: string }> } | undefined): { text: string; digest: string; blockDigests?: Record<string, string> } | undefined {
+  if (typeof kept?.digest !== 'string') return undefined;
+  if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest };
+  const joined = kept.blocks && joinedBlocks(kept.blocks);
+  return joined ? { text: joined.text, digest: kept.digest, blockDigests: joined.digests } : undefined;
+}
+
 function wrap(tag: string, body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;
 }

@@ -76,12 +76,13 @@ type Recall = NonNullable<ContextCache['memory']>['recall'];
 
 /**
  * The file a cache was read from (fstat of the descriptor read, and its `recall` field as read),
- * kept on the cache under a symbol (JSON.stringify skips it; it dies with the cache, which a
- * reference of the module's own kept alive into the exit's scavenge: +15..20 faults): a write that changes the recall alone (a prompt after an
- * `ls`), to the same file still there, writes that file's bytes up to its last field again as they
- * are and a new last field, not the whole cache restringified (~195 KB of young allocation for a
- * 44 KB cache: a scavenge in a short process). Its bytes are read again then, outside V8's heap;
- * keeping the text read instead cost every render that scavenges a copy of it (~90 KB).
+ * kept on the cache object under a symbol: JSON.stringify skips it, and it is freed with the cache.
+ * (A module-level reference instead kept the cache alive into the exit's scavenge: +15..20 faults.)
+ * A write that changes the recall alone (a prompt after an `ls`), to the same file still there,
+ * writes that file's bytes up to its last field again as they are and a new last field, not the
+ * whole cache restringified (~195 KB of young allocation for a 44 KB cache: a scavenge in a short
+ * process). Its bytes are read again then, outside V8's heap; keeping the text read instead cost
+ * every render that scavenges a copy of it (~90 KB).
  */
 const READ = Symbol('read');
 type Read = { stat: Stats; recall: Recall | null };

@@ -97,4 +97,27 @@ describe('the memory part kept in the render cache', () => {
       { numRuns: 1, examples: [[['overBudget', 'track', 'note', 'underBudget', ...Object.keys(edits).filter((e) => !['overBudget', 'track', 'note', 'underBudget'].includes(e))]]] },
     );
   });
+
+  it('is not recalled when another build (an older install on the same session) rewrote it beside this build\'s recall record', async () => {
+    await box.run(['context'], { env: fresh() });
+    const file = path.join(await sessionDir(), 'state', 'context-cache.json');
+    const cache = JSON.parse(await readFile(file, 'utf8'));
+    // The recall record stays this build's (the file's last field, as this build wrote it); the
+    // part is another code's, its texts different, as a build that renders otherwise would leave it.
+    expect(Object.keys(cache).at(-1)).toBe('recall');
+    // Each key begins with the code that rendered it (the part's and each block's).
+    const anotherCode = (key: string) => JSON.stringify(['another build', ...JSON.parse(key).slice(1)]);
+    cache.memory.key = anotherCode(cache.memory.key);
+    if (typeof cache.memory.text === 'string') cache.memory.text += '\nFROM ANOTHER BUILD';
+    for (const block of Object.values(cache.memory.blocks ?? {}) as { key: string; text?: string }[]) {
+      block.key = anotherCode(block.key);
+      if (typeof block.text === 'string') block.text += '\nFROM ANOTHER BUILD';
+    }
+    await writeFile(file, JSON.stringify(cache));
+    const kept = await box.run(['context', '--part', 'memory'], { env: fresh() });
+    expect(kept.exitCode).toBe(0);
+    expect(String(kept.stdout)).not.toContain('FROM ANOTHER BUILD');
+    await forgetKeptMemory();
+    expect(String(kept.stdout)).toBe(String((await box.run(['context', '--part', 'memory'], { env: fresh() })).stdout));
+  });
 });
