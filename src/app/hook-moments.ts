@@ -1,12 +1,12 @@
 // What wmem does at each moment of an agent's session (SPEC §10), the same for every agent: the
 // adapter only supplies the protocol (its input, its answer, its transcript). session-start and
-// prompt answer with additional context; the others record (tool events, compaction, session end)
-// and answer nothing. Every handler may throw: the hook driver turns any failure into a log line
-// and silence. The moments that only record a tool call are hook-tool.ts's, and where a moment's
-// session is, hook-session.ts's: a tool call loads neither this module nor what it renders with.
-import { promises as fs } from 'node:fs';
+// prompt, here, answer with additional context; the others record (tool events, compaction, session
+// end) and answer nothing. Every handler may throw: the hook driver turns any failure into a log
+// line and silence. The moments that only record a tool call are hook-tool.ts's, the compaction's
+// and the session end's hook-compaction.ts's (it shares the transcript helpers exported here), and
+// where a moment's session is, hook-session.ts's: a tool call loads neither this module nor what it
+// renders with.
 import path from 'node:path';
-import { fileStamp } from '../store/paths.js';
 import { readCurrent, writeCurrent, type Session } from '../store/session.js';
 import type { AgentHook, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
 import { updateHookState, type HookState } from '../store/hook-state.js';
@@ -15,7 +15,7 @@ import type { Observed } from '../store/meter-sources.js';
 import { cleanModelId } from '../store/meter-sources.js';
 import { planResend, type MemoryCopy, type ResendPlan } from '../render/memory-resend.js';
 import type { AppEnv } from './env.js';
-import { HookFailure, locateSession, sessionExists, warmContext, type HookResult, type Moment } from './hook-session.js';
+import { HookFailure, locateSession, type HookResult, type Moment } from './hook-session.js';
 
 /** The usage as of this hook, and where the transcript read stopped (when there is a transcript). */
 interface UsageRead {
@@ -29,7 +29,7 @@ interface UsageRead {
  * simply not be written: Claude Code creates it lazily, after the first prompt's hooks in a new
  * project (anthropics/claude-code#41310).
  */
-async function readUsage(moment: Moment, state: HookState, required: boolean, session?: Session): Promise<UsageRead | undefined> {
+export async function readUsage(moment: Moment, state: HookState, required: boolean, session?: Session): Promise<UsageRead | undefined> {
   // Reported usage is kept as the cursor too, so `wmem status` finds it through the adapter later.
   const fromInput = moment.input.usage ? passedUsage(moment.input.usage, moment.adapter, session) : undefined;
   return (await readTranscript(moment, state, required)) ?? fromInput;
@@ -40,7 +40,7 @@ async function readUsage(moment: Moment, state: HookState, required: boolean, se
  * name a .jsonl file, as every agent's transcript does, so that input naming /etc/passwd or a
  * key file gets nothing copied into memory.
  */
-function checkTranscriptPath(file: string): void {
+export function checkTranscriptPath(file: string): void {
   if (!path.isAbsolute(file)) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not an absolute path`);
   if (!file.endsWith('.jsonl')) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not a .jsonl file (every agent's transcript is one)`);
 }
@@ -64,13 +64,13 @@ async function readTranscript({ input, adapter }: Moment, state: HookState, requ
  * Token use the agent passed in the input (OpenCode): kept as the cursor, so `wmem status` finds
  * it later through the adapter's reader; the cursor names the session's conversation file.
  */
-function passedUsage(view: UsageView, adapter: AgentHook, session: Session | undefined): TranscriptRead {
+export function passedUsage(view: UsageView, adapter: AgentHook, session: Session | undefined): TranscriptRead {
   const file = session ? conversationFile(session, adapter) : '';
   return { cursor: { path: file, view } as TranscriptCursor, view, changed: true };
 }
 
 /** Where wmem keeps the conversation an agent passes in its input (no transcript file of its own). */
-function conversationFile(session: Session, adapter: AgentHook): string {
+export function conversationFile(session: Session, adapter: AgentHook): string {
   return path.join(session.paths.stateDir, `${adapter.id.replace(/[^a-z0-9-]/g, '')}-transcript.jsonl`);
 }
 
@@ -95,7 +95,7 @@ function deliveryOf(copy: MemoryCopy, boundary: string | undefined, transcript: 
 }
 
 /** The hook state file of this moment's agent, under the session's state lock. */
-function withState<T>(session: Session, { adapter }: Moment, fn: (state: HookState) => Promise<T>): Promise<T> {
+export function withState<T>(session: Session, { adapter }: Moment, fn: (state: HookState) => Promise<T>): Promise<T> {
   return updateHookState(session.paths.stateDir, fn, adapter.id);
 }
 
@@ -200,123 +200,4 @@ export async function prompt(moment: Moment): Promise<HookResult> {
       note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${sent}`,
     };
   });
-}
-
-/**
- * Whether this before-compact may fire with no compaction to follow (Gemini CLI's PreCompress)
- * and the agent's transcript reader can see compactions, so that wmem waits for one.
- */
-function waitsForCompaction({ adapter, input }: Moment): boolean {
-  return !!adapter.eventFor(input.event)?.speculative && input.trigger !== 'manual' && !!adapter.transcript;
-}
-
-/**
- * A speculative before-compact (it fires before every model call) archives only once the
- * transcript records a compaction not archived yet: the agent's transcript is append-only, so the
- * lines before that compaction are all still there, byte for byte. Most calls then cost one
- * incremental read. It never re-injects memory: the next prompt sees the compaction in the
- * transcript and answers it.
- */
-async function archiveNewCompaction(moment: Moment, session: Session): Promise<HookResult> {
-  const { input, env } = moment;
-  const boundary = await withState(session, moment, async (state) => {
-    const read = await readUsage(moment, state, false);
-    if (read?.cursor) state.transcript = read.cursor;
-    const found = read?.view.boundary;
-    return found !== undefined && found !== state.archivedBoundary ? found : undefined;
-  });
-  if (boundary === undefined) return { session: session.id, note: 'no compaction in the transcript since the last archive: nothing archived' };
-  const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
-  const { note } = await archiveTranscriptBeforeCompact(session, input.transcriptPath!, env.now());
-  await withState(session, moment, async (state) => void (state.archivedBoundary = boundary));
-  return { session: session.id, note: `a compaction in the transcript: ${note}` };
-}
-
-/**
- * before-compact: the transcript's lines not archived yet, byte for byte, to archive/. Only what
- * is new is archived. An event that fires without compacting waits for a compaction where the
- * transcript shows them, and otherwise archives what is new without taking it for a compaction.
- */
-export async function beforeCompact(moment: Moment): Promise<HookResult> {
-  const { input, env } = moment;
-  const { session } = await locateSession(moment);
-  let transcript = input.transcriptPath;
-  if (!transcript && input.conversation) {
-    transcript = conversationFile(session, moment.adapter);
-    const { mirrorConversation } = await import('../store/conversation-file.js');
-    await mirrorConversation(session, transcript, input.conversation);
-  }
-  if (!transcript) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
-  checkTranscriptPath(transcript);
-  try {
-    await fs.access(transcript);
-  } catch {
-    throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
-  }
-  if (waitsForCompaction(moment)) return archiveNewCompaction(moment, session);
-  const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
-  const { note, archive } = await archiveTranscriptBeforeCompact(session, transcript, env.now());
-  // after-compact names it in Recent Actions, beside the summary. An event that also fires with
-  // no compaction to follow (speculative) archives, but proves nothing and names nothing.
-  const speculative = moment.adapter.eventFor(input.event)?.speculative === true;
-  if (archive && !speculative) await withState(session, moment, async (state) => void (state.lastArchive = archive));
-  return { session: session.id, note: speculative ? `${note} (speculative: no compaction assumed)` : note };
-}
-
-/** after-compact: the agent's summary kept in detail/, named in Recent Actions with the archive. */
-export async function afterCompact(moment: Moment): Promise<HookResult> {
-  const { input, env, adapter } = moment;
-  const { session } = await locateSession(moment);
-  // The session has its own memory now: a handoff it started with is not given again (docs/context.md).
-  await (await import('../store/handoff.js')).dropHandoff(session.paths);
-  const summary = input.summary;
-  if (!summary?.trim()) return { session: session.id, note: 'no compact_summary: nothing kept' };
-  const { writeDetail, appendToSections, detailIndexLine } = await import('../store/detail.js');
-  const now = env.now();
-  const title = `${adapter.displayName}'s compaction summary (${input.trigger ?? 'compaction'}, ${now.toISOString().slice(0, 16)}Z)`;
-  const relative = await writeDetail(session, {
-    stem: `${fileStamp(now)}-compact-summary`,
-    kind: 'compact-summary',
-    source: `${adapter.metaName} ${input.event}${input.trigger ? ` (${input.trigger})` : ''}`,
-    title,
-    body: summary,
-    created: now,
-    extra: input.trigger ? { trigger: input.trigger } : undefined,
-  });
-  const archive = await withState(session, moment, async (state) => {
-    const last = state.lastArchive;
-    delete state.lastArchive;
-    return last;
-  });
-  const recent = `${adapter.displayName} compacted the conversation (${input.trigger ?? 'compaction'}): its summary → ${relative}${archive ? `; the transcript before it → ${archive}` : ''}`;
-  await appendToSections(session, [
-    { sectionId: 'details', lines: [detailIndexLine(relative, title)] },
-    { sectionId: 'recent', lines: [recent] },
-  ]);
-  const { promoteFromSummary } = await import('./hook-work.js');
-  const promoted = await promoteFromSummary(session.project, summary, now);
-  // overview.md just changed: render it now (the Markdown parser is loaded here already), so the
-  // next prompt's hook, which the user waits on, finds the render cache up to date.
-  await warmContext(session, env);
-  return { session: session.id, note: `kept ${relative}${promoted ? `; ${promoted} workspace memory entries from the summary` : ''}` };
-}
-
-/** session-end: a deterministic consolidation (no LLM: agents give end hooks little time). */
-export async function sessionEnd(moment: Moment): Promise<HookResult> {
-  const { input, env } = moment;
-  // A deleted session wmem never saw (OpenCode reports every deletion) has no memory to keep:
-  // making its folder would only leave an empty session behind.
-  if (input.reason === 'deleted' && !(await sessionExists(moment))) return { note: `session ${JSON.stringify(input.sessionId ?? '')} deleted, never seen by wmem: nothing to do` };
-  const { session } = await locateSession(moment);
-  // A compaction after the last speculative before-compact (in the session's last model call) is
-  // archived now: nothing else would.
-  const archived = moment.adapter.events.some((e) => e.speculative) && moment.adapter.transcript && input.transcriptPath ? `; ${(await archiveNewCompaction(moment, session).catch((err: Error) => ({ note: `archive: ${err.message}` }))).note}` : '';
-  // The agent's last token use, when it passes it (OpenCode's idle): `wmem status` reads it later.
-  if (input.usage) await withState(session, moment, async (state) => void (state.transcript = passedUsage(input.usage!, moment.adapter, session).cursor));
-  const { consolidateAtEnd, NOTHING_TO_CONSOLIDATE } = await import('./hook-work.js');
-  const note = await consolidateAtEnd(session, env.now(), () => {}, env.loadConsolidation);
-  // A consolidation changed overview.md: render it now, while nobody waits (OpenCode's idle ends
-  // every turn), rather than in the next prompt's hook.
-  if (note !== NOTHING_TO_CONSOLIDATE) await warmContext(session, env);
-  return { session: session.id, note: `${note}${input.reason ? ` (reason ${input.reason})` : ''}${archived}` };
 }

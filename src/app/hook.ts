@@ -47,18 +47,20 @@ async function handle(moment: Moment): Promise<HookResult> {
     if (subagent) return recording.subagent(moment);
     return kind === 'ignore' ? recording.ignored(moment) : recording.toolUse(moment);
   }
-  const moments = await import('./hook-moments.js');
+  // A prompt or a start loads the moments that answer with context alone, never the compaction's
+  // and the session end's (the prompts' and starts' first stages leave those out).
+  if (kind === 'session-start' || kind === 'prompt') {
+    const moments = await import('./hook-moments.js');
+    return kind === 'prompt' ? moments.prompt(moment) : moments.sessionStart(moment);
+  }
+  const recording = await import('./hook-compaction.js');
   switch (kind) {
-    case 'session-start':
-      return moments.sessionStart(moment);
-    case 'prompt':
-      return moments.prompt(moment);
     case 'before-compact':
-      return moments.beforeCompact(moment);
+      return recording.beforeCompact(moment);
     case 'after-compact':
-      return moments.afterCompact(moment);
+      return recording.afterCompact(moment);
     case 'session-end':
-      return moments.sessionEnd(moment);
+      return recording.sessionEnd(moment);
   }
 }
 

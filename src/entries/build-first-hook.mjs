@@ -51,6 +51,7 @@ export const LEFT_OUT = [
  */
 export const LEFT_OUT_OF_TOOL_CALLS = [
   'app/hook-moments.ts',
+  'app/hook-compaction.ts',
   'app/context.ts',
   'store/handoff.ts',
   'store/workspace.ts',
@@ -170,10 +171,10 @@ const staticImports = {
 
 /**
  * Left out of the prompts' build besides (dist/fast/first-prompt.cjs): the tool calls' and the
- * session end's work. A prompt whose memory files changed hands itself on to the agent's
+ * session end's work, and the compaction's and session end's moments (app/hook-compaction.ts). A prompt whose memory files changed hands itself on to the agent's
  * first-hook build (WMEM_HANDS_TO) should it load one of them.
  */
-export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts'];
+export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts', 'app/hook-compaction.ts'];
 
 /**
  * Loaded by the prompts' build from a bundle of its own beside it, dist/fast/<name>.cjs, rather

@@ -142,6 +142,10 @@ it.each(firstStages)('the hook\'s first stage %s reaches the stage it hands over
   expect(hookParts(modules(first))).toEqual((agent === 'kilo' ? ['kilo', 'opencode'] : [agent]).map((id) => `agents/${id}/hook.ts`));
   expect([...modules(first)].filter((m) => /^agents\/(\w+\/index|registry)\.ts$/.test(m) || m === 'app/handoff.ts' || m === 'ops/consolidate/consolidate.ts')).toEqual([]);
   expect(first.length).toBeLessThan(readFileSync(path.join(leanDir, 'fast-hook.cjs')).length);
+  // The compaction's and the session end's moments are in the stages that serve them alone, not
+  // in what a prompt, a start or a tool call loads.
+  if (/^first-(prompt|start|tool)/.test(name)) expect(modules(first).has('app/hook-compaction.ts')).toBe(false);
+  if (/^first-(end|archive)/.test(name)) expect(modules(first).has('app/hook-compaction.ts')).toBe(true);
 });
 
 // A search loads no more than it needs: node:crypto (temp names, an index's build) and
