@@ -1,6 +1,6 @@
-// Where each hook moment's session is (hook-moments.ts's moments and hook-tool.ts's): the project
-// (a project switched off goes no further), the session the agent's input names (created when it
-// does not exist), and the render done ahead for the next prompt. A module of its own so that a
+// Where each hook moment's session is (the moments of hook-moments.ts, hook-compaction.ts and
+// hook-tool.ts): the project (a project switched off goes no further), the session the agent's
+// input names (created when it does not exist), and the render done ahead for the next prompt. A module of its own so that a
 // tool call's first stage (dist/fast/first-tool*.cjs) holds this and hook-tool.ts without the
 // moments that answer with context (src/entries/build-first-hook.mjs leaves hook-moments.ts out).
 import path from 'node:path';

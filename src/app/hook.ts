@@ -1,6 +1,7 @@
 // The hook driver: `wmem hook [--agent ID] EVENT` for any agent. The adapter parses the agent's
-// input and names the moment; one set of moment handlers (hook-moments.ts, and hook-tool.ts for
-// the moments that only record: tool calls, subagents, events wmem ignores) does the work; the
+// input and names the moment; one set of moment handlers (hook-moments.ts for the session start
+// and the prompt, hook-compaction.ts for the compaction and the session end, hook-tool.ts for the
+// moments that only record: tool calls, subagents, events wmem ignores) does the work; the
 // adapter shapes the answer. A hook never breaks the agent: whatever goes wrong, the result is
 // silence (no output) and the error goes to <home>/logs/hooks.log.
 import { logHook, recordFired } from '../agents/hook-log.js';
@@ -53,14 +54,14 @@ async function handle(moment: Moment): Promise<HookResult> {
     const moments = await import('./hook-moments.js');
     return kind === 'prompt' ? moments.prompt(moment) : moments.sessionStart(moment);
   }
-  const recording = await import('./hook-compaction.js');
+  const compaction = await import('./hook-compaction.js');
   switch (kind) {
     case 'before-compact':
-      return recording.beforeCompact(moment);
+      return compaction.beforeCompact(moment);
     case 'after-compact':
-      return recording.afterCompact(moment);
+      return compaction.afterCompact(moment);
     case 'session-end':
-      return recording.sessionEnd(moment);
+      return compaction.sessionEnd(moment);
   }
 }
 

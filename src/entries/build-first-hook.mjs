@@ -171,8 +171,9 @@ const staticImports = {
 
 /**
  * Left out of the prompts' build besides (dist/fast/first-prompt.cjs): the tool calls' and the
- * session end's work, and the compaction's and session end's moments (app/hook-compaction.ts). A prompt whose memory files changed hands itself on to the agent's
- * first-hook build (WMEM_HANDS_TO) should it load one of them.
+ * session end's work, and the compaction's and session end's moments (app/hook-compaction.ts).
+ * A prompt whose memory files changed hands itself on to the agent's first-hook build
+ * (WMEM_HANDS_TO) should it load one of them.
  */
 export const LEFT_OUT_OF_PROMPTS = ['app/hook-work.ts', 'app/hook-compaction.ts'];
 
