@@ -115,6 +115,14 @@ function heldAtStart(state: HookState, input: HookInput, boundary: string | unde
   return held.transcript && input.transcriptPath && held.transcript !== input.transcriptPath ? undefined : held;
 }
 
+/**
+ * The compaction's and the session end's moments (hook-compaction.ts), reached through this module:
+ * a tool call's first stage leaves this module out (a stand-in), and a second stand-in there, for
+ * hook-compaction.ts, cost every tool call ~25 page faults through the stage's code cache
+ * (bench/README.md, the 2026-11-28 day's merged main).
+ */
+export const compactionMoments = () => import('./hook-compaction.js');
+
 /** session-start: the session exists, is the project's current one, and gets the memory part. */
 export async function sessionStart(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;

@@ -50,11 +50,9 @@ async function handle(moment: Moment): Promise<HookResult> {
   }
   // A prompt or a start loads the moments that answer with context alone, never the compaction's
   // and the session end's (the prompts' and starts' first stages leave those out).
-  if (kind === 'session-start' || kind === 'prompt') {
-    const moments = await import('./hook-moments.js');
-    return kind === 'prompt' ? moments.prompt(moment) : moments.sessionStart(moment);
-  }
-  const compaction = await import('./hook-compaction.js');
+  const moments = await import('./hook-moments.js');
+  if (kind === 'session-start' || kind === 'prompt') return kind === 'prompt' ? moments.prompt(moment) : moments.sessionStart(moment);
+  const compaction = await moments.compactionMoments();
   switch (kind) {
     case 'before-compact':
       return compaction.beforeCompact(moment);
