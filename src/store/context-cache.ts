@@ -2,8 +2,8 @@
 // (run on every prompt) parses Markdown and loads the tokenizer only when its inputs changed.
 // It holds nothing that cannot be recomputed from the memory files: losing it costs time only.
 import path from 'node:path';
-import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, writeSync, type Stats } from 'node:fs';
-import { atomicWrite, atomicWriteWith } from './fsx.js';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { atomicWrite, atomicWriteWith, writeAllSync } from './fsx.js';
 import { readPrivateFile } from './private-file.js';
 import type { OverviewDigest } from '../render/context.js';
 
@@ -127,7 +127,7 @@ export async function writeContextCache(stateDir: string, cache: ContextCache, r
   // Not fsynced either: what a power cut loses is recomputed (docs/guarantees.md).
   if (head) {
     const pieces = [head, recallField(recall)];
-    await atomicWriteWith(file, (fd) => pieces.forEach((bytes) => writeAll(fd, bytes)), { durable: false }).catch(() => {});
+    await atomicWriteWith(file, (fd) => pieces.forEach((bytes) => writeAllSync(fd, bytes)), { durable: false }).catch(() => {});
     return;
   }
   const { recall: _, ...memory } = cache.memory ?? { key: '', digest: '' };
@@ -153,7 +153,3 @@ function headAsRead(file: string, stat: Stats, recall: Recall | null): Buffer | 
 
 /** The cache's last field as writeContextCache writes it, closing the object. */
 const recallField = (recall: Recall | null) => Buffer.from(`${RECALL_FIELD}${JSON.stringify(recall)}}`);
-
-function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
-}

@@ -161,9 +161,12 @@ export interface WriteOptions {
 export async function atomicWrite(file: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
   // A view, not a copy: an index written here runs to megabytes.
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  await atomicWriteWith(file, (fd) => {
-    for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
-  }, options);
+  await atomicWriteWith(file, (fd) => writeAllSync(fd, bytes), options);
+}
+
+/** Writes all of `bytes` to `fd` (writeSync may write fewer than asked). */
+export function writeAllSync(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at, bytes.byteLength - at);
 }
 
 /** A private temp name beside `file` in the shape sweeps recognise (`.<name>.<random>.<pid>.tmp`, store/temp-names.ts). */
