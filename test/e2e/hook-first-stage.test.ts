@@ -61,7 +61,12 @@ async function hook(box: Sandbox, args: string[], payload: Record<string, unknow
   return { stdout: norm(box, String(r.stdout)), fired: norm(box, JSON.stringify({ ok: fired.ok, note: fired.note })), fullLoaded: (await readFile(loaded, 'utf8')) === 'true', toolCall };
 }
 
-/** The root's own path, and as the project's folder name spells it (store/names.ts encodeCwd); the clock's stamps (an archive's name and time). */
+/**
+ * The root's own path, and as the project's folder name spells it (store/names.ts encodeCwd); the
+ * clock's readings: an archive's name and time, a time to the minute (a compaction's line in the
+ * overview), and a handoff's age ("active just now", "3 min ago"). The two sandboxes run the same
+ * step a moment apart, so a reading may fall on either side of a minute (more often on a busy machine).
+ */
 const norm = (box: Sandbox, text: string) =>
   text
     .split(box.root)
@@ -69,7 +74,8 @@ const norm = (box: Sandbox, text: string) =>
     .split(box.root.slice(1).replace(/[/\\:]/g, '-'))
     .join('<root>')
     .replace(/\d{8}T\d{9}Z/g, '<stamp>')
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<time>');
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d\.\d{3})?Z/g, '<time>')
+    .replace(/\b(?:just now|\d+ (?:min|h|d) ago)\b/g, '<age>');
 
 // What differs between two sandboxes however the hook ran: a file's stamp in a key, a cursor or
 // the render cache's recall (its files' signatures, kept once they have stood still: app/context.ts)

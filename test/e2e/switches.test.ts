@@ -145,4 +145,19 @@ describe('subagent and side-chain events', () => {
     await sub('PostToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(box.project, 'src', 'parser.ts') }, tool_response: {} });
     expect(String((await box.run(['context', '--part', 'memory'])).stdout)).toContain('src/parser.ts');
   });
+
+  it("Kilo's title call (its session `title-<id>`) is its session's side call: no session of its own, no memory part, never the current session", async () => {
+    const transform = (sessionID: string) => box.run(['hook', '--agent', 'kilo', 'system.transform'], { input: JSON.stringify({ event: 'system.transform', sessionID, directory: box.project }) });
+    const title = await transform('title-ses_0a1b2c3dKilo');
+    expect([title.exitCode, String(title.stdout), String(title.stderr)]).toEqual([0, '', '']);
+    expect(await readdir(path.join(box.home, 'sessions')).catch(() => [])).toEqual([]);
+    const main = await transform('ses_0a1b2c3dKilo');
+    expect(JSON.parse(String(main.stdout)).context).toMatch(/^<working_memory>/);
+    // Its hook may run after the session's last one: the session stays the project's current one.
+    expect(String((await transform('title-ses_0a1b2c3dKilo')).stdout)).toBe('');
+    const status = await runJson<{ session: string }>(box, ['status']);
+    expect(status.session).toBe('ses_0a1b2c3dKilo');
+    const [project] = await readdir(path.join(box.home, 'sessions'));
+    expect((await readdir(path.join(box.home, 'sessions', project!))).filter((n) => n.startsWith('ses_') || n.startsWith('title-'))).toEqual(['ses_0a1b2c3dKilo']);
+  });
 });
