@@ -2,17 +2,17 @@
 // reports on stdout or by its exit code), and when each event last fired, one small file per
 // event under <home>/logs/hooks-last/ (no read-modify-write on the hot path), for `wmem doctor`.
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { appendDurably, atomicWrite, readTextIfExists } from '../store/fsx.js';
+import { joinName } from '../store/names.js';
 
 const MAX_LOG_BYTES = 1024 * 1024;
 
 export function logsDir(home: string): string {
-  return path.join(home, 'logs');
+  return joinName(home, 'logs');
 }
 
 export function hookLogFile(home: string): string {
-  return path.join(logsDir(home), 'hooks.log');
+  return joinName(logsDir(home), 'hooks.log');
 }
 
 function oneLine(text: string): string {
@@ -57,7 +57,7 @@ export interface FiredRecord {
 }
 
 function firedFile(home: string, event: string): string {
-  return path.join(logsDir(home), 'hooks-last', `${event}.json`);
+  return joinName(joinName(logsDir(home), 'hooks-last'), `${event}.json`);
 }
 
 export async function recordFired(home: string, fired: FiredRecord): Promise<void> {

@@ -1,10 +1,10 @@
 // A cache of derived figures under <session>/state/context-cache.json, so that `wmem context`
 // (run on every prompt) parses Markdown and loads the tokenizer only when its inputs changed.
 // It holds nothing that cannot be recomputed from the memory files: losing it costs time only.
-import path from 'node:path';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { atomicWrite, atomicWriteWith, writeAllSync } from './fsx.js';
 import { readPrivateFile } from './private-file.js';
+import { joinName } from './names.js';
 import type { OverviewDigest } from '../render/context.js';
 
 /** What history/stream/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
@@ -68,7 +68,7 @@ export interface KeptBlock {
 }
 
 export function cacheFile(stateDir: string): string {
-  return path.join(stateDir, 'context-cache.json');
+  return joinName(stateDir, 'context-cache.json');
 }
 
 /** The recall record (ContextCache memory.recall), which every prompt after a tool call changes. */

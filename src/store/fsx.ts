@@ -9,6 +9,7 @@ import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fsError, ioError, usageError } from '../ui/errors.js';
 import { LockedError, tryLockDir } from './lock.js';
+import { joinName } from './names.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -171,7 +172,7 @@ export function writeAllSync(fd: number, bytes: Uint8Array): void {
 
 /** A private temp name beside `file` in the shape sweeps recognise (`.<name>.<random>.<pid>.tmp`, store/temp-names.ts). */
 export function tempBeside(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${randomHex(12)}.${process.pid}.tmp`);
+  return joinName(path.dirname(file), `.${path.basename(file)}.${randomHex(12)}.${process.pid}.tmp`);
 }
 
 /**
@@ -341,7 +342,7 @@ function randomHex(digits: number): string {
 }
 
 function lockPathOf(dir: string): string {
-  return path.join(dir, '.lock');
+  return joinName(dir, '.lock');
 }
 
 function ownerFile(lockfilePath: string): string {

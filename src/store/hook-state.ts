@@ -3,8 +3,8 @@
 // was last delivered for.
 // Read and written under the state folder's own lock, so hooks never wait on a long compaction.
 import { redactSecrets } from '../memory/gate.js';
-import path from 'node:path';
 import { atomicWrite, ensureDir, readTextIfExists, withLock } from './fsx.js';
+import { joinName } from './names.js';
 
 /**
  * Where a transcript read stopped, kept here between hooks. Opaque except `path`: each agent's
@@ -43,7 +43,7 @@ export interface HookState {
 
 /** One file per agent (a session is served by one agent; `agent` is the adapter id). */
 export function hookStateFile(stateDir: string, agent = 'claude'): string {
-  return path.join(stateDir, `${agent.replace(/[^a-z0-9-]/g, '')}-hooks.json`);
+  return joinName(stateDir, `${agent.replace(/[^a-z0-9-]/g, '')}-hooks.json`);
 }
 
 /** The state as last written, or undefined (none, or unreadable): for readers that change nothing. */

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { usageError } from '../ui/errors.js';
 import { findSecret } from '../memory/gate.js';
-import { homeFrom, isValidSessionId, RESERVED_SESSION_IDS } from './names.js';
+import { homeFrom, isValidSessionId, joinName, RESERVED_SESSION_IDS } from './names.js';
 
-export { encodeCwd, isValidSessionId, RESERVED_SESSION_IDS } from './names.js';
+export { encodeCwd, isValidSessionId, joinName, RESERVED_SESSION_IDS } from './names.js';
 
 export function resolveHome(flag: string | undefined, env: NodeJS.ProcessEnv): string {
   if (flag !== undefined && flag.trim() === '') throw usageError('--home is empty', 'give a folder, or leave --home out to use $WMEM_HOME or ~/.ai');
@@ -59,18 +59,18 @@ export interface SessionPaths {
 }
 
 export function sessionPaths(projectDir: string, id: string): SessionPaths {
-  const dir = path.join(projectDir, id);
-  const workingMemory = path.join(dir, 'working-memory');
+  const dir = joinName(projectDir, id);
+  const workingMemory = joinName(dir, 'working-memory');
   return {
     dir,
-    messages: path.join(dir, 'messages.jsonl'),
-    meta: path.join(dir, 'meta.json'),
-    stateDir: path.join(dir, 'state'),
+    messages: joinName(dir, 'messages.jsonl'),
+    meta: joinName(dir, 'meta.json'),
+    stateDir: joinName(dir, 'state'),
     workingMemory,
-    overview: path.join(workingMemory, 'overview.md'),
-    scratch: path.join(workingMemory, 'scratch.md'),
-    detailDir: path.join(workingMemory, 'detail'),
-    archiveDir: path.join(workingMemory, 'archive'),
+    overview: joinName(workingMemory, 'overview.md'),
+    scratch: joinName(workingMemory, 'scratch.md'),
+    detailDir: joinName(workingMemory, 'detail'),
+    archiveDir: joinName(workingMemory, 'archive'),
   };
 }
 
@@ -81,12 +81,12 @@ export function sessionPaths(projectDir: string, id: string): SessionPaths {
 
 /** A session's hot state (store/hot-state.ts). */
 export function hotStatePath(stateDir: string): string {
-  return path.join(stateDir, 'hot.json');
+  return joinName(stateDir, 'hot.json');
 }
 
 /** A project's workspace memory (store/workspace.ts). */
 export function workspaceFilePath(projectDir: string): string {
-  return path.join(projectDir, 'workspace-memory.json');
+  return joinName(projectDir, 'workspace-memory.json');
 }
 
 /** The team memory file, at a repository's root (memory/team.ts, docs/team.md). */

@@ -3,7 +3,7 @@
 import { promises as fs, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, readTextIfExists } from './fsx.js';
-import { encodeCwd, projectFolderCandidate } from './paths.js';
+import { encodeCwd, joinName, projectFolderCandidate } from './paths.js';
 import { WmemError, fsError, usageError } from '../ui/errors.js';
 
 export interface ProjectRef {
@@ -36,11 +36,11 @@ export function realCwd(cwd: string): string {
 }
 
 export function sessionsRoot(home: string): string {
-  return path.join(home, 'sessions');
+  return joinName(home, 'sessions');
 }
 
 async function readProjectFile(dir: string): Promise<ProjectFile | undefined> {
-  const file = path.join(dir, 'project.json');
+  const file = joinName(dir, 'project.json');
   const text = await readTextIfExists(file);
   if (text === undefined) return undefined;
   try {
@@ -72,7 +72,7 @@ export async function locateProject(home: string, cwdInput: string, options: { c
   const encoded = encodeCwd(cwd);
   let collidedWith: string | undefined;
   for (let attempt = 0; attempt < 1000; attempt++) {
-    const dir = path.join(root, projectFolderCandidate(encoded, attempt));
+    const dir = joinName(root, projectFolderCandidate(encoded, attempt));
     const owner = await readProjectFile(dir);
     if (owner?.cwd === cwd) return { dir, cwd, collidedWith };
     if (owner) {

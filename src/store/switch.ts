@@ -2,8 +2,8 @@
 // (everywhere the variable reaches), and `wmem off` for one project, a flag file `off` in the
 // project's folder under the home that every hook and `wmem context` look for.
 import { promises as fs, lstatSync } from 'node:fs';
-import path from 'node:path';
 import { atomicWrite, fsyncDir } from './fsx.js';
+import { joinName } from './names.js';
 import { locateProject, type ProjectRef } from './project.js';
 import { fsError } from '../ui/errors.js';
 
@@ -17,7 +17,7 @@ export function disabledByEnv(env: NodeJS.ProcessEnv): boolean {
 }
 
 export function offFile(projectDir: string): string {
-  return path.join(projectDir, OFF_FILE);
+  return joinName(projectDir, OFF_FILE);
 }
 
 /** Whether the project folder holds the flag (any kind of entry named `off`: it is never read). */

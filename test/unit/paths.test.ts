@@ -1,5 +1,7 @@
+import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeCwd, isValidSessionId, newSessionId, projectFolderCandidate, resolveHome } from '../../src/store/paths.js';
+import { encodeCwd, isValidSessionId, joinName, newSessionId, projectFolderCandidate, resolveHome } from '../../src/store/paths.js';
 
 describe('encodeCwd', () => {
   it.each([
@@ -48,5 +50,40 @@ describe('version', () => {
     const { readFileSync } = await import('node:fs');
     const { ROOT } = await import('../helpers/cli.js');
     expect(VERSION).toBe(JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')).version);
+  });
+});
+
+describe('joinName', () => {
+  // Paths made of the parts that decide normal form: separators, `.`, `..`, plain names.
+  const part = fc.constantFrom('', '.', '..', 'a', 'b.c', '.d', 'e..', '...', '-x-', 'é', ' ');
+  const text = fc.array(fc.oneof(part, fc.constant('/')), { maxLength: 8 }).map((xs) => xs.join(''));
+
+  it('is path.join, for every folder and name', () => {
+    fc.assert(
+      fc.property(text, text, (dir, name) => {
+        expect(joinName(dir, name)).toBe(path.join(dir, name));
+        expect(joinName(`/${dir}`, name)).toBe(path.join(`/${dir}`, name));
+        expect(joinName(path.join('/', dir), name)).toBe(path.join('/', dir, name));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['/home/u/.ai/sessions', 'state'],
+    ['/', 'a'],
+    ['/a/', 'b'],
+    ['/a//b', 'c'],
+    ['/a/./b', 'c'],
+    ['/a/../b', 'c'],
+    ['/a/.', 'b'],
+    ['/a/..', 'b'],
+    ['a/b', 'c'],
+    ['/a', '../b'],
+    ['/a', '.'],
+    ['/a', ''],
+    ['/a', 'b/c'],
+  ])('%j + %j', (dir, name) => {
+    expect(joinName(dir, name)).toBe(path.join(dir, name));
   });
 });
