@@ -52,24 +52,31 @@ export function readTail(
     const stat = fstatSync(fd);
     const size = stat.isFile() ? stat.size : 0;
     const from = Math.max(0, size - TAIL);
-    // `rest`: the bytes after the block last read, up to the first newline of what followed it.
-    let rest = Buffer.alloc(0);
+    // The window in one buffer, each block read back into its place: a line across blocks is
+    // whole there without a copy (a copy of each block and what it carried faulted its pages in
+    // again), and what is never read is never touched (a large allocation is mapped lazily).
+    const window = Buffer.allocUnsafe(size - from);
+    // Where the bytes carried from the block after this one end: up to the first newline of what followed it.
+    let restEnd = size - from;
     let newlineSeen = false;
     let block = FIRST_BLOCK;
     for (let end = size; end > from; block *= 2) {
       const start = Math.max(from, end - block);
-      const data = Buffer.concat([readRange(fd, Buffer.allocUnsafe(end - start), start), rest]);
+      const got = readRange(fd, window.subarray(start - from, end - from), start).length;
+      // A file cut short meanwhile: what was read, then what was carried, as one (what a copy joining them gave).
+      if (got < end - start) {
+        window.copyWithin(start - from + got, end - from, restEnd);
+        restEnd -= end - start - got;
+      }
+      const data = window.subarray(start - from, restEnd);
       end = start;
       const newline = data.indexOf(10);
-      if (newline < 0 && start > from) {
-        rest = data;
-        continue;
-      }
+      if (newline < 0 && start > from) continue;
       // The window's first line is cut (readCapped's rule) unless the window is the whole file,
       // or holds no newline at all.
       const skip = start > from || from === 0 ? (start > from ? newline + 1 : 0) : newline >= 0 ? newline + 1 : newlineSeen ? data.length : 0;
       newlineSeen ||= newline >= 0;
-      rest = data.subarray(0, start > from ? newline : 0);
+      restEnd = start - from + (start > from ? newline : 0);
       // Line by line from the block's end, as bytes (a newline byte is never inside a UTF-8
       // character): only a line kept is decoded.
       for (let lineEnd = data.length; ; ) {
