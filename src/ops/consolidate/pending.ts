@@ -3,9 +3,9 @@
 // that a session's end with nothing new (OpenCode's idle ends every turn) need not load the
 // consolidation at all; anything it is not sure of is left to the consolidation itself.
 import { statSync } from 'node:fs';
-import path from 'node:path';
 import { listInside, readTextIfExists, staysInside } from '../../store/fsx.js';
 import { readMeta, type Session, type SessionMeta } from '../../store/session.js';
+import { joinName } from '../../store/names.js';
 import { parseScratch } from '../../memory/scratch.js';
 
 export interface NewDetail {
@@ -40,7 +40,8 @@ export async function newDetailFiles(session: Session, overview: string, since: 
   for (const { name, plain } of listInside(session.paths.dir, session.paths.detailDir)) {
     if (!name.endsWith('.md')) continue;
     const rel = `detail/${name}`;
-    const full = path.join(session.paths.detailDir, name);
+    // One join per file at every session end: node:path's normalize would run over the whole path each time (store/names.ts joinName).
+    const full = joinName(session.paths.detailDir, name);
     // search's rule: a link planted in detail/ that leads out of the session is never read (its
     // text would be folded into overview.md, which is injected into every prompt).
     if (!plain && !staysInside(session.paths.dir, full)) continue;
