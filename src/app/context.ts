@@ -147,12 +147,6 @@ export async function assembleContext(session: Session, around: Surroundings, op
       tokensSource = 'estimate';
     }
     figures = metaFigures({ tokensUsed, tokensSource, window, messages: history.view.messages, memorySize: memory.length, maintained: rendered.maintained });
-  } else if (dirty && keptMemoryTokens(cache, memory, rendered.digest) === undefined) {
-    // No meter asked (a start that gives the memory part alone: Kilo's and OpenCode's system
-    // prompt; the re-render after an overview edit), but the cache is written anyway: the next
-    // prompt's estimate of this part, kept now, spares that prompt a rewrite of the whole cache.
-    const count = approximateTokens(memory);
-    if (count !== undefined) cache.memoryTokens = { digest: rendered.digest, length: memory.length, count };
   }
   if (history.changed) {
     cache.history = history.stats;
@@ -303,29 +297,21 @@ async function estimateTokens(session: Session, cache: ContextCache, history: Hi
     counter = historyBytes(session.paths.messages) > 0 ? await loadTokenCounter() : () => 0;
     history = await updateHistoryStats(session.paths.messages, cache.history, HISTORY_USAGE, counter);
   }
-  let memoryTokens = keptMemoryTokens(cache, memory, digest);
+  const kept = cache.memoryTokens;
+  let memoryTokens = kept?.digest === digest && kept.length === memory.length && typeof kept.count === 'number' ? kept.count : undefined;
   if (memoryTokens === undefined) {
-    memoryTokens = approximateTokens(memory) ?? (counter ??= await loadTokenCounter())(memory);
+    // The memory part is small and its share of the estimate modest: four bytes a token (within a
+    // few per cent of o200k on Markdown, prose and code) spares the first prompt of every new
+    // session the tokenizer's load (~0.4 s). A large one is counted for real.
+    if (Buffer.byteLength(memory) <= APPROXIMATE_UP_TO) memoryTokens = Math.ceil(Buffer.byteLength(memory) / 4);
+    else {
+      counter ??= await loadTokenCounter();
+      memoryTokens = counter(memory);
+    }
     cache.memoryTokens = { digest, length: memory.length, count: memoryTokens };
     dirty = true;
   }
   return { tokens: (history.view.tokens ?? 0) + memoryTokens, history, dirty };
-}
-
-/** The memory part's token count the render cache keeps for it, if it keeps one. */
-function keptMemoryTokens(cache: ContextCache, memory: string, digest: string): number | undefined {
-  const kept = cache.memoryTokens;
-  return kept?.digest === digest && kept.length === memory.length && typeof kept.count === 'number' ? kept.count : undefined;
-}
-
-/**
- * The memory part is small and its share of the estimate modest: four bytes a token (within a few
- * per cent of o200k on Markdown, prose and code) spares the first prompt of every new session the
- * tokenizer's load (~0.4 s). A large one (undefined here) is counted for real.
- */
-function approximateTokens(memory: string): number | undefined {
-  const bytes = Buffer.byteLength(memory);
-  return bytes <= APPROXIMATE_UP_TO ? Math.ceil(bytes / 4) : undefined;
 }
 
 export interface ContextResult {
