@@ -4,7 +4,7 @@
 // (app/context.ts memoryPart), which takes every other block's inputs back from the cache's keys
 // (they are those inputs, as JSON) and so loads neither the files' parsers nor context-memory.cjs.
 import type { ContextCache, KeptBlock } from '../store/context-cache.js';
-import { MEMORY_BLOCKS, blockInputs, joinedBlocks, keptPart, renderBlock, renderMemory, type MemoryInputs, type OverviewDigest } from '../render/context.js';
+import { MEMORY_BLOCKS, blockInputs, joinedBlocks, keptPart, recutSessionState, renderBlock, renderMemory, type MemoryInputs, type OverviewDigest } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { sessionStateText } from '../memory/session-state.js';
 import type { Signature } from '../store/answers.js';
@@ -96,16 +96,44 @@ function lengthOf(block: KeptBlock): number | undefined {
  */
 export function keptAsIs(cache: ContextCache, code: Signature, budget: number, hot: string): (Rendered & { maintained: boolean }) | undefined {
   const kept = cache.memory;
+  const sources = keptStateSources(cache, code, budget);
+  if (!kept || !sources || sources.hot !== hot) return undefined;
+  const recalled = keptRendered(kept);
+  return recalled && { ...recalled, maintained: sources.maintained };
+}
+
+/** What the kept session state block was rendered from (its key), when the kept part is this code's at this budget. */
+function keptStateSources(cache: ContextCache, code: Signature, budget: number): { where: unknown; hot: string; tail: unknown; maintained: boolean } | undefined {
   const maintained = cache.overview?.digest.maintained;
-  if (kept?.key !== JSON.stringify([code, budget]) || typeof maintained !== 'boolean') return undefined;
+  if (cache.memory?.key !== JSON.stringify([code, budget]) || typeof maintained !== 'boolean') return undefined;
   try {
-    const [keyCode, [, , keptHot]] = JSON.parse(kept.blocks?.session_state?.key ?? 'null') as [unknown, unknown[]];
-    if (keyCode !== code || keptHot !== hot) return undefined;
+    const [keyCode, [, where, hot, tail]] = JSON.parse(cache.memory.blocks?.session_state?.key ?? 'null') as [unknown, unknown[]];
+    return keyCode === code && typeof hot === 'string' ? { where, hot, tail, maintained } : undefined;
   } catch {
     return undefined;
   }
-  const recalled = keptRendered(kept);
-  return recalled && { ...recalled, maintained };
+}
+
+/**
+ * The kept cut part with its session state block rendered from the hot state `hot` (its text now)
+ * and the recent decisions it was rendered with, when render/context.ts recutSessionState can tell
+ * that renderMemory would cut every other block as it did (the block's lines keep their lengths: an
+ * open error seen once more); undefined otherwise. The caller has checked, as for keptAsIs, that
+ * every other file is as the part was last recalled for, so the other blocks' inputs are not taken
+ * back from their keys, nor their parts made again (most of a re-render's young allocation).
+ */
+export function recutState(cache: ContextCache, code: Signature, budget: number, hot: string): (Rendered & { maintained: boolean }) | undefined {
+  const kept = cache.memory;
+  const block = kept?.blocks?.session_state;
+  const sources = keptStateSources(cache, code, budget);
+  if (!kept || typeof kept.text !== 'string' || !block || !Array.isArray(block.decisions) || typeof block.length !== 'number' || !sources || typeof sources.tail !== 'string') return undefined;
+  const text = recutSessionState(kept.text, sessionStateText(sources.hot, block.decisions), sessionStateText(hot, block.decisions));
+  if (text === undefined) return undefined;
+  // As renderOrRecall's cut writes it: the session state's key from its sources now; its whole
+  // block's length is the one kept (recutSessionState answers only when it is the same).
+  const state = { ...withDecisions(block), key: stateKey(code, { where: sources.where } as MemoryInputs, { hot, tail: sources.tail }), length: block.length };
+  cache.memory = { key: kept.key, text, digest: digestOf(text), blocks: { ...kept.blocks, session_state: state } };
+  return { text, digest: cache.memory.digest, dirty: true, maintained: sources.maintained };
 }
 
 /** The kept part as a render (render/context.ts keptPart): undefined when the cache holds neither its cut text nor its blocks whole. */
