@@ -61,23 +61,29 @@ export function renderOrRecall(cache: ContextCache, code: Signature, base: Memor
     const text = renderBlock(inputs(), block);
     return { key: keys[i], length: text.length, text, ...(block === 'session_state' ? { decisions } : {}) };
   });
-  const lengths = blocks.map((b) => lengthOf(b)!).filter((n) => n > 0);
-  const fits = lengths.reduce((a, b) => a + b, 0) + Math.max(0, lengths.length - 1) <= budget;
-  if (fits) {
-    // The part is its blocks joined: each block's text and digest kept, the part's text not.
-    const whole = blocks.map((b, i): KeptBlock => {
-      const text = typeof b.text === 'string' ? b.text : renderBlock(inputs(), MEMORY_BLOCKS[i]);
-      return { ...withDecisions(b), key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
-    });
-    const keptBlocks = Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]]));
-    const joined = joinedBlocks(keptBlocks)!;
-    cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
-    return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
-  }
+  if (fitsWhole(blocks, budget)) return keepWhole(cache, key, blocks, (i) => renderBlock(inputs(), MEMORY_BLOCKS[i]));
   // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep their lengths only.
   const text = renderMemory(inputs(), budget);
   cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]) }])) };
   return { text, digest: cache.memory.digest, dirty: true };
+}
+
+/** Whether the blocks (their lengths) fit the budget whole, joined. */
+function fitsWhole(blocks: KeptBlock[], budget: number): boolean {
+  const lengths = blocks.map((b) => lengthOf(b)!).filter((n) => n > 0);
+  return lengths.reduce((a, b) => a + b, 0) + Math.max(0, lengths.length - 1) <= budget;
+}
+
+/** The part as its blocks joined (in MEMORY_BLOCKS' order), kept with each block's text and digest, the part's text not; `render` gives a block kept without its text. */
+function keepWhole(cache: ContextCache, key: string, blocks: KeptBlock[], render: (i: number) => string): Rendered {
+  const whole = blocks.map((b, i): KeptBlock => {
+    const text = typeof b.text === 'string' ? b.text : render(i);
+    return { ...withDecisions(b), key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
+  });
+  const keptBlocks = Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]]));
+  const joined = joinedBlocks(keptBlocks)!;
+  cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
+  return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
 }
 
 /** A kept block's recent decisions, as a field to spread (the session state's only). */
@@ -115,23 +121,35 @@ function keptStateSources(cache: ContextCache, code: Signature, budget: number):
 }
 
 /**
- * The kept cut part with its session state block rendered from the hot state `hot` (its text now)
- * and the recent decisions it was rendered with, when render/context.ts recutSessionState can tell
- * that renderMemory would cut every other block as it did (the block's lines keep their lengths: an
- * open error seen once more); undefined otherwise. The caller has checked, as for keptAsIs, that
- * every other file is as the part was last recalled for, so the other blocks' inputs are not taken
- * back from their keys, nor their parts made again (most of a re-render's young allocation).
+ * The kept part with its session state block rendered from the hot state `hot` (its text now) and
+ * the recent decisions it was rendered with, as renderOrRecall would give it, without taking the
+ * other blocks' inputs back from their keys (most of a re-render's young allocation): the caller
+ * has checked, as for keptAsIs, that every other file is as the part was last recalled for, so
+ * every other block's key is the kept one. A part kept whole that still fits: its blocks joined,
+ * the new one among them. A cut part: render/context.ts recutSessionState, when it can tell that
+ * renderMemory would cut every other block as it did (the block's lines keep their lengths: an
+ * open error seen once more). Undefined otherwise (renderOrRecall then, from keptInputs).
  */
 export function recutState(cache: ContextCache, code: Signature, budget: number, hot: string): (Rendered & { maintained: boolean }) | undefined {
   const kept = cache.memory;
   const block = kept?.blocks?.session_state;
   const sources = keptStateSources(cache, code, budget);
-  if (!kept || typeof kept.text !== 'string' || !block || !Array.isArray(block.decisions) || typeof block.length !== 'number' || !sources || typeof sources.tail !== 'string') return undefined;
-  const text = recutSessionState(kept.text, sessionStateText(sources.hot, block.decisions), sessionStateText(hot, block.decisions));
+  if (!kept?.blocks || !block || !Array.isArray(block.decisions) || typeof block.length !== 'number' || !sources || typeof sources.tail !== 'string') return undefined;
+  const after = sessionStateText(hot, block.decisions);
+  const key = stateKey(code, { where: sources.where } as MemoryInputs, { hot, tail: sources.tail });
+  if (typeof kept.text !== 'string') {
+    const blocks = MEMORY_BLOCKS.map((name) => kept.blocks![name]);
+    if (!blocks.every((b) => typeof b?.text === 'string' && typeof b.digest === 'string')) return undefined;
+    // The session state's block alone rendered (it reads nothing but its text), as renderOrRecall renders a block whose key changed.
+    const text = renderBlock({ sessionState: after } as MemoryInputs, 'session_state');
+    const fresh = blocks.map((b, i): KeptBlock => (MEMORY_BLOCKS[i] === 'session_state' ? { key, length: text.length, text, decisions: block.decisions } : b));
+    return fitsWhole(fresh, budget) ? { ...keepWhole(cache, kept.key, fresh, () => text), maintained: sources.maintained } : undefined;
+  }
+  const text = recutSessionState(kept.text, sessionStateText(sources.hot, block.decisions), after);
   if (text === undefined) return undefined;
   // As renderOrRecall's cut writes it: the session state's key from its sources now; its whole
   // block's length is the one kept (recutSessionState answers only when it is the same).
-  const state = { ...withDecisions(block), key: stateKey(code, { where: sources.where } as MemoryInputs, { hot, tail: sources.tail }), length: block.length };
+  const state = { ...withDecisions(block), key, length: block.length };
   cache.memory = { key: kept.key, text, digest: digestOf(text), blocks: { ...kept.blocks, session_state: state } };
   return { text, digest: cache.memory.digest, dirty: true, maintained: sources.maintained };
 }
