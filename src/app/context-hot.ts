@@ -11,7 +11,7 @@ import { readHotStateSync } from '../store/hot-state.js';
 import { renderHotState } from '../memory/hot-state.js';
 import type { Signature } from '../store/answers.js';
 import type { Rendered } from './context.js';
-import { keptAsIs, keptInputs, renderOrRecall } from './context-recall.js';
+import { keptAsIs, keptInputs, recutState, renderOrRecall } from './context-recall.js';
 
 /** The part rendered with the hot state now in `stateDir`; undefined when the cache cannot say what the rest was rendered from. */
 export function rerenderHot(stateDir: string, cache: ContextCache, code: Signature, budget: number): (Rendered & { maintained: boolean }) | undefined {
@@ -19,7 +19,9 @@ export function rerenderHot(stateDir: string, cache: ContextCache, code: Signatu
   // The hot state renders as the kept part's did (an `ls`, a command that clears nothing): the
   // part is the kept one, which was recalled for every other file as it still is, so the other
   // blocks' inputs are not taken back from their keys (~85 KB of young allocation on this path).
-  const same = keptAsIs(cache, code, budget, hot);
+  // Else, when the part is cut and the block's lines keep their lengths (an open error seen once
+  // more), the kept cut with the block alone rendered again (recutState): no parts made, no cut.
+  const same = keptAsIs(cache, code, budget, hot) ?? recutState(cache, code, budget, hot);
   if (same) return same;
   const kept = keptInputs(cache, code);
   if (!kept) return undefined;

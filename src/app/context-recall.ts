@@ -4,7 +4,7 @@
 // (app/context.ts memoryPart), which takes every other block's inputs back from the cache's keys
 // (they are those inputs, as JSON) and so loads neither the files' parsers nor context-memory.cjs.
 import type { ContextCache, KeptBlock } from '../store/context-cache.js';
-import { MEMORY_BLOCKS, blockInputs, joinedBlocks, keptPart, renderBlock, renderMemory, type MemoryInputs, type OverviewDigest } from '../render/context.js';
+import { MEMORY_BLOCKS, blockInputs, joinedBlocks, keptPart, recutSessionState, renderBlock, renderMemory, type MemoryInputs, type OverviewDigest } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { sessionStateText } from '../memory/session-state.js';
 import type { Signature } from '../store/answers.js';
@@ -61,23 +61,29 @@ export function renderOrRecall(cache: ContextCache, code: Signature, base: Memor
     const text = renderBlock(inputs(), block);
     return { key: keys[i], length: text.length, text, ...(block === 'session_state' ? { decisions } : {}) };
   });
-  const lengths = blocks.map((b) => lengthOf(b)!).filter((n) => n > 0);
-  const fits = lengths.reduce((a, b) => a + b, 0) + Math.max(0, lengths.length - 1) <= budget;
-  if (fits) {
-    // The part is its blocks joined: each block's text and digest kept, the part's text not.
-    const whole = blocks.map((b, i): KeptBlock => {
-      const text = typeof b.text === 'string' ? b.text : renderBlock(inputs(), MEMORY_BLOCKS[i]);
-      return { ...withDecisions(b), key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
-    });
-    const keptBlocks = Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]]));
-    const joined = joinedBlocks(keptBlocks)!;
-    cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
-    return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
-  }
+  if (fitsWhole(blocks, budget)) return keepWhole(cache, key, blocks, (i) => renderBlock(inputs(), MEMORY_BLOCKS[i]));
   // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep their lengths only.
   const text = renderMemory(inputs(), budget);
   cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]) }])) };
   return { text, digest: cache.memory.digest, dirty: true };
+}
+
+/** Whether the blocks (their lengths) fit the budget whole, joined. */
+function fitsWhole(blocks: KeptBlock[], budget: number): boolean {
+  const lengths = blocks.map((b) => lengthOf(b)!).filter((n) => n > 0);
+  return lengths.reduce((a, b) => a + b, 0) + Math.max(0, lengths.length - 1) <= budget;
+}
+
+/** The part as its blocks joined (in MEMORY_BLOCKS' order), kept with each block's text and digest, the part's text not; `render` gives a block kept without its text. */
+function keepWhole(cache: ContextCache, key: string, blocks: KeptBlock[], render: (i: number) => string): Rendered {
+  const whole = blocks.map((b, i): KeptBlock => {
+    const text = typeof b.text === 'string' ? b.text : render(i);
+    return { ...withDecisions(b), key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
+  });
+  const keptBlocks = Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]]));
+  const joined = joinedBlocks(keptBlocks)!;
+  cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
+  return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
 }
 
 /** A kept block's recent decisions, as a field to spread (the session state's only). */
@@ -96,16 +102,56 @@ function lengthOf(block: KeptBlock): number | undefined {
  */
 export function keptAsIs(cache: ContextCache, code: Signature, budget: number, hot: string): (Rendered & { maintained: boolean }) | undefined {
   const kept = cache.memory;
+  const sources = keptStateSources(cache, code, budget);
+  if (!kept || !sources || sources.hot !== hot) return undefined;
+  const recalled = keptRendered(kept);
+  return recalled && { ...recalled, maintained: sources.maintained };
+}
+
+/** What the kept session state block was rendered from (its key), when the kept part is this code's at this budget. */
+function keptStateSources(cache: ContextCache, code: Signature, budget: number): { where: unknown; hot: string; tail: unknown; maintained: boolean } | undefined {
   const maintained = cache.overview?.digest.maintained;
-  if (kept?.key !== JSON.stringify([code, budget]) || typeof maintained !== 'boolean') return undefined;
+  if (cache.memory?.key !== JSON.stringify([code, budget]) || typeof maintained !== 'boolean') return undefined;
   try {
-    const [keyCode, [, , keptHot]] = JSON.parse(kept.blocks?.session_state?.key ?? 'null') as [unknown, unknown[]];
-    if (keyCode !== code || keptHot !== hot) return undefined;
+    const [keyCode, [, where, hot, tail]] = JSON.parse(cache.memory.blocks?.session_state?.key ?? 'null') as [unknown, unknown[]];
+    return keyCode === code && typeof hot === 'string' ? { where, hot, tail, maintained } : undefined;
   } catch {
     return undefined;
   }
-  const recalled = keptRendered(kept);
-  return recalled && { ...recalled, maintained };
+}
+
+/**
+ * The kept part with its session state block rendered from the hot state `hot` (its text now) and
+ * the recent decisions it was rendered with, as renderOrRecall would give it, without taking the
+ * other blocks' inputs back from their keys (most of a re-render's young allocation): the caller
+ * has checked, as for keptAsIs, that every other file is as the part was last recalled for, so
+ * every other block's key is the kept one. A part kept whole that still fits: its blocks joined,
+ * the new one among them. A cut part: render/context.ts recutSessionState, when it can tell that
+ * renderMemory would cut every other block as it did (the block's lines keep their lengths: an
+ * open error seen once more). Undefined otherwise (renderOrRecall then, from keptInputs).
+ */
+export function recutState(cache: ContextCache, code: Signature, budget: number, hot: string): (Rendered & { maintained: boolean }) | undefined {
+  const kept = cache.memory;
+  const block = kept?.blocks?.session_state;
+  const sources = keptStateSources(cache, code, budget);
+  if (!kept?.blocks || !block || !Array.isArray(block.decisions) || typeof block.length !== 'number' || !sources || typeof sources.tail !== 'string') return undefined;
+  const after = sessionStateText(hot, block.decisions);
+  const key = stateKey(code, { where: sources.where } as MemoryInputs, { hot, tail: sources.tail });
+  if (typeof kept.text !== 'string') {
+    const blocks = MEMORY_BLOCKS.map((name) => kept.blocks![name]);
+    if (!blocks.every((b) => typeof b?.text === 'string' && typeof b.digest === 'string')) return undefined;
+    // The session state's block alone rendered (it reads nothing but its text), as renderOrRecall renders a block whose key changed.
+    const text = renderBlock({ sessionState: after } as MemoryInputs, 'session_state');
+    const fresh = blocks.map((b, i): KeptBlock => (MEMORY_BLOCKS[i] === 'session_state' ? { key, length: text.length, text, decisions: block.decisions } : b));
+    return fitsWhole(fresh, budget) ? { ...keepWhole(cache, kept.key, fresh, () => text), maintained: sources.maintained } : undefined;
+  }
+  const text = recutSessionState(kept.text, sessionStateText(sources.hot, block.decisions), after);
+  if (text === undefined) return undefined;
+  // As renderOrRecall's cut writes it: the session state's key from its sources now; its whole
+  // block's length is the one kept (recutSessionState answers only when it is the same).
+  const state = { ...withDecisions(block), key, length: block.length };
+  cache.memory = { key: kept.key, text, digest: digestOf(text), blocks: { ...kept.blocks, session_state: state } };
+  return { text, digest: cache.memory.digest, dirty: true, maintained: sources.maintained };
 }
 
 /** The kept part as a render (render/context.ts keptPart): undefined when the cache holds neither its cut text nor its blocks whole. */

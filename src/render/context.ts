@@ -293,6 +293,42 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
   return text.length <= budget ? text : `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget);
 }
 
+/** The session state block's parts for `text` (blockParts reads nothing else of the inputs for this block). */
+const sessionStateParts = (text: string | undefined) => blockParts({ sessionState: text } as MemoryInputs, RELATIVE_WHERE, 'session_state');
+
+/**
+ * renderMemory's cut again when the session state alone changed (`before` → `after`), from the cut
+ * it gave before (`cut`), without the other blocks' parts: undefined when that is not provably the
+ * same text. renderMemory's choices see a part's entries by their lengths only (allocate, the
+ * closing line's counts), and the whole render's length only (fits or is cut): when every session
+ * state line and the whole block keep their lengths, the cut keeps every part's entries as before,
+ * and the text differs only in the session state block, rendered with the entries it kept.
+ * The block is found by its tags: text inside every block is neutralised, so the first
+ * `<session_state>` opening a line is the block's own. A property test holds it to renderMemory.
+ */
+export function recutSessionState(cut: string, before: string | undefined, after: string | undefined): string | undefined {
+  const [old] = sessionStateParts(before);
+  const [now] = sessionStateParts(after);
+  if (!old || !now) return old || now ? undefined : cut;
+  if (old.entries.length !== now.entries.length || old.entries.some((e, i) => e.text.length !== now.entries[i].text.length)) return undefined;
+  if (blockText('session_state', [old]).length !== blockText('session_state', [now]).length) return undefined;
+  const open = '<session_state>\n';
+  const close = '\n</session_state>';
+  const at = cut.startsWith(open) ? 0 : cut.indexOf(`\n${open}`) + 1;
+  // Not shown (or the whole part given up for its notice): its lengths are all the cut saw of it.
+  if (at === 0 && !cut.startsWith(open)) return cut;
+  const end = cut.indexOf(close, at);
+  if (end < 0) return undefined;
+  const block = cut.slice(at, end + close.length);
+  for (let taken = 0; taken <= old.entries.length; taken++) {
+    const kept = [{ kept: old.entries.slice(0, taken).map((_, i) => i), shown: true }];
+    if (blockText('session_state', [old], kept) !== block) continue;
+    const again = blockText('session_state', [now], kept);
+    return again.length === block.length ? cut.slice(0, at) + again + cut.slice(end + close.length) : undefined;
+  }
+  return undefined;
+}
+
 function assemble(parts: Part[], cuts: PartCut[]): string {
   return joinBlocks(
     MEMORY_BLOCKS.map((block) => {

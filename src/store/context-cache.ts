@@ -1,8 +1,8 @@
 // A cache of derived figures under <session>/state/context-cache.json, so that `wmem context`
 // (run on every prompt) parses Markdown and loads the tokenizer only when its inputs changed.
 // It holds nothing that cannot be recomputed from the memory files: losing it costs time only.
-import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { atomicWrite, atomicWriteWith, writeAllSync } from './fsx.js';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, writeSync, type Stats } from 'node:fs';
+import { atomicWriteWith, writeAllSync } from './fsx.js';
 import { readPrivateFile } from './private-file.js';
 import { joinName } from './names.js';
 import type { OverviewDigest } from '../render/context.js';
@@ -131,7 +131,19 @@ export async function writeContextCache(stateDir: string, cache: ContextCache, r
     return;
   }
   const { recall: _, ...memory } = cache.memory ?? { key: '', digest: '' };
-  await atomicWrite(file, JSON.stringify({ ...cache, ...(cache.memory ? { memory } : {}), recall }), { durable: false }).catch(() => {});
+  const text = JSON.stringify({ ...cache, ...(cache.memory ? { memory } : {}), recall });
+  await atomicWriteWith(file, (fd) => writeTextSync(fd, text), { durable: false }).catch(() => {});
+}
+
+/**
+ * Writes `text` as UTF-8 to the fresh file `fd`: the string straight to writeSync, which encodes it
+ * outside V8's heap, rather than a Buffer of it (~75 KB of young allocation for this cache, most of
+ * what tipped a prompt after a tool call into a scavenge); a short write (rare) finishes from a Buffer.
+ */
+function writeTextSync(fd: number, text: string): void {
+  const written = writeSync(fd, text, 0, 'utf8');
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (written < bytes) writeAllSync(fd, Buffer.from(text, 'utf8').subarray(written));
 }
 
 /** The bytes of `file` before its last field, when it is still the file read (`stat`) and that field is `recall` as read; else undefined. */

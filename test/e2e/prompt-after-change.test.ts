@@ -35,13 +35,23 @@ type Step = (n: number) => Promise<unknown>;
 const steps: Record<string, Step> = {
   edit: (n) => hook('PostToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(box.project, `src/f${n % 5}.ts`), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: `e${n}` }),
   failed: (n) => hook('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: `npm test -- ${n % 3}` }, error: `Exit code 1\nFAIL src/t${n % 3}.test.ts`, is_interrupt: false, tool_use_id: `f${n}` }),
+  // The same failure again: its open error's count goes up, the block's lines keep their lengths
+  // (app/context-recall.ts recutState: the kept cut with the session state alone rendered again).
+  failedAgain: (n) => hook('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npm run lint' }, error: 'Exit code 1\nFAIL src/again.test.ts', is_interrupt: false, tool_use_id: `again${n}` }),
   listed: (n) => hook('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: `a\nb${n}` }, tool_use_id: `l${n}` }),
   todo: (n) => hook('PostToolUse', { tool_name: 'TodoWrite', tool_input: { todos: [{ content: `step ${n}`, status: 'in_progress', activeForm: `doing step ${n}` }] }, tool_response: {}, tool_use_id: `t${n}` }),
   note: (n) => box.run(['note', `note ${n}: the prompt after a change`]),
   decision: (n) => box.run(['note', `decided ${n}: render the hot state alone #decisions`]),
   overviewByHand: async (n) => appendFile(await workingFile('overview.md'), `\n- a hand-written line ${n}\n`),
-  overBudget: (n) => box.run(['set', 'context', Array.from({ length: 200 }, (_, i) => `- context line ${i} of step ${n}: kept whole in overview.md`).join('\n')]),
-  underBudget: (n) => box.run(['set', 'context', `- context ${n}: short again`]),
+  // By hand: `wmem set` refuses a section past its share, so it could never cut the part.
+  overBudget: async (n) => appendFile(await workingFile('overview.md'), `\n${Array.from({ length: 200 }, (_, i) => `- bulk line ${i} of step ${n}: kept whole in overview.md`).join('\n')}\n`),
+  underBudget: async (n) => {
+    const file = await workingFile('overview.md');
+    const text = await readFile(file, 'utf8');
+    const at = text.indexOf('\n- bulk line 0 of step');
+    if (at >= 0) await writeFile(file, text.slice(0, at + 1));
+    return box.run(['set', 'context', `- context ${n}: short again`]);
+  },
   // The render cache as the build before the tail's digest wrote it (the session state's key holds
   // scratch.md's end itself), then a tool call: the prompt still answers as a full render does.
   olderCache: async (n) => {
@@ -90,6 +100,6 @@ it('answers each prompt after any sequence of tool calls, notes and edits as a f
       }
     }),
     // Cut to the budget, then tool calls alone while cut (the part weighed whole again), and back.
-    { numRuns: 2, examples: [[['overBudget', 'failed', 'olderCache', 'edit', 'twoTools', 'listed', 'decision', 'failed', 'underBudget', 'olderCache', 'todo', 'failed']]] },
+    { numRuns: 2, examples: [[['overBudget', 'failed', 'olderCache', 'edit', 'twoTools', 'listed', 'decision', 'failed', 'underBudget', 'olderCache', 'todo', 'failed']], [['overBudget', 'failedAgain', 'failedAgain', 'failedAgain', 'decision', 'failedAgain', 'underBudget', 'failedAgain', 'failedAgain']]] },
   );
 });
