@@ -141,7 +141,8 @@ export async function writeContextCache(stateDir: string, cache: ContextCache, r
  * what tipped a prompt after a tool call into a scavenge); a short write (rare) finishes from a Buffer.
  */
 function writeTextSync(fd: number, text: string): void {
-  const written = writeSync(fd, text, 0, 'utf8');
+  // No position (null): a positional write would leave the file offset where the rest must not go.
+  const written = writeSync(fd, text, null, 'utf8');
   const bytes = Buffer.byteLength(text, 'utf8');
   if (written < bytes) writeAllSync(fd, Buffer.from(text, 'utf8').subarray(written));
 }
