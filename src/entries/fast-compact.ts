@@ -5,7 +5,7 @@
 // the whole command line to the full CLI, which says what is wrong.
 import { GLOBAL_OPTIONS } from '../options.js';
 import { COMPACT } from './lean-commands.js';
-import { buildRunContext, printResult, reportError, type GlobalFlags } from './runtime.js';
+import { buildRunContext, exitWhenIdle, printResult, reportError, type GlobalFlags } from './runtime.js';
 import { leanOptions, parseLean } from './lean-args.js';
 import * as compactCommand from '../commands/compact.js';
 
@@ -22,5 +22,6 @@ export async function runCompact(argv: string[]): Promise<boolean> {
   } catch (err) {
     reportError(err);
   }
+  exitWhenIdle();
   return true;
 }

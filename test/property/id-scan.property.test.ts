@@ -101,7 +101,7 @@ describe('IdScanner', () => {
         writeFileSync(file, bytes);
         const fd = openSync(file, 'r');
         // Each grep reads through an offset of its own.
-        const [again, third] = [openSync(file, 'r'), openSync(file, 'r')];
+        const [again, third, fourth, fifth] = [openSync(file, 'r'), openSync(file, 'r'), openSync(file, 'r'), openSync(file, 'r')];
         try {
           const scanner = IdScanner.for(ids)!;
           // One grep with every string, and two side by side (the ids' tails from the byte the
@@ -111,6 +111,9 @@ describe('IdScanner', () => {
             startGrepCheck(fd, scanner.fixedStrings(), { answer: path.join(dir, '.answer') })!,
             startGrepCheck(again, tails!, { answer: path.join(dir, '.answer1'), others: { needles: escapes!, fd: third, answer: path.join(dir, '.answer2') } })!,
           ];
+          // The ids' grep started directly answers exactly what the two in the script's child do.
+          const inScript = startGrepCheck(fourth, tails!, { answer: path.join(dir, '.answer3'), others: { needles: escapes!, fd: fifth, answer: path.join(dir, '.answer4') }, scriptOnly: true })!;
+          expect(await checks[1]!.firstMatch).toBe(await inScript.firstMatch);
           const says: boolean[] = [];
           for (const [i, check] of checks.entries()) {
             expect(check).toBeDefined();
@@ -127,6 +130,8 @@ describe('IdScanner', () => {
           closeSync(fd);
           closeSync(again);
           closeSync(third);
+          closeSync(fourth);
+          closeSync(fifth);
         }
       };
       const ids = ['msg_01AbZ', 'toolu_01/x'];
@@ -141,6 +146,15 @@ describe('IdScanner', () => {
       const kept = Buffer.from('{"text":"no link here"}\n{"id":"msg_01AbZ"}\n', 'latin1');
       expect(await grepSays(ids, kept, 24)).toBe(false);
       expect(await grepSays(ids, kept, kept.length)).toBe(true);
+      // At the file's very end (no newline after it), and across grep's 96 KiB reads.
+      const pad = (n: number) => `{"text":"${'x'.repeat(n)}"}\n`;
+      const at = (head: string, tail: string) => Buffer.from(pad(98_300 - head.length - 12) + head + tail, 'latin1');
+      expect(await grepSays(ids, Buffer.from(pad(10) + '{"id":"msg_01AbZ"}', 'latin1'), 1_000)).toBe(true);
+      expect(await grepSays(ids, Buffer.from(pad(10) + '{"t":"msg_01Ab\\u005A', 'latin1'), 1_000)).toBe(true);
+      expect(await grepSays(ids, at('{"id":"', 'msg_01AbZ"}\n'), 200_000)).toBe(true);
+      expect(await grepSays(ids, at('{"t":"msg_01Ab', '\\u005A"}\n'), 200_000)).toBe(true);
+      expect(await grepSays(ids, at('{"t":"', 'toolu_01\\/x"}\n'), 200_000)).toBe(true);
+      expect(await grepSays(ids, at('{"t":"', 'msg_01AbY"}\n'), 200_000)).toBe(false);
 
       const property = fc.asyncProperty(history, fc.nat(), async ([ids, lines, rate], at) => {
         if (!IdScanner.for(ids)) return;

@@ -44,6 +44,18 @@ it('runs the system grep, whatever the user put first on PATH or in GREP_OPTIONS
       expect(await startGrepCheck(fd, ['msg_01A"'], { answer: path.join(dir, '.answer') })!.firstMatch).toBe(24);
       // The answer's file was removed once open.
       expect(readdirSync(dir).sort()).toEqual(['grep', 'messages.jsonl']);
+      // With two groups the first is searched by the system's grep started directly: neither the
+      // wrapper nor GREP_OPTIONS reaches it either.
+      // (Descriptors of their own: grep read the first to its end.)
+      const [first, again] = [openSync(file, 'r'), openSync(file, 'r')];
+      try {
+        const check = startGrepCheck(first, ['msg_01A"'], { answer: path.join(dir, '.a1'), others: { needles: ['\\u0041'], fd: again, answer: path.join(dir, '.a2') } })!;
+        expect(await check.firstMatch).toBe(24);
+      } finally {
+        closeSync(first);
+        closeSync(again);
+      }
+      expect(readdirSync(dir).sort()).toEqual(['grep', 'messages.jsonl']);
     } finally {
       closeSync(fd);
     }

@@ -13,7 +13,7 @@
 //   1. one read of [0, A) (grep's, up to its first match: normally the kept part's own ids just
 //      past A): the id check, by grep -F in a child process on the other core (two greps side
 //      by side, the ids' tails and the escapes, each through its own open file description:
-//      grep-check.ts; the same child then leaves the finishing run to start in the background
+//      grep-check.ts; the escapes' child then leaves the finishing run to start in the background
 //      once this process has exited, and it takes the lock after this run), else in this thread.
 //      Meanwhile (steps 1-4 run side by side, the writes and fsyncs in the thread pool) the old
 //      file is fsynced (it becomes the archive; normally long on disk already). The archive's sha256 is taken by the finishing,

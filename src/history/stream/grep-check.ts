@@ -5,12 +5,14 @@
 // background once the return has exited, and exits: the return forks one process, as before, and
 // that fork no longer comes after the check. grep's answer goes to a file the return holds open (no pipes: their sockets
 // cost the return more than the fork, bench/README.md, compact5), complete when the child has exited.
-// With a second group of needles a second grep runs beside the first in the same child (GNU
-// grep finds strings that share a first byte by memchr for it: the ids and the escapes apart
-// cost it a quarter of the two in one, bench/README.md, compact7).
+// With a second group of needles a second grep runs beside the first (GNU grep finds strings
+// that share a first byte by memchr for it: the ids and the escapes apart cost it a quarter of
+// the two in one, bench/README.md, compact7): the first group's grep (the longer: the kept
+// part's ids) is then started directly, without the shell's start and forks before it, and the
+// script's child runs the second and keeps `then` (bench/README.md, compact11).
 // Any doubt about grep's answer (no /bin/sh or grep, another grep, an error, output it does not
 // recognise) gives undefined, and the caller checks in this thread instead: "no" stays exact.
-import { closeSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, unlinkSync } from 'node:fs';
 import { spawnDetached } from '../../store/spawn.js';
 
 /** A command to run in the check's child once grep is done and the caller has exited (detached, stdio closed). */
@@ -43,7 +45,7 @@ export interface GrepCheck {
  * the lock, as any next run would (kill -0 fails on a process gone; a zombie not yet reaped
  * only delays it).
  */
-const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C command -p grep -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; p=$PPID; { i=0; while [ $i -lt 150 ] && [ "$p" != 1 ] && kill -0 "$p" 2>/dev/null; do command -p sleep 0.01 2>/dev/null || break; i=$((i+1)); done; exec "$@"; } & exit 0`;
+const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C \${WMEM_CHECK_GREP:-command -p grep} -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS WMEM_CHECK_GREP; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; p=$PPID; { i=0; while [ $i -lt 150 ] && [ "$p" != 1 ] && kill -0 "$p" 2>/dev/null; do command -p sleep 0.01 2>/dev/null || break; i=$((i+1)); done; exec "$@"; } & exit 0`;
 
 /**
  * Where grep's answer goes: `answer`, a new file (removed once open). A second group of needles
@@ -54,6 +56,8 @@ export interface GrepCheckOptions {
   answer: string;
   then?: ThenRun;
   others?: { needles: string[]; fd: number; answer: string };
+  /** Both groups in the script's child, as where no system grep is found (tests compare the two ways). */
+  scriptOnly?: boolean;
 }
 
 /**
@@ -72,40 +76,100 @@ export function startGrepCheck(fd: number, needles: string[], options: GrepCheck
     closeSync(out);
     return undefined;
   }
-  let settle!: (answer: number | undefined) => void;
-  const firstMatch = new Promise<number | undefined>((resolve) => (settle = resolve));
   const { then } = options;
-  // Closed once: by the exit, or here when the child could not start.
-  let open = true;
-  const close = () => {
-    if (open) {
-      closeSync(out);
-      if (otherOut !== undefined) closeSync(otherOut);
+  if (others && !options.scriptOnly) {
+    const grep = systemGrep();
+    const first = grep && directGrep(grep, fd, needles, out);
+    if (first) {
+      // The second group and `then` in the script's child, as with one group, through the same
+      // grep (earliest() reads the first group's "nothing" as a grep that did not behave: both
+      // answers must come from one program, wherever `command -p` would look first).
+      const second = scriptCheck(others.fd, [others.needles], otherOut!, then, undefined, grep);
+      if (second) return { thenStarted: then !== undefined, firstMatch: Promise.all([first, second]).then(([a, b]) => earliest(a, b)) };
+      // No answer then: the direct grep still runs to its end (its handle keeps this process up
+      // until it exits; it reads what the in-process check reads anyway), its answer unread.
+      closeSync(otherOut!);
+      return undefined;
     }
-    open = false;
-  };
-  const env: NodeJS.ProcessEnv = { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') };
-  if (others) env.WMEM_CHECK_OTHERS = others.needles.join('\n');
-  else delete env.WMEM_CHECK_OTHERS;
-  const pid = spawnDetached('/bin/sh', ['-c', SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], {
-    stdin: fd,
-    stdout: out,
-    ...(others ? { more: [others.fd, otherOut!] } : {}),
-    env,
-    onExit: (code) => {
-      if (code !== 0 || !open) settle(undefined);
-      else {
-        const first = grepAnswer(readAnswer(out), new Set(needles));
-        settle(others ? earliest(first, grepAnswer(readAnswer(otherOut!), new Set(others.needles))) : first);
-      }
-      close();
-    },
-  });
-  if (pid === undefined) {
-    close();
+  }
+  const firstMatch = scriptCheck(fd, others ? [needles, others.needles] : [needles], out, then, others ? [others.fd, otherOut!] : undefined);
+  if (!firstMatch) {
+    closeSync(out);
+    if (otherOut !== undefined) closeSync(otherOut);
     return undefined;
   }
   return { thenStarted: then !== undefined, firstMatch };
+}
+
+/**
+ * The system's grep, where `command -p grep` finds it on most systems; undefined elsewhere (the
+ * script then finds it). Started directly, the first group's grep runs ~5 ms sooner than through
+ * `sh` (its start, a subshell, a fork for grep: bench/README.md, compact11).
+ */
+function systemGrep(): string | undefined {
+  for (const file of ['/usr/bin/grep', '/bin/grep']) {
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // the next
+    }
+  }
+  return undefined;
+}
+
+/**
+ * grep over `fd` for `needles` started directly (no shell), its answer in `out` (closed here
+ * once read); undefined when it could not start. The environment is only LC_ALL=C: no
+ * GREP_OPTIONS, GREP_COLOR or GREP_COLORS, as the script unsets them.
+ */
+function directGrep(file: string, fd: number, needles: string[], out: number): Promise<number | undefined> | undefined {
+  let settle!: (answer: number | undefined) => void;
+  const answer = new Promise<number | undefined>((resolve) => (settle = resolve));
+  const pid = spawnDetached(file, ['-F', '-a', '-b', '-o', '-m', '1', '-e', needles.join('\n')], {
+    stdin: fd,
+    stdout: out,
+    env: { LC_ALL: 'C' },
+    onExit: (code) => {
+      settle(code === undefined ? undefined : grepAnswer(`${readAnswer(out)}exit ${code}\n`, new Set(needles)));
+      closeSync(out);
+    },
+  });
+  return pid === undefined ? undefined : answer;
+}
+
+/**
+ * The script's child (SCRIPT) over `fd` for one or two groups of needles (the second over
+ * more[0], its answer in more[1]), `then` left to it; the answers' files are closed here once
+ * read. Undefined when it could not start (`out` and more[1] are then left to the caller).
+ */
+function scriptCheck(fd: number, groups: string[][], out: number, then: ThenRun | undefined, more?: [number, number], grep?: string): Promise<number | undefined> | undefined {
+  const [needles, others] = groups as [string[], string[] | undefined];
+  let settle!: (answer: number | undefined) => void;
+  const firstMatch = new Promise<number | undefined>((resolve) => (settle = resolve));
+  const env: NodeJS.ProcessEnv = { ...(then?.env ?? process.env), WMEM_CHECK_NEEDLES: needles.join('\n') };
+  if (others) env.WMEM_CHECK_OTHERS = others.join('\n');
+  else delete env.WMEM_CHECK_OTHERS;
+  // A path systemGrep() found (no space, no quote: it is split as words by the script), else
+  // `command -p grep`.
+  if (grep) env.WMEM_CHECK_GREP = grep;
+  else delete env.WMEM_CHECK_GREP;
+  const pid = spawnDetached('/bin/sh', ['-c', SCRIPT, 'wmem-check', ...(then ? [then.file, ...then.args] : [])], {
+    stdin: fd,
+    stdout: out,
+    ...(more ? { more } : {}),
+    env,
+    onExit: (code) => {
+      if (code !== 0) settle(undefined);
+      else {
+        const first = grepAnswer(readAnswer(out), new Set(needles));
+        settle(others ? earliest(first, grepAnswer(readAnswer(more![1]), new Set(others))) : first);
+      }
+      closeSync(out);
+      if (more) closeSync(more[1]);
+    },
+  });
+  return pid === undefined ? undefined : firstMatch;
 }
 
 /** A new file for an answer, removed once open (the child writes through its descriptor, this process reads through its own). */
