@@ -8,7 +8,7 @@ import type { Session } from '../store/session.js';
 import { presence, signInputs, signPresence, type Signature } from '../store/answers.js';
 import { hookStateFile } from '../store/hook-state.js';
 import { offFile } from '../store/switch.js';
-import { hotStatePath, joinName, teamFilePath, workspaceFilePath } from '../store/paths.js';
+import { hotStatePath, projectFilePath, teamCachePath, teamFilePath, workspaceFilePath } from '../store/paths.js';
 import { AGENT_NAMES } from '../agents/lookup.js';
 
 /**
@@ -42,7 +42,7 @@ function transcriptOf(stateFile: string): string | undefined {
 function memoryInputs(session: Session): { files: string[]; present: string[] } {
   const { paths, project } = session;
   const team = teamInputs(project.cwd);
-  return { files: [workspaceFilePath(project.dir), joinName(project.dir, 'team-cache.json'), paths.overview, paths.scratch, hotStatePath(paths.stateDir), ...team.files], present: team.present };
+  return { files: [workspaceFilePath(project.dir), teamCachePath(project.dir), paths.overview, paths.scratch, hotStatePath(paths.stateDir), ...team.files], present: team.present };
 }
 
 /** The memory part's own files signed (app/context.ts recalls the part while they are unchanged). */
@@ -56,6 +56,6 @@ export function signContextInputs(session: Session): [string, Signature][] {
   const hookStates = signInputs(AGENT_NAMES.map((a) => hookStateFile(paths.stateDir, a.id)));
   const transcripts = hookStates.map(([file]) => transcriptOf(file)).filter((f): f is string => f !== undefined);
   const memory = memoryInputs(session);
-  const files = [joinName(project.dir, 'project.json'), paths.dir, paths.workingMemory, paths.meta, paths.messages, ...memory.files];
+  const files = [projectFilePath(project.dir), paths.dir, paths.workingMemory, paths.meta, paths.messages, ...memory.files];
   return [...hookStates, ...signInputs([...files, ...transcripts]), ...signPresence([offFile(project.dir), ...memory.present])];
 }

@@ -84,6 +84,16 @@ export function hotStatePath(stateDir: string): string {
   return joinName(stateDir, 'hot.json');
 }
 
+/** A project folder's record of the working directory it belongs to (store/project.ts). */
+export function projectFilePath(projectDir: string): string {
+  return joinName(projectDir, 'project.json');
+}
+
+/** The team memory's composed workspace block, cached in the project folder (store/team.ts). */
+export function teamCachePath(projectDir: string): string {
+  return joinName(projectDir, 'team-cache.json');
+}
+
 /** A project's workspace memory (store/workspace.ts). */
 export function workspaceFilePath(projectDir: string): string {
   return joinName(projectDir, 'workspace-memory.json');

@@ -3,7 +3,7 @@
 import { promises as fs, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, readTextIfExists } from './fsx.js';
-import { encodeCwd, joinName, projectFolderCandidate } from './paths.js';
+import { encodeCwd, joinName, projectFilePath, projectFolderCandidate } from './paths.js';
 import { WmemError, fsError, usageError } from '../ui/errors.js';
 
 export interface ProjectRef {
@@ -40,7 +40,7 @@ export function sessionsRoot(home: string): string {
 }
 
 async function readProjectFile(dir: string): Promise<ProjectFile | undefined> {
-  const file = joinName(dir, 'project.json');
+  const file = projectFilePath(dir);
   const text = await readTextIfExists(file);
   if (text === undefined) return undefined;
   try {
@@ -88,7 +88,7 @@ export async function locateProject(home: string, cwdInput: string, options: { c
     if (present && attempt > 0) continue;
     await ensureDir(dir);
     const record: ProjectFile = { version: 1, cwd, createdAt: (options.now ?? new Date()).toISOString() };
-    if (await createExclusive(path.join(dir, 'project.json'), JSON.stringify(record, null, 2) + '\n')) {
+    if (await createExclusive(projectFilePath(dir), JSON.stringify(record, null, 2) + '\n')) {
       return { dir, cwd, collidedWith };
     }
     // Another process claimed this folder between our read and our create: look at it again.

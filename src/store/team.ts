@@ -7,7 +7,7 @@ import { lstatSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSyn
 import path from 'node:path';
 import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, tempBeside, withLock } from './fsx.js';
 import { usageError } from '../ui/errors.js';
-import { TEAM_FILE, teamFilePath } from './paths.js';
+import { TEAM_FILE, teamCachePath, teamFilePath } from './paths.js';
 import { TEAM_ATTRIBUTES, asWorkspaceEntry, notAfter, parseTeam, resolveTeam, type TeamFile } from '../memory/team.js';
 import { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, type ComposedWorkspace, type WorkspaceLimits } from '../memory/workspace-block.js';
 import { findSecret } from '../memory/gate.js';
@@ -126,7 +126,7 @@ interface BlockCache {
 export function composedWorkspaceSync(projectCwd: string, projectDir: string, own: WorkspaceEntry[], nowMs: number, limits: WorkspaceLimits = WORKSPACE_LIMITS): ComposedWorkspace {
   const found = teamFileOf(projectCwd);
   if (!found) return composeWorkspace(own, limits);
-  const cacheFile = path.join(projectDir, 'team-cache.json');
+  const cacheFile = teamCachePath(projectDir);
   const key = JSON.stringify([limits.entries, limits.chars, own]);
   const cached = readCache(cacheFile);
   if (cached && cached.v === 2 && cached.file === found.file && cached.size === found.size && cached.mtimeMs === found.mtimeMs && cached.key === key) return cached.composed;

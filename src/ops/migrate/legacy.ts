@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs, constants as fsc } from 'node:fs';
 import path from 'node:path';
 import { assertLocksHeld, ensureDir, exists, fsyncDir, readTextIfExists } from '../../store/fsx.js';
-import { isValidSessionId, sessionPaths } from '../../store/paths.js';
+import { isValidSessionId, projectFilePath, sessionPaths } from '../../store/paths.js';
 import { listProjectDirs } from '../../store/project.js';
 import { upgradeMeta, writeMeta, type SessionMeta } from '../../store/session.js';
 import type { ProjectRef } from '../../store/project.js';
@@ -75,7 +75,7 @@ async function copyDurably(from: string, to: string): Promise<void> {
 }
 
 async function projectRefFor(dir: string): Promise<ProjectRef> {
-  const text = await readTextIfExists(path.join(dir, 'project.json'));
+  const text = await readTextIfExists(projectFilePath(dir));
   let cwd = '';
   try {
     cwd = text ? String((JSON.parse(text) as { cwd?: unknown }).cwd ?? '') : '';
