@@ -71,11 +71,12 @@ export function projectCwd({ input, env, options }: Pick<Moment, 'input' | 'env'
 export async function locateSession(moment: Moment): Promise<Located> {
   const { input, env, adapter } = moment;
   const now = env.now();
+  // The id is checked before the project is located: an invalid id creates nothing, not even the
+  // project's record.
+  const named = input.sessionId ? assertSessionId(input.sessionId, 'the hook input session_id') : undefined;
   const project = await locateProjectOf(moment, true);
   if (!project) throw new HookFailure('no project folder');
-  let id: string | undefined;
-  if (input.sessionId) id = assertSessionId(input.sessionId, 'the hook input session_id');
-  else id = requestedSessionId(env)?.id ?? (await readCurrent(project.dir));
+  const id = named ?? requestedSessionId(env)?.id ?? (await readCurrent(project.dir));
   if (!id) throw new HookFailure('the hook input has no session_id and the project has no current session');
   const paths = sessionPaths(project.dir, id);
   let created = false;

@@ -252,6 +252,18 @@ describe('a hook never breaks the agent', () => {
     }
   });
 
+  it('an invalid session id in a project wmem has not seen creates nothing, not even the project record', async () => {
+    const fresh = path.join(box.root, 'fresh-project');
+    await mkdir(fresh);
+    for (const sid of ['title-../../etc', '../x']) {
+      const result = await hook('UserPromptSubmit', { session_id: sid, cwd: fresh, hook_event_name: 'UserPromptSubmit', prompt: 'hi' });
+      expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    }
+    expect(await logText()).toMatch(/invalid session id "title-\.\.\/\.\.\/etc"/);
+    const projects = await readdir(path.join(box.home, 'sessions')).catch(() => []);
+    expect(projects.filter((name) => name.includes('fresh-project'))).toEqual([]);
+  });
+
   it('a missing transcript: exit 0, nothing on stdout, logged', async () => {
     await answer('SessionStart', { source: 'startup' });
     const result = await hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'x', transcript_path: path.join(box.root, 'gone.jsonl') }));
