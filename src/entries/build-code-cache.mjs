@@ -5,7 +5,7 @@
 // is made by running the built hook, as the agent would, in a session of a temporary home: a
 // prompt after a tool call (first-prompt*.cjs: what a prompt with the memory unchanged runs, and
 // the hot state's re-render) and a resumed session's start (first-start*.cjs) of Claude Code,
-// Droid, Qwen Code, Copilot CLI and Kilo Code (AGENTS below); each one's tool call (first-tool*.cjs:
+// Droid, Qwen Code, Copilot CLI and Kilo Code (AGENTS below); every agent's tool call (first-tool*.cjs:
 // Claude Code's what its run compiled, the others' their top level alone); and context-hot.cjs,
 // the re-render the other agents' prompts and starts load beside their stage (through
 // bin/wmem.js's loader, __wmemLoad). Its cache is the last such run's (Kilo's): the re-render's
@@ -90,6 +90,11 @@ function makeCaches() {
         failed.push(err.message);
       }
     }
+    try {
+      topLevelCaches(work);
+    } catch (err) {
+      failed.push(err.message);
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -98,6 +103,29 @@ function makeCaches() {
   for (const cache of readdirSync(caches)) {
     const stage = cache.replace(/\.v8$/, '');
     if (!readFileSync(path.join(root, 'dist', 'fast', stage), 'utf8').includes('\nconst __wmemImport =')) throw new Error(`dist/fast/${stage} has a code cache but calls import() itself: add its kind to CODE_CACHED`);
+  }
+}
+
+/**
+ * The tool stages of the agents AGENTS has no runs for (Codex CLI, Gemini CLI, OpenCode): each gets
+ * the cache of its top level alone, which the path a run takes cannot change, from one hook of an
+ * event routed to it (first-routes.json) in a home of its own; what that hook then does with an
+ * empty input is not looked at (a hook ends silently whatever its input).
+ */
+function topLevelCaches(work) {
+  const { agents } = JSON.parse(readFileSync(path.join(root, 'dist', 'fast', 'first-routes.json'), 'utf8'));
+  const made = new Set(cacheFiles().keys());
+  for (const [agent, events] of Object.entries(agents)) {
+    for (const [event, stage] of Object.entries(events)) {
+      if (!stage.startsWith('first-tool') || made.has(`${stage}.v8`)) continue;
+      made.add(`${stage}.v8`);
+      const dir = path.join(work, `top-level-${agent}`);
+      mkdirSync(dir, { recursive: true });
+      const env = { PATH: process.env.PATH ?? '', HOME: dir, WMEM_HOME: path.join(dir, 'home'), NO_COLOR: '1', WMEM_CODE_CACHE_WRITE: 'load' };
+      const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: dir, input: '{}', encoding: 'utf8', timeout: 60_000, env });
+      if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
+      if (!cacheFiles().has(`${stage}.v8`)) throw new Error(`the code cache's run of ${agent} ${event} did not load dist/fast/${stage}`);
+    }
   }
 }
 
