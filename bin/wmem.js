@@ -13,8 +13,10 @@ const args = process.argv.slice(2);
 
 async function main() {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    // Answered before any bundle loads: scripts probe the version often.
-    process.stdout.write(JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
+    // Answered before any large bundle loads: scripts probe the version often. Written as
+    // `wmem context` writes (first.cjs's writeStdout): process.stdout on a pipe builds a stream
+    // and loads net and the stream modules (~130 page faults: bench/README.md, hit12).
+    require('../dist/fast/first.cjs').writeStdout(JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
     return;
   }
   if (await lean()) return;
