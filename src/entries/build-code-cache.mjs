@@ -107,17 +107,20 @@ function makeCaches() {
 }
 
 /**
- * The tool stages of the agents AGENTS has no runs for (Codex CLI, Gemini CLI, OpenCode): each gets
- * the cache of its top level alone, which the path a run takes cannot change, from one hook of an
- * event routed to it (first-routes.json) in a home of its own; what that hook then does with an
- * empty input is not looked at (a hook ends silently whatever its input).
+ * The prompt, start and tool stages the runs above left without a cache (those of the agents AGENTS
+ * has no runs for: Codex CLI, Gemini CLI, OpenCode): each gets the cache of its top level alone,
+ * which the path a run takes cannot change, from one hook of an event routed to it
+ * (first-routes.json) in a home of its own. What that hook then does with an empty input is not
+ * looked at (a hook ends silently whatever its input), but it must write no other stage's cache
+ * (context-hot.cjs's is the one a run made).
  */
 function topLevelCaches(work) {
   const { agents } = JSON.parse(readFileSync(path.join(root, 'dist', 'fast', 'first-routes.json'), 'utf8'));
   const made = new Set(cacheFiles().keys());
   for (const [agent, events] of Object.entries(agents)) {
     for (const [event, stage] of Object.entries(events)) {
-      if (!stage.startsWith('first-tool') || made.has(`${stage}.v8`)) continue;
+      if (!/^first-(tool|prompt|start)/.test(stage) || made.has(`${stage}.v8`)) continue;
+      const before = cacheFiles();
       made.add(`${stage}.v8`);
       const dir = path.join(work, `top-level-${agent}`);
       mkdirSync(dir, { recursive: true });
@@ -125,6 +128,8 @@ function topLevelCaches(work) {
       const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: dir, input: '{}', encoding: 'utf8', timeout: 60_000, env });
       if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
       if (!cacheFiles().has(`${stage}.v8`)) throw new Error(`the code cache's run of ${agent} ${event} did not load dist/fast/${stage}`);
+      const others = [...cacheFiles()].filter(([name, id]) => name !== `${stage}.v8` && before.get(name) !== id);
+      if (others.length) throw new Error(`the code cache's run of ${agent} ${event} wrote ${others.map(([name]) => name).join(', ')} besides`);
     }
   }
 }

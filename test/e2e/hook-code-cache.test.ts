@@ -19,10 +19,8 @@ const SID = 'code-cache-5d1c9e2a';
 const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
 // The other agents' prompt, start and tool stages (a tool stage's cache holds its top level alone:
 // its run compiles too little for a cache of the run to pay, src/entries/build-code-cache.mjs AGENTS).
-// Codex CLI's, Gemini CLI's and OpenCode's tool stages too (the top level alone needs no run of theirs).
-const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo']
-  .flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`, `first-tool-${agent}.cjs`])
-  .concat(['codex', 'gemini', 'opencode'].map((agent) => `first-tool-${agent}.cjs`));
+// Codex CLI's, Gemini CLI's and OpenCode's too, their top level alone (which needs no run of theirs).
+const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'opencode'].flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`, `first-tool-${agent}.cjs`]);
 // The re-render after a tool call, beside the other agents' prompt and start stages: loaded, from
 // a stage bin/wmem.js compiled through node:vm, through the same checked loader (bin/wmem.js __wmemLoad).
 const BESIDE_CACHED = ['context-hot.cjs'];
@@ -136,14 +134,15 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
-  it("an agent's tool stage cached by its top level alone (Codex CLI's: no runs of its own in the build) is taken, answering as without it", async () => {
+  it("an agent's stages cached by their top level alone (Codex CLI's: no runs of its own in the build) are taken, answering as without them", async () => {
     const dir = copyPackage('codex-plain');
     rmSync(path.join(dir, 'dist', 'code-cache'), { recursive: true });
     const plainCodex = await session(dir, '', 'codex');
     const cached = await session(copyPackage('codex'), '', 'codex');
     expect(cached.map((r) => r.stdout)).toEqual(plainCodex.map((r) => r.stdout));
-    // The tool call (the fourth hook) from its cache; Codex CLI's prompt and start stages have none.
-    expect(cached.map((r) => r.scripts)).toEqual(cached.map((_, i) => (i === 3 ? [{ file: 'first-tool-codex.cjs', given: true, rejected: false }] : [])));
+    // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
+    const stages = [['first-start-codex.cjs'], ['first-prompt-codex.cjs'], ['first-prompt-codex.cjs'], ['first-tool-codex.cjs'], ['first-prompt-codex.cjs', 'context-hot.cjs'], ['first-start-codex.cjs']];
+    expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
   it("checks a cache with zlib's crc32 without loading node:zlib's module (node:stream and ~25 more), silent under every spelling of --pending-deprecation, --throw-deprecation too", async () => {
