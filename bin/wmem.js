@@ -13,8 +13,10 @@ const args = process.argv.slice(2);
 
 async function main() {
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-    // Answered before any bundle loads: scripts probe the version often.
-    process.stdout.write(JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
+    // Answered before any large bundle loads: scripts probe the version often. Written as
+    // `wmem context` writes (first.cjs's writeStdout): process.stdout on a pipe builds a stream
+    // and loads net and the stream modules (~130 page faults: bench/README.md, hit12).
+    require('../dist/fast/first.cjs').writeStdout(JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
     return;
   }
   if (await lean()) return;
@@ -77,11 +79,14 @@ function hookEntry(read) {
  * A first stage's exports (or context-hot.cjs's, loaded beside one: __wmemLoad), compiled from the V8 code cache the build made of it (dist/code-cache/,
  * src/entries/build-code-cache.mjs: the bytecode of the functions a usual run of it compiles,
  * ~30 M instructions of parsing and compiling on a prompt) when that cache is the one made from
- * this very file's bytes, else as require() loads it. With WMEM_CODE_CACHE_WRITE=1 (the build
- * alone sets it) the cache is made as the process exits.
+ * this very file's bytes, else as require() loads it. WMEM_CODE_CACHE_WRITE (the build alone sets
+ * it) makes the cache: with 1 as the process exits (every function the run compiled), with `load`
+ * as soon as the stage has loaded (its top level alone: no parse of the whole file, and a small
+ * cache for a stage whose run compiles little, a tool call's: bench/README.md, hit12).
  */
 function loadStage(stage) {
-  const write = process.env.WMEM_CODE_CACHE_WRITE === '1';
+  const mode = process.env.WMEM_CODE_CACHE_WRITE;
+  const write = mode === '1' || mode === 'load' ? mode : undefined;
   let cache;
   if (!write) {
     try {
@@ -195,7 +200,9 @@ function fromCodeCache(stage, cache, write) {
     throw err;
   }
   stageModule.loaded = true;
-  if (write) process.once('exit', () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(sourceCrc, crc32, data), script.createCachedData()));
+  const save = () => writeCodeCache(path.join(__dirname, '..', 'dist', 'code-cache', `${stage}.v8`), (data) => cacheHeader(sourceCrc, crc32, data), script.createCachedData());
+  if (write === 'load') save();
+  else if (write) process.once('exit', save);
   return stageModule.exports;
 }
 

@@ -5,10 +5,11 @@
 // is made by running the built hook, as the agent would, in a session of a temporary home: a
 // prompt after a tool call (first-prompt*.cjs: what a prompt with the memory unchanged runs, and
 // the hot state's re-render) and a resumed session's start (first-start*.cjs) of Claude Code,
-// Droid, Qwen Code, Copilot CLI and Kilo Code (AGENTS below); Claude Code's tool call
-// (first-tool.cjs); and context-hot.cjs, the re-render the other agents' prompts and starts load
-// beside their stage (through bin/wmem.js's loader, __wmemLoad). Its cache is the last such run's
-// (Kilo's): the re-render's functions are the same for every agent. The rest load as before. Run
+// Droid, Qwen Code, Copilot CLI and Kilo Code (AGENTS below); every agent's tool call (first-tool*.cjs:
+// Claude Code's what its run compiled, the others' their top level alone); and context-hot.cjs,
+// the re-render the other agents' prompts and starts load beside their stage (through
+// bin/wmem.js's loader, __wmemLoad). Its cache is the last such run's (Kilo's): the re-render's
+// functions are the same for every agent. The rest load as before. Run
 // by `npm run build` (build:cache), after the stamp (the render cache's code signature is the build's).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -22,12 +23,15 @@ const caches = path.join(root, 'dist', 'code-cache');
  * Each agent whose stages get a cache: its hook input (`input(event, fields, at)`, `at` the session's
  * folders); its start (`start(source)`, source 'startup' or 'resume'), prompt and tool call
  * (`tool(at)`) as [event, fields]; whether its start answers (`startAnswers`: Qwen Code's and
- * Copilot CLI's give the memory part with the first prompt instead); and whether its tool stage
- * gets a cache too (`toolCache`). A cache pays on a stage that runs much code (the prompt, the start: V8 compiles less, and
- * the prompt of an agent without one scavenged once on the bench's session, ~200 page faults) and
- * costs on one that runs little: a cache holds the bytecode of every function the build's run
- * compiled, read and deserialized whole (Droid's tool call +34..48 page faults with one,
- * bench/README.md, hit10). So the other agents' tool stages are left without.
+ * Copilot CLI's give the memory part with the first prompt instead); and whether its tool stage's
+ * cache holds what its run compiled (`toolCache`) or its top level alone. A cache of the run pays
+ * on a stage that runs much code (the prompt, the start: V8 compiles less, and the prompt of an
+ * agent without one scavenged once on the bench's session, ~200 page faults) and costs on one
+ * that runs little: it holds the bytecode of every function the build's run compiled, read and
+ * deserialized whole (Droid's tool call +34..48 page faults with one, bench/README.md, hit10). A
+ * cache of the top level alone (made as the stage has loaded, `load` below) spares the parse of
+ * the whole file and is small: Qwen Code's tool call −29 faults and −14 M instructions against
+ * none (bench/README.md, hit12). So the other agents' tool stages get that one.
  */
 const claudeLike = (event, fields, at) => ({ session_id: at.sid, transcript_path: at.transcript, cwd: at.project, hook_event_name: event, ...fields });
 const opencodeLike = (event, fields, at) => ({ event, sessionID: at.sid, directory: at.project, model: { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } }, ...fields });
@@ -86,6 +90,11 @@ function makeCaches() {
         failed.push(err.message);
       }
     }
+    try {
+      topLevelCaches(work);
+    } catch (err) {
+      failed.push(err.message);
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -94,6 +103,34 @@ function makeCaches() {
   for (const cache of readdirSync(caches)) {
     const stage = cache.replace(/\.v8$/, '');
     if (!readFileSync(path.join(root, 'dist', 'fast', stage), 'utf8').includes('\nconst __wmemImport =')) throw new Error(`dist/fast/${stage} has a code cache but calls import() itself: add its kind to CODE_CACHED`);
+  }
+}
+
+/**
+ * The prompt, start and tool stages the runs above left without a cache (those of the agents AGENTS
+ * has no runs for: Codex CLI, Gemini CLI, OpenCode): each gets the cache of its top level alone,
+ * which the path a run takes cannot change, from one hook of an event routed to it
+ * (first-routes.json) in a home of its own. What that hook then does with an empty input is not
+ * looked at (a hook ends silently whatever its input), but it must write no other stage's cache
+ * (context-hot.cjs's is the one a run made).
+ */
+function topLevelCaches(work) {
+  const { agents } = JSON.parse(readFileSync(path.join(root, 'dist', 'fast', 'first-routes.json'), 'utf8'));
+  const made = new Set(cacheFiles().keys());
+  for (const [agent, events] of Object.entries(agents)) {
+    for (const [event, stage] of Object.entries(events)) {
+      if (!/^first-(tool|prompt|start)/.test(stage) || made.has(`${stage}.v8`)) continue;
+      const before = cacheFiles();
+      made.add(`${stage}.v8`);
+      const dir = path.join(work, `top-level-${agent}`);
+      mkdirSync(dir, { recursive: true });
+      const env = { PATH: process.env.PATH ?? '', HOME: dir, WMEM_HOME: path.join(dir, 'home'), NO_COLOR: '1', WMEM_CODE_CACHE_WRITE: 'load' };
+      const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: dir, input: '{}', encoding: 'utf8', timeout: 60_000, env });
+      if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
+      if (!cacheFiles().has(`${stage}.v8`)) throw new Error(`the code cache's run of ${agent} ${event} did not load dist/fast/${stage}`);
+      const others = [...cacheFiles()].filter(([name, id]) => name !== `${stage}.v8` && before.get(name) !== id);
+      if (others.length) throw new Error(`the code cache's run of ${agent} ${event} wrote ${others.map(([name]) => name).join(', ')} besides`);
+    }
   }
 }
 
@@ -119,28 +156,28 @@ function agentRuns(work, agent, spec) {
   const usage = (i) => ({ type: 'assistant', uuid: `u${i}`, message: { id: `m${i}`, model: 'claude-opus-4', role: 'assistant', content: [{ type: 'text', text: 'working on it' }], usage: { input_tokens: 3, cache_read_input_tokens: 60000 + i, output_tokens: 100 } } });
   writeFileSync(at.transcript, [0, 1, 2].map((i) => JSON.stringify(usage(i)) + '\n').join(''));
   const tool = spec.tool(at);
-  // [event, fields, whether this run writes its stage's cache, whether it must answer]: each
-  // stage's own run after one that set the session up as it usually is then (rendered, its
-  // render cache written).
+  // [event, fields, which cache this run writes of its stage (none, '1': what the run compiled,
+  // 'load': the top level alone; bin/wmem.js loadStage), whether it must answer]: each stage's
+  // own run after one that set the session up as it usually is then (rendered, its render cache written).
   const runs = [
-    [...spec.start('startup'), false, false],
-    [spec.prompt[0], { ...spec.prompt[1], prompt: 'first' }, false, true],
-    [...spec.prompt, false, true],
-    [...tool, false, false],
-    [...tool, Boolean(spec.toolCache), false],
+    [...spec.start('startup'), undefined, false],
+    [spec.prompt[0], { ...spec.prompt[1], prompt: 'first' }, undefined, true],
+    [...spec.prompt, undefined, true],
+    [...tool, undefined, false],
+    [...tool, spec.toolCache ? '1' : 'load', false],
     // The prompt the user meets most: after a tool call (the hot state changed alone). It runs
     // what a prompt with nothing changed runs, and context-hot's re-render (Claude's: bundled in the stage).
-    [spec.prompt[0], { ...spec.prompt[1], prompt: 'after a tool call' }, true, true],
+    [spec.prompt[0], { ...spec.prompt[1], prompt: 'after a tool call' }, '1', true],
     // The resume after a tool call, as before the prompt's run moved here.
-    [...tool, false, false],
-    [...spec.start('resume'), true, spec.startAnswers !== false],
+    [...tool, undefined, false],
+    [...spec.start('resume'), '1', spec.startAnswers !== false],
   ];
   // Only what a hook needs: none of the builder's WMEM_* (WMEM_DISABLED would cache the off
   // path), CLAUDE_PROJECT_DIR or NODE_OPTIONS (V8 flags there make every cache one V8 refuses).
   const env = { PATH: process.env.PATH ?? '', HOME: dir, WMEM_HOME: path.join(dir, 'home'), NO_COLOR: '1', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) };
   for (const [event, fields, write, answers] of runs) {
     const input = JSON.stringify(spec.input(event, fields, at));
-    const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: at.project, input, encoding: 'utf8', timeout: 60_000, env: write ? { ...env, WMEM_CODE_CACHE_WRITE: '1' } : env });
+    const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: at.project, input, encoding: 'utf8', timeout: 60_000, env: write ? { ...env, WMEM_CODE_CACHE_WRITE: write } : env });
     if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
     // A hook fails silently by design: a prompt or a resume that printed nothing did not run its stage whole.
     if (answers && !run.stdout.trim()) throw new Error(`the code cache's run of ${agent} ${event} answered nothing`);

@@ -11,6 +11,9 @@ import { ANSWERS_VERSION, lookupAnswer } from '../store/answers.js';
 import { encodeCwd, homeFrom, isValidSessionId } from '../store/names.js';
 import { writeStdout } from './stdout.js';
 
+// bin/wmem.js's `--version` prints through it too: process.stdout on a pipe builds a stream.
+export { writeStdout };
+
 /** The version an entry must carry: wmem's and the cache format's. */
 export const ANSWER_VERSION = `${VERSION}/${ANSWERS_VERSION}`;
 

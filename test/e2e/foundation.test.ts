@@ -412,4 +412,15 @@ describe('show, status, sessions', () => {
     expect(version.exitCode).toBe(0);
     expect(String(version.stdout)).toMatch(/^\d+\.\d+\.\d+\n?$/);
   });
+
+  it('prints its version to a pipe without building process.stdout (no net or stream module loaded)', async () => {
+    const probe = path.join(box.root, 'modules.cjs');
+    await writeFile(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(`${probe}.out`)}, process.moduleLoadList.join('\\n')));`);
+    const version = await box.run(['--version'], { env: { NODE_OPTIONS: `--require ${probe}` } });
+    // (execa drops the final newline)
+    expect({ exitCode: version.exitCode, stdout: String(version.stdout) }).toEqual({ exitCode: 0, stdout: JSON.parse(await readFile(path.join(path.dirname(BIN), '..', 'package.json'), 'utf8')).version });
+    const loaded = (await readFile(`${probe}.out`, 'utf8')).split('\n');
+    expect(loaded).toContain('NativeModule fs');
+    expect(loaded.filter((m) => m === 'NativeModule net' || m === 'NativeModule stream')).toEqual([]);
+  });
 });

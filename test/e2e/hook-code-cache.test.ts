@@ -17,9 +17,10 @@ import { FIXTURES, ROOT } from '../helpers/cli.js';
 
 const SID = 'code-cache-5d1c9e2a';
 const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
-// The other agents' prompt and start stages (their tool calls run too little for a cache to pay:
-// src/entries/build-code-cache.mjs AGENTS).
-const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo'].flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`]);
+// The other agents' prompt, start and tool stages (a tool stage's cache holds its top level alone:
+// its run compiles too little for a cache of the run to pay, src/entries/build-code-cache.mjs AGENTS).
+// Codex CLI's, Gemini CLI's and OpenCode's too, their top level alone (which needs no run of theirs).
+const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'opencode'].flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`, `first-tool-${agent}.cjs`]);
 // The re-render after a tool call, beside the other agents' prompt and start stages: loaded, from
 // a stage bin/wmem.js compiled through node:vm, through the same checked loader (bin/wmem.js __wmemLoad).
 const BESIDE_CACHED = ['context-hot.cjs'];
@@ -123,13 +124,24 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.scripts)).toEqual(['first-start.cjs', 'first-prompt.cjs', 'first-prompt.cjs', 'first-tool.cjs', 'first-prompt.cjs', 'first-start.cjs'].map((file) => [{ file, given: true, rejected: false }]));
   }, 120_000);
 
-  it("another agent's prompt and start stages, and context-hot.cjs beside them, are taken from their caches (its tool call is not cached), answering as without them", async () => {
+  it("another agent's prompt, start and tool stages, and context-hot.cjs beside them, are taken from their caches, answering as without them", async () => {
     const cached = await session(copyPackage('droid'), '', 'droid');
     expect(cached.map((r) => r.stdout)).toEqual(plainDroid.map((r) => r.stdout));
     expect(plainDroid.flatMap((r) => r.scripts)).toEqual([]);
     expect(plainDroid.filter((r) => r.stdout.includes('"additionalContext"')).length).toBe(5);
     // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
-    const stages = [['first-start-droid.cjs'], ['first-prompt-droid.cjs'], ['first-prompt-droid.cjs'], [], ['first-prompt-droid.cjs', 'context-hot.cjs'], ['first-start-droid.cjs']];
+    const stages = [['first-start-droid.cjs'], ['first-prompt-droid.cjs'], ['first-prompt-droid.cjs'], ['first-tool-droid.cjs'], ['first-prompt-droid.cjs', 'context-hot.cjs'], ['first-start-droid.cjs']];
+    expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
+  }, 120_000);
+
+  it("an agent's stages cached by their top level alone (Codex CLI's: no runs of its own in the build) are taken, answering as without them", async () => {
+    const dir = copyPackage('codex-plain');
+    rmSync(path.join(dir, 'dist', 'code-cache'), { recursive: true });
+    const plainCodex = await session(dir, '', 'codex');
+    const cached = await session(copyPackage('codex'), '', 'codex');
+    expect(cached.map((r) => r.stdout)).toEqual(plainCodex.map((r) => r.stdout));
+    // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
+    const stages = [['first-start-codex.cjs'], ['first-prompt-codex.cjs'], ['first-prompt-codex.cjs'], ['first-tool-codex.cjs'], ['first-prompt-codex.cjs', 'context-hot.cjs'], ['first-start-codex.cjs']];
     expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
