@@ -1,7 +1,7 @@
 // grep's output as the quick cut's link check reads it (src/history/stream/grep-check.ts): only
 // a match of one of the needles with exit 0, or exit 1 with nothing, is an answer; anything else
 // (another grep's output, an error, grep missing) is "unknown", and the check runs in process.
-import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -101,3 +101,37 @@ it('takes the earlier of two answers, nothing known when either is unknown, and 
   expect(earliest(undefined, 5)).toBeUndefined();
   expect(earliest(3, undefined)).toBeUndefined();
 });
+
+it('starts `then` only once this process lets go of its socket, with no polling, and gives it none of the check\'s descriptors', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-grep-then-'));
+  try {
+    const file = path.join(dir, 'messages.jsonl');
+    writeFileSync(file, '{"text":"\\u0041"}\n{"id":"msg_01A"}\n');
+    const marker = path.join(dir, 'started');
+    // `then` lists the descriptors it holds (not the socket, the history or the answers).
+    const then = { file: '/bin/sh', args: ['-c', `ls -l /proc/$$/fd > "${marker}.tmp"; mv "${marker}.tmp" "${marker}"`] };
+    for (const twoGroups of [true, false]) {
+      rmSync(marker, { force: true });
+      const [fd, again] = [openSync(file, 'r'), openSync(file, 'r')];
+      let release: (() => void) | undefined;
+      try {
+        const others = twoGroups ? { others: { needles: ['\\u0041'], fd: again, answer: path.join(dir, '.a2') } } : {};
+        const check = startGrepCheck(fd, ['msg_01A"'], { answer: path.join(dir, '.a1'), then, ...others, letGo: (r) => (release = r) })!;
+        expect(check.thenStarted).toBe(true);
+        expect(await check.firstMatch).toBe(twoGroups ? 9 : 25);
+      } finally {
+        closeSync(fd);
+        closeSync(again);
+      }
+      // The check is done and its child gone; `then` waits for the socket (not for a time).
+      expect(existsSync(marker)).toBe(false);
+      expect(release).toBeTypeOf('function');
+      release!();
+      for (let i = 0; i < 600 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
+      // No socket, no history, no answer's file (removed once open): only what this test process had.
+      expect(readFileSync(marker, 'utf8')).not.toMatch(/socket:|messages\.jsonl|\.a[12]|deleted/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);

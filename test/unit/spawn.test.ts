@@ -67,3 +67,38 @@ it('answers undefined for a child that could not start, on either path, and neve
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
   expect(exits).toEqual([]);
 });
+
+it('holds a socket the child reads to its end once this process lets go of it, on either path', async () => {
+  const proc = process as unknown as { binding: (name: string) => unknown };
+  const binding = proc.binding;
+  const once = async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-spawn-hold-'));
+    dirs.push(dir);
+    const stdout = openSync(path.join(dir, 'out'), 'w');
+    let release: (() => void) | undefined;
+    try {
+      // The child says it is waiting, then reads fd 5 (nothing comes: end of file at the release).
+      const exited = new Promise<number | undefined>((resolve) => {
+        spawnDetached('/bin/sh', ['-c', 'echo waiting; read -r w <&5; echo "read $?"'], { stdout, env: process.env, onExit: resolve, hold: { fd: 5, held: (r) => (release = r) } });
+      });
+      expect(release).toBeTypeOf('function');
+      while (!readFileSync(path.join(dir, 'out'), 'utf8').includes('waiting')) await new Promise((r) => setTimeout(r, 10));
+      // Still waiting: it reads until this process lets go.
+      expect(readFileSync(path.join(dir, 'out'), 'utf8')).toBe('waiting\n');
+      release!();
+      expect(await exited).toBe(0);
+      return readFileSync(path.join(dir, 'out'), 'utf8');
+    } finally {
+      closeSync(stdout);
+    }
+  };
+  expect(await once()).toBe('waiting\nread 1\n');
+  try {
+    proc.binding = function deprecated(): never {
+      throw new Error('process.binding must not be called');
+    };
+    expect(await once()).toBe('waiting\nread 1\n');
+  } finally {
+    proc.binding = binding;
+  }
+});

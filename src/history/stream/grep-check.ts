@@ -36,16 +36,16 @@ export interface GrepCheck {
  * its exit status; with a second group of needles, a second grep beside it in the background over
  * fd 3 (the same file, its own offset) into fd 4. Once both are done, it exits (the answers are
  * complete) and leaves behind a background shell that starts `then` once the process that
- * started the check ($PPID: the compaction's return) has exited, or after 150 polls of ~10 ms (2–4 s with each
- * poll's fork of `sleep`, the system's own, not the user's PATH's: a caller that lives on; a `sleep` without fractions starts it at once, as does a parent already gone
- * when this shell started: its $PPID is then init's). A Node start beside the
+ * started the check (the compaction's return) has exited: its read of fd 5, a socket whose other
+ * end only that process holds (spawn.ts `hold`), returns at end of file when that process is
+ * gone, however it ended (a kill included), or when it let go of it (after THEN_AFTER_MS, a
+ * caller that lives on). No polling: no `sleep` forks beside the return's last steps. A Node start beside the
  * return's commit, fsyncs and exit took CPU from them on two cores: the return's median wall
  * 352 against 268 ms at load 4.5 without it (bench/README.md, compact9). `then` takes the session
  * lock after the return anyway; if the return died, it rolls the run back or finishes it, under
- * the lock, as any next run would (kill -0 fails on a process gone; a zombie not yet reaped
- * only delays it).
+ * the lock, as any next run would.
  */
-const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C \${WMEM_CHECK_GREP:-command -p grep} -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS WMEM_CHECK_GREP; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; p=$PPID; { i=0; while [ $i -lt 150 ] && [ "$p" != 1 ] && kill -0 "$p" 2>/dev/null; do command -p sleep 0.01 2>/dev/null || break; i=$((i+1)); done; exec "$@"; } & exit 0`;
+const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C \${WMEM_CHECK_GREP:-command -p grep} -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- 5<&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&- 5<&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS WMEM_CHECK_GREP; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; { read -r w <&5; exec "$@" 5<&-; } & exit 0`;
 
 /**
  * Where grep's answer goes: `answer`, a new file (removed once open). A second group of needles
@@ -58,6 +58,8 @@ export interface GrepCheckOptions {
   others?: { needles: string[]; fd: number; answer: string };
   /** Both groups in the script's child, as where no system grep is found (tests compare the two ways). */
   scriptOnly?: boolean;
+  /** Told how to let `then` start before this process exits (tests); by default after THEN_AFTER_MS. */
+  letGo?: (release: () => void) => void;
 }
 
 /**
@@ -84,7 +86,7 @@ export function startGrepCheck(fd: number, needles: string[], options: GrepCheck
       // The second group and `then` in the script's child, as with one group, through the same
       // grep (earliest() reads the first group's "nothing" as a grep that did not behave: both
       // answers must come from one program, wherever `command -p` would look first).
-      const second = scriptCheck(others.fd, [others.needles], otherOut!, then, undefined, grep);
+      const second = scriptCheck(others.fd, [others.needles], otherOut!, then, options.letGo, undefined, grep);
       if (second) return { thenStarted: then !== undefined, firstMatch: Promise.all([first, second]).then(([a, b]) => earliest(a, b)) };
       // No answer then: the direct grep still runs to its end (its handle keeps this process up
       // until it exits; it reads what the in-process check reads anyway), its answer unread.
@@ -92,7 +94,7 @@ export function startGrepCheck(fd: number, needles: string[], options: GrepCheck
       return undefined;
     }
   }
-  const firstMatch = scriptCheck(fd, others ? [needles, others.needles] : [needles], out, then, others ? [others.fd, otherOut!] : undefined);
+  const firstMatch = scriptCheck(fd, others ? [needles, others.needles] : [needles], out, then, options.letGo, others ? [others.fd, otherOut!] : undefined);
   if (!firstMatch) {
     closeSync(out);
     if (otherOut !== undefined) closeSync(otherOut);
@@ -140,10 +142,11 @@ function directGrep(file: string, fd: number, needles: string[], out: number): P
 
 /**
  * The script's child (SCRIPT) over `fd` for one or two groups of needles (the second over
- * more[0], its answer in more[1]), `then` left to it; the answers' files are closed here once
+ * more[0], its answer in more[1]), `then` left to it (started once this process has exited or
+ * `letGo`'s release was called); the answers' files are closed here once
  * read. Undefined when it could not start (`out` and more[1] are then left to the caller).
  */
-function scriptCheck(fd: number, groups: string[][], out: number, then: ThenRun | undefined, more?: [number, number], grep?: string): Promise<number | undefined> | undefined {
+function scriptCheck(fd: number, groups: string[][], out: number, then: ThenRun | undefined, letGo = letGoLater, more?: [number, number], grep?: string): Promise<number | undefined> | undefined {
   const [needles, others] = groups as [string[], string[] | undefined];
   let settle!: (answer: number | undefined) => void;
   const firstMatch = new Promise<number | undefined>((resolve) => (settle = resolve));
@@ -158,6 +161,7 @@ function scriptCheck(fd: number, groups: string[][], out: number, then: ThenRun 
     stdin: fd,
     stdout: out,
     ...(more ? { more } : {}),
+    ...(then ? { hold: { fd: 5, held: letGo } } : {}),
     env,
     onExit: (code) => {
       if (code !== 0) settle(undefined);
@@ -170,6 +174,17 @@ function scriptCheck(fd: number, groups: string[][], out: number, then: ThenRun 
     },
   });
   return pid === undefined ? undefined : firstMatch;
+}
+
+/**
+ * How long a caller that lives on (not the CLI's return, which exits at once) holds `then` back:
+ * it then starts, takes the session lock after this run, and waits for it there if need be.
+ */
+const THEN_AFTER_MS = 3000;
+
+/** Lets go of the socket `then` waits on after THEN_AFTER_MS, unless this process has exited by then (the timer keeps nothing running). */
+function letGoLater(release: () => void): void {
+  setTimeout(release, THEN_AFTER_MS).unref();
 }
 
 /** A new file for an answer, removed once open (the child writes through its descriptor, this process reads through its own). */
