@@ -64,7 +64,7 @@ export function renderOrRecall(cache: ContextCache, code: Signature, base: Memor
   if (fitsWhole(blocks, budget)) return keepWhole(cache, key, blocks, (i) => renderBlock(inputs(), MEMORY_BLOCKS[i]));
   // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep their lengths only.
   const text = renderMemory(inputs(), budget);
-  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, lengthOnly(blocks[i])])) };
+  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]) }])) };
   return { text, digest: cache.memory.digest, dirty: true };
 }
 
@@ -87,16 +87,6 @@ function keepWhole(cache: ContextCache, key: string, blocks: KeptBlock[], render
   const joined = joinedBlocks(keptBlocks)!;
   cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
   return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
-}
-
-/**
- * A block as a cut part keeps it: its key and length (and recent decisions). A block kept so
- * already stays that very object, so the render cache's write splices its bytes as read
- * (store/context-cache.ts Head) rather than serializing it again.
- */
-function lengthOnly(block: KeptBlock): KeptBlock {
-  if (block.text === undefined && block.digest === undefined && typeof block.length === 'number') return block;
-  return { ...withDecisions(block), key: block.key, length: lengthOf(block) };
 }
 
 /** A kept block's recent decisions, as a field to spread (the session state's only). */
