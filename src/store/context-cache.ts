@@ -94,10 +94,12 @@ const RECALL_FIELD = ',"recall":';
  * blocks, by reference. A prompt after a tool call that changed the session state alone (recutState,
  * keepWhole) keeps these very objects, so its write splices the head's bytes as read and serializes
  * the volatile tail alone (the block, the part's text and digest, memoryTokens, history, recall):
- * about half the cache, and half its young allocation. Undefined when the file is laid out otherwise
+ * about half the cache, and half its young allocation. Weak references: an object the render
+ * replaced is not kept alive by this record into a scavenge (strong ones cost Claude's session
+ * end and its prompt after an overview edit +15..+75 faults). Undefined when the file is laid out otherwise
  * (an older build's: the block in the middle; a hand-written one): the whole cache is written then.
  */
-type Head = { overview: ContextCache['overview']; key: string; blocks: [string, KeptBlock][] };
+type Head = { overview?: WeakRef<object>; key: string; blocks: [string, WeakRef<KeptBlock>][] };
 const STATE_FIELD = ',"session_state":{';
 
 /**
@@ -173,15 +175,15 @@ function headOf(parsed: ContextCache): Head | undefined {
   const names = Object.keys(blocks);
   const fields = Object.keys(memory);
   const laidOut = top[0] === 'version' && top.indexOf('memory') === (top[1] === 'overview' ? 2 : 1) && fields[0] === 'key' && fields[1] === 'blocks' && names.at(-1) === 'session_state' && names.length > 1;
-  return laidOut ? { overview: parsed.overview, key: memory.key, blocks: names.slice(0, -1).map((name) => [name, blocks[name]]) } : undefined;
+  return laidOut ? { overview: parsed.overview && new WeakRef(parsed.overview), key: memory.key, blocks: names.slice(0, -1).map((name) => [name, new WeakRef(blocks[name])]) } : undefined;
 }
 
 /** Whether `cache` still holds the head read (the same objects: nothing in them is changed in place), its session state's block alone new. */
 function sameHead(cache: ContextCache, head: Head | undefined): boolean {
   const blocks = cache.memory?.blocks;
-  if (!head || !blocks || cache.version !== 3 || cache.overview !== head.overview || cache.memory!.key !== head.key || !blocks.session_state) return false;
+  if (!head || !blocks || cache.version !== 3 || cache.overview !== head.overview?.deref() || cache.memory!.key !== head.key || !blocks.session_state) return false;
   // In any order: the file's is `ordered`'s whatever the object's.
-  return Object.keys(blocks).length === head.blocks.length + 1 && head.blocks.every(([name, block]) => blocks[name] === block);
+  return Object.keys(blocks).length === head.blocks.length + 1 && head.blocks.every(([name, block]) => blocks[name] === block.deref());
 }
 
 /**
