@@ -77,6 +77,9 @@ function fitsWhole(blocks: KeptBlock[], budget: number): boolean {
 /** The part as its blocks joined (in MEMORY_BLOCKS' order), kept with each block's text and digest, the part's text not; `render` gives a block kept without its text. */
 function keepWhole(cache: ContextCache, key: string, blocks: KeptBlock[], render: (i: number) => string): Rendered {
   const whole = blocks.map((b, i): KeptBlock => {
+    // A block kept whole as it was read stays that very object: the render cache's write then
+    // splices its bytes as read (store/context-cache.ts Head) rather than serializing it again.
+    if (typeof b.text === 'string' && typeof b.digest === 'string' && b.length === b.text.length) return b;
     const text = typeof b.text === 'string' ? b.text : render(i);
     return { ...withDecisions(b), key: b.key, length: text.length, text, digest: typeof b.digest === 'string' && typeof b.text === 'string' ? b.digest : text ? digestOf(text) : '' };
   });

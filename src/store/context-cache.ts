@@ -85,8 +85,22 @@ type Recall = NonNullable<ContextCache['memory']>['recall'];
  * every render that scavenges a copy of it (~90 KB).
  */
 const READ = Symbol('read');
-type Read = { stat: Stats; recall: Recall | null };
+type Read = { stat: Stats; recall: Recall | null; head?: Head };
 const RECALL_FIELD = ',"recall":';
+
+/**
+ * The file's stable head as read: everything before the session state's block, which the file
+ * holds last among the blocks (writeContextCache): the overview, the part's key and the four other
+ * blocks, by reference. A prompt after a tool call that changed the session state alone (recutState,
+ * keepWhole) keeps these very objects, so its write splices the head's bytes as read and serializes
+ * the volatile tail alone (the block, the part's text and digest, memoryTokens, history, recall):
+ * about half the cache, and half its young allocation. Weak references: an object the render
+ * replaced is not kept alive by this record into a scavenge (strong ones cost Claude's session
+ * end and its prompt after an overview edit +15..+75 faults). Undefined when the file is laid out otherwise
+ * (an older build's: the block in the middle; a hand-written one): the whole cache is written then.
+ */
+type Head = { overview?: WeakRef<object>; key: string; blocks: [string, WeakRef<KeptBlock>][] };
+const STATE_FIELD = ',"session_state":{';
 
 /**
  * The cache, read only when it is a regular file of this user's that no one else may write: its
@@ -106,7 +120,7 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
       if (recall && typeof recall === 'object') parsed.memory.recall = recall;
       else delete parsed.memory.recall;
     }
-    Object.defineProperty(parsed, READ, { value: { stat: read.stat, recall } satisfies Read });
+    Object.defineProperty(parsed, READ, { value: { stat: read.stat, recall, head: headOf(parsed) } satisfies Read });
     return parsed;
   } catch {
     return { version: 3 };
@@ -120,19 +134,56 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
  */
 export async function writeContextCache(stateDir: string, cache: ContextCache, recallOnly = false): Promise<void> {
   const file = cacheFile(stateDir);
-  const read = recallOnly ? (cache as { [READ]?: Read })[READ] : undefined;
+  const read = (cache as { [READ]?: Read })[READ];
   const recall = cache.memory?.recall ?? null;
-  const head = read && headAsRead(file, read.stat, read.recall);
   // A failed cache write must never fail the command: the next run recomputes.
   // Not fsynced either: what a power cut loses is recomputed (docs/guarantees.md).
+  const head = read && (recallOnly ? headAsRead(file, read.stat, (bytes) => bytes.lastIndexOf(RECALL_FIELD), recallField(read.recall)) : sameHead(cache, read.head) && headAsRead(file, read.stat, (bytes) => bytes.lastIndexOf(STATE_FIELD) + 1));
   if (head) {
-    const pieces = [head, recallField(recall)];
-    await atomicWriteWith(file, (fd) => pieces.forEach((bytes) => writeAllSync(fd, bytes)), { durable: false }).catch(() => {});
+    const tail = recallOnly ? recallField(recall) : tailJson(cache);
+    await atomicWriteWith(file, (fd) => (writeAllSync(fd, head), typeof tail === 'string' ? writeTextSync(fd, tail) : writeAllSync(fd, tail)), { durable: false }).catch(() => {});
     return;
   }
-  const { recall: _, ...memory } = cache.memory ?? { key: '', digest: '' };
-  const text = JSON.stringify({ ...cache, ...(cache.memory ? { memory } : {}), recall });
+  const text = JSON.stringify(ordered(cache));
   await atomicWriteWith(file, (fd) => writeTextSync(fd, text), { durable: false }).catch(() => {});
+}
+
+/** The cache in the file's order: the stable head (overview, the part's key, every block but the session state's), then the rest, the recall record last. */
+function ordered(cache: ContextCache): object {
+  const { version, overview, memory, ...rest } = cache;
+  if (!memory) return { version, overview, ...rest, recall: null };
+  const { key, blocks, recall, ...part } = memory;
+  const { session_state, ...others } = blocks ?? {};
+  return { version, overview, memory: { key, blocks: blocks && { ...others, session_state }, ...part }, ...rest, recall: recall ?? null };
+}
+
+/** What follows the head (Head) in the file: the session state's block, closing the blocks, then the part's other fields and the rest as `ordered` writes them. */
+function tailJson(cache: ContextCache): string {
+  const { version: _v, overview: _o, memory, ...rest } = cache;
+  const { key: _k, blocks, recall, ...part } = memory!;
+  const members = (fields: object) => JSON.stringify(fields).slice(1, -1);
+  const after = (fields: object) => (Object.keys(fields).length ? `,${members(fields)}` : '');
+  return `"session_state":${JSON.stringify(blocks!.session_state)}}${after(part)}}${after(rest)}${RECALL_FIELD}${JSON.stringify(recall ?? null)}}`;
+}
+
+/** The head of a cache as parsed, when its file is laid out as `ordered` writes it with every block present (the session state's last). */
+function headOf(parsed: ContextCache): Head | undefined {
+  const memory = parsed.memory;
+  const blocks = memory?.blocks;
+  if (!memory || !blocks || typeof blocks !== 'object' || typeof memory.key !== 'string') return undefined;
+  const top = Object.keys(parsed);
+  const names = Object.keys(blocks);
+  const fields = Object.keys(memory);
+  const laidOut = top[0] === 'version' && top.indexOf('memory') === (top[1] === 'overview' ? 2 : 1) && fields[0] === 'key' && fields[1] === 'blocks' && names.at(-1) === 'session_state' && names.length > 1;
+  return laidOut ? { overview: parsed.overview && new WeakRef(parsed.overview), key: memory.key, blocks: names.slice(0, -1).map((name) => [name, new WeakRef(blocks[name])]) } : undefined;
+}
+
+/** Whether `cache` still holds the head read (the same objects: nothing in them is changed in place), its session state's block alone new. */
+function sameHead(cache: ContextCache, head: Head | undefined): boolean {
+  const blocks = cache.memory?.blocks;
+  if (!head || !blocks || cache.version !== 3 || cache.overview !== head.overview?.deref() || cache.memory!.key !== head.key || !blocks.session_state) return false;
+  // In any order: the file's is `ordered`'s whatever the object's.
+  return Object.keys(blocks).length === head.blocks.length + 1 && head.blocks.every(([name, block]) => blocks[name] === block.deref());
 }
 
 /**
@@ -147,16 +198,19 @@ function writeTextSync(fd: number, text: string): void {
   if (written < bytes) writeAllSync(fd, Buffer.from(text, 'utf8').subarray(written));
 }
 
-/** The bytes of `file` before its last field, when it is still the file read (`stat`) and that field is `recall` as read; else undefined. */
-function headAsRead(file: string, stat: Stats, recall: Recall | null): Buffer | undefined {
+/**
+ * The bytes of `file` before `at(bytes)`, when it is still the file read (`stat`) and, given
+ * `rest`, what follows is exactly those bytes (the recall field as read); else undefined.
+ */
+function headAsRead(file: string, stat: Stats, at: (bytes: Buffer) => number, rest?: Buffer): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
     const now = fstatSync(fd);
     if (now.ino !== stat.ino || now.dev !== stat.dev || now.size !== stat.size || now.mtimeMs !== stat.mtimeMs || now.ctimeMs !== stat.ctimeMs) return undefined;
     const bytes = readFileSync(fd);
-    const at = bytes.lastIndexOf(RECALL_FIELD);
-    return at > 0 && bytes.subarray(at).equals(recallField(recall)) ? bytes.subarray(0, at) : undefined;
+    const end = at(bytes);
+    return end > 0 && (!rest || bytes.subarray(end).equals(rest)) ? bytes.subarray(0, end) : undefined;
   } catch {
     return undefined;
   } finally {
