@@ -75,8 +75,8 @@ export function cacheFile(stateDir: string): string {
 type Recall = NonNullable<ContextCache['memory']>['recall'];
 
 /**
- * The file a cache was read from (fstat of the descriptor read, and its `recall` field as read),
- * kept on the cache object under a symbol: JSON.stringify skips it, and it is freed with the cache.
+ * The file a cache was read from (fstat of the descriptor read, its `recall` field as read, and
+ * its stable head: Head), kept on the cache object under a symbol: JSON.stringify skips it, and it is freed with the cache.
  * (A module-level reference instead kept the cache alive into the exit's scavenge: +15..20 faults.)
  * A write that changes the recall alone (a prompt after an `ls`), to the same file still there,
  * writes that file's bytes up to its last field again as they are and a new last field, not the
@@ -130,7 +130,8 @@ export async function readContextCache(stateDir: string): Promise<ContextCache> 
 /**
  * Writes the cache, memory.recall last as the top-level `recall`. `recallOnly`: nothing but the
  * recall changed since it was read, so the bytes read before it are written again as they are
- * (when they end where that field began, checked); otherwise the whole cache is serialized.
+ * (when they end where that field began, checked). Else, when the cache still holds the head read
+ * (sameHead), the head's bytes as read and the tail serialized (Head). Otherwise the whole cache.
  */
 export async function writeContextCache(stateDir: string, cache: ContextCache, recallOnly = false): Promise<void> {
   const file = cacheFile(stateDir);
@@ -138,7 +139,7 @@ export async function writeContextCache(stateDir: string, cache: ContextCache, r
   const recall = cache.memory?.recall ?? null;
   // A failed cache write must never fail the command: the next run recomputes.
   // Not fsynced either: what a power cut loses is recomputed (docs/guarantees.md).
-  const head = read && (recallOnly ? headAsRead(file, read.stat, (bytes) => bytes.lastIndexOf(RECALL_FIELD), recallField(read.recall)) : sameHead(cache, read.head) && headAsRead(file, read.stat, (bytes) => bytes.lastIndexOf(STATE_FIELD) + 1));
+  const head = read && (recallOnly ? headAsRead(file, read.stat, (bytes) => bytes.lastIndexOf(RECALL_FIELD), recallField(read.recall)) : sameHead(cache, read.head) && headAsRead(file, read.stat, stateBlockStart));
   if (head) {
     const tail = recallOnly ? recallField(recall) : tailJson(cache);
     await atomicWriteWith(file, (fd) => (writeAllSync(fd, head), typeof tail === 'string' ? writeTextSync(fd, tail) : writeAllSync(fd, tail)), { durable: false }).catch(() => {});
@@ -161,8 +162,11 @@ function ordered(cache: ContextCache): object {
 function tailJson(cache: ContextCache): string {
   const { version: _v, overview: _o, memory, ...rest } = cache;
   const { key: _k, blocks, recall, ...part } = memory!;
-  const members = (fields: object) => JSON.stringify(fields).slice(1, -1);
-  const after = (fields: object) => (Object.keys(fields).length ? `,${members(fields)}` : '');
+  // From JSON.stringify's own answer, not Object.keys: a field present but undefined is left out.
+  const after = (fields: object) => {
+    const members = JSON.stringify(fields).slice(1, -1);
+    return members ? `,${members}` : '';
+  };
   return `"session_state":${JSON.stringify(blocks!.session_state)}}${after(part)}}${after(rest)}${RECALL_FIELD}${JSON.stringify(recall ?? null)}}`;
 }
 
@@ -174,16 +178,36 @@ function headOf(parsed: ContextCache): Head | undefined {
   const top = Object.keys(parsed);
   const names = Object.keys(blocks);
   const fields = Object.keys(memory);
-  const laidOut = top[0] === 'version' && top.indexOf('memory') === (top[1] === 'overview' ? 2 : 1) && fields[0] === 'key' && fields[1] === 'blocks' && names.at(-1) === 'session_state' && names.length > 1;
-  return laidOut ? { overview: parsed.overview && new WeakRef(parsed.overview), key: memory.key, blocks: names.slice(0, -1).map((name) => [name, new WeakRef(blocks[name])]) } : undefined;
+  const overview = parsed.overview;
+  // The overview, when there is one, right after the version (a key anywhere else would be spliced
+  // away); block names that are no array index (those Object.keys lists first, whatever the file).
+  const topLaidOut = top[0] === 'version' && ('overview' in parsed ? top[1] === 'overview' && top[2] === 'memory' && isObject(overview) : top[1] === 'memory');
+  const laidOut = topLaidOut && fields[0] === 'key' && fields[1] === 'blocks' && names.at(-1) === 'session_state' && names.length > 1;
+  if (!laidOut || !names.every((name) => !/^\d+$/.test(name) && isObject(blocks[name]))) return undefined;
+  return { overview: overview && new WeakRef(overview), key: memory.key, blocks: names.slice(0, -1).map((name) => [name, new WeakRef(blocks[name])]) };
+}
+
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
+
+/**
+ * Where the session state's block begins in the file's bytes (after the comma before it), when the
+ * field is there once: a second one (a hand-written file; a build's never holds two, as quotes in
+ * strings are escaped) would leave the head ambiguous, so the whole cache is written then.
+ */
+function stateBlockStart(bytes: Buffer): number {
+  const at = bytes.indexOf(STATE_FIELD);
+  return at >= 0 && at === bytes.lastIndexOf(STATE_FIELD) ? at + 1 : -1;
 }
 
 /** Whether `cache` still holds the head read (the same objects: nothing in them is changed in place), its session state's block alone new. */
 function sameHead(cache: ContextCache, head: Head | undefined): boolean {
   const blocks = cache.memory?.blocks;
-  if (!head || !blocks || cache.version !== 3 || cache.overview !== head.overview?.deref() || cache.memory!.key !== head.key || !blocks.session_state) return false;
+  if (!head || !blocks || cache.version !== 3 || cache.memory!.key !== head.key || !blocks.session_state) return false;
+  // An object collected since the read derefs to undefined: never the same as one held now.
+  const same = (now: object | undefined, ref: WeakRef<object> | undefined) => (ref ? now !== undefined && now === ref.deref() : now === undefined);
+  if (!same(cache.overview, head.overview)) return false;
   // In any order: the file's is `ordered`'s whatever the object's.
-  return Object.keys(blocks).length === head.blocks.length + 1 && head.blocks.every(([name, block]) => blocks[name] === block.deref());
+  return Object.keys(blocks).length === head.blocks.length + 1 && head.blocks.every(([name, block]) => same(blocks[name], block));
 }
 
 /**
