@@ -16,7 +16,18 @@ async function main() {
     // Answered before any large bundle loads: scripts probe the version often. Written as
     // `wmem context` writes (first.cjs's writeStdout): process.stdout on a pipe builds a stream
     // and loads net and the stream modules (~130 page faults: bench/README.md, hit12).
-    require('../dist/fast/first.cjs').writeStdout(JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n');
+    const text = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'package.json'), 'utf8')).version + '\n';
+    let write;
+    try {
+      write = require('../dist/fast/first.cjs').writeStdout;
+    } catch {
+      write = (t) => process.stdout.write(t); // no bundle (a build under way, bin/ copied alone): the stream
+    }
+    try {
+      write(text);
+    } catch (err) {
+      if (err.code !== 'EPIPE') throw err; // the reader is gone: the version was not wanted
+    }
     return;
   }
   if (await lean()) return;

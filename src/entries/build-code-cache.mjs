@@ -74,27 +74,21 @@ const AGENTS = {
 
 /**
  * Runs the hooks that write the caches, in a temporary home, then checks each cached stage routes
- * its import()s. An agent whose runs fail loses the caches its runs wrote (a run that failed half
- * way may have cached an unusual path), not the others': their stages keep their speed-up.
+ * its import()s. Every cache is made anew (a cache left from an earlier build of other stage bytes
+ * would only be refused at run time). An agent whose runs fail loses the caches its runs wrote (a
+ * run that failed half way may have cached an unusual path), and gets no top-level cache either
+ * (what failed may be its stages' top level); the other agents keep their speed-up.
  */
 function makeCaches() {
+  rmSync(caches, { recursive: true, force: true });
   const work = mkdtempSync(path.join(os.tmpdir(), 'wmem-code-cache-'));
   const failed = [];
+  const failedAgents = new Set();
   try {
     for (const [agent, spec] of Object.entries(AGENTS)) {
-      const before = cacheFiles();
-      try {
-        agentRuns(work, agent, spec);
-      } catch (err) {
-        for (const [name, id] of cacheFiles()) if (before.get(name) !== id) rmSync(path.join(caches, name), { force: true });
-        failed.push(err.message);
-      }
+      if (!undoneOnFailure(() => agentRuns(work, agent, spec), failed)) failedAgents.add(agent);
     }
-    try {
-      topLevelCaches(work);
-    } catch (err) {
-      failed.push(err.message);
-    }
+    topLevelCaches(work, failedAgents, failed);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -107,31 +101,66 @@ function makeCaches() {
 }
 
 /**
+ * Runs `make`; when it throws, removes every cache it wrote or rewrote (none is trusted after a
+ * failure) and records why in `failed`. Whether it succeeded.
+ */
+function undoneOnFailure(make, failed) {
+  const before = cacheFiles();
+  try {
+    make();
+    return true;
+  } catch (err) {
+    for (const [name, id] of cacheFiles()) if (before.get(name) !== id) rmSync(path.join(caches, name), { force: true });
+    failed.push(err.message);
+    return false;
+  }
+}
+
+/**
  * The prompt, start and tool stages the runs above left without a cache (those of the agents AGENTS
  * has no runs for: Codex CLI, Gemini CLI, OpenCode): each gets the cache of its top level alone,
  * which the path a run takes cannot change, from one hook of an event routed to it
  * (first-routes.json) in a home of its own. What that hook then does with an empty input is not
  * looked at (a hook ends silently whatever its input), but it must write no other stage's cache
- * (context-hot.cjs's is the one a run made).
+ * (context-hot.cjs's is the one a run made): a run that does, or fails, keeps none of what it
+ * wrote, and the next stage is tried all the same.
  */
-function topLevelCaches(work) {
+function topLevelCaches(work, failedAgents, failed) {
   const { agents } = JSON.parse(readFileSync(path.join(root, 'dist', 'fast', 'first-routes.json'), 'utf8'));
-  const made = new Set(cacheFiles().keys());
+  const tried = new Set(cacheFiles().keys());
   for (const [agent, events] of Object.entries(agents)) {
+    if (failedAgents.has(agent)) continue;
     for (const [event, stage] of Object.entries(events)) {
-      if (!/^first-(tool|prompt|start)/.test(stage) || made.has(`${stage}.v8`)) continue;
-      const before = cacheFiles();
-      made.add(`${stage}.v8`);
-      const dir = path.join(work, `top-level-${agent}`);
-      mkdirSync(dir, { recursive: true });
-      const env = { PATH: process.env.PATH ?? '', HOME: dir, WMEM_HOME: path.join(dir, 'home'), NO_COLOR: '1', WMEM_CODE_CACHE_WRITE: 'load' };
-      const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: dir, input: '{}', encoding: 'utf8', timeout: 60_000, env });
-      if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
-      if (!cacheFiles().has(`${stage}.v8`)) throw new Error(`the code cache's run of ${agent} ${event} did not load dist/fast/${stage}`);
-      const others = [...cacheFiles()].filter(([name, id]) => name !== `${stage}.v8` && before.get(name) !== id);
-      if (others.length) throw new Error(`the code cache's run of ${agent} ${event} wrote ${others.map(([name]) => name).join(', ')} besides`);
+      if (!/^first-(tool|prompt|start)/.test(stage) || tried.has(`${stage}.v8`)) continue;
+      tried.add(`${stage}.v8`);
+      undoneOnFailure(() => topLevelRun(work, agent, event, stage), failed);
     }
   }
+}
+
+/** One hook of `event`, its stage's top level cached: it must have cached that and nothing else. */
+function topLevelRun(work, agent, event, stage) {
+  const before = cacheFiles();
+  const dir = path.join(work, `top-level-${agent}`);
+  mkdirSync(dir, { recursive: true });
+  runHook(agent, event, { dir, cwd: dir, input: '{}', write: 'load' });
+  if (!cacheFiles().has(`${stage}.v8`)) throw new Error(`the code cache's run of ${agent} ${event} did not load dist/fast/${stage}`);
+  const others = [...cacheFiles()].filter(([name, id]) => name !== `${stage}.v8` && before.get(name) !== id);
+  if (others.length) throw new Error(`the code cache's run of ${agent} ${event} wrote ${others.map(([name]) => name).join(', ')} besides`);
+}
+
+/**
+ * One hook run for the caches, in the home under `dir`, `write` the cache it writes (none, '1':
+ * what the run compiled, 'load': the top level alone; bin/wmem.js loadStage). Only what a hook
+ * needs in its environment: none of the builder's WMEM_* (WMEM_DISABLED would cache the off
+ * path), CLAUDE_PROJECT_DIR or NODE_OPTIONS (V8 flags there make every cache one V8 refuses).
+ * Throws when the hook failed or wrote to stderr.
+ */
+function runHook(agent, event, { dir, cwd, input, write }) {
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, WMEM_HOME: path.join(dir, 'home'), NO_COLOR: '1', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), ...(write ? { WMEM_CODE_CACHE_WRITE: write } : {}) };
+  const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd, input, encoding: 'utf8', timeout: 60_000, env });
+  if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
+  return run;
 }
 
 /** The caches written so far, each as name → identity (a rewrite is a rename: a new inode). */
@@ -156,8 +185,7 @@ function agentRuns(work, agent, spec) {
   const usage = (i) => ({ type: 'assistant', uuid: `u${i}`, message: { id: `m${i}`, model: 'claude-opus-4', role: 'assistant', content: [{ type: 'text', text: 'working on it' }], usage: { input_tokens: 3, cache_read_input_tokens: 60000 + i, output_tokens: 100 } } });
   writeFileSync(at.transcript, [0, 1, 2].map((i) => JSON.stringify(usage(i)) + '\n').join(''));
   const tool = spec.tool(at);
-  // [event, fields, which cache this run writes of its stage (none, '1': what the run compiled,
-  // 'load': the top level alone; bin/wmem.js loadStage), whether it must answer]: each stage's
+  // [event, fields, which cache this run writes of its stage (runHook), whether it must answer]: each stage's
   // own run after one that set the session up as it usually is then (rendered, its render cache written).
   const runs = [
     [...spec.start('startup'), undefined, false],
@@ -172,13 +200,8 @@ function agentRuns(work, agent, spec) {
     [...tool, undefined, false],
     [...spec.start('resume'), '1', spec.startAnswers !== false],
   ];
-  // Only what a hook needs: none of the builder's WMEM_* (WMEM_DISABLED would cache the off
-  // path), CLAUDE_PROJECT_DIR or NODE_OPTIONS (V8 flags there make every cache one V8 refuses).
-  const env = { PATH: process.env.PATH ?? '', HOME: dir, WMEM_HOME: path.join(dir, 'home'), NO_COLOR: '1', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}) };
   for (const [event, fields, write, answers] of runs) {
-    const input = JSON.stringify(spec.input(event, fields, at));
-    const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: at.project, input, encoding: 'utf8', timeout: 60_000, env: write ? { ...env, WMEM_CODE_CACHE_WRITE: write } : env });
-    if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
+    const run = runHook(agent, event, { dir, cwd: at.project, input: JSON.stringify(spec.input(event, fields, at)), write });
     // A hook fails silently by design: a prompt or a resume that printed nothing did not run its stage whole.
     if (answers && !run.stdout.trim()) throw new Error(`the code cache's run of ${agent} ${event} answered nothing`);
   }

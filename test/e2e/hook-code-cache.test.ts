@@ -78,19 +78,23 @@ async function session(dir: string, nodeOptions = '', agent?: string) {
 describe('the first stages compiled from their code cache', () => {
   let plain: Awaited<ReturnType<typeof session>>;
   let plainDroid: Awaited<ReturnType<typeof session>>;
+  let plainCodex: Awaited<ReturnType<typeof session>>;
   beforeAll(async () => {
     const dir = copyPackage('plain');
     rmSync(path.join(dir, 'dist', 'code-cache'), { recursive: true });
     plain = await session(dir);
     rmSync(path.join(dir, 'session'), { recursive: true });
     plainDroid = await session(dir, '', 'droid');
-  }, 120_000);
+    rmSync(path.join(dir, 'session'), { recursive: true });
+    plainCodex = await session(dir, '', 'codex');
+  }, 180_000);
 
   /**
-   * A Claude session and a Droid one through the package at `dir`, each checked to answer as
-   * without the caches; the scripts both compiled through node:vm. Droid's prompt after its tool
-   * call loads context-hot.cjs beside its stage (Claude's stages bundle it): a case that spoils
-   * that cache is seen to reach it.
+   * A Claude session, a Droid one and a Codex one through the package at `dir`, each checked to
+   * answer as without the caches; the scripts all three compiled through node:vm. Droid's prompt
+   * after its tool call loads context-hot.cjs beside its stage (Claude's stages bundle it): a case
+   * that spoils that cache is seen to reach it. Codex's stages hold the caches of their top level
+   * alone (the build's topLevelCaches), Droid's tool stage too: a case reaches that kind as well.
    */
   async function bothAgents(dir: string) {
     const claude = await session(dir);
@@ -98,8 +102,11 @@ describe('the first stages compiled from their code cache', () => {
     rmSync(path.join(dir, 'session'), { recursive: true });
     const droid = await session(dir, '', 'droid');
     expect(droid.map((r) => r.stdout)).toEqual(plainDroid.map((r) => r.stdout));
-    const scripts = [...claude, ...droid].flatMap((r) => r.scripts);
-    expect(scripts.map((s) => s.file)).toContain('context-hot.cjs');
+    rmSync(path.join(dir, 'session'), { recursive: true });
+    const codex = await session(dir, '', 'codex');
+    expect(codex.map((r) => r.stdout)).toEqual(plainCodex.map((r) => r.stdout));
+    const scripts = [...claude, ...droid, ...codex].flatMap((r) => r.scripts);
+    expect(scripts.map((s) => s.file)).toEqual(expect.arrayContaining(['context-hot.cjs', 'first-start-codex.cjs', 'first-tool-codex.cjs', 'first-tool-droid.cjs']));
     return scripts;
   }
 
@@ -135,9 +142,6 @@ describe('the first stages compiled from their code cache', () => {
   }, 120_000);
 
   it("an agent's stages cached by their top level alone (Codex CLI's: no runs of its own in the build) are taken, answering as without them", async () => {
-    const dir = copyPackage('codex-plain');
-    rmSync(path.join(dir, 'dist', 'code-cache'), { recursive: true });
-    const plainCodex = await session(dir, '', 'codex');
     const cached = await session(copyPackage('codex'), '', 'codex');
     expect(cached.map((r) => r.stdout)).toEqual(plainCodex.map((r) => r.stdout));
     // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
