@@ -1,7 +1,7 @@
 // grep's output as the quick cut's link check reads it (src/history/stream/grep-check.ts): only
 // a match of one of the needles with exit 0, or exit 1 with nothing, is an answer; anything else
 // (another grep's output, an error, grep missing) is "unknown", and the check runs in process.
-import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
@@ -102,6 +102,36 @@ it('takes the earlier of two answers, nothing known when either is unknown, and 
   expect(earliest(3, undefined)).toBeUndefined();
 });
 
+/** What this process's descriptors without close-on-exec point at: every child it starts holds them too. */
+function inheritedTargets(): Set<string> {
+  const targets = new Set<string>();
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const flags = /flags:\s*([0-7]+)/.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+      if (flags !== undefined && (parseInt(flags, 8) & 0o2000000) === 0) targets.add(readlinkSync(`/proc/self/fd/${fd}`));
+    } catch {
+      // closed meanwhile (the listing's own descriptor)
+    }
+  }
+  return targets;
+}
+const inherited = inheritedTargets();
+
+/** Waits (30 s at most) for the shell that starts `then` (its command line names `marker`) to hold a socket as its fd 5. */
+async function waitingShell(marker: string): Promise<boolean> {
+  for (let i = 0; i < 600; i++) {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker) && readlinkSync(`/proc/${pid}/fd/5`).startsWith('socket:')) return true;
+      } catch {
+        // gone, or not ours to read
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
 it('starts `then` only once this process lets go of its socket, with no polling, and gives it none of the check\'s descriptors', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'wmem-grep-then-'));
   try {
@@ -123,13 +153,17 @@ it('starts `then` only once this process lets go of its socket, with no polling,
         closeSync(fd);
         closeSync(again);
       }
-      // The check is done and its child gone; `then` waits for the socket (not for a time).
+      // The check is done and its child gone; `then` waits for the socket (not for a time): the
+      // shell that will start it is seen blocked on its fd 5, and `then` has not started.
+      expect(await waitingShell(marker)).toBe(true);
       expect(existsSync(marker)).toBe(false);
       expect(release).toBeTypeOf('function');
       release!();
       for (let i = 0; i < 600 && !existsSync(marker); i++) await new Promise((r) => setTimeout(r, 50));
-      // No socket, no history, no answer's file (removed once open): only what this test process had.
-      expect(readFileSync(marker, 'utf8')).not.toMatch(/socket:|messages\.jsonl|\.a[12]|deleted/);
+      // No socket, no history, no answer's file (removed once open): only what this test process
+      // had and passes to every child (its descriptors without close-on-exec).
+      const held = readFileSync(marker, 'utf8').split('\n').map((line) => line.split(' -> ')[1] ?? '').filter((target) => target && !inherited.has(target));
+      expect(held.join('\n')).not.toMatch(/socket:|messages\.jsonl|\.a[12]|deleted/);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

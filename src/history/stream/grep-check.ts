@@ -38,14 +38,16 @@ export interface GrepCheck {
  * complete) and leaves behind a background shell that starts `then` once the process that
  * started the check (the compaction's return) has exited: its read of fd 5, a socket whose other
  * end only that process holds (spawn.ts `hold`), returns at end of file when that process is
- * gone, however it ended (a kill included), or when it let go of it (after THEN_AFTER_MS, a
- * caller that lives on). No polling: no `sleep` forks beside the return's last steps. A Node start beside the
+ * gone, however it ended (a kill included), or when it let go of it (THEN_AFTER_MS after the
+ * check's start, for a caller that lives on). No polling: no `sleep` forks beside the return's last steps. A Node start beside the
  * return's commit, fsyncs and exit took CPU from them on two cores: the return's median wall
  * 352 against 268 ms at load 4.5 without it (bench/README.md, compact9). `then` takes the session
  * lock after the return anyway; if the return died, it rolls the run back or finishes it, under
- * the lock, as any next run would.
+ * the lock, as any next run would. `set +e` first: a shell started with errexit (bash reads an
+ * exported SHELLOPTS) would end at a grep that finds nothing, or at the read's end of file, and
+ * never start `then`.
  */
-const SCRIPT = `unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C \${WMEM_CHECK_GREP:-command -p grep} -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- 5<&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&- 5<&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS WMEM_CHECK_GREP; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; { read -r w <&5; exec "$@" 5<&-; } & exit 0`;
+const SCRIPT = `set +e; unset GREP_OPTIONS GREP_COLOR GREP_COLORS; c() { LC_ALL=C \${WMEM_CHECK_GREP:-command -p grep} -F -a -b -o -m 1 -e "$1"; echo "exit $?"; }; if [ -n "\${WMEM_CHECK_OTHERS+x}" ]; then c "$WMEM_CHECK_OTHERS" <&3 >&4 3<&- 4>&- 5<&- & fi; c "$WMEM_CHECK_NEEDLES" 3<&- 4>&- 5<&-; wait; exec 3<&- 4>&-; unset WMEM_CHECK_NEEDLES WMEM_CHECK_OTHERS WMEM_CHECK_GREP; [ $# -eq 0 ] && exit 0; exec </dev/null >/dev/null 2>&1; { read -r w <&5; exec "$@" 5<&-; } & exit 0`;
 
 /**
  * Where grep's answer goes: `answer`, a new file (removed once open). A second group of needles
@@ -177,8 +179,10 @@ function scriptCheck(fd: number, groups: string[][], out: number, then: ThenRun 
 }
 
 /**
- * How long a caller that lives on (not the CLI's return, which exits at once) holds `then` back:
- * it then starts, takes the session lock after this run, and waits for it there if need be.
+ * How long after the check's start `then` is held back at most, for every caller: the CLI's return
+ * exits well before it, but a process that lives on (several sessions compacted, a return slowed
+ * by a slow disk or a history of gigabytes) lets it start then. It then takes the session lock
+ * after this run, and waits for it there if need be (as the poll's cap of 150 before it did).
  */
 const THEN_AFTER_MS = 3000;
 
