@@ -332,6 +332,8 @@ function parseLine(options) {
 }
 
 main().catch((err) => {
+  // The reader of our output went away (`| head`): quietly, as runtime.ts reportError.
+  if (err && err.code === 'EPIPE') return;
   process.stderr.write(`wmem: internal error, please report it with the lines below\n${(err && err.stack) || String(err)}\n`);
   process.exitCode = 1;
 });

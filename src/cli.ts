@@ -4,6 +4,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { WmemError, EXIT } from './ui/errors.js';
 import { buildRunContext, printResult, reportError, type GlobalFlags } from './entries/runtime.js';
+import { writeStdout } from './entries/stdout.js';
 import { COMMANDS, type CommandSpec, type HelpText } from './entries/commands.js';
 import { GLOBAL_OPTIONS, VERSION, coerceOption, type OptionSpec } from './options.js';
 import * as registry from './agents/registry.js';
@@ -48,8 +49,10 @@ export function buildProgram(): Command {
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run wmem --help for usage)')
     .exitOverride()
-    // One voice for every error: commander's own messages get wmem's prefix too.
-    .configureOutput({ writeErr: (s) => process.stderr.write(s.replace(/^error: /, 'wmem: ')) });
+    // Help on stdout as every command's output goes (a broken pipe is then an error reportError
+    // knows, not a stream's unhandled 'error' event); one voice for every error: commander's own
+    // messages get wmem's prefix too.
+    .configureOutput({ writeOut: (s) => writeStdout(s), writeErr: (s) => process.stderr.write(s.replace(/^error: /, 'wmem: ')) });
   for (const spec of GLOBAL_OPTIONS) addSpec(program, spec);
   for (const spec of COMMANDS) declare(program, spec);
   return program;

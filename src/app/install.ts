@@ -36,7 +36,7 @@ export function adapterToInstall(name: unknown, verb: 'install' | 'uninstall'): 
   const adapter = typeof name === 'string' ? findAgent(name) : undefined;
   if (adapter) return adapter;
   const action = verb === 'install' ? 'install hooks for' : 'uninstall hooks of';
-  throw usageError(`wmem cannot ${action} ${JSON.stringify(name)}`, `known agents: ${knownAgents()}`);
+  throw usageError(`cannot ${action} ${JSON.stringify(name)}: no such agent`, `known agents: ${knownAgents()}`);
 }
 
 function scopeOf(adapter: AgentAdapter, scope: string | undefined): Scope {

@@ -35,7 +35,7 @@ export interface McpInstallResult {
 export function mcpTargetNamed(name: unknown): McpTarget {
   const target = typeof name === 'string' ? mcpTarget(name) : undefined;
   if (target) return target;
-  throw usageError(`wmem cannot register its MCP server with ${JSON.stringify(name)}`, `known agents: ${MCP_TARGETS.map((t) => t.id).join(', ')}`);
+  throw usageError(`cannot register wmem's MCP server with ${JSON.stringify(name)}`, `known agents: ${MCP_TARGETS.map((t) => t.id).join(', ')}`);
 }
 
 export function mcpScopeOf(target: McpTarget, scope: string | undefined): McpScope {

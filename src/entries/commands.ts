@@ -91,7 +91,7 @@ export const COMMANDS: CommandSpec[] = [
     summary: "keep a fact in workspace memory, shared by the project's sessions",
     args: [{ name: '<text...>', description: 'the fact; - to read it from standard input' }],
     options: [
-      { flags: '--type <type>', description: 'kind of memory', choices: TYPES, mandatory: true },
+      { flags: '--type <type>', description: 'kind of memory (required)', choices: TYPES, mandatory: true },
       { flags: '--source <source>', description: 'where it comes from', choices: ['explicit', 'manual'], default: 'explicit' },
     ],
     load: () => import('../commands/remember.js'),

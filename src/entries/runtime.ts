@@ -96,7 +96,19 @@ export function exitWhenIdle(): void {
   });
 }
 
+/**
+ * The reader of our output went away (`wmem status | head -1`): what it did not read it did not
+ * want. Like other Unix tools, the command ends quietly and successfully then.
+ */
+export function isBrokenPipe(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
+}
+
 export function reportError(err: unknown): void {
+  if (isBrokenPipe(err)) {
+    process.exitCode = EXIT.ok;
+    return;
+  }
   if (err instanceof WmemError) {
     process.stderr.write(`wmem: ${err.message}\n`);
     if (err.hint) process.stderr.write(`  ${err.hint}\n`);

@@ -39,8 +39,11 @@ export function encodeCwd(realPath: string): string {
 
 const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** The flag file `wmem off` leaves in the project folder (store/switch.ts). */
+export const OFF_FILE = 'off';
+
 /** Names the project folder uses for itself; a session of that name would collide with them. */
-export const RESERVED_SESSION_IDS = new Set(['cache', 'current', 'project.json', 'workspace-memory.json', 'team-cache.json', 'logs', 'state']);
+export const RESERVED_SESSION_IDS = new Set(['cache', 'current', 'project.json', 'workspace-memory.json', 'team-cache.json', 'logs', 'state', OFF_FILE]);
 
 export function isValidSessionId(id: string): boolean {
   return SESSION_ID.test(id) && id !== '.' && id !== '..' && !RESERVED_SESSION_IDS.has(id) && !/\.(?:tmp|lock)$/.test(id);

@@ -3,12 +3,9 @@
 // project's folder under the home that every hook and `wmem context` look for.
 import { promises as fs, lstatSync } from 'node:fs';
 import { atomicWrite, fsyncDir } from './fsx.js';
-import { joinName } from './names.js';
+import { joinName, OFF_FILE } from './names.js';
 import { locateProject, type ProjectRef } from './project.js';
 import { fsError } from '../ui/errors.js';
-
-/** The flag file's name in the project folder. */
-export const OFF_FILE = 'off';
 
 /** WMEM_DISABLED set to anything but empty, 0, false, no or off. */
 export function disabledByEnv(env: NodeJS.ProcessEnv): boolean {

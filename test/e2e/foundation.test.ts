@@ -115,7 +115,7 @@ describe('init', () => {
 
 describe('session resolution', () => {
   it('refuses ids that collide with the project folder and links out of a session', async () => {
-    for (const id of ['current', 'cache', 'project.json']) {
+    for (const id of ['current', 'cache', 'project.json', 'off']) {
       expectCleanFailure(await box.run(['init', '--session', id]), 2, new RegExp(`invalid session id "${id.replace('.', '\\.')}"`));
     }
     const s = await init();
@@ -422,5 +422,24 @@ describe('show, status, sessions', () => {
     const loaded = (await readFile(`${probe}.out`, 'utf8')).split('\n');
     expect(loaded).toContain('NativeModule fs');
     expect(loaded.filter((m) => m === 'NativeModule net' || m === 'NativeModule stream')).toEqual([]);
+  });
+
+  it('ends quietly and successfully when the reader of its output goes away (`| head`)', async () => {
+    await init();
+    await box.run(['note', 'sqlite was chosen']);
+    const { spawn } = await import('node:child_process');
+    // The pipe's read end closed at once: every write of the command meets EPIPE (or, should
+    // the command write first, finds room in the pipe: exit 0 either way).
+    const closedPipe = (args: string[]) =>
+      new Promise<{ args: string[]; code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], { cwd: box.project, env: { ...process.env, WMEM_HOME: box.home, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stdout.destroy();
+        let stderr = '';
+        child.stderr.on('data', (chunk) => (stderr += chunk));
+        child.on('close', (code) => resolve({ args, code, stderr }));
+      });
+    const commands = [['status'], ['status', '--json'], ['sessions'], ['show', 'scratch'], ['context'], ['search', 'sqlite'], ['memories'], ['--help'], ['note', '--help'], ['--version']];
+    const results = await Promise.all(commands.map(closedPipe));
+    expect(results).toEqual(commands.map((args) => ({ args, code: 0, stderr: '' })));
   });
 });

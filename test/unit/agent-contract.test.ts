@@ -81,7 +81,7 @@ describe.each(AGENTS.map((a) => [a.id, a] as const))('%s', (_id, adapter) => {
 
   it('registers the MCP server (dry run) under every name, in every MCP scope, into the file it declares', async () => {
     if (!adapter.mcp) {
-      await expect(installMcp({ agent: adapter.id, dryRun: true, node: process.execPath }, env)).rejects.toThrow(/cannot register its MCP server/);
+      await expect(installMcp({ agent: adapter.id, dryRun: true, node: process.execPath }, env)).rejects.toThrow(/cannot register wmem's MCP server/);
       return;
     }
     expect(MCP_TARGETS.map((t) => t.id)).toContain(adapter.id);
