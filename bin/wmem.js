@@ -23,11 +23,7 @@ async function main() {
     } catch {
       write = (t) => process.stdout.write(t); // no bundle (a build under way, bin/ copied alone): the stream
     }
-    try {
-      write(text);
-    } catch (err) {
-      if (err.code !== 'EPIPE') throw err; // the reader is gone: the version was not wanted
-    }
+    write(text); // a reader gone (EPIPE) ends quietly in main's catch, as every command's output
     return;
   }
   if (await lean()) return;
