@@ -203,6 +203,7 @@ export function addEntry(file: WorkspaceFile, input: EntryInput, now: Date): Add
   const existing = file.entries.find((e) => canonical(e.text) === key);
   if (existing) {
     const wins = checked.confidence > existing.confidence;
+    if (!wins && restatedBySameSession(existing, checked.source, input)) return { ok: true, file, entry: existing, status: 'unchanged', evicted: [] };
     const { session: _was, ...rest } = existing;
     const merged: WorkspaceEntry = wins
       ? { ...rest, type: checked.type, text: checked.text, source: checked.source, confidence: checked.confidence, updated: stamp, ...sessionOf(checked.source, input) }
@@ -216,6 +217,15 @@ export function addEntry(file: WorkspaceFile, input: EntryInput, now: Date): Add
   const entry: WorkspaceEntry = { id, type: checked.type, text: checked.text, source: checked.source, confidence: checked.confidence, created, updated: stamp, ...sessionOf(checked.source, input) };
   const { kept, evicted } = enforceLimits([...file.entries, entry], id);
   return { ok: true, file: { version: 1, entries: kept }, entry, status: 'added', evicted };
+}
+
+/**
+ * A session offering again a decision it placed itself (its end moment comes again after a
+ * resume, or after a consolidation): no one confirmed anything, so its date is not refreshed and
+ * the file is not rewritten (a rewrite would make the next prompt render memory anew).
+ */
+function restatedBySameSession(existing: WorkspaceEntry, source: WorkspaceSource, input: EntryInput): boolean {
+  return source === 'session' && existing.source === 'session' && input.session !== undefined && existing.session === input.session;
 }
 
 function sessionOf(source: WorkspaceSource, input: EntryInput): { session?: string } {

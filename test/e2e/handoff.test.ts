@@ -201,8 +201,14 @@ describe('decisions outlive the session', { timeout: 180_000 }, () => {
     );
     expect(decisions).toHaveLength(2);
     expect(await ok(['memories'])).toContain(`from session ${earlier.id}, confidence 0.9`);
-    // Offered again at a consolidation: folded with themselves, never twice.
+    // Offered again at a consolidation and at a second end moment (after a resume): folded with
+    // themselves, never twice, and the file is not rewritten (the session confirmed nothing new).
+    const workspaceFile = path.join(path.dirname(earlier.path), 'workspace-memory.json');
+    const written = await readFile(workspaceFile, 'utf8');
     await ok(['--session', earlier.id, 'consolidate']);
+    const again = await box.run(['hook', 'SessionEnd'], { input: JSON.stringify({ session_id: earlier.id, cwd: box.project, hook_event_name: 'SessionEnd', reason: 'exit' }) });
+    expect(again.exitCode).toBe(0);
+    expect(await readFile(workspaceFile, 'utf8')).toBe(written);
     expect((await runJson(box, ['memories'])).entries.filter((e: any) => e.source === 'session')).toHaveLength(2);
     // The next session's handoff does not repeat what workspace memory already shows.
     await runJson(box, ['init', '--new']);

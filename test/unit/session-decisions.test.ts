@@ -3,7 +3,7 @@
 // a handful per session, never at the cost of an explicit entry.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { decisionOffers, DECISIONS_PER_SESSION, sectionDecisions } from '../../src/memory/session-decisions.js';
@@ -65,6 +65,17 @@ describe('offerSessionDecisions', () => {
     expect(await offerSessionDecisions(dir, 's1', offers, NOW)).toMatchObject({ added: 1, merged: 0 });
     expect(await offerSessionDecisions(dir, 's1', offers, NOW)).toMatchObject({ added: 0, merged: 0 });
     expect(readWorkspaceSync(dir).entries).toEqual([expect.objectContaining({ type: 'decision', source: 'session', session: 's1', confidence: 0.9, text: offers[0].text })]);
+  });
+
+  it("the same session offering its decision again leaves the file as it was; another session's offer refreshes the date", async () => {
+    const offers = [{ text: 'idempotency keys on every POST to charges', confidence: 0.8 }];
+    await offerSessionDecisions(dir, 's1', offers, NOW);
+    const written = await readFile(workspaceFilePath(dir), 'utf8');
+    const later = new Date(NOW.getTime() + 3_600_000);
+    await offerSessionDecisions(dir, 's1', offers, later);
+    expect(await readFile(workspaceFilePath(dir), 'utf8')).toBe(written);
+    await offerSessionDecisions(dir, 's2', offers, later);
+    expect(readWorkspaceSync(dir).entries).toEqual([expect.objectContaining({ session: 's1', created: NOW.toISOString(), updated: later.toISOString() })]);
   });
 
   it('goes through the gate, and never past the per-session share', async () => {
