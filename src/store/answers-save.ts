@@ -3,7 +3,7 @@
 // not fsynced, written without the lock (two writers at once lose one entry, which only costs
 // the next call the full path), and a failure is ignored.
 import { atomicWrite } from './fsx.js';
-import { ANSWERS_VERSION, PRESENT, answerKey, answersFile, readAnswers, type AnswerEntry, type AnswersFile, type Signature } from './answers.js';
+import { ANSWERS_VERSION, PRESENT, answerKey, answersFile, folderId, readAnswers, type AnswerEntry, type AnswersFile, type Signature } from './answers.js';
 
 /** Entries kept per session (context, context --part memory, a format or two, a hook's and a shell's). */
 const ENTRIES_KEPT = 8;
@@ -46,9 +46,10 @@ function changeTimes(sig: Signature): bigint[] {
     .map((identity) => BigInt(identity.split(':')[3] ?? 'x'));
 }
 
-export async function saveAnswer(stateDir: string, argv: string[], entry: AnswerEntry, settleMs = SETTLE_MS): Promise<void> {
+export async function saveAnswer(stateDir: string, argv: string[], answer: Omit<AnswerEntry, 'state'>, settleMs = SETTLE_MS): Promise<void> {
   try {
-    if (!settled(entry.inputs, Date.now(), settleMs)) return;
+    if (!settled(answer.inputs, Date.now(), settleMs)) return;
+    const entry: AnswerEntry = { ...answer, state: folderId(stateDir) };
     const key = answerKey(argv, entry.env);
     const old = readAnswers(stateDir)?.entries ?? {};
     // The newest last: the oldest go first when there are too many.

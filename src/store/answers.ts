@@ -22,6 +22,8 @@ export interface AnswerEntry {
   env: string;
   /** Every file the answer was computed from, with its identity taken before it was read. */
   inputs: [file: string, signature: Signature][];
+  /** The state folder the entry was written in (folderId): a copied session folder, or a cache copied into another's, is a miss. */
+  state: string;
   stdout: string;
   stderr: string;
 }
@@ -39,6 +41,12 @@ export function answersFile(stateDir: string): string {
 /** What an entry's own identity is: a link's is the link's and its target's (either may change). */
 function identity(s: { ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
   return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+/** A folder's own identity (device and inode): a copy of it, even with the same name, is another folder. */
+export function folderId(dir: string): string {
+  const s = lstatSync(dir, { bigint: true });
+  return `${s.dev}:${s.ino}`;
 }
 
 /** '-' for a file that is not there (its appearing is a change too). */
@@ -113,6 +121,9 @@ export function lookupAnswer(stateDir: string, key: AnswerKey): AnswerEntry | un
   const entry = readAnswers(stateDir)?.entries[answerKey(key.argv, env)];
   // An entry that lists no input would hold for ever: the full path always lists the session's.
   if (!entry || entry.version !== key.version || entry.cwd !== key.cwd || entry.env !== env || typeof entry.stdout !== 'string' || !Array.isArray(entry.inputs) || entry.inputs.length === 0) return undefined;
+  // The inputs name the files of the session that wrote the entry: in a copy of its folder they
+  // still match, so the folder itself must be the one it was written in.
+  if (entry.state !== folderId(stateDir)) return undefined;
   for (const [file, sig] of entry.inputs) if ((sig === PRESENT ? presence(file) : signature(file)) !== sig) return undefined;
   return entry;
 }

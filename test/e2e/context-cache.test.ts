@@ -6,7 +6,7 @@
 // nothing changed in between must come from the cache (answers.json left as it was).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { appendFile, mkdir, readdir, stat } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -82,5 +82,18 @@ describe('wmem context from the answer cache', () => {
       }),
       { numRuns: 2 },
     );
+  });
+
+  it("a copy of the session's folder (cp -a) never answers with the original's entry", { timeout: 120_000 }, async () => {
+    await box.run(['context'], { env: ENV });
+    const original = await sessionDir();
+    expect(String((await box.run(['context'], { env: ENV })).stdout)).toContain(original);
+    const copy = path.join(path.dirname(original), 'copied-session');
+    await cp(original, copy, { recursive: true, preserveTimestamps: true });
+    expect((await box.run(['init', '--session', 'copied-session'], { env: ENV })).exitCode).toBe(0);
+    const answer = await box.run(['context'], { env: ENV });
+    const full = await box.run(['context'], { env: { ...ENV, WMEM_TEST_PROBE: String(++probe) } });
+    expect(String(answer.stdout)).toBe(String(full.stdout));
+    expect(String(answer.stdout)).toContain(copy);
   });
 });

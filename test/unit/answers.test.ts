@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chmodSync, mkdtempSync, writeFileSync, rmSync, renameSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ANSWERS_VERSION, PRESENT, answerKey, answersFile, envKey, lookupAnswer, presence, signature } from '../../src/store/answers.js';
+import { ANSWERS_VERSION, PRESENT, answerKey, answersFile, envKey, folderId, lookupAnswer, presence, signature } from '../../src/store/answers.js';
 import { settled } from '../../src/store/answers-save.js';
 
 describe('the answer cache', () => {
@@ -59,14 +59,17 @@ describe('the answer cache', () => {
       const input = path.join(dir, 'overview.md');
       writeFileSync(input, 'x');
       const key = { argv: ['context'], version: 'v', cwd: dir, env: { A: '1' } };
-      const entry = (inputs: [string, string][]) => ({ version: 'v', cwd: dir, env: envKey(key.env), inputs, stdout: 'hello', stderr: '' });
-      const write = (inputs: [string, string][], mode: number) => {
-        writeFileSync(answersFile(dir), JSON.stringify({ v: ANSWERS_VERSION, entries: { [answerKey(key.argv, envKey(key.env))]: entry(inputs) } }));
+      const entry = (inputs: [string, string][], state: string) => ({ version: 'v', cwd: dir, env: envKey(key.env), inputs, state, stdout: 'hello', stderr: '' });
+      const write = (inputs: [string, string][], mode: number, state = folderId(dir)) => {
+        writeFileSync(answersFile(dir), JSON.stringify({ v: ANSWERS_VERSION, entries: { [answerKey(key.argv, envKey(key.env))]: entry(inputs, state) } }));
         chmodSync(answersFile(dir), mode);
       };
       write([[input, signature(input)]], 0o600);
       expect(lookupAnswer(dir, key)?.stdout).toBe('hello');
       write([], 0o600);
+      expect(lookupAnswer(dir, key)).toBeUndefined();
+      // Written in another state folder (a copied session, a copied cache): its inputs still match, the folder not.
+      write([[input, signature(input)]], 0o600, folderId(os.tmpdir()));
       expect(lookupAnswer(dir, key)).toBeUndefined();
       write([[input, signature(input)]], 0o666);
       expect(lookupAnswer(dir, key)).toBeUndefined();
