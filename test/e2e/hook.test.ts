@@ -3,7 +3,7 @@
 // and a line in <home>/logs/hooks.log.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { modelWindow } from '../../src/memory/model-windows.js';
-import { appendFile, copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { FIXTURES, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -159,6 +159,26 @@ describe('compaction and session end', () => {
     expect(archived.equals(await readFile(transcript))).toBe(true);
     const overview = await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8');
     expect(overview).toMatch(/detail\/.*transcript/);
+  });
+
+  it('PreCompact follows a transcript link only to a .jsonl file: a link to a key file copies nothing', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const key = path.join(box.root, 'id_ed25519');
+    await writeFile(key, 'PRIVATE-KEY-MATERIAL\n');
+    const disguised = path.join(box.root, 'disguised.jsonl');
+    await symlink(key, disguised);
+    const result = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', transcript_path: disguised }));
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(/PreCompact .*disguised\.jsonl" is a link to ".*id_ed25519", which is not a \.jsonl file/);
+    const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
+    const kept = await readdir(sessionDir, { recursive: true });
+    for (const file of kept) expect(await readFile(path.join(sessionDir, String(file)), 'utf8').catch(() => '')).not.toContain('PRIVATE-KEY-MATERIAL');
+    // A link to a real transcript is followed as before.
+    const linked = path.join(box.root, 'linked.jsonl');
+    await symlink(transcript, linked);
+    expect(await hook('PreCompact', payload('PreCompact', { trigger: 'auto', transcript_path: linked }))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const archives = (await readdir(path.join(sessionDir, 'working-memory', 'archive'))).filter((n) => n.endsWith('.jsonl'));
+    expect(archives).toHaveLength(1);
   });
 
   it('PostCompact keeps compact_summary in detail/, indexed in the overview', async () => {
