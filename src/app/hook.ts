@@ -91,7 +91,7 @@ export async function hookWith(adapter: AgentHook | undefined, request: HookRequ
   let session: string | undefined;
   try {
     if (!adapter) throw new HookInputError(`unknown agent ${JSON.stringify(request.agent)} (wmem knows ${knownAgents()})`);
-    if (!known) throw new HookInputError(`unsupported hook event ${JSON.stringify(request.event)} (wmem answers ${adapter.events.map((e) => e.name).join(', ')})`);
+    if (!known) throw new HookInputError(`unsupported hook event ${JSON.stringify(request.event)} (${answeredEvents(adapter)})`);
     let input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
     if (adapter.completeInput) input = await adapter.completeInput(input);
     session = input.sessionId;
@@ -110,4 +110,9 @@ export async function hookWith(adapter: AgentHook | undefined, request: HookRequ
     if (known) await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: false, session, ms: Date.now() - started, note: message });
     return { ok: false, note: message };
   }
+}
+
+/** What an unsupported event's error names: the events wmem answers, or that the agent has none. */
+function answeredEvents(adapter: { id: string; events: { name: string }[] }): string {
+  return adapter.events.length ? `wmem answers ${adapter.events.map((e) => e.name).join(', ')}` : `${adapter.id} has no hooks: it reaches wmem through 'wmem mcp'`;
 }

@@ -257,6 +257,12 @@ describe('a hook never breaks the agent', () => {
     expect(await readdir(path.join(box.home, 'logs', 'hooks-last')).catch(() => [])).not.toContain('Stop.json');
   });
 
+  it('an agent with no hooks (MCP only): exit 0, and the log says it reaches wmem through wmem mcp', async () => {
+    const result = await box.run(['hook', '--agent', 'amp', 'Stop'], { input: JSON.stringify({ session_id: 'abc', cwd: '/tmp', hook_event_name: 'Stop' }) });
+    expect(result).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(/unsupported hook event "Stop" \(amp has no hooks: it reaches wmem through 'wmem mcp'\)/);
+  });
+
   it('a session id holding a token after other characters is refused: no folder, meta.json or hooks-last record holds it', async () => {
     const token = 'ghp_R4nD0mT0k3nV4lu3F0rT3st1ngPurp0s3sXY';
     for (const event of ['SessionStart', 'UserPromptSubmit']) {
