@@ -85,15 +85,23 @@ describe('wmem context from the answer cache', () => {
   });
 
   it("a copy of the session's folder (cp -a) never answers with the original's entry", { timeout: 120_000 }, async () => {
-    await box.run(['context'], { env: ENV });
-    const original = await sessionDir();
-    expect(String((await box.run(['context'], { env: ENV })).stdout)).toContain(original);
-    const copy = path.join(path.dirname(original), 'copied-session');
-    await cp(original, copy, { recursive: true, preserveTimestamps: true });
-    expect((await box.run(['init', '--session', 'copied-session'], { env: ENV })).exitCode).toBe(0);
-    const answer = await box.run(['context'], { env: ENV });
-    const full = await box.run(['context'], { env: { ...ENV, WMEM_TEST_PROBE: String(++probe) } });
-    expect(String(answer.stdout)).toBe(String(full.stdout));
-    expect(String(answer.stdout)).toContain(copy);
+    // A sandbox of its own: the property above leaves its box switched off or on another session.
+    const own = await sandbox();
+    try {
+      expect((await own.run(['init', '--session', 'original'], { env: ENV })).exitCode).toBe(0);
+      await own.run(['context'], { env: ENV });
+      const projects = await readdir(path.join(own.home, 'sessions'));
+      const original = path.join(own.home, 'sessions', projects[0]!, 'original');
+      expect(String((await own.run(['context'], { env: ENV })).stdout)).toContain(original);
+      const copy = path.join(path.dirname(original), 'copied-session');
+      await cp(original, copy, { recursive: true, preserveTimestamps: true });
+      expect((await own.run(['init', '--session', 'copied-session'], { env: ENV })).exitCode).toBe(0);
+      const answer = await own.run(['context'], { env: ENV });
+      const full = await own.run(['context'], { env: { ...ENV, WMEM_TEST_PROBE: String(++probe) } });
+      expect(String(answer.stdout)).toBe(String(full.stdout));
+      expect(String(answer.stdout)).toContain(copy);
+    } finally {
+      await own.cleanup();
+    }
   });
 });
