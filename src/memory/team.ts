@@ -4,7 +4,7 @@
 // appear twice: the newest `updated` wins, then the greater text, so every machine resolves it
 // the same way. Lines that are not entries are kept where they can be and reported, never dropped.
 import { findSecret } from './gate.js';
-import { INJECTION_REASON, instructsModel } from './injection.js';
+import { instructsModel } from './injection.js';
 import { MAX_ENTRY_CHARS, WORKSPACE_TYPES, type WorkspaceEntry, type WorkspaceType } from './workspace.js';
 import { FUTURE_SLACK_MS, OLDEST, WORKSPACE_LIMITS, composeWorkspace, newerCopy, updatedRank } from './workspace-block.js';
 
@@ -153,7 +153,7 @@ export function removeFromTeam(file: TeamFile, id: string): { file: TeamFile; re
 export function teamRefusal(text: string): { rule: 'secret' | 'injection'; reason: string } | undefined {
   const secret = findSecret(text);
   if (secret) return { rule: 'secret', reason: `holds what looks like ${secret.kind}: remove it from the file and rotate the secret` };
-  if (instructsModel(text)) return { rule: 'injection', reason: `${INJECTION_REASON}; it is never shown to an agent: remove it from the file` };
+  if (instructsModel(text)) return { rule: 'injection', reason: `tries to instruct the model that reads the memory ("ignore previous instructions" and the like): it is never shown to an agent; remove it from the file` };
   return undefined;
 }
 
