@@ -84,10 +84,13 @@ async function chosenEntries(pick: Pick, env: AppEnv) {
   if (missing.length) throw usageError(`no workspace memory entr${missing.length > 1 ? 'ies' : 'y'} ${missing.join(', ')}`, "run 'wmem memories' to list the ids");
   const chosen = entries.filter((e) => e.source !== 'team' && (pick.all || pick.ids.includes(e.id) || e.type === pick.type));
   const { findSecret } = await import('../memory/gate.js');
+  const { instructsModel } = await import('../memory/injection.js');
   for (const entry of chosen) {
     const secret = findSecret(entry.text);
     // This file is committed: nothing is written if any chosen entry looks like a secret.
     if (secret) throw usageError(`refused: entry ${entry.id} holds what looks like ${secret.kind}, and .wmem/memory.md is committed to git; nothing was written`, `forget it (wmem forget ${entry.id}) or share the others by id`);
+    // Sessions would never show it, and --check would fail on it.
+    if (instructsModel(entry.text)) throw usageError(`refused (injection): entry ${entry.id} tries to instruct the model that reads the memory; nothing was written`, `forget it (wmem forget ${entry.id}) or share the others by id`);
   }
   return chosen.map(({ id, type, text, created, updated }) => ({ id, type, text, created, updated }));
 }
@@ -97,9 +100,9 @@ async function chosenEntries(pick: Pick, env: AppEnv) {
  * (a teammate's edit; the local copy is refreshed instead, never written over it).
  */
 async function planShare(file: TeamFile, chosen: Omit<TeamEntry, 'line'>[], latest: number) {
-  const { resolveTeam, upsertTeam } = await import('../memory/team.js');
+  const { upsertTeam } = await import('../memory/team.js');
   const { newerCopy } = await import('../memory/workspace-block.js');
-  const team = new Map(resolveTeam(file.entries, latest).entries.map((e) => [e.id, e]));
+  const team = await shownTeam(file, latest);
   const shared: Omit<TeamEntry, 'line'>[] = [];
   const kept: { id: string; reason: string }[] = [];
   for (const mine of chosen) {
@@ -124,19 +127,29 @@ async function shareEntries(root: string, pick: Pick, env: AppEnv): Promise<Shar
   return { action: 'share', root, file: teamFilePath(root), shared, attributesAdded, refreshed: await refresh(root, env), kept };
 }
 
+/**
+ * The team file's entries as sessions show them, by id: the winner of each id, unless it is never
+ * shown (a secret, an instruction to the model): such a line neither refreshes a private copy nor
+ * stops one from being shared over it.
+ */
+async function shownTeam(file: TeamFile, latest: number): Promise<Map<string, TeamEntry>> {
+  const { resolveTeam, teamRefusal } = await import('../memory/team.js');
+  return new Map(resolveTeam(file.entries, latest).entries.filter((e) => !teamRefusal(e.text)).map((e) => [e.id, e]));
+}
+
 /** Brings the project's own entries up to the team file's newer copies. */
 async function refresh(root: string, env: AppEnv, dryRun = false): Promise<Refreshed[]> {
   const { locateProject } = await import('../store/project.js');
   const project = await locateProject(env.home, env.cwd, { create: false });
   if (!project) return [];
   const { readTeam } = await import('../store/team.js');
-  const { notAfter, resolveTeam } = await import('../memory/team.js');
+  const { notAfter } = await import('../memory/team.js');
   const { readWorkspaceSync, refreshFromTeam } = await import('../store/workspace.js');
   const { newerCopy } = await import('../memory/workspace-block.js');
   const file = await readTeam(root);
   if (!file) return [];
   const latest = notAfter(env.now().getTime());
-  const team = new Map(resolveTeam(file.entries, latest).entries.map((e) => [e.id, e]));
+  const team = await shownTeam(file, latest);
   const list = dryRun
     ? readWorkspaceSync(project.dir).entries.filter((e) => team.has(e.id) && newerCopy(e, { ...e, ...team.get(e.id)! }, latest) !== e).map((e) => ({ ...e, ...team.get(e.id)! }))
     : await refreshFromTeam(project.dir, team, latest);

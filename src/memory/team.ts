@@ -4,6 +4,7 @@
 // appear twice: the newest `updated` wins, then the greater text, so every machine resolves it
 // the same way. Lines that are not entries are kept where they can be and reported, never dropped.
 import { findSecret } from './gate.js';
+import { instructsModel } from './injection.js';
 import { MAX_ENTRY_CHARS, WORKSPACE_TYPES, type WorkspaceEntry, type WorkspaceType } from './workspace.js';
 import { FUTURE_SLACK_MS, OLDEST, WORKSPACE_LIMITS, composeWorkspace, newerCopy, updatedRank } from './workspace-block.js';
 
@@ -142,8 +143,22 @@ export function removeFromTeam(file: TeamFile, id: string): { file: TeamFile; re
   return { file: { ...file, entries: kept }, removed: file.entries.length - kept.length };
 }
 
+/**
+ * Why a team entry is never shown to an agent: a secret, or text that instructs the model. The
+ * file comes from git (any branch, any pull request), past the gate `remember` applies; of that
+ * gate's rules only these two make an entry harmful to inject. The others (too short, a trace, a
+ * raw error, a commit hash, mostly paths) judge what is worth remembering, which a reviewed team
+ * fact may be all the same (docs/team.md).
+ */
+export function teamRefusal(text: string): { rule: 'secret' | 'injection'; reason: string } | undefined {
+  const secret = findSecret(text);
+  if (secret) return { rule: 'secret', reason: `holds what looks like ${secret.kind}: remove it from the file and rotate the secret` };
+  if (instructsModel(text)) return { rule: 'injection', reason: `tries to instruct the model that reads the memory ("ignore previous instructions" and the like): it is never shown to an agent; remove it from the file` };
+  return undefined;
+}
+
 export interface TeamProblem {
-  kind: 'duplicate' | 'malformed' | 'secret' | 'over-limit' | 'updated';
+  kind: 'duplicate' | 'malformed' | 'secret' | 'injection' | 'over-limit' | 'updated';
   /** A warning is reported but does not fail the check. */
   severity: 'error' | 'warning';
   line: number;
@@ -152,15 +167,16 @@ export interface TeamProblem {
 
 export interface TeamCheck {
   problems: TeamProblem[];
-  /** Entries (one per id, secrets left out) and how many of them a session's block holds on its own. */
+  /** Entries (one per id, those teamRefusal refuses left out) and how many of them a session's block holds on its own. */
   entries: number;
   injected: number;
 }
 
 /**
- * What `wmem share --check` reports: duplicates, malformed lines, secrets, entries over the size
- * limit, broken or future `updated` times (read at `nowMs`); and, as a warning, how many entries
- * do not fit the injected block (they stay reachable through `wmem memories --team` and search).
+ * What `wmem share --check` reports: duplicates, malformed lines, secrets and instructions to the
+ * model (teamRefusal), entries over the size limit, broken or future `updated` times (read at
+ * `nowMs`); and, as a warning, how many entries do not fit the injected block (they stay reachable
+ * through `wmem memories --team` and search).
  */
 export function checkTeam(file: TeamFile, nowMs: number): TeamCheck {
   const problems: TeamProblem[] = [];
@@ -169,11 +185,11 @@ export function checkTeam(file: TeamFile, nowMs: number): TeamCheck {
   const { entries, duplicates } = resolveTeam(file.entries, latest);
   for (const d of duplicates) error('duplicate', d.lines[1], `id ${d.id} appears on lines ${d.lines.join(', ')} (the newest "updated" wins; the next wmem share keeps only that one)`);
   for (const m of file.malformed) error('malformed', m.line, 'not an entry line (- [type] text <!-- id, created, updated -->); kept as it is');
-  const secrets = new Set<TeamEntry>();
+  const refused = new Set<TeamEntry>();
   for (const e of file.entries) {
-    const secret = findSecret(e.text);
-    if (secret) secrets.add(e);
-    if (secret) error('secret', e.line, `entry ${e.id} holds what looks like ${secret.kind}: remove it from the file and rotate the secret`);
+    const refusal = teamRefusal(e.text);
+    if (refusal) refused.add(e);
+    if (refusal) error(refusal.rule, e.line, `entry ${e.id} ${refusal.reason}`);
     if (e.text.length > MAX_ENTRY_CHARS) error('over-limit', e.line, `entry ${e.id} is ${e.text.length} characters; at most ${MAX_ENTRY_CHARS}`);
     if (updatedRank(e.updated, latest) === -Infinity) {
       const why = Number.isNaN(Date.parse(e.updated)) ? 'is not a real time' : 'is in the future';
@@ -184,7 +200,7 @@ export function checkTeam(file: TeamFile, nowMs: number): TeamCheck {
     const secret = findSecret(m.raw);
     if (secret) error('secret', m.line, `the line holds what looks like ${secret.kind}: remove it and rotate the secret`);
   }
-  const shown = entries.filter((e) => !secrets.has(e)).map((e) => asWorkspaceEntry(e, latest));
+  const shown = entries.filter((e) => !refused.has(e)).map((e) => asWorkspaceEntry(e, latest));
   const injected = composeWorkspace(shown).shown.length;
   if (injected < shown.length) {
     problems.push({

@@ -2,6 +2,7 @@
 // too short, asks not to be remembered, instructs the model, or is a trace, a raw error, a commit
 // hash or mostly paths does not enter the memory every session of the project shares.
 import { findSecret } from './gate.js';
+import { INJECTION_REASON, instructsModel } from './injection.js';
 
 /** Why a text may not enter workspace memory, or undefined when it may. */
 export interface GateRefusal {
@@ -14,9 +15,8 @@ export const MIN_WORKSPACE_CHARS = 20;
 // The Chinese patterns below are spelled \uXXXX: a regular expression literal (and a comment
 // inside an expression) keeps its characters in the bundle, and one non-ASCII character makes the
 // whole compaction and end bundle a two-byte string for V8 (twice the memory to read and scan).
-// As written, the zh one of FORGET_REQUEST and the last of INJECTION:
+// As written, the zh one of FORGET_REQUEST:
 //   不要记住|不要記住|别记住|別記住|不要保存|不用记|不用記|忘掉这|忘掉這|忘记这|忘記這
-//   忽略(?:之前|以上|先前|所有)的?(?:指令|指示|说明|說明|提示)
 
 // "Don't remember this" in every language wmem ships (en, zh simplified and traditional).
 const FORGET_REQUEST = [
@@ -24,18 +24,6 @@ const FORGET_REQUEST = [
   /\bforget\s+(?:this|that|it)\b/i,
   /\bnot\s+to\s+be\s+remembered\b/i,
   /\u4e0d\u8981\u8bb0\u4f4f|\u4e0d\u8981\u8a18\u4f4f|\u522b\u8bb0\u4f4f|\u5225\u8a18\u4f4f|\u4e0d\u8981\u4fdd\u5b58|\u4e0d\u7528\u8bb0|\u4e0d\u7528\u8a18|\u5fd8\u6389\u8fd9|\u5fd8\u6389\u9019|\u5fd8\u8bb0\u8fd9|\u5fd8\u8a18\u9019/,
-];
-
-// Text that tries to instruct the model that reads the memory.
-const INJECTION = [
-  /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier|preceding|your)\s+(?:instructions?|prompts?|rules|directions|messages?|context)\b/i,
-  /\byou\s+are\s+now\s+(?:a|an|in)\b/i,
-  /\b(?:new|updated)\s+system\s+prompt\b/i,
-  /\bsystem\s*prompt\s*:/i,
-  /<\/?\s*(?:system|assistant|instructions?)\s*>/i,
-  /\b(?:act|behave)\s+as\s+if\s+(?:you\s+have\s+)?no\s+(?:rules|restrictions|guidelines)\b/i,
-  /\bjailbreak\b|\bDAN mode\b/i,
-  /\u5ffd\u7565(?:\u4e4b\u524d|\u4ee5\u4e0a|\u5148\u524d|\u6240\u6709)\u7684?(?:\u6307\u4ee4|\u6307\u793a|\u8bf4\u660e|\u8aaa\u660e|\u63d0\u793a)/,
 ];
 
 const COMMIT_HASH = /(?<![0-9a-z])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}(?![0-9a-z])/i;
@@ -74,7 +62,7 @@ export function checkWorkspaceText(text: string): GateRefusal | undefined {
   const secret = findSecret(trimmed);
   if (secret) return { rule: 'secret', reason: `it contains what looks like ${secret.kind}; refer to where the secret is kept instead` };
   if (FORGET_REQUEST.some((p) => p.test(trimmed))) return { rule: 'forget-request', reason: 'it asks not to be remembered' };
-  if (INJECTION.some((p) => p.test(trimmed))) return { rule: 'injection', reason: 'it tries to instruct the model that reads the memory ("ignore previous instructions" and the like)' };
+  if (instructsModel(trimmed)) return { rule: 'injection', reason: INJECTION_REASON };
   if (trimmed.length < MIN_WORKSPACE_CHARS) {
     return { rule: 'too-short', reason: `it is under ${MIN_WORKSPACE_CHARS} characters (${trimmed.length}); say what to remember in a full sentence` };
   }

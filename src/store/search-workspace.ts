@@ -2,11 +2,10 @@
 // repository's team file (.wmem/memory.md), each as lines at their real line numbers, under the
 // rule the block follows (memory/workspace-block.ts): one entry per id, the newest copy. A line
 // whose entry lost to a newer copy (an older duplicate, an own entry a teammate edited since)
-// is blank, and so is a team line that holds something shaped like a secret.
+// is blank, and so is a team line never shown to an agent (a secret, an instruction: teamRefusal).
 import { readFileSync } from 'node:fs';
 import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
-import { findSecret } from '../memory/gate.js';
-import { asWorkspaceEntry, notAfter, parseTeam, resolveTeam } from '../memory/team.js';
+import { asWorkspaceEntry, notAfter, parseTeam, resolveTeam, teamRefusal } from '../memory/team.js';
 import { mergeTeam } from '../memory/workspace-block.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
 
@@ -36,7 +35,7 @@ export function workspaceSearchText(projectDir: string, teamFile: string | undef
   if (teamText === undefined) return { workspace: raw === undefined ? undefined : workspaceLines(raw, own, () => true) };
   const latest = notAfter(nowMs);
   const lines = teamText.split('\n');
-  const winners = resolveTeam(parseTeam(teamText).entries, latest).entries.filter((e) => !findSecret(e.text));
+  const winners = resolveTeam(parseTeam(teamText).entries, latest).entries.filter((e) => !teamRefusal(e.text));
   const asEntries = winners.map((e) => asWorkspaceEntry(e, latest));
   const kept = new Set(mergeTeam(own, asEntries));
   const teamLines = new Array<string>(lines.length).fill('');

@@ -8,9 +8,8 @@ import path from 'node:path';
 import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, tempBeside, withLock } from './fsx.js';
 import { usageError } from '../ui/errors.js';
 import { TEAM_FILE, teamCachePath, teamFilePath } from './paths.js';
-import { TEAM_ATTRIBUTES, asWorkspaceEntry, notAfter, parseTeam, resolveTeam, type TeamFile } from '../memory/team.js';
+import { TEAM_ATTRIBUTES, asWorkspaceEntry, notAfter, parseTeam, resolveTeam, teamRefusal, type TeamFile } from '../memory/team.js';
 import { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, type ComposedWorkspace, type WorkspaceLimits } from '../memory/workspace-block.js';
-import { findSecret } from '../memory/gate.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
 
 /** The repository's top folder, as git says (exit 2 outside a repository). */
@@ -89,8 +88,8 @@ function teamFileOf(projectCwd: string): { file: string; size: number; mtimeMs: 
 
 /**
  * The team's entries as workspace memory (source `team`): one per id (the winner), a broken or
- * future `updated` made the oldest, and no entry that holds something shaped like a secret
- * (`wmem share --check` reports those). Synchronous, no git. [] without a readable file.
+ * future `updated` made the oldest, and no entry that holds something shaped like a secret or
+ * instructs the model (teamRefusal; `wmem share --check` reports those). Synchronous, no git. [] without a readable file.
  */
 export function readTeamEntriesSync(projectCwd: string, nowMs: number): WorkspaceEntry[] {
   const found = teamFileOf(projectCwd);
@@ -103,12 +102,13 @@ export function readTeamEntriesSync(projectCwd: string, nowMs: number): Workspac
   }
   const latest = notAfter(nowMs);
   return resolveTeam(parseTeam(text).entries, latest)
-    .entries.filter((e) => !findSecret(e.text))
+    .entries.filter((e) => !teamRefusal(e.text))
     .map((e) => asWorkspaceEntry(e, latest));
 }
 
 interface BlockCache {
-  v: 2;
+  /** 3: entries that instruct the model are left out (a block composed by an older wmem is not reused). */
+  v: 3;
   file: string;
   size: number;
   mtimeMs: number;
@@ -129,9 +129,9 @@ export function composedWorkspaceSync(projectCwd: string, projectDir: string, ow
   const cacheFile = teamCachePath(projectDir);
   const key = JSON.stringify([limits.entries, limits.chars, own]);
   const cached = readCache(cacheFile);
-  if (cached && cached.v === 2 && cached.file === found.file && cached.size === found.size && cached.mtimeMs === found.mtimeMs && cached.key === key) return cached.composed;
+  if (cached && cached.v === 3 && cached.file === found.file && cached.size === found.size && cached.mtimeMs === found.mtimeMs && cached.key === key) return cached.composed;
   const composed = composeWorkspace(mergeTeam(own, readTeamEntriesSync(projectCwd, nowMs)), limits);
-  writeCache(cacheFile, { v: 2, ...found, key, composed });
+  writeCache(cacheFile, { v: 3, ...found, key, composed });
   return composed;
 }
 
