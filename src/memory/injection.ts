@@ -14,7 +14,6 @@ const INJECTION = [
   /\bsystem\s*prompt\s*:/i,
   /<\/?\s*(?:system|assistant|instructions?)\s*>/i,
   /\b(?:act|behave)\s+as\s+if\s+(?:you\s+have\s+)?no\s+(?:rules|restrictions|guidelines)\b/i,
-  /\bjailbreak\b|\bDAN mode\b/i,
   /\u5ffd\u7565(?:\u4e4b\u524d|\u4ee5\u4e0a|\u5148\u524d|\u6240\u6709)\u7684?(?:\u6307\u4ee4|\u6307\u793a|\u8bf4\u660e|\u8aaa\u660e|\u63d0\u793a)/,
 ];
 

@@ -73,6 +73,8 @@ describe('wmem note', () => {
 
   it('takes a note that only speaks of an injection', async () => {
     expect((await box.run(['note', 'The README of the left-pad dependency holds a prompt-injection attempt; do not trust it'])).exitCode).toBe(0);
+    // Work on an LLM product names these things: a topic is not an order to the model.
+    expect((await box.run(['note', 'Added jailbreak test cases to the eval suite; DAN mode prompts are in evals/dan.txt'])).exitCode).toBe(0);
   });
 
   it('refuses a NUL byte, as docs/usage.md says (it is not stored escaped)', async () => {
