@@ -33,6 +33,8 @@ function world(bin, tag) {
     messages.push(user, assistant);
   };
   for (let i = 0; i < 20; i++) exchange(i);
+  // OpenCode's compaction writes its summary as an assistant message marked `summary: true`.
+  const summary = (r) => ({ info: { id: `msg_summary_${r}`, sessionID: SID, role: 'assistant', summary: true, modelID: model.modelID, providerID: model.providerID, tokens: { total: 0, input: 0, output: 1800, reasoning: 0, cache: { read: 0, write: 0 } }, time: { created: 0 } }, parts: [{ type: 'text', text: 'Summary: the user is shipping the compaction path. '.repeat(20) }] });
   const infos = () => messages.map((m) => ({ info: m.info }));
   const payload = (event, extra = {}) => JSON.stringify({ event, sessionID: SID, directory: project, model, ...extra });
 
@@ -42,14 +44,20 @@ function world(bin, tag) {
 
   const tool = (r, exit) => ({ tool: 'bash', callID: `call_${r}_${exit}`, args: { command: 'npm test', description: 'tests' }, title: 'npm test', output: exit ? 'FAIL src/a.test.ts\nAssertionError: expected 1 to be 2\n' : 'ok\n', metadata: { exit, truncated: false } });
   // In the order of a real turn: the prompt, the requests' system prompt, tool calls; then a
-  // compaction and the idle that ends the turn (both change overview.md, so the next prompt renders
-  // the memory part afresh, as it would after them).
+  // compaction (the plugin's session.compacting, then session.compacted once OpenCode has written
+  // its summary: both change overview.md, and the second renders the memory part again, as
+  // Claude Code's PostCompact does) and the idle that ends the turn.
   const cases = {
     'chat.message': () => hook('chat.message', payload('chat.message', { messages: infos() })),
     'system.transform': () => hook('system.transform', payload('system.transform')),
     'tool.execute.after ok': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 0) })),
     'tool.execute.after failed': (r) => hook('tool.execute.after', payload('tool.execute.after', { tool: tool(r, 1) })),
     'session.compacting': () => hook('session.compacting', payload('session.compacting', { messages })),
+    // What the plugin sends once OpenCode has compacted: the messages with its summary in them.
+    'session.compacted': [
+      (r) => messages.push(summary(r)),
+      () => hook('session.compacted', payload('session.compacted', { messages })),
+    ],
     'session.idle': () => hook('session.idle', payload('session.idle', { messages: infos() })),
   };
   const grow = (r) => exchange(20 + r);

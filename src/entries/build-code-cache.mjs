@@ -5,7 +5,7 @@
 // is made by running the built hook, as the agent would, in a session of a temporary home: a
 // prompt after a tool call (first-prompt*.cjs: what a prompt with the memory unchanged runs, and
 // the hot state's re-render) and a resumed session's start (first-start*.cjs) of Claude Code,
-// Droid, Qwen Code, Copilot CLI and Kilo Code (AGENTS below); every agent's tool call (first-tool*.cjs:
+// Droid, Qwen Code, Copilot CLI, OpenCode, Codex CLI and Kilo Code (AGENTS below); every agent's tool call (first-tool*.cjs:
 // Claude Code's what its run compiled, the others' their top level alone); and context-hot.cjs,
 // the re-render the other agents' prompts and starts load beside their stage (through
 // bin/wmem.js's loader, __wmemLoad). Its cache is the last such run's (Kilo's): the re-render's
@@ -31,7 +31,9 @@ const caches = path.join(root, 'dist', 'code-cache');
  * deserialized whole (Droid's tool call +34..48 page faults with one, bench/README.md, hit10). A
  * cache of the top level alone (made as the stage has loaded, `load` below) spares the parse of
  * the whole file and is small: Qwen Code's tool call −29 faults and −14 M instructions against
- * none (bench/README.md, hit12). So the other agents' tool stages get that one.
+ * none (bench/README.md, hit12). So the other agents' tool stages get that one. Codex CLI's and
+ * OpenCode's prompt and start had the top-level one alone until agents13: their run's cache costs
+ * ~+70 page faults but spares ~13-30 M instructions (~1.5-2 ms of CPU a prompt; bench/README.md).
  */
 const claudeLike = (event, fields, at) => ({ session_id: at.sid, transcript_path: at.transcript, cwd: at.project, hook_event_name: event, ...fields });
 const opencodeLike = (event, fields, at) => ({ event, sessionID: at.sid, directory: at.project, model: { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } }, ...fields });
@@ -63,6 +65,18 @@ const AGENTS = {
     start: (source) => ['sessionStart', { source: source === 'startup' ? 'new' : 'resume' }],
     prompt: ['userPromptSubmitted', { prompt: 'next' }],
     tool: () => ['postToolUse', { toolName: 'bash', toolArgs: { command: 'ls' }, toolResult: { resultType: 'success', textResultForLlm: 'a.ts\n<shellId: 0 completed with exit code 0>' } }],
+  },
+  opencode: {
+    input: opencodeLike,
+    start: () => ['system.transform', {}],
+    prompt: ['chat.message', {}],
+    tool: () => ['tool.execute.after', { tool: { tool: 'bash', callID: 'call_0', args: { command: 'ls' }, title: 'ls', output: 'a.ts\n', metadata: { exit: 0, truncated: false } } }],
+  },
+  codex: {
+    input: (event, fields, at) => ({ ...claudeLike(event, fields, at), model: 'gpt-5.1', permission_mode: 'bypassPermissions' }),
+    start: (source) => ['SessionStart', { source }],
+    prompt: ['UserPromptSubmit', { turn_id: 't', prompt: 'next' }],
+    tool: () => ['PostToolUse', { turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'a.ts', tool_use_id: 'c1' }],
   },
   kilo: {
     input: opencodeLike,
@@ -118,7 +132,7 @@ function undoneOnFailure(make, failed) {
 
 /**
  * The prompt, start and tool stages the runs above left without a cache (those of the agents AGENTS
- * has no runs for: Codex CLI, Gemini CLI, OpenCode): each gets the cache of its top level alone,
+ * has no runs for: Gemini CLI's): each gets the cache of its top level alone,
  * which the path a run takes cannot change, from one hook of an event routed to it
  * (first-routes.json) in a home of its own. What that hook then does with an empty input is not
  * looked at (a hook ends silently whatever its input), but it must write no other stage's cache

@@ -1,5 +1,5 @@
 // The default agent's prompt, tool call and session start first stages (and the prompt and start
-// stages of Droid, Qwen Code, Copilot CLI and Kilo Code) are compiled from the V8 code cache the
+// stages of Droid, Qwen Code, Copilot CLI, Kilo Code, Codex CLI and OpenCode) are compiled from the V8 code cache the
 // build made of each (dist/code-cache/<stage>.v8, src/entries/build-code-cache.mjs;
 // bin/wmem.js loadStage) when it was made from that very file: the cache's first line holds the
 // checksums of the stage's bytes and of the cache's data. A cache of other bytes (the stage
@@ -19,7 +19,8 @@ const SID = 'code-cache-5d1c9e2a';
 const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
 // The other agents' prompt, start and tool stages (a tool stage's cache holds its top level alone:
 // its run compiles too little for a cache of the run to pay, src/entries/build-code-cache.mjs AGENTS).
-// Codex CLI's, Gemini CLI's and OpenCode's too, their top level alone (which needs no run of theirs).
+// Gemini CLI's too, their top level alone (which needs no run of theirs); Codex CLI's and
+// OpenCode's prompt and start from their own runs, as Droid's.
 const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'opencode'].flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`, `first-tool-${agent}.cjs`]);
 // The re-render after a tool call, beside the other agents' prompt and start stages: loaded, from
 // a stage bin/wmem.js compiled through node:vm, through the same checked loader (bin/wmem.js __wmemLoad).
@@ -93,8 +94,8 @@ describe('the first stages compiled from their code cache', () => {
    * A Claude session, a Droid one and a Codex one through the package at `dir`, each checked to
    * answer as without the caches; the scripts all three compiled through node:vm. Droid's prompt
    * after its tool call loads context-hot.cjs beside its stage (Claude's stages bundle it): a case
-   * that spoils that cache is seen to reach it. Codex's stages hold the caches of their top level
-   * alone (the build's topLevelCaches), Droid's tool stage too: a case reaches that kind as well.
+   * that spoils that cache is seen to reach it. Codex's and Droid's tool stages hold the caches of
+   * their top level alone: a case reaches that kind as well.
    */
   async function bothAgents(dir: string) {
     const claude = await session(dir);
@@ -141,7 +142,7 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
-  it("an agent's stages cached by their top level alone (Codex CLI's: no runs of its own in the build) are taken, answering as without them", async () => {
+  it("Codex CLI's stages (its prompt and start cached by its own runs, its tool call by its top level alone) are taken, answering as without them", async () => {
     const cached = await session(copyPackage('codex'), '', 'codex');
     expect(cached.map((r) => r.stdout)).toEqual(plainCodex.map((r) => r.stdout));
     // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
