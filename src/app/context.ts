@@ -267,10 +267,13 @@ export function sameRecall(a: Recall | undefined, b: Recall | undefined): boolea
   const fields = Object.keys(a);
   if (!sameList(fields, Object.keys(b)) || a.key !== b.key) return false;
   if (!fields.includes('texts')) return true;
-  const [x, y] = [a.texts, b.texts].map((texts) => (texts && typeof texts === 'object' ? Object.entries(texts) : texts));
-  if (!Array.isArray(x) || !Array.isArray(y)) return x === y;
+  // Other shapes than a record of texts (a file written by hand) are small: compared as JSON.
+  if (!isRecord(a.texts) || !isRecord(b.texts)) return JSON.stringify(a.texts) === JSON.stringify(b.texts);
+  const [x, y] = [Object.entries(a.texts), Object.entries(b.texts)];
   return x.length === y.length && x.every(([file, text], i) => file === y[i][0] && text === y[i][1]);
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
 

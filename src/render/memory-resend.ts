@@ -138,6 +138,11 @@ export function splitBlocks(memory: string): Segment[] {
     pos = end + 1;
   }
   if (outside.length) segments.push({ name: 'notice', text: outside.join('\n') });
+  return numbered(segments);
+}
+
+/** Segments of a name seen before renamed `name#2`, `name#3`…, so that each is told apart. */
+export function numbered(segments: Segment[]): Segment[] {
   const seen = new Map<string, number>();
   return segments.map((s) => {
     const n = (seen.get(s.name) ?? 0) + 1;

@@ -4,7 +4,7 @@
 // block tags, closing lines, lookalikes and blank lines.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { splitBlocks, type Segment } from '../../src/render/memory-resend.js';
+import { numbered, splitBlocks, type Segment } from '../../src/render/memory-resend.js';
 
 /** The rule line by line: a block opens at a line `<tag>` and closes at the line `</tag>`. */
 function byLines(memory: string): Segment[] {
@@ -26,12 +26,7 @@ function byLines(memory: string): Segment[] {
   }
   if (open) segments.push({ name: open.name, text: open.lines.join('\n') });
   if (outside.length) segments.push({ name: 'notice', text: outside.join('\n') });
-  const seen = new Map<string, number>();
-  return segments.map((s) => {
-    const n = (seen.get(s.name) ?? 0) + 1;
-    seen.set(s.name, n);
-    return n === 1 ? s : { ...s, name: `${s.name}#${n}` };
-  });
+  return numbered(segments);
 }
 
 const LINES = ['<working_memory>', '</working_memory>', '<session_state>', '</session_state>', '<a>', '</a>', '</a> ', ' <a>', '<a>x', '<A>', '<a1_b>', '</a1_b>', '', ' ', '\t', '- note', '[wmem: left out to fit]', '</', '<', '</session_state>x', 'x</a>'];
