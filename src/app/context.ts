@@ -196,24 +196,28 @@ export interface Rendered {
 async function memoryPart(session: Session, cache: ContextCache, around: { where: MemoryWhere; handoff?: string }, budget: number, env: NodeJS.ProcessEnv): Promise<Rendered & { maintained: boolean; recalled?: boolean }> {
   const code = codeSignature();
   const signed = signMemoryInputs(session);
+  // Each file read once here though up to three checks ask for it (the hit's texts, the hot state
+  // alone, the texts to keep): a file changed just now (workspace-memory.json after a session's
+  // end, ~10 KB) was read twice on a prompt after a tool call. Every read follows the signature.
+  const textNow = textsOnce();
   const key = recallKey(code, budget, around, signed);
   const kept = cache.memory;
   const maintained = cache.overview?.digest.maintained;
   // The part's own key names the code that rendered it: a recall record left by this build beside
   // a part another build (an older install on the same session) wrote since is no hit.
-  if (kept?.recall?.key === key && kept.key === JSON.stringify([code, budget]) && typeof maintained === 'boolean' && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textOf(file) === text)) {
+  if (kept?.recall?.key === key && kept.key === JSON.stringify([code, budget]) && typeof maintained === 'boolean' && Object.entries(kept.recall.texts ?? {}).every(([file, text]) => textNow(file) === text)) {
     const part = keptPart(kept);
     if (part) return { ...part, dirty: false, maintained };
   }
-  const texts = unsettled(signed, Date.now(), settleMs(env)).map((file) => [file, textOf(file)] as const);
+  const texts = unsettled(signed, Date.now(), settleMs(env)).map((file) => [file, textNow(file)] as const);
   // Not a regular file (a link, a folder), or more text than the cache should carry, that changed
   // just now: not recalled until it stands still.
   const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
   const recall = size > RECALL_TEXT_MAX || texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
   const hot = hotStatePath(session.paths.stateDir);
-  const again = hotChangedAlone(kept?.recall, key, signed, hot, (withHot) => recallKey(code, budget, around, withHot)) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
+  const again = hotChangedAlone(kept?.recall, key, signed, hot, (withHot) => recallKey(code, budget, around, withHot), textNow) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
   const rendered = again ?? (await (await import('./context-memory.js')).renderMemoryPart(session, cache, code, around, budget));
-  if (cache.memory && JSON.stringify(cache.memory.recall) !== JSON.stringify(recall)) {
+  if (cache.memory && !sameRecall(cache.memory.recall, recall)) {
     if (recall) cache.memory.recall = recall;
     else delete cache.memory.recall;
     // `recalled`: the recall record changed (when nothing else did, the cache's write is its alone).
@@ -228,7 +232,7 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
  * that had just changed, and so are the code, budget, paths and handoff. The part is then put
  * together again from the render cache and the hot state alone (app/context-hot.ts).
  */
-function hotChangedAlone(recall: { key: string; texts?: Record<string, string | null> } | undefined, key: string, signed: [string, Signature][], hot: string, keyOf: (signed: [string, Signature][]) => string): boolean {
+function hotChangedAlone(recall: Recall | undefined, key: string, signed: [string, Signature][], hot: string, keyOf: (signed: [string, Signature][]) => string, textNow: (file: string) => string | null | undefined): boolean {
   if (!recall) return false;
   try {
     const before = (JSON.parse(recall.key) as unknown[]).at(-1);
@@ -239,7 +243,7 @@ function hotChangedAlone(recall: { key: string; texts?: Record<string, string | 
   } catch {
     return false;
   }
-  return Object.entries(recall.texts ?? {}).every(([file, text]) => file === hot || textOf(file) === text);
+  return Object.entries(recall.texts ?? {}).every(([file, text]) => file === hot || textNow(file) === text);
 }
 
 /** What the memory part is recalled by: the code, budget, paths, handoff and, last, the files' signatures (hotChangedAlone reads them back). */
@@ -249,6 +253,38 @@ function recallKey(code: Signature, budget: number, around: { where: MemoryWhere
 
 /** The most text (UTF-16 units: up to ~192 KB of UTF-8 for CJK) of files changed just now that the render cache keeps to recall the part by (it is read on every prompt). */
 const RECALL_TEXT_MAX = 64 * 1024;
+
+type Recall = NonNullable<ContextCache['memory']>['recall'];
+
+/**
+ * Whether the cache would be written with the same recall record (what JSON.stringify of each
+ * would tell, key order included), without writing either out: it holds the key (~2–3 KB of
+ * paths and signatures) and the texts of the files changed just now (hot.json after every tool
+ * call, ~1 KB; up to RECALL_TEXT_MAX), twice each on every prompt after a tool call.
+ */
+export function sameRecall(a: Recall | undefined, b: Recall | undefined): boolean {
+  if (!a || !b) return a === b;
+  const fields = Object.keys(a);
+  if (!sameList(fields, Object.keys(b)) || a.key !== b.key) return false;
+  if (!fields.includes('texts')) return true;
+  // Other shapes than a record of texts (a file written by hand) are small: compared as JSON.
+  if (!isRecord(a.texts) || !isRecord(b.texts)) return JSON.stringify(a.texts) === JSON.stringify(b.texts);
+  const [x, y] = [Object.entries(a.texts), Object.entries(b.texts)];
+  return x.length === y.length && x.every(([file, text], i) => file === y[i][0] && text === y[i][1]);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const sameList = (a: string[], b: string[]) => a.length === b.length && a.every((item, i) => item === b[i]);
+
+/** textOf, each file read at most once (the first answer kept). */
+function textsOnce(): (file: string) => string | null | undefined {
+  const read = new Map<string, string | null | undefined>();
+  return (file) => {
+    if (!read.has(file)) read.set(file, textOf(file));
+    return read.get(file);
+  };
+}
 
 /** A regular file's text; null when there is none; undefined for anything else (a link, a folder, an unreadable file). */
 function textOf(file: string): string | null | undefined {

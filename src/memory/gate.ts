@@ -26,7 +26,9 @@ export const SECRET_PATTERNS: readonly { kind: string; pattern: RegExp; needles:
   { kind: 'a Google API key', pattern: /AIza[0-9A-Za-z_-]{35}/, needles: ['AIza'] },
   { kind: 'a Stripe key', pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/, needles: ['k_live_', 'k_test_'] },
   { kind: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/, needles: ['-----BEGIN '] },
-  { kind: 'a JSON Web Token', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, needles: ['eyJ'] },
+  // '.eyJ', not 'eyJ': base64 of JSON holds 'eyJ' (`{"`) everywhere, a hook state's transcript
+  // tail too (written on every prompt), and base64 has no '.', which every token's second part follows.
+  { kind: 'a JSON Web Token', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/, needles: ['.eyJ'] },
   // Passwords are often short; keys and tokens named as such are long enough to be sure.
   { kind: 'a password assignment', pattern: /\b(?:password|passwd|pwd)\s*[=:]\s*["']?[^\s"'<>]{4,}/i, needles: ['passw', 'pwd'] },
   { kind: 'a password assignment', pattern: /\b(?:secret|api[_-]?key|access[_-]?token)\s*[=:]\s*["']?[^\s"']{8,}/i, needles: ['secret', 'api', 'access'] },

@@ -114,34 +114,57 @@ const OPEN = /^<([a-z][a-z0-9_]*)>$/;
 /**
  * The memory part cut into its top-level blocks (`<tag>` … `</tag>`, each on its own line, as
  * renderMemory writes them); lines outside every block are gathered as `notice`. Text inside a
- * block is neutralised, so no line within can close it early.
+ * block is neutralised, so no line within can close it early. A block is taken as one slice of
+ * the part, found by its closing line, not as its lines split and joined again: the prompt after
+ * a tool call cuts a part of ~5,000–8,000 characters here, and ~35 KB of young allocation (a
+ * string per line, the joins) was a share of what pushed it into a scavenge (bench/README.md,
+ * after13).
  */
 export function splitBlocks(memory: string): Segment[] {
   const segments: Segment[] = [];
   const outside: string[] = [];
-  let open: { name: string; lines: string[] } | undefined;
-  for (const line of memory.split('\n')) {
-    if (open) {
-      open.lines.push(line);
-      if (line === `</${open.name}>`) {
-        segments.push({ name: open.name, text: open.lines.join('\n') });
-        open = undefined;
-      }
+  for (let pos = 0; pos <= memory.length; ) {
+    const end = lineEnd(memory, pos);
+    const tag = memory.charCodeAt(pos) === 60 ? OPEN.exec(memory.slice(pos, end))?.[1] : undefined;
+    if (tag) {
+      // An unclosed block (a cut render) is kept as it is: it is still what the agent would read.
+      const close = closingEnd(memory, tag, end);
+      segments.push({ name: tag, text: memory.slice(pos, close) });
+      pos = close + 1;
       continue;
     }
-    const tag = OPEN.exec(line)?.[1];
-    if (tag) open = { name: tag, lines: [line] };
-    else if (line.trim()) outside.push(line);
+    const line = memory.slice(pos, end);
+    if (line.trim()) outside.push(line);
+    pos = end + 1;
   }
-  // An unclosed block (a cut render) is kept as it is: it is still what the agent would read.
-  if (open) segments.push({ name: open.name, text: open.lines.join('\n') });
   if (outside.length) segments.push({ name: 'notice', text: outside.join('\n') });
+  return numbered(segments);
+}
+
+/** Segments of a name seen before renamed `name#2`, `name#3`…, so that each is told apart. */
+export function numbered(segments: Segment[]): Segment[] {
   const seen = new Map<string, number>();
   return segments.map((s) => {
     const n = (seen.get(s.name) ?? 0) + 1;
     seen.set(s.name, n);
     return n === 1 ? s : { ...s, name: `${s.name}#${n}` };
   });
+}
+
+/** Where the line starting at `pos` ends (its newline, or the text's end). */
+function lineEnd(text: string, pos: number): number {
+  const end = text.indexOf('\n', pos);
+  return end < 0 ? text.length : end;
+}
+
+/** Where the first line `</tag>` after `from` (a line's end) ends; the text's end when there is none. */
+function closingEnd(text: string, tag: string, from: number): number {
+  const close = `\n</${tag}>`;
+  for (let at = text.indexOf(close, from); at >= 0; at = text.indexOf(close, at + 1)) {
+    const end = at + close.length;
+    if (end === text.length || text.charCodeAt(end) === 10) return end;
+  }
+  return text.length;
 }
 
 /** The record of a memory part given whole. */
