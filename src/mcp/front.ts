@@ -198,6 +198,13 @@ export function runFront(options: FrontOptions): Promise<void> {
  * half-done state in memory to protect).
  */
 export function guardProcess(log: (message: string) => void): void {
+  // A client that went away closed stdout too: the answers still owed (every request read is
+  // answered) have nowhere to go. Said once, without a trace; the server ends with its input.
+  let gone = false;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (!gone) log(`wmem mcp: stdout is closed (${err.code ?? err.message}): answers dropped`);
+    gone = true;
+  });
   process.on('uncaughtException', (err) => log(`wmem mcp: uncaught: ${err?.stack ?? String(err)}`));
   process.on('unhandledRejection', (err) => log(`wmem mcp: unhandled: ${(err as Error)?.stack ?? String(err)}`));
 }

@@ -154,6 +154,19 @@ describe('wmem mcp', () => {
     expect(await readFile(scratch, 'utf8')).toContain('written, and answered too');
   });
 
+  it('a client gone whole (stdout closed too): the call is done, the server ends, one line on stderr and no trace', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdout.destroy(); // before the server writes anything: its first answer meets a closed pipe
+    child.stdin.write(JSON.stringify(INIT) + '\n');
+    child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'note', arguments: { text: 'asked by a client that left' } } }) + '\n');
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/^wmem mcp: stdout is closed \(EPIPE\): answers dropped\n$/);
+    expect(await readFile(scratch, 'utf8')).toContain('asked by a client that left');
+  });
+
   it('answers a malformed request with -32600 or -32602 and one line naming the field, and keeps serving', async () => {
     const r = raw();
     r.write(INIT);
