@@ -118,8 +118,8 @@ describe('wmem mcp', () => {
   });
 
   /** A raw client: lines written to `wmem mcp`, its answers parsed; `end` closes stdin and waits for the exit. */
-  function raw() {
-    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home } });
+  function raw(args: string[] = []) {
+    const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home } });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -142,8 +142,9 @@ describe('wmem mcp', () => {
   }
   const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 
-  it('answers every request it read before stdin closed, then exits', async () => {
-    const r = raw();
+  // `wmem mcp --` is served by the full CLI (the lean entry takes no `--`): the same reader.
+  it.each([[[]], [['--']]])('answers every request it read before stdin closed, then exits (wmem mcp %j)', async (args: string[]) => {
+    const r = raw(args);
     r.write(INIT);
     r.write({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'note', arguments: { text: 'written, and answered too' } } });
     r.write({ jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'wmem://overview' } });
