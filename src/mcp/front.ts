@@ -75,7 +75,7 @@ const wellFormed = (message: Message) =>
 /** The longest line read as a message (the rest of a longer one reads as a line that is not JSON). */
 const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
-export function runFront(options: FrontOptions): Promise<void> {
+export async function runFront(options: FrontOptions): Promise<void> {
   const { manifest, write } = options;
   const send = (message: object) => write(JSON.stringify(message) + '\n');
   const unanswered = new Unanswered();
@@ -163,10 +163,20 @@ export function runFront(options: FrontOptions): Promise<void> {
   };
 
   if (!manifest) handOver();
+  await readLines(options.input, onLine, () => notJsonRpc(`a line over ${MAX_LINE_CHARS} characters without its end; dropped`));
+  await loading?.catch(() => {});
+  // Every request read gets its answer, even when the client closed its end right after it.
+  if (transport) await unanswered.all();
+  transport?.onclose?.();
+  await stop?.().catch(() => {});
+}
+
+/** Calls `onLine` with each line of `input` (newline-delimited, a CR before it dropped) until its end or an error. */
+function readLines(input: NodeJS.ReadableStream, onLine: (line: string) => void, tooLong: () => void): Promise<void> {
   return new Promise<void>((resolve) => {
     let buffer = '';
-    options.input.setEncoding?.('utf8');
-    options.input.on('data', (chunk: string) => {
+    input.setEncoding?.('utf8');
+    input.on('data', (chunk: string) => {
       buffer += chunk;
       for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
         const line = buffer.slice(0, nl).replace(/\r$/, '');
@@ -175,20 +185,12 @@ export function runFront(options: FrontOptions): Promise<void> {
       }
       // A line that never ends would grow without bound: no request is that long.
       if (buffer.length > MAX_LINE_CHARS) {
-        notJsonRpc(`a line over ${MAX_LINE_CHARS} characters without its end; dropped`);
+        tooLong();
         buffer = '';
       }
     });
-    const end = async () => {
-      await loading?.catch(() => {});
-      // Every request read gets its answer, even when the client closed its end right after it.
-      if (transport) await unanswered.all();
-      transport?.onclose?.();
-      await stop?.().catch(() => {});
-      resolve();
-    };
-    options.input.once('end', end);
-    options.input.once('error', end);
+    input.once('end', () => resolve());
+    input.once('error', () => resolve());
   });
 }
 
