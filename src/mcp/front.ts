@@ -4,7 +4,8 @@
 // answers). Any other request waits; the SDK loads right after tools/list is answered, or at once
 // when something else arrives. Then the SDK server is handed the session: it is replayed the
 // client's initialize (its answer, already given, is dropped), then every message that waited, in
-// order, and from then on it gets every message. Built from Node built-ins only.
+// order, and from then on it gets every message. At the end of input every request read is
+// answered before the server stops. Built from Node built-ins only.
 import type { Manifest } from './manifest.js';
 import { jsonBreak } from '../ui/errors.js';
 
@@ -21,7 +22,8 @@ export interface FrontTransport {
 }
 
 export interface FrontOptions {
-  manifest: Manifest;
+  /** The early answers; without it (the full CLI's `wmem mcp`) the server loads at once. */
+  manifest?: Manifest;
   input: NodeJS.ReadableStream;
   write: (line: string) => void;
   /** Loads the SDK and connects a server to the transport; returns how to stop it. */
@@ -30,12 +32,53 @@ export interface FrontOptions {
 }
 
 const REPLAYED_INIT_ID = '__wmem_front_initialize__';
+
+/**
+ * The requests read and not yet answered, by id (a client may reuse one): the server stops at
+ * the end of input only once each has its answer, or was cancelled (then none is sent).
+ */
+export class Unanswered {
+  private readonly open = new Map<string, { id: unknown; count: number }>();
+  private drained?: () => void;
+
+  private static key = (id: unknown) => `${typeof id}:${String(id)}`;
+
+  add(id: unknown): void {
+    const entry = this.open.get(Unanswered.key(id)) ?? { id, count: 0 };
+    entry.count++;
+    this.open.set(Unanswered.key(id), entry);
+  }
+
+  settle(id: unknown): void {
+    const entry = this.open.get(Unanswered.key(id));
+    if (entry && --entry.count === 0) this.open.delete(Unanswered.key(id));
+    if (!this.open.size) this.drained?.();
+  }
+
+  /** The ids still waiting, each as often as it was asked. */
+  ids(): unknown[] {
+    return [...this.open.values()].flatMap((e) => Array<unknown>(e.count).fill(e.id));
+  }
+
+  /** Resolves once every request has its answer. */
+  all(): Promise<void> {
+    return this.open.size ? new Promise((resolve) => (this.drained = resolve)) : Promise.resolve();
+  }
+}
+
+/** A request's id the server will answer with (one an answer can carry back). */
+const answerable = (message: Message) => 'method' in message && (typeof message.id === 'string' || typeof message.id === 'number');
+const isAnswer = (message: Message) => message.id !== undefined && ('result' in message || 'error' in message);
+/** Only a well-formed envelope is answered early: anything else goes to the server, which says what is wrong. */
+const wellFormed = (message: Message) =>
+  message.jsonrpc === '2.0' && (message.params === undefined || (typeof message.params === 'object' && message.params !== null && !Array.isArray(message.params)));
 /** The longest line read as a message (the rest of a longer one reads as a line that is not JSON). */
 const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
-export function runFront(options: FrontOptions): Promise<void> {
+export async function runFront(options: FrontOptions): Promise<void> {
   const { manifest, write } = options;
   const send = (message: object) => write(JSON.stringify(message) + '\n');
+  const unanswered = new Unanswered();
   let initialize: Message | undefined;
   let initialized: Message | undefined;
   const waiting: Message[] = [];
@@ -50,6 +93,7 @@ export function runFront(options: FrontOptions): Promise<void> {
         send: async (message) => {
           if (message.id === REPLAYED_INIT_ID) return; // answered already, from the manifest
           send(message);
+          if (isAnswer(message)) unanswered.settle(message.id);
         },
         close: async () => t.onclose?.(),
       };
@@ -57,6 +101,7 @@ export function runFront(options: FrontOptions): Promise<void> {
         stop = await options.load(t);
       } catch (err) {
         options.log(`wmem mcp: the server did not load: ${(err as Error)?.stack ?? String(err)}`);
+        for (const id of unanswered.ids()) send({ jsonrpc: '2.0', id, error: { code: -32603, message: 'wmem mcp: the server did not load (its stderr says why)' } });
         process.exitCode = 1;
         process.stdin.destroy();
         return;
@@ -69,6 +114,7 @@ export function runFront(options: FrontOptions): Promise<void> {
   };
 
   const answerEarly = (message: Message): boolean => {
+    if (!manifest || !wellFormed(message)) return false;
     if (message.method === 'initialize' && message.id !== undefined && !initialize) {
       initialize = message;
       const asked = String(message.params?.protocolVersion ?? '');
@@ -106,16 +152,31 @@ export function runFront(options: FrontOptions): Promise<void> {
       notJsonRpc(`a line that is not JSON (${jsonBreak(err, line)})`);
       return;
     }
-    if (transport) return transport.onmessage?.(message);
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return notJsonRpc('a line that is not a JSON object');
     if (!loading && answerEarly(message)) return;
+    if (answerable(message)) unanswered.add(message.id);
+    // A cancelled request gets no answer (the server drops it): nothing to wait for.
+    if (message.method === 'notifications/cancelled') unanswered.settle((message.params as Message | undefined)?.requestId);
+    if (transport) return transport.onmessage?.(message);
     waiting.push(message);
     handOver();
   };
 
+  if (!manifest) handOver();
+  await readLines(options.input, onLine, () => notJsonRpc(`a line over ${MAX_LINE_CHARS} characters without its end; dropped`));
+  await loading?.catch(() => {});
+  // Every request read gets its answer, even when the client closed its end right after it.
+  if (transport) await unanswered.all();
+  transport?.onclose?.();
+  await stop?.().catch(() => {});
+}
+
+/** Calls `onLine` with each line of `input` (newline-delimited, a CR before it dropped) until its end or an error. */
+function readLines(input: NodeJS.ReadableStream, onLine: (line: string) => void, tooLong: () => void): Promise<void> {
   return new Promise<void>((resolve) => {
     let buffer = '';
-    options.input.setEncoding?.('utf8');
-    options.input.on('data', (chunk: string) => {
+    input.setEncoding?.('utf8');
+    input.on('data', (chunk: string) => {
       buffer += chunk;
       for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
         const line = buffer.slice(0, nl).replace(/\r$/, '');
@@ -124,18 +185,12 @@ export function runFront(options: FrontOptions): Promise<void> {
       }
       // A line that never ends would grow without bound: no request is that long.
       if (buffer.length > MAX_LINE_CHARS) {
-        notJsonRpc(`a line over ${MAX_LINE_CHARS} characters without its end; dropped`);
+        tooLong();
         buffer = '';
       }
     });
-    const end = async () => {
-      await loading?.catch(() => {});
-      transport?.onclose?.();
-      await stop?.().catch(() => {});
-      resolve();
-    };
-    options.input.once('end', end);
-    options.input.once('error', end);
+    input.once('end', () => resolve());
+    input.once('error', () => resolve());
   });
 }
 
@@ -145,6 +200,13 @@ export function runFront(options: FrontOptions): Promise<void> {
  * half-done state in memory to protect).
  */
 export function guardProcess(log: (message: string) => void): void {
+  // A client that went away closed stdout too: the answers still owed (every request read is
+  // answered) have nowhere to go. Said once, without a trace; the server ends with its input.
+  let gone = false;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (!gone) log(`wmem mcp: stdout is closed (${err.code ?? err.message}): answers dropped`);
+    gone = true;
+  });
   process.on('uncaughtException', (err) => log(`wmem mcp: uncaught: ${err?.stack ?? String(err)}`));
   process.on('unhandledRejection', (err) => log(`wmem mcp: unhandled: ${(err as Error)?.stack ?? String(err)}`));
 }

@@ -4,10 +4,11 @@
 // Nothing but the protocol is written to stdout.
 import { watch, type FSWatcher } from 'node:fs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TOOLS, type ToolSpec } from './tools.js';
+import { answerFirst } from './requests.js';
+import { runFront } from './front.js';
 import { appEnv, refusalText, type McpScope } from './scope.js';
 import { resolveSession } from '../store/session.js';
 import { WmemError } from '../ui/errors.js';
@@ -183,12 +184,24 @@ async function watchMemory(server: McpServer, scope: McpScope): Promise<FSWatche
   return watchers.filter((w): w is FSWatcher => w !== undefined);
 }
 
+/** Every request gets an answer: a malformed one, or a call of a tool not served, is answered here (requests.ts), not dropped. */
+function answerMalformed(transport: Transport): void {
+  const serve = transport.onmessage!;
+  const names = TOOLS.map((tool) => tool.name);
+  transport.onmessage = (message, extra) => {
+    const answer = answerFirst(message as Record<string, unknown>, names);
+    if (answer) void transport.send(answer as never).catch(() => {});
+    else serve(message, extra);
+  };
+}
+
 /** Connects a server to `transport` and watches the session for the client; returns how to stop it. */
 export async function startServer(scope: McpScope, transport: Transport): Promise<() => Promise<void>> {
   // Calls are served side by side: each checks only the locks it holds itself before a commit.
   trackLocksPerTask();
   const server = createServer(scope);
   await server.connect(transport);
+  answerMalformed(transport);
   const watchers = await watchMemory(server, scope);
   return async () => {
     for (const watcher of watchers) watcher.close();
@@ -196,15 +209,15 @@ export async function startServer(scope: McpScope, transport: Transport): Promis
   };
 }
 
-/** Serves on stdin/stdout until the client closes stdin. */
+/**
+ * Serves on stdin/stdout until the client closes stdin, through the lean entry's reader
+ * (front.ts) without its early answers: every request read is answered before the server ends.
+ */
 export async function serveStdio(scope: McpScope): Promise<void> {
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-    process.stdin.once('close', () => resolve());
+  await runFront({
+    input: process.stdin,
+    write: (line) => process.stdout.write(line),
+    load: (transport) => startServer(scope, transport as unknown as Transport),
+    log: scope.log,
   });
-  const stop = await startServer(scope, transport);
-  await closed;
-  await stop();
 }

@@ -84,6 +84,21 @@ export interface QueryOptions {
   plain?: boolean;
 }
 
+/**
+ * The most of a query that is searched. Every step of a search costs in proportion to the
+ * query's words (its terms, its word pairs, the rules that read it for days and names), and the
+ * MCP tool takes a query of any length: past this, at a word's end, the rest is left out. A
+ * question or a pasted error message is far shorter.
+ */
+export const MAX_QUERY_CHARS = 2_000;
+
+export function boundedQuery(raw: string): string {
+  if (raw.length <= MAX_QUERY_CHARS) return raw;
+  const cut = raw.slice(0, MAX_QUERY_CHARS + 1);
+  const space = cut.search(/\s\S*$/);
+  return (space > 0 ? cut.slice(0, space) : cut.slice(0, MAX_QUERY_CHARS)).trimEnd();
+}
+
 export function parseQuery(raw: string, options: QueryOptions = {}): Query {
   const list: QueryTerm[] = [];
   const add = (term: string, weight: number, group: number) => {
@@ -101,8 +116,10 @@ export function parseQuery(raw: string, options: QueryOptions = {}): Query {
     for (const owner of owners) for (const related of RELATED_INDEX.get(owner.term) ?? []) add(related, EXPANSION_WEIGHT, owner.group);
   }
   const lowerWords = words(raw).filter((w) => !STOPWORDS.has(w));
-  const bigrams: string[] = [];
-  for (let i = 0; i + 1 < lowerWords.length; i++) bigrams.push(`${lowerWords[i]} ${lowerWords[i + 1]}`);
+  // A repeated pair counts once: each is looked for in every shortlisted line.
+  const pairs = new Set<string>();
+  for (let i = 0; i + 1 < lowerWords.length; i++) pairs.add(`${lowerWords[i]} ${lowerWords[i + 1]}`);
+  const bigrams = [...pairs];
   const latin = list.filter((t) => !t.cjk).flatMap((t) => [t.prefix, ...(options.plain ? [] : irregularForms(t.term))].map(escapeRegex));
   const cjk = list.filter((t) => t.cjk).map((t) => escapeRegex(t.term));
   const parts = [...(latin.length ? [`\\b(?:${[...new Set(latin)].join('|')})`] : []), ...(cjk.length ? [`(?:${cjk.join('|')})`] : [])];

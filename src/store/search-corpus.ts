@@ -12,7 +12,7 @@ import { CorruptIndex, type IndexView } from '../memory/search-index.js';
 import { COMPACTION_JOURNAL, sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
 import { workspaceSearchText, type WorkspaceSearchText } from './search-workspace.js';
-import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
+import { boundedQuery, parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type Candidate, type CandidatePool, type Query, type Scored, type SourceInfo } from '../memory/search.js';
 import { dateOfLine, queryDates, querySpeakers, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 import { irregularForms, oneSpaced } from '../memory/text.js';
 import { rawNeedles, scanRawMessages } from './search-raw.js';
@@ -504,7 +504,8 @@ interface Scanned {
 }
 
 /** Searches the sessions' memory files and the project's workspace memory. */
-export async function searchMemory(scope: SearchScope, rawQuery: string, options: SearchOptions): Promise<{ hits: SearchHit[]; files: number; lines: number; query: Query; unindexed: string[] }> {
+export async function searchMemory(scope: SearchScope, fullQuery: string, options: SearchOptions): Promise<{ hits: SearchHit[]; files: number; lines: number; query: Query; unindexed: string[] }> {
+  const rawQuery = boundedQuery(fullQuery);
   const { result, damaged } = await searchOnce(scope, rawQuery, options);
   if (!damaged.length) return result;
   // An index whose line spans proved wrong, or an archive cut while its raw bytes were searched

@@ -16,9 +16,15 @@ export function renderSection(mode: 'set' | 'append', result: SectionResult): st
   return `${mode === 'set' ? 'set' : 'appended to'} ${result.section} (${result.chars}${limit} chars)`;
 }
 
+/** How much of the query a miss repeats: a query can be any length (the MCP tool), an answer should not. */
+const ECHO_CHARS = 200;
+
 /** The hits one a line (`file:line  snippet`, resolved pointers and duplicates indented). */
 export function renderSearch(data: SearchResult, style: Style): string {
-  if (!data.hits.length) return `no match for ${JSON.stringify(data.query)} in ${data.filesSearched} files`;
+  if (!data.hits.length) {
+    const echo = data.query.length > ECHO_CHARS ? `${JSON.stringify(data.query.slice(0, ECHO_CHARS))}… (${data.query.length} characters)` : JSON.stringify(data.query);
+    return `no match for ${echo} in ${data.filesSearched} files`;
+  }
   const lines: string[] = [];
   for (const hit of data.hits) {
     const where = `${data.allSessions && hit.session ? `${hit.session}/` : ''}${hit.file}:${hit.line}`;

@@ -117,6 +117,84 @@ describe('wmem mcp', () => {
     expect(await readFile(scratch, 'utf8')).toContain('straight after initialize');
   });
 
+  /** A raw client: lines written to `wmem mcp`, its answers parsed; `end` closes stdin and waits for the exit. */
+  function raw(args: string[] = []) {
+    const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home } });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const answers = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return {
+      write: (m: object | string) => child.stdin.write((typeof m === 'string' ? m : JSON.stringify(m)) + '\n'),
+      answers,
+      /** Resolves once `n` answers came (stdin still open). */
+      until: (n: number) => new Promise<any[]>((resolve) => {
+        const check = () => answers().length >= n && resolve(answers());
+        child.stdout.on('data', check);
+        check();
+      }),
+      end: async () => {
+        child.stdin.end();
+        await exited;
+        return answers();
+      },
+    };
+  }
+  const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+  // `wmem mcp --` is served by the full CLI (the lean entry takes no `--`): the same reader.
+  it.each([[[]], [['--']]])('answers every request it read before stdin closed, then exits (wmem mcp %j)', async (args: string[]) => {
+    const r = raw(args);
+    r.write(INIT);
+    r.write({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'note', arguments: { text: 'written, and answered too' } } });
+    r.write({ jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'wmem://overview' } });
+    const answers = (await r.end()).sort((a, b) => a.id - b.id);
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers[1].result.content[0].text).toContain('written, and answered too');
+    expect(answers[2].result.contents[0].uri).toBe('wmem://overview');
+    expect(await readFile(scratch, 'utf8')).toContain('written, and answered too');
+  });
+
+  it('a client gone whole (stdout closed too): the call is done, the server ends, one line on stderr and no trace', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdout.destroy(); // before the server writes anything: its first answer meets a closed pipe
+    child.stdin.write(JSON.stringify(INIT) + '\n');
+    child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'note', arguments: { text: 'asked by a client that left' } } }) + '\n');
+    expect(await exited).toBe(0);
+    expect(stderr).toMatch(/^wmem mcp: stdout is closed \(EPIPE\): answers dropped\n$/);
+    expect(await readFile(scratch, 'utf8')).toContain('asked by a client that left');
+  });
+
+  it('answers a malformed request with -32600 or -32602 and one line naming the field, and keeps serving', async () => {
+    const r = raw();
+    r.write(INIT);
+    r.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const asked: Array<[object | string, number, RegExp]> = [
+      [{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: null }, -32600, /^Invalid Request: params: /],
+      [{ jsonrpc: '1.0', id: 3, method: 'ping' }, -32600, /^Invalid Request: jsonrpc: /],
+      ['{"jsonrpc":"2.0","id":4,"method":"ping","__proto__":{"polluted":true}}', -32600, /^Invalid Request: __proto__: /],
+      ['{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"note","arguments":{"text":"x","__proto__":{"importance":7}}}}', -32602, /^Invalid params: params\.arguments\.__proto__: /],
+      [{ jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri: 5 } }, -32602, /^Invalid params: params\.uri: .*expected string/],
+      [{ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 42 } }, -32602, /^Invalid params: params\.name: /],
+      [{ jsonrpc: '2.0', id: 8.5, method: 'ping' }, -32600, /^Invalid Request: id: must be a string or an integer$/],
+    ];
+    for (const [m] of asked) r.write(m);
+    r.write({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'note', arguments: { text: 'still serving' } } });
+    const answers = await r.until(asked.length + 2);
+    for (const [m, code, message] of asked) {
+      const id = typeof m === 'string' ? JSON.parse(m).id : (m as { id: number }).id;
+      const answer = answers.find((a) => a.id === id);
+      expect(answer?.error, JSON.stringify(m)).toMatchObject({ code, message: expect.stringMatching(message) });
+      expect(answer.error.message).not.toContain('\n');
+    }
+    expect(answers.find((a) => a.id === 9).result.isError).toBeFalsy();
+    await r.end();
+    expect(await readFile(scratch, 'utf8')).not.toMatch(/ x$/m);
+  });
+
   it('calls each tool: results carry the CLI wording and structured content', async () => {
     const c = await connect();
     const noted = await call(c, 'note', { text: 'chose SQLite over Postgres: one file, no server', importance: 0.9, tags: ['decisions'] });
@@ -260,6 +338,11 @@ describe('wmem mcp', () => {
 
     const unknownTool = await c.client.callTool({ name: 'rm_rf', arguments: {} });
     expect(unknownTool.isError).toBe(true);
+    // A name found up Object.prototype is no tool either.
+    for (const name of ['__proto__', 'constructor', 'toString']) expect(textOf((await c.client.callTool({ name, arguments: {} })) as ToolResult)).toMatch(new RegExp(`^wmem: unknown tool "${name}"\\n  the tools are note, `));
+    // A miss repeats a long query's start only.
+    const miss = textOf(await call(c, 'search', { query: 'zqxj '.repeat(40_000) }));
+    expect(miss).toMatch(/^no match for "(zqxj ){40}"… \(199999 characters\) in \d+ files$/);
     // Still serving after all that.
     expect((await call(c, 'note', { text: 'still here' })).isError).toBeFalsy();
   });

@@ -93,3 +93,37 @@ describe('the MCP front', () => {
     await h.done;
   });
 });
+
+describe('the end of input', () => {
+  it('waits for the answer of every request read, not for a cancelled one, then stops the server', async () => {
+    const input = new PassThrough();
+    const written: any[] = [];
+    let stopped = false;
+    let server: FrontTransport | undefined;
+    const done = runFront({
+      input,
+      write: (line) => written.push(JSON.parse(line)),
+      log: () => {},
+      // No manifest: the server loads at once and answers nothing until told (as a slow tool call).
+      load: async (t) => {
+        server = t;
+        t.onmessage = () => {};
+        return async () => void (stopped = true);
+      },
+    });
+    const send = (m: object) => input.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+    send({ id: 1, method: 'tools/call', params: { name: 'note', arguments: { text: 'x' } } });
+    send({ id: 2, method: 'tools/call', params: { name: 'note', arguments: { text: 'y' } } });
+    send({ method: 'notifications/cancelled', params: { requestId: 2 } });
+    input.end();
+    let ended = false;
+    void done.then(() => (ended = true));
+    await vi.waitFor(() => expect(server).toBeDefined(), SOON);
+    await new Promise((r) => setImmediate(r));
+    expect(ended).toBe(false);
+    await server!.send({ jsonrpc: '2.0', id: 1, result: {} });
+    await done;
+    expect(stopped).toBe(true);
+    expect(written).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }]);
+  });
+});

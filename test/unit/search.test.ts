@@ -1,7 +1,7 @@
 // Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { latinWordChar, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate } from '../../src/memory/search.js';
+import { boundedQuery, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate } from '../../src/memory/search.js';
 import { lazyRegExp } from '../../src/memory/lazy-regexp.js';
 import { keywordsOf, stem, terms } from '../../src/memory/text.js';
 
@@ -108,6 +108,26 @@ describe('ranking', () => {
   it('reads a pointer\'s keywords', () => {
     expect(pointerKeywords('- Past: CORS debugging → search: `CORS P2P`')).toBe('CORS P2P');
     expect(pointerKeywords('- a plain line')).toBeUndefined();
+  });
+});
+
+describe('a huge query', () => {
+  it('counts a repeated word and a repeated pair once', () => {
+    const q = parseQuery(Array(30_000).fill('src').join(' '));
+    expect(q.terms.map((t) => t.term)).toEqual(['src']);
+    expect(q.bigrams).toEqual(['src src']);
+    // An ordinary query keeps its pairs, in order.
+    expect(parseQuery('deploy the staging build').bigrams).toEqual(['deploy staging', 'staging build']);
+  });
+
+  it('is searched up to MAX_QUERY_CHARS, at the end of a word; a shorter one whole', () => {
+    const long = Array.from({ length: 10_000 }, (_, i) => `word${i}`).join(' ');
+    const bounded = boundedQuery(long);
+    expect(bounded.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+    expect(bounded.length).toBeGreaterThan(MAX_QUERY_CHARS - 12);
+    expect(long.startsWith(bounded + ' ')).toBe(true);
+    expect(boundedQuery('x'.repeat(MAX_QUERY_CHARS * 3))).toHaveLength(MAX_QUERY_CHARS);
+    expect(boundedQuery('how do we ship a release')).toBe('how do we ship a release');
   });
 });
 
