@@ -113,6 +113,6 @@ export async function hookWith(adapter: AgentHook | undefined, request: HookRequ
 }
 
 /** What an unsupported event's error names: the events wmem answers, or that the agent has none. */
-function answeredEvents(adapter: { id: string; events: { name: string }[] }): string {
+function answeredEvents(adapter: { id: string; events: readonly { name: string }[] }): string {
   return adapter.events.length ? `wmem answers ${adapter.events.map((e) => e.name).join(', ')}` : `${adapter.id} has no hooks: it reaches wmem through 'wmem mcp'`;
 }

@@ -133,8 +133,8 @@ async function shareEntries(root: string, pick: Pick, env: AppEnv): Promise<Shar
  * stops one from being shared over it.
  */
 async function shownTeam(file: TeamFile, latest: number): Promise<Map<string, TeamEntry>> {
-  const { resolveTeam, teamRefusal } = await import('../memory/team.js');
-  return new Map(resolveTeam(file.entries, latest).entries.filter((e) => !teamRefusal(e.text)).map((e) => [e.id, e]));
+  const { shownTeamEntries } = await import('../memory/team.js');
+  return new Map(shownTeamEntries(file.entries, latest).map((e) => [e.id, e]));
 }
 
 /** Brings the project's own entries up to the team file's newer copies. */

@@ -95,10 +95,17 @@ export function resolveTeam(entries: TeamEntry[], latest = Infinity): { entries:
   return { entries: [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), duplicates };
 }
 
-/** The file's text: the preamble (the default one for a new file), entries by id, then kept malformed lines. */
+/**
+ * The file's text: the preamble (the default one for a new file), entries by id, then kept
+ * malformed lines. Each id keeps its shown copy (shownTeamEntries); a line never shown (a secret,
+ * an instruction to the model) is kept as it is beside it for a person to remove, never chosen over
+ * a teammate's copy.
+ */
 export function formatTeam(file: TeamFile, latest = Infinity): string {
   const preamble = file.preamble.length ? file.preamble : TEAM_PREAMBLE;
-  const body = resolveTeam(file.entries, latest).entries.map(formatEntry);
+  const refused = file.entries.filter((e) => teamRefusal(e.text));
+  const byId = (a: TeamEntry, b: TeamEntry) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const body = [...shownTeamEntries(file.entries, latest), ...refused].sort(byId).map(formatEntry);
   return [...preamble, ...body, ...file.malformed.map((m) => m.raw)].join('\n') + '\n';
 }
 
@@ -155,6 +162,15 @@ export function teamRefusal(text: string): { rule: 'secret' | 'injection'; reaso
   if (secret) return { rule: 'secret', reason: `holds what looks like ${secret.kind}: remove it from the file and rotate the secret` };
   if (instructsModel(text)) return { rule: 'injection', reason: `tries to instruct the model that reads the memory ("ignore previous instructions" and the like): it is never shown to an agent; remove it from the file` };
   return undefined;
+}
+
+/**
+ * The entries an agent is shown, one per id: the lines teamRefusal refuses are left out before the
+ * newest copy of each id is chosen, so a planted line cannot hide (or, through `wmem share`,
+ * erase) a teammate's legitimate copy by being newer.
+ */
+export function shownTeamEntries(entries: TeamEntry[], latest: number): TeamEntry[] {
+  return resolveTeam(entries.filter((e) => !teamRefusal(e.text)), latest).entries;
 }
 
 export interface TeamProblem {

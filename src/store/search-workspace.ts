@@ -5,7 +5,7 @@
 // is blank, and so is a team line never shown to an agent (a secret, an instruction: teamRefusal).
 import { readFileSync } from 'node:fs';
 import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
-import { asWorkspaceEntry, notAfter, parseTeam, resolveTeam, teamRefusal } from '../memory/team.js';
+import { asWorkspaceEntry, notAfter, parseTeam, shownTeamEntries } from '../memory/team.js';
 import { mergeTeam } from '../memory/workspace-block.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
 
@@ -35,7 +35,7 @@ export function workspaceSearchText(projectDir: string, teamFile: string | undef
   if (teamText === undefined) return { workspace: raw === undefined ? undefined : workspaceLines(raw, own, () => true) };
   const latest = notAfter(nowMs);
   const lines = teamText.split('\n');
-  const winners = resolveTeam(parseTeam(teamText).entries, latest).entries.filter((e) => !teamRefusal(e.text));
+  const winners = shownTeamEntries(parseTeam(teamText).entries, latest);
   const asEntries = winners.map((e) => asWorkspaceEntry(e, latest));
   const kept = new Set(mergeTeam(own, asEntries));
   const teamLines = new Array<string>(lines.length).fill('');

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, tempBeside, withLock } from './fsx.js';
 import { usageError } from '../ui/errors.js';
 import { TEAM_FILE, teamCachePath, teamFilePath } from './paths.js';
-import { TEAM_ATTRIBUTES, asWorkspaceEntry, notAfter, parseTeam, resolveTeam, teamRefusal, type TeamFile } from '../memory/team.js';
+import { TEAM_ATTRIBUTES, asWorkspaceEntry, notAfter, parseTeam, shownTeamEntries, type TeamFile } from '../memory/team.js';
 import { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, type ComposedWorkspace, type WorkspaceLimits } from '../memory/workspace-block.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
 
@@ -101,9 +101,7 @@ export function readTeamEntriesSync(projectCwd: string, nowMs: number): Workspac
     return []; // unreadable: the private workspace memory still renders; `wmem share --check` says why
   }
   const latest = notAfter(nowMs);
-  return resolveTeam(parseTeam(text).entries, latest)
-    .entries.filter((e) => !teamRefusal(e.text))
-    .map((e) => asWorkspaceEntry(e, latest));
+  return shownTeamEntries(parseTeam(text).entries, latest).map((e) => asWorkspaceEntry(e, latest));
 }
 
 interface BlockCache {
