@@ -44,8 +44,6 @@ export async function addNote(options: NoteOptions, env: AppEnv): Promise<NoteRe
   if (text.includes('\0')) throw usageError('the note holds a NUL byte', 'notes are text: pass text, or save binary output elsewhere and note its path');
   const { guardNoteText } = await import('../memory/gate.js');
   guardNoteText(text);
-  // The note is injected (scratch notes, then the overview it is consolidated into): as remember's.
-  (await import('../memory/injection.js')).guardInstructions(text);
   const line = formatNote({ time: env.now(), importance, text, tags: options.tags });
   // The lock keeps a note from landing in a scratch.md that a consolidation is replacing.
   await withLock(session.paths.dir, () => appendDurably(session.paths.scratch, line + '\n', { onNewLine: true, what: 'note' }));

@@ -1,6 +1,6 @@
 // Use cases `set` and `append`: edit one section of overview.md through the section tree, under
-// the session lock, enforcing its max_chars and the gate (secrets, instructions to the model). On
-// any refusal the file is left as it was.
+// the session lock, enforcing its max_chars and the secret gate. On any refusal the file is left
+// as it was.
 import { atomicWrite, readTextIfExists, withLock } from '../store/fsx.js';
 import { resolveSession } from '../store/session.js';
 import type { AppEnv } from './env.js';
@@ -26,8 +26,6 @@ export async function editSection(file: string, sectionKey: string, text: string
   const { parseOverview, findSection, replaceSectionContent, joinContent, assertSectionText, assertWithinLimit, trimBlock } = await import('../memory/overview.js');
   const { guardNoteText } = await import('../memory/gate.js');
   guardNoteText(text);
-  // overview.md is injected into every prompt: an order to the model is refused, as remember's.
-  (await import('../memory/injection.js')).guardInstructions(text);
   if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) {
     throw usageError('the text contains control characters (terminal escapes, NUL)', 'overview.md is injected into prompts and shown in terminals; remove them');
   }

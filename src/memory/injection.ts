@@ -1,9 +1,8 @@
-// Pure: text that tries to instruct the model that reads the memory. Memory is injected into
-// prompts, so every door that writes an injected block refuses it (notes, overview sections,
-// workspace memory) and team entries read from git are never shown (docs/team.md). A module of its
+// Pure: text that tries to instruct the model that reads the memory. `remember` refuses it
+// (workspace memory), and team entries read from git that hold it are never shown (docs/team.md).
+// Notes and sections do not use it: they are the session's own, and quote prompts as work. A module of its
 // own: the per-prompt render reads the team file, and must not build the workspace gate's other
 // patterns (workspace-gate.ts) to do so.
-import { usageError } from '../ui/errors.js';
 
 // The last pattern is spelled \uXXXX (see workspace-gate.ts: one non-ASCII character makes a whole
 // bundle a two-byte string). As written: 忽略(?:之前|以上|先前|所有)的?(?:指令|指示|说明|說明|提示)
@@ -21,11 +20,4 @@ export const INJECTION_REASON = 'it tries to instruct the model that reads the m
 
 export function instructsModel(text: string): boolean {
   return INJECTION.some((p) => p.test(text));
-}
-
-/** Notes and section text: refuse an instruction to the model (exit 2, nothing written). */
-export function guardInstructions(text: string): void {
-  if (instructsModel(text)) {
-    throw usageError(`refused (injection): ${INJECTION_REASON}; memory is injected into prompts`, 'say what happened or what to do in your own words, not as an order to the model');
-  }
 }
