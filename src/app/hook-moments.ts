@@ -44,6 +44,9 @@ export async function readUsage(moment: Moment, state: HookState, required: bool
  */
 export function checkTranscriptPath(file: string): void {
   if (!path.isAbsolute(file)) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not an absolute path`);
+  // `lnk/../x.jsonl`: the kernel walks `..` through the link, path.resolve (the readers') drops it:
+  // two files. Agents send normalized paths; anything else is refused.
+  if (path.normalize(file) !== file) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not a normalized path (no '.', '..' or '//' parts)`);
   if (!file.endsWith('.jsonl')) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not a .jsonl file (every agent's transcript is one)`);
   if (!lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return;
   let target: string;

@@ -173,6 +173,12 @@ describe('compaction and session end', () => {
     const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
     const kept = await readdir(sessionDir, { recursive: true });
     for (const file of kept) expect(await readFile(path.join(sessionDir, String(file)), 'utf8').catch(() => '')).not.toContain('PRIVATE-KEY-MATERIAL');
+    // Nor through a '..' after a linked folder (the kernel and path.resolve would read two files).
+    await mkdir(path.join(box.root, 'real', 'sub'), { recursive: true });
+    await symlink(path.join(box.root, 'real', 'sub'), path.join(box.root, 'lnk'));
+    const dotted = `${box.root}/lnk/../disguised.jsonl`;
+    expect(await hook('PreCompact', payload('PreCompact', { trigger: 'auto', transcript_path: dotted }))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(/is not a normalized path/);
     // A link to a real transcript is followed as before.
     const linked = path.join(box.root, 'linked.jsonl');
     await symlink(transcript, linked);
