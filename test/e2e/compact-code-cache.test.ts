@@ -48,7 +48,7 @@ describe('the compact entry compiled from its code cache', () => {
     const scripts = path.join(work, 'scripts.jsonl');
     const r = await box.run(['compact', '--keep-recent', '5', '--json'], { timeout: 120_000, env: { WMEM_TEST_SCRIPTS: scripts, NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')}` } });
     expect({ exitCode: r.exitCode, stderr: r.stderr }).toEqual({ exitCode: 0, stderr: '' });
-    const result = JSON.parse(r.stdout);
+    const result = JSON.parse(String(r.stdout));
     expect({ compacted: result.compacted, finishing: result.finishing }).toEqual({ compacted: true, finishing: 'background' });
     await finishingsDone(box.home);
     const runs = readFileSync(scripts, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { finish: boolean; compact: boolean; seen: { file: string; given: boolean; rejected: boolean }[] });
