@@ -1,5 +1,5 @@
-// Makes the V8 code caches of the hook first stages, dist/code-cache/<stage>.v8, which
-// bin/wmem.js compiles them from (loadStage): the bytecode of the functions a usual run of each
+// Makes the V8 code caches of the hook first stages and of the compact entry (compactRun),
+// dist/code-cache/<stage>.v8, which bin/wmem.js compiles them from (loadStage): the bytecode of the functions a usual run of each
 // stage compiles, taken as that run exits. Parsing and compiling is most of what a first stage
 // adds to Node's own start (a prompt with its memory unchanged: ~30 M of ~68 M instructions). Each
 // is made by running the built hook, as the agent would, in a session of a temporary home: a
