@@ -173,7 +173,7 @@ function runWmem(args, { dir, cwd, input, write, says = false }, what) {
  * The lean compact entry's cache (dist/fast/fast-compact.cjs, bin/wmem.js loadStage): what a
  * quick cut of a long history compiles; parsing and compiling were ~40 M of the return's ~180 M
  * instructions (bench/README.md, ret13). Made by `compact --wait` on a history past the quick
- * cut's threshold (8 MiB): the return's functions and its finishing's (the cache of the return
+ * cut's threshold (8 MiB archived: ~10 MB): the return's functions and its finishing's (the cache of the return
  * alone measured the same), and nothing left running in the temporary home afterwards.
  */
 function compactRun(work) {
@@ -182,12 +182,14 @@ function compactRun(work) {
   mkdirSync(cwd, { recursive: true });
   runWmem(['init', '--session', 'code-cache'], { dir, cwd, says: true }, 'compact (init)');
   const file = JSON.parse(runWmem(['show', 'messages', '--json'], { dir, cwd }, 'compact (show)').stdout).file;
-  writeFileSync(file, longHistory(4_500));
-  runWmem(['compact', '--keep-recent', '5', '--quiet', '--wait'], { dir, cwd, write: '1' }, 'compact');
+  writeFileSync(file, longHistory(6_500));
+  const run = runWmem(['compact', '--keep-recent', '5', '--json', '--wait'], { dir, cwd, write: '1' }, 'compact');
+  // The quick way's result says its finishing is done; the full way's says nothing of one.
+  if (JSON.parse(run.stdout).finishing !== 'done') throw new Error("the code cache's run of compact did not take the quick way");
   if (!cacheFiles().has('fast-compact.cjs.v8')) throw new Error("the code cache's run of compact did not load dist/fast/fast-compact.cjs");
 }
 
-/** A Claude Code-shaped history of `turns` turns (prompt, tool call, its result, answer), ~2.4 KB each. */
+/** A Claude Code-shaped history of `turns` turns (prompt, tool call, its result, answer), ~1.5 KB each. */
 function longHistory(turns) {
   const lines = [];
   const id = (prefix, n) => `${prefix}01${String(n).padStart(8, '0')}Cache${(n * 7919).toString(36).padStart(9, 'q')}`;
