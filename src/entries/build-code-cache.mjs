@@ -1,5 +1,5 @@
-// Makes the V8 code caches of the hook first stages, dist/code-cache/<stage>.v8, which
-// bin/wmem.js compiles them from (loadStage): the bytecode of the functions a usual run of each
+// Makes the V8 code caches of the hook first stages and of the compact entry (compactRun),
+// dist/code-cache/<stage>.v8, which bin/wmem.js compiles them from (loadStage): the bytecode of the functions a usual run of each
 // stage compiles, taken as that run exits. Parsing and compiling is most of what a first stage
 // adds to Node's own start (a prompt with its memory unchanged: ~30 M of ~68 M instructions). Each
 // is made by running the built hook, as the agent would, in a session of a temporary home: a
@@ -103,6 +103,7 @@ function makeCaches() {
       if (!undoneOnFailure(() => agentRuns(work, agent, spec), failed)) failedAgents.add(agent);
     }
     topLevelCaches(work, failedAgents, failed);
+    undoneOnFailure(() => compactRun(work), failed);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -171,10 +172,52 @@ function topLevelRun(work, agent, event, stage) {
  * Throws when the hook failed or wrote to stderr.
  */
 function runHook(agent, event, { dir, cwd, input, write }) {
+  return runWmem(['hook', '--agent', agent, event], { dir, cwd, input, write }, `${agent} ${event}`);
+}
+
+/** `wmem ARGS` for the caches (runHook says which environment); throws when it failed, or wrote to stderr unless `says` (init's note). */
+function runWmem(args, { dir, cwd, input, write, says = false }, what) {
   const env = { PATH: process.env.PATH ?? '', HOME: dir, WMEM_HOME: path.join(dir, 'home'), NO_COLOR: '1', ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}), ...(write ? { WMEM_CODE_CACHE_WRITE: write } : {}) };
-  const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd, input, encoding: 'utf8', timeout: 60_000, env });
-  if (run.status !== 0 || run.stderr) throw new Error(`the code cache's run of ${agent} ${event} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
+  const run = spawnSync(process.execPath, [path.join(root, 'bin', 'wmem.js'), ...args], { cwd, input, encoding: 'utf8', timeout: 120_000, env });
+  if (run.status !== 0 || (run.stderr && !says)) throw new Error(`the code cache's run of ${what} failed (${run.status ?? run.signal}): ${run.stderr.trim()}`);
   return run;
+}
+
+/**
+ * The lean compact entry's cache (dist/fast/fast-compact.cjs, bin/wmem.js loadStage): what a
+ * quick cut of a long history compiles; parsing and compiling were ~40 M of the return's ~180 M
+ * instructions (bench/README.md, ret13). Made by `compact --wait` on a history past the quick
+ * cut's threshold (8 MiB archived: ~10 MB): the return's functions and its finishing's (the cache of the return
+ * alone measured the same), and nothing left running in the temporary home afterwards.
+ */
+function compactRun(work) {
+  const dir = path.join(work, 'compact');
+  const cwd = path.join(dir, 'project');
+  mkdirSync(cwd, { recursive: true });
+  runWmem(['init', '--session', 'code-cache'], { dir, cwd, says: true }, 'compact (init)');
+  const file = JSON.parse(runWmem(['show', 'messages', '--json'], { dir, cwd }, 'compact (show)').stdout).file;
+  writeFileSync(file, longHistory(6_500));
+  const run = runWmem(['compact', '--keep-recent', '5', '--json', '--wait'], { dir, cwd, write: '1' }, 'compact');
+  // The quick way's result says its finishing is done; the full way's says nothing of one.
+  if (JSON.parse(run.stdout).finishing !== 'done') throw new Error("the code cache's run of compact did not take the quick way");
+  if (!cacheFiles().has('fast-compact.cjs.v8')) throw new Error("the code cache's run of compact did not load dist/fast/fast-compact.cjs");
+}
+
+/** A Claude Code-shaped history of `turns` turns (prompt, tool call, its result, answer), ~1.5 KB each. */
+function longHistory(turns) {
+  const lines = [];
+  const id = (prefix, n) => `${prefix}01${String(n).padStart(8, '0')}Cache${(n * 7919).toString(36).padStart(9, 'q')}`;
+  for (let t = 0; t < turns; t++) {
+    const tool = id('toolu_', t);
+    const result = Array.from({ length: 12 }, (_, i) => `line ${t}-${i}: src/module${(t + i) % 97}/file${i}.ts ok`).join('\n');
+    lines.push(
+      { type: 'user', message: { role: 'user', content: `Turn ${t}: please look at src/module${t % 97} and fix the failing test; keep the public API stable.` } },
+      { type: 'assistant', message: { id: id('msg_', t), role: 'assistant', content: [{ type: 'tool_use', id: tool, name: 'Bash', input: { command: `npm test -- src/module${t % 97}` } }] } },
+      { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: tool, content: result }] } },
+      { type: 'assistant', message: { id: id('msg_', turns + t), role: 'assistant', content: [{ type: 'text', text: `The test in src/module${t % 97} failed on an off-by-one in a loop bound; fixed, and the suite passes.` }] } },
+    );
+  }
+  return lines.map((line, i) => JSON.stringify({ uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, timestamp: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), ...line }) + '\n').join('');
 }
 
 /** The caches written so far, each as name → identity (a rewrite is a rename: a new inode). */

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
+import { IMPORT_BANNER, importsRouted } from './route-imports.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Every agent's folder under src/agents/. */
@@ -253,13 +254,6 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
  * compiled the stage, else Node's.
  */
 const CODE_CACHED = ['first-prompt', 'first-tool', 'first-start', 'context-hot'];
-const IMPORT_BANNER = '\nconst __wmemImport = module.__wmemImport ?? ((spec) => import(spec));\nconst __wmemLoad = module.__wmemLoad;';
-
-/** A stage's import() calls made __wmemImport() calls, but the banner's own (the last resort). */
-function importsRouted(code) {
-  const banner = code.indexOf('\n', code.indexOf('const __wmemImport =')) + 1;
-  return code.slice(0, banner) + code.slice(banner).replace(/(?<![\w$.])import\(/g, '__wmemImport(');
-}
 
 // Which agent's events each kind serves comes from a build with every agent's hook part
 // (first-routes.ts's firstStageRoutes: lookup.ts's agents, their events, the moments the stage

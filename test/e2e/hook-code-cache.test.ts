@@ -25,6 +25,8 @@ const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'op
 // The re-render after a tool call, beside the other agents' prompt and start stages: loaded, from
 // a stage bin/wmem.js compiled through node:vm, through the same checked loader (bin/wmem.js __wmemLoad).
 const BESIDE_CACHED = ['context-hot.cjs'];
+// The compact entry's, made by a compaction's run (test/e2e/compact-code-cache.test.ts).
+const COMPACT_CACHED = ['fast-compact.cjs'];
 // Records, as the process exits, each script bin/wmem.js compiled through node:vm: whether it was
 // given cached data and whether V8 refused it.
 const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
@@ -112,8 +114,8 @@ describe('the first stages compiled from their code cache', () => {
   }
 
   it('the build made one for each of them, stamped with its stage', () => {
-    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual([...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED].map((s) => `${s}.v8`).sort());
-    for (const stage of [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED]) {
+    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual([...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED].map((s) => `${s}.v8`).sort());
+    for (const stage of [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED]) {
       const cache = readFileSync(cacheOf(ROOT, stage));
       expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(header(readFileSync(path.join(ROOT, 'dist', 'fast', stage)), dataOf(cache)));
     }

@@ -292,7 +292,7 @@ async function mayLinkAcrossCut(native: GrepCheck | undefined, scanner: IdScanne
   // file still holds the whole range (it was not cut down meanwhile). The ids come from the kept
   // lines, so a grep that behaves always finds one: no match at all means it did not (another
   // grep's options, a file replaced), and the bytes are checked here instead.
-  if (first !== undefined && first !== -1) return first < cut || (await old.stat()).size < cut;
+  if (first !== undefined && first !== -1) return first < cut || fstatSync(old.fd).size < cut;
   let scanned = 0;
   for await (const chunk of readChunksInThread(old.fd, file, 0, cut)) {
     if (scanner.push(chunk)) return true;

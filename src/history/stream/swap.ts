@@ -208,10 +208,15 @@ function swapInOneTurn(temp: string, file: string, old: fs.FileHandle, from: num
   }
 }
 
-/** The bytes of an open file past `from` (what a short read returns if it shrank meanwhile). */
+/**
+ * The bytes of an open file past `from` (what a short read returns if it shrank meanwhile). Its
+ * size by a synchronous fstat (microseconds): most looks find nothing, and each trip through the
+ * thread pool is a wake-up of a pool thread and of the event loop, twice on either side of a
+ * compaction's commit (bench/README.md, ret13).
+ */
 async function bytesPast(handle: fs.FileHandle, from: number, name: string): Promise<Buffer> {
   try {
-    const size = (await handle.stat()).size;
+    const size = fstatSync(handle.fd).size;
     if (size <= from) return Buffer.alloc(0);
     const buf = Buffer.alloc(size - from);
     const { bytesRead } = await handle.read(buf, 0, buf.length, from);
