@@ -16,6 +16,7 @@ import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type
 import { dateOfLine, queryDates, querySpeakers, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 import { irregularForms, oneSpaced } from '../memory/text.js';
 import { rawNeedles, scanRawMessages } from './search-raw.js';
+import { readRegularSync } from './regular-file.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
 
@@ -147,7 +148,7 @@ function extractLine(line: string, history: History): string {
 
 /** A file's text (archives and their readable copies run to tens of megabytes: decodeText). */
 function readText(file: string): string {
-  return decodeText(readFileSync(file));
+  return decodeText(readRegularSync(file));
 }
 
 /**
@@ -400,7 +401,7 @@ const SIDECAR_VERSION = 3;
 function sidecarFresh(paths: SessionPaths, source: Source): { days?: DayRun[] } | undefined {
   const meta = path.join(paths.stateDir, 'search', `${path.basename(source.path)}.json`);
   try {
-    const recorded = JSON.parse(readFileSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number; days?: unknown };
+    const recorded = JSON.parse(readRegularSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number; days?: unknown };
     const stat = statSync(source.path);
     if (recorded.version !== SIDECAR_VERSION || recorded.size !== stat.size || recorded.mtimeMs !== stat.mtimeMs) return undefined;
     return { days: validDays(recorded.days) };

@@ -3,12 +3,12 @@
 // rule the block follows (memory/workspace-block.ts): one entry per id, the newest copy. A line
 // whose entry lost to a newer copy (an older duplicate, an own entry a teammate edited since)
 // is blank, and so is a team line that holds something shaped like a secret.
-import { readFileSync } from 'node:fs';
 import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
 import { findSecret } from '../memory/gate.js';
 import { asWorkspaceEntry, notAfter, parseTeam, resolveTeam } from '../memory/team.js';
 import { mergeTeam } from '../memory/workspace-block.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
+import { readRegularSync } from './regular-file.js';
 
 export interface WorkspaceSearchText {
   workspace?: string;
@@ -17,7 +17,7 @@ export interface WorkspaceSearchText {
 
 function readOrUndefined(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8');
   } catch {
     return undefined;
   }
