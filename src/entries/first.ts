@@ -31,9 +31,9 @@ export function answerFromCache(args: string[]): boolean {
   try {
     const cwd = process.cwd();
     const dir = sessionDir(process.env, cwd);
-    // The full path refuses a session whose folders are links (store/session.ts): so does this.
+    // The full path refuses a project or session folder that is a link (store/project.ts, session.ts): so does this.
     const state = dir && path.join(dir, 'state');
-    if (!state || lstatSync(dir).isSymbolicLink() || lstatSync(state).isSymbolicLink()) return false;
+    if (!state || lstatSync(path.dirname(dir)).isSymbolicLink() || lstatSync(dir).isSymbolicLink() || lstatSync(state).isSymbolicLink()) return false;
     entry = lookupAnswer(state, { argv: args, version: ANSWER_VERSION, cwd, env: process.env });
   } catch {
     return false;

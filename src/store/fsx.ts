@@ -142,7 +142,23 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 function symlinkRefusal(file: string) {
-  return usageError(`${file} is a symbolic link; wmem does not write through links`, 'replace the link with the file itself');
+  return usageError(`${file} is a symbolic link; wmem does not write through links`, 'replace the link with the file or folder itself');
+}
+
+/**
+ * Refuses (symlinkRefusal) when a folder between `root` and `file` is a symbolic link: a write
+ * there would land wherever the link points. The walk ends at the first folder not made yet.
+ */
+export function assertNoLinkBetween(root: string, file: string): void {
+  const rel = path.relative(root, path.dirname(file));
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return;
+  let current = root;
+  for (const part of rel.split(path.sep)) {
+    current = path.join(current, part);
+    const st = lstatSync(current, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isSymbolicLink()) throw symlinkRefusal(current);
+  }
 }
 
 /**
