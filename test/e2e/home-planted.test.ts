@@ -17,13 +17,12 @@ const BLOCKED = 60_000;
 
 beforeEach(async () => {
   box = await sandbox();
-  transcript = path.join(box.root, 'claude', `${SID}.jsonl`);
-  await mkdir(path.dirname(transcript), { recursive: true });
-  await copyFile(path.join(FIXTURES, 'claude-code-log/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), transcript);
+  const folder = path.join(box.root, 'claude');
+  await mkdir(folder, { recursive: true });
+  transcript = path.join(folder, `${SID}.jsonl`);
+  await copyFile(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), transcript);
 });
-afterEach(async () => {
-  await box.cleanup();
-});
+afterEach(() => box.cleanup());
 
 const input = (event: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ session_id: SID, transcript_path: transcript, cwd: box.project, hook_event_name: event, ...extra });
