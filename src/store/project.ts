@@ -67,7 +67,13 @@ async function folderExists(dir: string): Promise<boolean> {
  * A hook logs this and exits 0 (app/hook.ts); a command exits 2 naming the link.
  */
 function refuseLinkedFolder(dir: string): void {
-  if (!lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  let linked = false;
+  try {
+    linked = lstatSync(dir).isSymbolicLink();
+  } catch {
+    return; // missing, or no folder to hold it: what follows says so
+  }
+  if (!linked) return;
   throw usageError(`the project folder ${dir} is a symbolic link; wmem does not follow links out of its home`, 'remove the link (move what it points to into its place if that is your memory) and run the command again');
 }
 
