@@ -55,6 +55,7 @@ describe('a FIFO planted at a file wmem keeps', () => {
     ['workspace-memory.json', (p) => path.join(p.project, 'workspace-memory.json')],
     ['current', (p) => path.join(p.project, 'current')],
     ['project.json', (p) => path.join(p.project, 'project.json')],
+    ['messages.jsonl', (p) => path.join(p.session, 'messages.jsonl')],
   ];
 
   it.each(PLANTS)('%s: hooks exit 0 and log, commands answer or name the file; none blocks', async (name, where) => {
@@ -67,6 +68,8 @@ describe('a FIFO planted at a file wmem keeps', () => {
       await run(['context']),
       await run(['status']),
       await run(['note', 'a note beside a FIFO']),
+      await run(['show', 'messages']),
+      await run(['report']),
     ];
     for (const r of runs) {
       expect({ ...r, timedOut: r.timedOut }, r.args).toMatchObject({ timedOut: false });
@@ -74,7 +77,7 @@ describe('a FIFO planted at a file wmem keeps', () => {
       if (r.args.startsWith('hook')) expect({ args: r.args, exitCode: r.exitCode, stderr: r.stderr }).toEqual({ args: r.args, exitCode: 0, stderr: '' });
       else if (r.exitCode !== 0) expect(r.stderr, r.args).toContain(`${name}: it is not a regular file`);
     }
-  }, 6 * BLOCKED);
+  }, 8 * BLOCKED);
 
   it('scratch.md: a note is refused naming the file (its append would wait for a reader)', async () => {
     const { session } = await started();
