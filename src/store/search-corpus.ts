@@ -16,7 +16,7 @@ import { parseQuery, pointerKeywords, rank, scanText, snippet, wordMatcher, type
 import { dateOfLine, queryDates, querySpeakers, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 import { irregularForms, oneSpaced } from '../memory/text.js';
 import { rawNeedles, scanRawMessages } from './search-raw.js';
-import { readRegularSync } from './regular-file.js';
+import { READ_FLAGS, readRegularSync } from './regular-file.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
 
@@ -249,7 +249,7 @@ function writeAll(fd: number, bytes: Buffer): void {
  * is ASCII (the same characters, several times faster), split on \n alone when it has no \r.
  */
 export function* linesOfSync(file: string, chunkBytes = 1 << 20): Generator<string> {
-  const fd = openSync(file, 'r');
+  const fd = openSync(file, READ_FLAGS);
   try {
     // What follows the last line end is moved to the front, and the next read goes after it.
     let buffer = Buffer.allocUnsafe(chunkBytes);

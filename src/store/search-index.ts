@@ -8,7 +8,7 @@ import { isAscii } from 'node:buffer';
 import { atomicWriteWith, readRange } from './fsx.js';
 import { addText, gather, CorruptIndex, decodeIndex, openIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
-import { readRegularSync } from './regular-file.js';
+import { READ_FLAGS, readRegularSync } from './regular-file.js';
 
 /** Files from this size on are searched through an index; smaller ones are quicker to scan. */
 export const INDEX_MIN_BYTES = 256 * 1024;
@@ -40,7 +40,7 @@ function readIndex(indexFile: string): OpenIndex | undefined {
   let fd: number | undefined;
   try {
     if (lstatSync(indexFile).isSymbolicLink()) return undefined;
-    fd = openSync(indexFile, 'r');
+    fd = openSync(indexFile, READ_FLAGS);
     const file = fd;
     const view = openIndex(fstatSync(file).size, (at, length, into) => {
       // Not zeroed first: every byte is read into (a short read is cut off). A caller's own
@@ -102,7 +102,7 @@ export async function ensureIndexUpTo(textFile: string, indexFile: string, build
   const opened = readIndex(indexFile);
   let fd: number;
   try {
-    fd = openSync(textFile, 'r');
+    fd = openSync(textFile, READ_FLAGS);
   } catch (err) {
     opened?.close();
     throw err;
@@ -365,7 +365,7 @@ class LineReader {
           to = nextTo;
         }
         if (block.length < to - from) block = Buffer.allocUnsafe(Math.max(to - from, 2 * block.length));
-        this.fd ??= openSync(this.file, 'r');
+        this.fd ??= openSync(this.file, READ_FLAGS);
         if (readSync(this.fd, block, 0, to - from, from) !== to - from) return;
         for (let k = i; k <= j; k++) {
           const [a, b] = range(k);
@@ -407,7 +407,7 @@ class LineReader {
     if (cached !== undefined) return cached;
     const [from, to] = this.range(line);
     const buf = Buffer.alloc(to - from);
-    this.fd ??= openSync(this.file, 'r');
+    this.fd ??= openSync(this.file, READ_FLAGS);
     readSync(this.fd, buf, 0, buf.length, from);
     return this.decode(buf);
   }
