@@ -118,9 +118,12 @@ function loadStage(stage) {
   if (!write) {
     try {
       const fs = require('node:fs');
-      const fd = fs.openSync(`${__dirname}/../dist/code-cache/${stage}.v8`, 'r');
+      // Non-blocking: a FIFO planted there would block the hook for ever; anything but a file is no cache.
+      const fd = fs.openSync(`${__dirname}/../dist/code-cache/${stage}.v8`, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
       try {
-        cache = { fd, size: fs.fstatSync(fd).size };
+        const st = fs.fstatSync(fd);
+        if (!st.isFile()) throw new Error('not a regular file');
+        cache = { fd, size: st.size };
       } catch (err) {
         fs.closeSync(fd);
         throw err;
@@ -256,9 +259,11 @@ function trustedData(fs, cache, buffer, sourceCrc, crc32) {
  */
 function readWrapped(fs, Module, file, atLeast) {
   const [head, tail] = Module.wrapper;
-  const fd = fs.openSync(file, 'r');
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
-    const size = fs.fstatSync(fd).size;
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+    const size = st.size;
     const all = Buffer.allocUnsafe(Math.max(head.length + size + tail.length, atLeast));
     all.write(head, 0, 'latin1');
     let got = 0;

@@ -2,7 +2,7 @@
 // reports on stdout or by its exit code), and when each event last fired, one small file per
 // event under <home>/logs/hooks-last/ (no read-modify-write on the hot path), for `wmem doctor`.
 import { promises as fs } from 'node:fs';
-import { appendDurably, atomicWrite, readTextIfExists } from '../store/fsx.js';
+import { appendDurably, assertNoLinkBetween, atomicWrite, readTextIfExists } from '../store/fsx.js';
 import { joinName } from '../store/names.js';
 
 const MAX_LOG_BYTES = 1024 * 1024;
@@ -37,6 +37,7 @@ export async function logHook(home: string, now: Date, event: string, level: 'er
   const file = hookLogFile(home);
   try {
     const { note: message = '', session } = await redacted({ note: text, session: from });
+    assertNoLinkBetween(home, file); // a linked logs/ would take the log (and its rename) elsewhere
     const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
     if (size > MAX_LOG_BYTES) await fs.rename(file, `${file}.1`).catch(() => {});
     const who = session === undefined ? '' : ` session=${/^[A-Za-z0-9._-]{1,128}$/.test(session) ? session : JSON.stringify(session.slice(0, 200))}`;
@@ -63,8 +64,11 @@ function firedFile(home: string, event: string): string {
 export async function recordFired(home: string, fired: FiredRecord): Promise<void> {
   try {
     const record = fired.ok ? fired : await redacted(fired);
+    const file = firedFile(home, record.event);
+    // A linked logs/ or hooks-last/ would have every hook write where the link points.
+    assertNoLinkBetween(home, file);
     // Bookkeeping (docs/guarantees.md): replaced atomically, not fsynced.
-    await atomicWrite(firedFile(home, record.event), JSON.stringify({ version: 1, ...record }) + '\n', { durable: false });
+    await atomicWrite(file, JSON.stringify({ version: 1, ...record }) + '\n', { durable: false });
   } catch {
     /* best effort, as above */
   }

@@ -1,7 +1,7 @@
 // The context use case: the memory part (stable, for the system prompt) and the meta part
 // (volatile, the meter and hints) of a session, assembled for `wmem context`, the hooks and
 // `wmem status`. Heavy work happens only when the inputs changed (the render cache in state/).
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readMeta, resolveSession, type Session } from '../store/session.js';
@@ -22,6 +22,7 @@ import { signContextInputs, signMemoryInputs } from './context-inputs.js';
 import { signature, type Signature } from '../store/answers.js';
 import { settleMs, unsettled } from '../store/answers-save.js';
 import { hotStatePath } from '../store/paths.js';
+import { readRegularSync } from '../store/regular-file.js';
 
 export interface ContextOptions {
   part?: 'all' | 'memory' | 'meta';
@@ -292,7 +293,7 @@ function textOf(file: string): string | null | undefined {
   if (!stat) return null;
   if (!stat.isFile()) return undefined;
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8');
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { assertSessionId, newSessionId, sessionPaths } from '../store/paths.js';
 import { exists } from '../store/fsx.js';
+import { readRegularSync } from '../store/regular-file.js';
 import { planSessionStart } from './handoff.js';
 import { locateProject } from '../store/project.js';
 import { readCurrent, requestedSessionId, writeCurrent } from '../store/session.js';
@@ -41,7 +42,7 @@ async function loadOverviewTemplate(options: InitOptions, cwd: string): Promise<
   const file = path.resolve(cwd, options.template);
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = readRegularSync(file, 'utf8');
   } catch (err) {
     throw fsError(err, 'read the template', file);
   }

@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { resolveInside } from '../store/fsx.js';
+import { notRegular } from '../store/regular-file.js';
 import { resolveSession } from '../store/session.js';
 import type { AppEnv } from './env.js';
 import type { SessionPaths } from '../store/paths.js';
@@ -52,6 +53,8 @@ export async function showFile(options: ShowOptions, env: AppEnv): Promise<ShowR
     const files = (await fs.readdir(file)).filter((n) => !n.startsWith('.')).sort();
     return { session: session.id, folder: file, relative: path.relative(session.paths.workingMemory, file), files };
   }
+  // A FIFO planted there would block the read for ever.
+  if (!stat.isFile()) throw fsError(notRegular(file, stat), 'read', file);
   const content = await fs.readFile(file, 'utf8').catch((err) => {
     throw fsError(err, 'read', file);
   });

@@ -2,6 +2,7 @@
 // whether the overview is maintained.
 import { promises as fs } from 'node:fs';
 import { resolveSession } from '../store/session.js';
+import { readTextIfExists } from '../store/fsx.js';
 import type { AppEnv } from './env.js';
 import { assembleContext } from './context.js';
 import { journalPath } from '../history/compaction/journal.js';
@@ -33,7 +34,7 @@ export async function sessionStatus(options: StatusOptions, env: AppEnv) {
   const switches = await readSwitches({ ...env, cwd: session.project.cwd });
   const { meta, memory, agent, transcript, warnings } = await assembleContext(session, env, { tokensUsed: options.tokensUsed, tokensMax: options.tokensMax, wantMeta: true });
   const { parseScratch } = await import('../memory/scratch.js');
-  const scratch = parseScratch(await fs.readFile(session.paths.scratch, 'utf8').catch(() => ''));
+  const scratch = parseScratch((await readTextIfExists(session.paths.scratch)) ?? '');
   const data = {
     session: session.id,
     cwd: session.project.cwd,

@@ -4,11 +4,12 @@
 // costs more than the whole answer here). Anything unexpected (no cache, another key, a changed
 // or unreadable file, a session it cannot name) returns false: bin/wmem.js then runs the full
 // path, which answers and writes the cache again. It never writes anything itself.
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { VERSION } from '../options.js';
 import { ANSWERS_VERSION, lookupAnswer } from '../store/answers.js';
 import { encodeCwd, homeFrom, isValidSessionId } from '../store/names.js';
+import { readRegularSync } from '../store/regular-file.js';
 import { writeStdout } from './stdout.js';
 
 // bin/wmem.js's `--version` prints through it too: process.stdout on a pipe builds a stream.
@@ -20,7 +21,7 @@ export const ANSWER_VERSION = `${VERSION}/${ANSWERS_VERSION}`;
 /** The session the full path would find in the plain project folder: $WMEM_SESSION, else `current`. */
 function sessionDir(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
   const projectDir = path.join(homeFrom(undefined, env), 'sessions', encodeCwd(cwd));
-  const id = env.WMEM_SESSION || readFileSync(path.join(projectDir, 'current'), 'utf8').split('\n')[0].trim();
+  const id = env.WMEM_SESSION || readRegularSync(path.join(projectDir, 'current'), 'utf8').split('\n')[0].trim();
   return isValidSessionId(id) ? path.join(projectDir, id) : undefined;
 }
 
@@ -30,9 +31,9 @@ export function answerFromCache(args: string[]): boolean {
   try {
     const cwd = process.cwd();
     const dir = sessionDir(process.env, cwd);
-    // The full path refuses a session whose folders are links (store/session.ts): so does this.
+    // The full path refuses a project or session folder that is a link (store/project.ts, session.ts): so does this.
     const state = dir && path.join(dir, 'state');
-    if (!state || lstatSync(dir).isSymbolicLink() || lstatSync(state).isSymbolicLink()) return false;
+    if (!state || lstatSync(path.dirname(dir)).isSymbolicLink() || lstatSync(dir).isSymbolicLink() || lstatSync(state).isSymbolicLink()) return false;
     entry = lookupAnswer(state, { argv: args, version: ANSWER_VERSION, cwd, env: process.env });
   } catch {
     return false;

@@ -10,6 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { fsError, ioError, usageError } from '../ui/errors.js';
 import { LockedError, tryLockDir } from './lock.js';
 import { joinName } from './names.js';
+import { notRegular, READ_FLAGS, readRegularSync } from './regular-file.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -28,7 +29,7 @@ export async function ensureDir(dir: string): Promise<void> {
 // node's promise-based fs costs milliseconds to load on `wmem context`, which runs every prompt.
 export async function readTextIfExists(file: string): Promise<string | undefined> {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw fsError(err, 'read', file);
@@ -50,14 +51,10 @@ export interface ReadHandle {
  * promise-based FileHandle would start libuv's thread pool (milliseconds, mostly at exit).
  */
 export async function openRegularFile(file: string): Promise<ReadHandle> {
-  const fd = openSync(file, fsc.O_RDONLY | fsc.O_NONBLOCK | fsc.O_NOCTTY);
+  const fd = openSync(file, READ_FLAGS);
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) {
-      const err = new Error(`${file} is not a regular file`) as NodeJS.ErrnoException;
-      err.code = st.isDirectory() ? 'EISDIR' : 'ENOTREG';
-      throw err;
-    }
+    if (!st.isFile()) throw notRegular(file, st);
   } catch (err) {
     closeSync(fd);
     throw err;
@@ -145,7 +142,23 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 function symlinkRefusal(file: string) {
-  return usageError(`${file} is a symbolic link; wmem does not write through links`, 'replace the link with the file itself');
+  return usageError(`${file} is a symbolic link; wmem does not write through links`, 'replace the link with the file or folder itself');
+}
+
+/**
+ * Refuses (symlinkRefusal) when a folder between `root` and `file` is a symbolic link: a write
+ * there would land wherever the link points. The walk ends at the first folder not made yet.
+ */
+export function assertNoLinkBetween(root: string, file: string): void {
+  const rel = path.relative(root, path.dirname(file));
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return;
+  let current = root;
+  for (const part of rel.split(path.sep)) {
+    current = path.join(current, part);
+    const st = lstatSync(current, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isSymbolicLink()) throw symlinkRefusal(current);
+  }
 }
 
 /**
@@ -253,8 +266,11 @@ export async function appendDurably(file: string, text: string, options: { onNew
   let handle: fs.FileHandle | undefined;
   let before: number | undefined;
   try {
-    handle = await fs.open(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW, FILE_MODE);
-    before = (await handle.stat()).size;
+    // Non-blocking: opening a planted FIFO to write would wait for a reader for ever (ENXIO instead).
+    handle = await fs.open(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, FILE_MODE);
+    const st = await handle.stat();
+    if (!st.isFile()) throw notRegular(file, st);
+    before = st.size;
     let prefix = '';
     if (options.onNewLine && before > 0) {
       const last = Buffer.alloc(1);
@@ -276,6 +292,7 @@ export async function appendDurably(file: string, text: string, options: { onNew
     if (handle && before !== undefined) await handle.truncate(before).catch(() => {});
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw symlinkRefusal(file);
+    if (code === 'ENXIO') throw fsError(Object.assign(err as Error, { code: 'ENOTREG' }), 'append to', file); // a FIFO no one reads
     if (code === 'ENOSPC' || code === 'EDQUOT') throw ioError(`disk full: ${options.what ?? 'the text'} not saved (${file} is as it was)`, err, 'free some space and run the command again');
     throw fsError(err, 'append to', file);
   } finally {

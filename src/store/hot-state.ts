@@ -1,17 +1,17 @@
 // <session dir>/state/hot.json: the session's hot state (active files, open errors), changed
 // under the session lock with an atomic replace; read synchronously by `wmem context`.
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import { atomicWrite, withLock } from './fsx.js';
 import type { Session } from './session.js';
 import { hotStatePath } from './paths.js';
 import { applyToolEvent, emptyHotState, migrateHotState, type HotState, type ToolEvent, type TrackOutcome } from '../memory/hot-state.js';
+import { readRegularSync } from './regular-file.js';
 
 
 /** A missing or unreadable file is an empty state: hot state is a cache of recent events. */
 export function readHotStateSync(stateDir: string): HotState {
   try {
-    return migrateHotState(JSON.parse(readFileSync(hotStatePath(stateDir), 'utf8')));
+    return migrateHotState(JSON.parse(readRegularSync(hotStatePath(stateDir), 'utf8')));
   } catch {
     return emptyHotState();
   }

@@ -1,6 +1,6 @@
 // Finds or creates a project's folder under <home>/sessions. The encoding of a path is lossy, so
 // project.json records the real path, and a folder that belongs to another path is never shared.
-import { promises as fs, realpathSync, statSync } from 'node:fs';
+import { promises as fs, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createExclusive, ensureDir, readTextIfExists } from './fsx.js';
 import { encodeCwd, joinName, projectFilePath, projectFolderCandidate } from './paths.js';
@@ -62,6 +62,22 @@ async function folderExists(dir: string): Promise<boolean> {
 }
 
 /**
+ * A project folder that is a symbolic link is refused, never followed: every write of a session
+ * (notes, hook states, history) would land wherever it points, and sweep never goes there either.
+ * A hook logs this and exits 0 (app/hook.ts); a command exits 2 naming the link.
+ */
+function refuseLinkedFolder(dir: string): void {
+  let linked = false;
+  try {
+    linked = lstatSync(dir).isSymbolicLink();
+  } catch {
+    return; // missing, or no folder to hold it: what follows says so
+  }
+  if (!linked) return;
+  throw usageError(`the project folder ${dir} is a symbolic link; wmem does not follow links out of its home`, 'remove the link (move what it points to into its place if that is your memory) and run the command again');
+}
+
+/**
  * Walks the candidate folders for `cwd`. Returns the one whose project.json names this path, or
  * (with create) claims the first free one. A folder without project.json (written by an older
  * tool) is adopted only at the plain encoding.
@@ -73,6 +89,7 @@ export async function locateProject(home: string, cwdInput: string, options: { c
   let collidedWith: string | undefined;
   for (let attempt = 0; attempt < 1000; attempt++) {
     const dir = joinName(root, projectFolderCandidate(encoded, attempt));
+    refuseLinkedFolder(dir);
     const owner = await readProjectFile(dir);
     if (owner?.cwd === cwd) return { dir, cwd, collidedWith };
     if (owner) {
@@ -106,5 +123,15 @@ export async function listProjectDirs(home: string): Promise<string[]> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw fsError(err, 'list', root);
+  }
+}
+
+/** The entries under the home's sessions/ that look like project folders but are links (refused: refuseLinkedFolder). */
+export function listProjectLinks(home: string): string[] {
+  const root = sessionsRoot(home);
+  try {
+    return readdirSync(root, { withFileTypes: true }).filter((e) => e.isSymbolicLink() && e.name.startsWith('--')).map((e) => path.join(root, e.name)).sort();
+  } catch {
+    return [];
   }
 }

@@ -16,6 +16,7 @@ import { boundedQuery, parseQuery, pointerKeywords, rank, scanText, snippet, wor
 import { dateOfLine, queryDates, querySpeakers, reshape, type DayRun, type ShapeSource } from '../memory/search-shape.js';
 import { irregularForms, oneSpaced } from '../memory/text.js';
 import { rawNeedles, scanRawMessages } from './search-raw.js';
+import { READ_FLAGS, readRegularSync } from './regular-file.js';
 
 export type SourceKind = 'overview' | 'scratch' | 'detail' | 'archive' | 'messages' | 'workspace' | 'team';
 
@@ -147,7 +148,7 @@ function extractLine(line: string, history: History): string {
 
 /** A file's text (archives and their readable copies run to tens of megabytes: decodeText). */
 function readText(file: string): string {
-  return decodeText(readFileSync(file));
+  return decodeText(readRegularSync(file));
 }
 
 /**
@@ -248,7 +249,7 @@ function writeAll(fd: number, bytes: Buffer): void {
  * is ASCII (the same characters, several times faster), split on \n alone when it has no \r.
  */
 export function* linesOfSync(file: string, chunkBytes = 1 << 20): Generator<string> {
-  const fd = openSync(file, 'r');
+  const fd = openSync(file, READ_FLAGS);
   try {
     // What follows the last line end is moved to the front, and the next read goes after it.
     let buffer = Buffer.allocUnsafe(chunkBytes);
@@ -400,7 +401,7 @@ const SIDECAR_VERSION = 3;
 function sidecarFresh(paths: SessionPaths, source: Source): { days?: DayRun[] } | undefined {
   const meta = path.join(paths.stateDir, 'search', `${path.basename(source.path)}.json`);
   try {
-    const recorded = JSON.parse(readFileSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number; days?: unknown };
+    const recorded = JSON.parse(readRegularSync(meta, 'utf8')) as { size: number; mtimeMs: number; version: number; days?: unknown };
     const stat = statSync(source.path);
     if (recorded.version !== SIDECAR_VERSION || recorded.size !== stat.size || recorded.mtimeMs !== stat.mtimeMs) return undefined;
     return { days: validDays(recorded.days) };

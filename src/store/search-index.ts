@@ -3,11 +3,12 @@
 // and inode); an append to the same file is indexed from the last line on, anything else rebuilds
 // it. An index that does not decode (torn by hand, another version) is rebuilt; any failure here
 // costs only speed: the caller scans the file instead.
-import { closeSync, fstatSync, lstatSync, openSync, readFileSync, readSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync, writeSync, type Stats } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { atomicWriteWith, readRange } from './fsx.js';
 import { addText, gather, CorruptIndex, decodeIndex, openIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
+import { READ_FLAGS, readRegularSync } from './regular-file.js';
 
 /** Files from this size on are searched through an index; smaller ones are quicker to scan. */
 export const INDEX_MIN_BYTES = 256 * 1024;
@@ -39,7 +40,7 @@ function readIndex(indexFile: string): OpenIndex | undefined {
   let fd: number | undefined;
   try {
     if (lstatSync(indexFile).isSymbolicLink()) return undefined;
-    fd = openSync(indexFile, 'r');
+    fd = openSync(indexFile, READ_FLAGS);
     const file = fd;
     const view = openIndex(fstatSync(file).size, (at, length, into) => {
       // Not zeroed first: every byte is read into (a short read is cut off). A caller's own
@@ -66,7 +67,7 @@ function readIndex(indexFile: string): OpenIndex | undefined {
 function loadIndex(indexFile: string): IndexView | undefined {
   try {
     if (lstatSync(indexFile).isSymbolicLink()) return undefined;
-    return decodeIndex(readFileSync(indexFile));
+    return decodeIndex(readRegularSync(indexFile));
   } catch (err) {
     if (err instanceof CorruptIndex || (err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
@@ -101,7 +102,7 @@ export async function ensureIndexUpTo(textFile: string, indexFile: string, build
   const opened = readIndex(indexFile);
   let fd: number;
   try {
-    fd = openSync(textFile, 'r');
+    fd = openSync(textFile, READ_FLAGS);
   } catch (err) {
     opened?.close();
     throw err;
@@ -330,7 +331,7 @@ class LineReader {
     if (lines.length <= 256) return lines.map((l) => this.one(l));
     // Every line start in one read too (lineSpan then reads from it), rather than a read per span.
     void this.view.lineStarts;
-    const bytes = readFileSync(this.file);
+    const bytes = readRegularSync(this.file);
     return lines.map((l) => this.decode(bytes.subarray(...this.range(l))));
   }
 
@@ -364,7 +365,7 @@ class LineReader {
           to = nextTo;
         }
         if (block.length < to - from) block = Buffer.allocUnsafe(Math.max(to - from, 2 * block.length));
-        this.fd ??= openSync(this.file, 'r');
+        this.fd ??= openSync(this.file, READ_FLAGS);
         if (readSync(this.fd, block, 0, to - from, from) !== to - from) return;
         for (let k = i; k <= j; k++) {
           const [a, b] = range(k);
@@ -406,7 +407,7 @@ class LineReader {
     if (cached !== undefined) return cached;
     const [from, to] = this.range(line);
     const buf = Buffer.alloc(to - from);
-    this.fd ??= openSync(this.file, 'r');
+    this.fd ??= openSync(this.file, READ_FLAGS);
     readSync(this.fd, buf, 0, buf.length, from);
     return this.decode(buf);
   }

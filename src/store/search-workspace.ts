@@ -3,11 +3,11 @@
 // rule the block follows (memory/workspace-block.ts): one entry per id, the newest copy. A line
 // whose entry lost to a newer copy (an older duplicate, an own entry a teammate edited since)
 // is blank, and so is a team line never shown to an agent (a secret, an instruction: teamRefusal).
-import { readFileSync } from 'node:fs';
 import { workspaceFilePath, readWorkspaceSync } from './workspace.js';
 import { asWorkspaceEntry, notAfter, parseTeam, shownTeamEntries } from '../memory/team.js';
 import { mergeTeam } from '../memory/workspace-block.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
+import { readRegularSync } from './regular-file.js';
 
 export interface WorkspaceSearchText {
   workspace?: string;
@@ -16,7 +16,7 @@ export interface WorkspaceSearchText {
 
 function readOrUndefined(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readRegularSync(file, 'utf8');
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@
 // up from the project folder (no process to start) and composes the block anew only when the file's
 // size or modification time, or the project's own entries, changed (a small cache in the project's
 // memory folder), so a team file of any size costs a prompt one stat.
-import { lstatSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, atomicWrite, createExclusive, ensureDir, readTextIfExists, staysInside, tempBeside, withLock } from './fsx.js';
 import { usageError } from '../ui/errors.js';
@@ -11,6 +11,7 @@ import { TEAM_FILE, teamCachePath, teamFilePath } from './paths.js';
 import { TEAM_ATTRIBUTES, asWorkspaceEntry, notAfter, parseTeam, shownTeamEntries, type TeamFile } from '../memory/team.js';
 import { WORKSPACE_LIMITS, composeWorkspace, mergeTeam, type ComposedWorkspace, type WorkspaceLimits } from '../memory/workspace-block.js';
 import type { WorkspaceEntry } from '../memory/workspace.js';
+import { readRegularSync } from './regular-file.js';
 
 /** The repository's top folder, as git says (exit 2 outside a repository). */
 export async function gitRoot(cwd: string): Promise<string> {
@@ -96,7 +97,7 @@ export function readTeamEntriesSync(projectCwd: string, nowMs: number): Workspac
   if (!found) return [];
   let text: string;
   try {
-    text = readFileSync(found.file, 'utf8');
+    text = readRegularSync(found.file, 'utf8');
   } catch {
     return []; // unreadable: the private workspace memory still renders; `wmem share --check` says why
   }
@@ -135,7 +136,7 @@ export function composedWorkspaceSync(projectCwd: string, projectDir: string, ow
 
 function readCache(file: string): BlockCache | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as BlockCache;
+    return JSON.parse(readRegularSync(file, 'utf8')) as BlockCache;
   } catch {
     return undefined;
   }

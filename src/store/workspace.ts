@@ -1,7 +1,6 @@
 // <project dir>/workspace-memory.json: read (upgraded from older shapes on load), and changed
 // under the project folder's lock with an atomic replace. Every addition goes through the gate.
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
 import { atomicWrite, withLock } from './fsx.js';
 import { workspaceFilePath } from './paths.js';
 import { jsonBreak, usageError } from '../ui/errors.js';
@@ -15,6 +14,7 @@ import {
   type WorkspaceEntry,
   type WorkspaceFile,
 } from '../memory/workspace.js';
+import { readRegularSync } from './regular-file.js';
 
 export { workspaceFilePath };
 
@@ -23,7 +23,7 @@ export function readWorkspaceSync(projectDir: string): WorkspaceFile {
   const file = workspaceFilePath(projectDir);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyWorkspace();
     throw usageError(`cannot read ${file}: ${(err as Error).message}`);

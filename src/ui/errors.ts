@@ -45,6 +45,8 @@ export function fsError(err: unknown, action: string, path: string): WmemError {
       return ioError(`cannot ${action} ${path}: no space left on device`, err, 'free some space and run the command again');
     case 'ENOTDIR':
       return ioError(`cannot ${action} ${path}: a parent of that path is not a folder`, err, 'pass --home DIR pointing at a folder');
+    case 'ENOTREG':
+      return ioError(`cannot ${action} ${path}: it is not a regular file (a FIFO, socket or device put there)`, err, 'remove it or move it away (wmem writes its own again), and run the command again');
     case 'ENOENT':
       return ioError(`cannot ${action} ${path}: no such file or folder`, err);
     case 'ENAMETOOLONG':

@@ -9,6 +9,7 @@
 // package (new file times, as an npm install gives), so that the shared dist/ is never touched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, readdirSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import os from 'node:os';
@@ -188,6 +189,18 @@ describe('the first stages compiled from their code cache', () => {
     }
     expect((await bothAgents(dir)).every((s) => !s.given)).toBe(true);
   }, 120_000);
+
+  it('a FIFO planted in place of a cache is no cache (its open would block the hook for ever)', async () => {
+    const dir = copyPackage('fifo');
+    for (const stage of [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED]) {
+      rmSync(cacheOf(dir, stage));
+      execFileSync('mkfifo', [cacheOf(dir, stage)]);
+    }
+    // Loaded as without a cache (plain require(): nothing through node:vm), answering the same.
+    const runs = await session(dir);
+    expect(runs.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
+    expect(runs.flatMap((r) => r.scripts)).toEqual([]);
+  }, 180_000);
 
   it('a cache V8 refuses (made by another Node, say) is compiled past', async () => {
     const dir = copyPackage('refused');

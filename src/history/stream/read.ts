@@ -3,6 +3,7 @@
 // counts. Nothing here holds a whole file in memory.
 import { promises as fs, readSync } from 'node:fs';
 import { fsError } from '../../ui/errors.js';
+import { READ_FLAGS } from '../../store/regular-file.js';
 import { sha256 } from '../../memory/hash.js';
 
 export interface RawLine {
@@ -24,7 +25,7 @@ export const CHUNK = 1 << 20;
  * `hash`, if given, is fed every byte read, in order: the digest of the range without a second read.
  */
 export async function* readLineBatches(file: string, range: { start?: number; end?: number; hash?: { update(data: Uint8Array): unknown } } = {}): AsyncGenerator<RawLine[]> {
-  const handle = await fs.open(file, 'r').catch((err) => {
+  const handle = await fs.open(file, READ_FLAGS).catch((err) => {
     throw fsError(err, 'read', file);
   });
   try {
@@ -78,7 +79,7 @@ export async function* readLines(file: string, range: { start?: number; end?: nu
  */
 export async function* readChunks(file: string, start: number, end: number): AsyncGenerator<Buffer> {
   if (end <= start) return;
-  const handle = await fs.open(file, 'r').catch((err) => {
+  const handle = await fs.open(file, READ_FLAGS).catch((err) => {
     throw fsError(err, 'read', file);
   });
   const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
@@ -177,7 +178,7 @@ const FIRST_BACKWARD_PIECE = 64 << 10;
 
 /** Yields the lines of `file` before byte `end`, last first (for planning from the end). */
 export async function* readLinesBackward(file: string, end: number): AsyncGenerator<RawLine> {
-  const handle = await fs.open(file, 'r').catch((err) => {
+  const handle = await fs.open(file, READ_FLAGS).catch((err) => {
     throw fsError(err, 'read', file);
   });
   try {

@@ -5,12 +5,13 @@
 // not enter working-memory/ beyond its top level, and removes only the names listed here.
 // Synchronous file calls on purpose: a sweep of 100,000 files is bound by system calls, and the
 // thread pool's round trips would only add to them.
-import { lstatSync, readdirSync, readFileSync, rmSync, unlinkSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, unlinkSync, type Dirent } from 'node:fs';
 import { staysInside } from '../../store/fsx.js';
 import path from 'node:path';
-import { listProjectDirs } from '../../store/project.js';
+import { listProjectDirs, listProjectLinks } from '../../store/project.js';
 import { isTempName } from '../../store/temp-names.js';
 import { isTrashName, planCache, STALE_LOCK_MS, STALE_TEMP_MS, type CacheEntry, type SweepLimits } from './plan.js';
+import { readRegularSync } from '../../store/regular-file.js';
 
 export interface SweepReport {
   filesScanned: number;
@@ -159,7 +160,7 @@ class Sweeper {
     const currentFile = path.join(projectDir, 'current');
     let current: string | undefined;
     try {
-      current = readFileSync(currentFile, 'utf8').split('\n')[0]?.trim();
+      current = readRegularSync(currentFile, 'utf8').split('\n')[0]?.trim();
     } catch {
       /* no current */
     }
@@ -173,5 +174,7 @@ class Sweeper {
 export async function sweepHome(home: string, limits: SweepLimits, dryRun: boolean): Promise<SweepReport> {
   const sweeper = new Sweeper(limits, dryRun);
   for (const projectDir of await listProjectDirs(home)) sweeper.sweepProject(projectDir);
+  // A project folder that is a link is refused by every command and hook (store/project.ts): said here too.
+  for (const link of listProjectLinks(home)) sweeper.report.errors.push({ path: link, message: 'is a symbolic link; skipped (nothing deleted there): remove the link' });
   return sweeper.report;
 }
