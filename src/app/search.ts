@@ -29,7 +29,9 @@ export async function searchSession(options: SearchOptions, env: AppEnv) {
   const scope = { projectDir: session.project.dir, sessions, teamFile: root ? teamFilePath(root) : undefined, nowMs: env.now().getTime() };
   const result = await searchMemory(scope, query, { limit: options.limit ?? 10, heavy: options.heavy });
   for (const id of result.unindexed) await options.indexLater?.(id);
-  return { query, session: session.id, allSessions: Boolean(options.allSessions), filesSearched: result.files, linesSearched: result.lines, hits: result.hits };
+  // What was searched, not what was sent: an answer never carries a query of any length back.
+  const { boundedQuery } = await import('../memory/search.js');
+  return { query: boundedQuery(query), queryChars: query.length, session: session.id, allSessions: Boolean(options.allSessions), filesSearched: result.files, linesSearched: result.lines, hits: result.hits };
 }
 
 export type SearchResult = Awaited<ReturnType<typeof searchSession>>;

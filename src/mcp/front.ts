@@ -70,8 +70,12 @@ export class Unanswered {
 const answerable = (message: Message) => 'method' in message && (typeof message.id === 'string' || typeof message.id === 'number');
 const isAnswer = (message: Message) => message.id !== undefined && ('result' in message || 'error' in message);
 /** Only a well-formed envelope is answered early: anything else goes to the server, which says what is wrong. */
+const ENVELOPE = new Set(['jsonrpc', 'id', 'method', 'params']);
 const wellFormed = (message: Message) =>
-  message.jsonrpc === '2.0' && (message.params === undefined || (typeof message.params === 'object' && message.params !== null && !Array.isArray(message.params)));
+  message.jsonrpc === '2.0' &&
+  (message.id === undefined || typeof message.id === 'string' || Number.isSafeInteger(message.id)) &&
+  Object.keys(message).every((key) => ENVELOPE.has(key)) &&
+  (message.params === undefined || (typeof message.params === 'object' && message.params !== null && !Array.isArray(message.params)));
 /** The longest line read as a message (the rest of a longer one reads as a line that is not JSON). */
 const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
@@ -152,7 +156,9 @@ export async function runFront(options: FrontOptions): Promise<void> {
       notJsonRpc(`a line that is not JSON (${jsonBreak(err, line)})`);
       return;
     }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) return notJsonRpc('a line that is not a JSON object');
+    // A batch (allowed by the 2025-03-26 protocol, removed since): one answer says so, as JSON-RPC asks.
+    if (Array.isArray(message)) return send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'wmem mcp: batches are not supported: send one request a line' } });
+    if (typeof message !== 'object' || message === null) return notJsonRpc('a line that is not a JSON object');
     if (!loading && answerEarly(message)) return;
     if (answerable(message)) unanswered.add(message.id);
     // A cancelled request gets no answer (the server drops it): nothing to wait for.

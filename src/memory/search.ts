@@ -94,9 +94,11 @@ export const MAX_QUERY_CHARS = 2_000;
 
 export function boundedQuery(raw: string): string {
   if (raw.length <= MAX_QUERY_CHARS) return raw;
+  // At a word's end only near the limit: text without spaces (Chinese, Japanese) after an early
+  // one would otherwise keep that first word alone.
   const cut = raw.slice(0, MAX_QUERY_CHARS + 1);
   const space = cut.search(/\s\S*$/);
-  return (space > 0 ? cut.slice(0, space) : cut.slice(0, MAX_QUERY_CHARS)).trimEnd();
+  return (space > MAX_QUERY_CHARS - 100 ? cut.slice(0, space) : cut.slice(0, MAX_QUERY_CHARS)).trimEnd();
 }
 
 export function parseQuery(raw: string, options: QueryOptions = {}): Query {

@@ -22,7 +22,7 @@ const ECHO_CHARS = 200;
 /** The hits one a line (`file:line  snippet`, resolved pointers and duplicates indented). */
 export function renderSearch(data: SearchResult, style: Style): string {
   if (!data.hits.length) {
-    const echo = data.query.length > ECHO_CHARS ? `${JSON.stringify(data.query.slice(0, ECHO_CHARS))}… (${data.query.length} characters)` : JSON.stringify(data.query);
+    const echo = data.queryChars > ECHO_CHARS ? `${JSON.stringify(data.query.slice(0, ECHO_CHARS))}… (${data.queryChars} characters)` : JSON.stringify(data.query);
     return `no match for ${echo} in ${data.filesSearched} files`;
   }
   const lines: string[] = [];

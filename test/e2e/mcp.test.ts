@@ -195,6 +195,19 @@ describe('wmem mcp', () => {
     expect(await readFile(scratch, 'utf8')).not.toMatch(/ x$/m);
   });
 
+  it('checks a request answered before the server has loaded as it checks the others; a batch gets one answer saying so', async () => {
+    const r = raw();
+    // First lines of all, answered from the manifest when well formed: these are not.
+    r.write({ jsonrpc: '2.0', id: { x: 1 }, method: 'ping' });
+    r.write({ ...INIT, id: 1.5 });
+    r.write({ jsonrpc: '2.0', id: 3, method: 'ping', extra: true });
+    r.write([{ jsonrpc: '2.0', id: 4, method: 'ping' }]);
+    const answers = await r.end();
+    expect(answers).toHaveLength(4);
+    for (const answer of answers) expect(answer.error?.code, JSON.stringify(answer)).toBe(-32600);
+    expect(answers.map((a) => a.error.message).join('\n')).toMatch(/batches are not supported/);
+  });
+
   it('calls each tool: results carry the CLI wording and structured content', async () => {
     const c = await connect();
     const noted = await call(c, 'note', { text: 'chose SQLite over Postgres: one file, no server', importance: 0.9, tags: ['decisions'] });
@@ -341,8 +354,11 @@ describe('wmem mcp', () => {
     // A name found up Object.prototype is no tool either.
     for (const name of ['__proto__', 'constructor', 'toString']) expect(textOf((await c.client.callTool({ name, arguments: {} })) as ToolResult)).toMatch(new RegExp(`^wmem: unknown tool "${name}"\\n  the tools are note, `));
     // A miss repeats a long query's start only.
-    const miss = textOf(await call(c, 'search', { query: 'zqxj '.repeat(40_000) }));
+    const missed = await call(c, 'search', { query: 'zqxj '.repeat(40_000) });
+    const miss = textOf(missed);
     expect(miss).toMatch(/^no match for "(zqxj ){40}"… \(199999 characters\) in \d+ files$/);
+    // Nor does its structured content carry it back whole: what was searched, and the length sent.
+    expect((missed as { structuredContent: { query: string; queryChars: number } }).structuredContent).toMatchObject({ query: expect.stringMatching(/^(zqxj ){399}zqxj$/), queryChars: 199_999 });
     // Still serving after all that.
     expect((await call(c, 'note', { text: 'still here' })).isError).toBeFalsy();
   });

@@ -128,6 +128,8 @@ describe('a huge query', () => {
     expect(long.startsWith(bounded + ' ')).toBe(true);
     expect(boundedQuery('x'.repeat(MAX_QUERY_CHARS * 3))).toHaveLength(MAX_QUERY_CHARS);
     expect(boundedQuery('how do we ship a release')).toBe('how do we ship a release');
+    // Text without spaces after an early one is cut at the limit, not back to its first word.
+    expect(boundedQuery('TypeError: ' + '构建失败因为配置文件缺少模块'.repeat(200))).toHaveLength(MAX_QUERY_CHARS);
   });
 });
 
