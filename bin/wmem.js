@@ -97,6 +97,8 @@ function hookEntry(read) {
  * end (~60 page faults, ~3 % of its time, for a heap about to be dropped: bench/README.md,
  * after13). Not a setImmediate (runtime.ts exitWhenIdle): that turn runs the posted task first.
  * process.exit keeps process.exitCode and runs the 'exit' listeners (the code cache's writer).
+ * It cannot see a promise callback or nextTick still queued: every hook path awaits its work
+ * before it resolves (a chain left running after the answer would be cut here, so never leave one).
  */
 function endIfIdle() {
   if (process.getActiveResourcesInfo().length === 0) process.exit();
