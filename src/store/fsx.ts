@@ -3,7 +3,7 @@
 // path containment for names that come from users, agents or hook input.
 // Named imports only: a default import of node:fs becomes esbuild's __toESM in the CommonJS hook
 // stages, a copy of every fs property behind a getter made on each hook's start (~44 KB allocated).
-import { promises as fs, constants as fsc, closeSync, fstatSync, fsync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { promises as fs, constants as fsc, closeSync, fstatSync, fsync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -102,7 +102,7 @@ export function lockHeldByLiveProcess(dir: string): boolean {
   try {
     const lockfilePath = lockPathOf(dir);
     if (!lstatSync(lockfilePath).isDirectory()) return false;
-    const pid = Number(readFileSync(ownerFile(lockfilePath), 'utf8').split('-')[0]);
+    const pid = Number(readRegularSync(ownerFile(lockfilePath), 'utf8').split('-')[0]);
     return Number.isInteger(pid) && pid > 0 && processAlive(pid);
   } catch {
     return false;
@@ -393,7 +393,7 @@ export function assertLocksHeld(): void {
     let token: string | undefined;
     let ino: number | undefined;
     try {
-      token = hold.token === undefined ? undefined : readFileSync(ownerFile(hold.lockfilePath), 'utf8');
+      token = hold.token === undefined ? undefined : readRegularSync(ownerFile(hold.lockfilePath), 'utf8');
       ino = lstatSync(hold.lockfilePath).ino;
     } catch {
       /* gone: lost */
@@ -456,7 +456,13 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
 
 function writeToken(file: string, token: string): string | undefined {
   try {
-    writeFileSync(file, token, { mode: FILE_MODE });
+    // Non-blocking: a FIFO planted at the owner's name would wait for a reader for ever (ENXIO now).
+    const fd = openSync(file, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_TRUNC | fsc.O_NONBLOCK, FILE_MODE);
+    try {
+      writeSync(fd, token);
+    } finally {
+      closeSync(fd);
+    }
     return token;
   } catch {
     return undefined;
@@ -467,7 +473,7 @@ async function removeOwnToken(hold: Hold): Promise<void> {
   if (hold.token === undefined) return;
   try {
     // unlinkSync, not rmSync: the first rmSync of a process loads Node's rimraf (~1 ms of CPU, on every locked hook too).
-    if (readFileSync(ownerFile(hold.lockfilePath), 'utf8') === hold.token) unlinkSync(ownerFile(hold.lockfilePath));
+    if (readRegularSync(ownerFile(hold.lockfilePath), 'utf8') === hold.token) unlinkSync(ownerFile(hold.lockfilePath));
   } catch {
     /* another holder's now, or gone */
   }

@@ -344,7 +344,7 @@ export async function indexSession(id: string, paths: SessionPaths): Promise<num
     return indexed;
   } finally {
     try {
-      if (readFileSync(marker, 'utf8') === String(process.pid)) unlinkSync(marker);
+      if (readRegularSync(marker, 'utf8') === String(process.pid)) unlinkSync(marker);
     } catch {
       /* gone already */
     }
@@ -372,7 +372,7 @@ function indexingMarker(paths: SessionPaths): string {
 function livePidIn(file: string): boolean | undefined {
   let holder: number;
   try {
-    holder = Number(readFileSync(file, 'utf8'));
+    holder = Number(readRegularSync(file, 'utf8'));
   } catch {
     return undefined;
   }

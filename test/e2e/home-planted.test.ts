@@ -56,6 +56,9 @@ describe('a FIFO planted at a file wmem keeps', () => {
     ['current', (p) => path.join(p.project, 'current')],
     ['project.json', (p) => path.join(p.project, 'project.json')],
     ['messages.jsonl', (p) => path.join(p.session, 'messages.jsonl')],
+    // The locks' owner tokens: written when a lock is taken, read when it is checked and released.
+    ['.lock.owner', (p) => path.join(p.session, '.lock.owner')],
+    ['.lock.owner', (p) => path.join(p.project, '.lock.owner')],
   ];
 
   it.each(PLANTS)('%s: hooks exit 0 and log, commands answer or name the file; none blocks', async (name, where) => {

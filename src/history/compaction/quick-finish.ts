@@ -13,6 +13,7 @@ import { readLines } from '../stream/read.js';
 import { DurableFile, appendBytes, tempFor } from '../stream/durable.js';
 import { SETTLE_MS, untilStill } from '../stream/swap.js';
 import { recordArchiveDigest } from './archive-digests.js';
+import { readRegularSync } from '../../store/regular-file.js';
 import { nodeHash } from '../../memory/hash.js';
 
 /** A quick cut's part of the journal: what its finishing still has to do. */
@@ -59,7 +60,7 @@ export async function noteCarried(session: Session, id: string, carriedTo: numbe
 
 async function readCarried(session: Session, id: string): Promise<CarriedNote | undefined> {
   try {
-    const note = JSON.parse(await fs.readFile(carriedNotePath(session), 'utf8')) as Partial<CarriedNote>;
+    const note = JSON.parse(readRegularSync(carriedNotePath(session), 'utf8')) as Partial<CarriedNote>;
     if (note.id !== id || !Number.isSafeInteger(note.carriedTo)) return undefined;
     const pending = note.pending && Number.isSafeInteger(note.pending.at) && Number.isSafeInteger(note.pending.length) ? note.pending : undefined;
     return { id, carriedTo: note.carriedTo!, ...(pending ? { pending } : {}) };
