@@ -124,23 +124,21 @@ export type TeamChange = { kind: 'add' | 'remove'; id: string; line: string } | 
  */
 export function diffTeam(before: TeamFile, after: TeamFile, latest = Infinity): TeamChange[] {
   const had = new Map<string, string[]>();
-  for (const e of before.entries) {
-    const at = had.get(e.id);
-    if (at) at.push(formatEntry(e));
-    else had.set(e.id, [formatEntry(e)]);
-  }
-  const will = new Map(resolveTeam(after.entries, latest).entries.map((e) => [e.id, formatEntry(e)]));
-  const winner = new Map(resolveTeam(before.entries, latest).entries.map((e) => [e.id, formatEntry(e)]));
+  for (const e of before.entries) had.set(e.id, [...(had.get(e.id) ?? []), formatEntry(e)]);
+  // What formatTeam writes: each id's shown copy, and the refused lines beside it as they are.
+  const shown = (file: TeamFile) => new Map(shownTeamEntries(file.entries, latest).map((e) => [e.id, formatEntry(e)]));
+  const will = shown(after);
+  const winner = shown(before);
+  const refused = after.entries.filter((e) => teamRefusal(e.text));
   const changes: TeamChange[] = [];
   for (const id of [...new Set([...had.keys(), ...will.keys()])].sort()) {
     const lines = had.get(id) ?? [];
     const next = will.get(id);
-    if (!lines.length) changes.push({ kind: 'add', id, line: next! });
-    else if (next === undefined) for (const line of lines) changes.push({ kind: 'remove', id, line });
-    else {
-      if (!lines.includes(next)) changes.push({ kind: 'change', id, from: winner.get(id)!, to: next });
-      for (const line of lines) if (line !== next && (lines.includes(next) || line !== winner.get(id))) changes.push({ kind: 'remove', id, line });
-    }
+    const from = winner.get(id);
+    const changed = next !== undefined && !lines.includes(next);
+    if (changed) changes.push(from === undefined ? { kind: 'add', id, line: next } : { kind: 'change', id, from, to: next });
+    const kept = new Set([...(next === undefined ? [] : [next]), ...refused.filter((e) => e.id === id).map(formatEntry)]);
+    for (const line of lines) if (!kept.has(line) && !(changed && line === from)) changes.push({ kind: 'remove', id, line });
   }
   return changes;
 }
