@@ -77,6 +77,9 @@ export function notAfter(nowMs: number): number {
   return nowMs + FUTURE_SLACK_MS;
 }
 
+/** The file's order: by id, in code units (the same on every machine). */
+const byIdOrder = (a: TeamEntry, b: TeamEntry) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /**
  * One entry per id (the winner: newest `updated`, a broken or future one counting as the oldest,
  * then the greater text; see newerCopy), sorted by id; and the ids that appeared more than once.
@@ -92,7 +95,7 @@ export function resolveTeam(entries: TeamEntry[], latest = Infinity): { entries:
     else lines.set(entry.id, [entry.line]);
   }
   const duplicates = [...lines].filter(([, at]) => at.length > 1).map(([id, at]) => ({ id, lines: at }));
-  return { entries: [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)), duplicates };
+  return { entries: [...byId.values()].sort(byIdOrder), duplicates };
 }
 
 /**
@@ -104,8 +107,7 @@ export function resolveTeam(entries: TeamEntry[], latest = Infinity): { entries:
 export function formatTeam(file: TeamFile, latest = Infinity): string {
   const preamble = file.preamble.length ? file.preamble : TEAM_PREAMBLE;
   const refused = file.entries.filter((e) => teamRefusal(e.text));
-  const byId = (a: TeamEntry, b: TeamEntry) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const body = [...shownTeamEntries(file.entries, latest), ...refused].sort(byId).map(formatEntry);
+  const body = [...shownTeamEntries(file.entries, latest), ...refused].sort(byIdOrder).map(formatEntry);
   return [...preamble, ...body, ...file.malformed.map((m) => m.raw)].join('\n') + '\n';
 }
 
