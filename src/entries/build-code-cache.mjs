@@ -6,7 +6,9 @@
 // prompt after a tool call (first-prompt*.cjs: what a prompt with the memory unchanged runs, and
 // the hot state's re-render) and a resumed session's start (first-start*.cjs) of Claude Code,
 // Droid, Qwen Code, Copilot CLI, OpenCode, Codex CLI and Kilo Code (AGENTS below); every agent's tool call (first-tool*.cjs:
-// Claude Code's what its run compiled, the others' their top level alone); and context-hot.cjs,
+// Claude Code's what its run compiled, the others' their top level alone); the compaction's stages
+// (first-archive*.cjs, first-end*.cjs: Claude Code's from its PreCompact and PostCompact runs, the
+// others' their top level alone; ~35-75 M instructions of parsing each, bench/README.md lead14); and context-hot.cjs,
 // the re-render the other agents' prompts and starts load beside their stage (through
 // bin/wmem.js's loader, __wmemLoad). Its cache is the last such run's (Kilo's): the re-render's
 // functions are the same for every agent. The rest load as before. Run
@@ -44,6 +46,11 @@ const AGENTS = {
     prompt: ['UserPromptSubmit', { prompt: 'next' }],
     tool: (at) => ['PostToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(at.project, 'a.ts'), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 't' }],
     toolCache: true,
+    // Its compaction, each hook's run cached (first-archive.cjs, first-end.cjs: SessionEnd's stage too).
+    compaction: [
+      ['PreCompact', { trigger: 'auto', custom_instructions: '' }],
+      ['PostCompact', { trigger: 'auto', compact_summary: 'The user is shipping the compaction path; the tests pass.' }],
+    ],
   },
   droid: {
     input: claudeLike,
@@ -132,8 +139,8 @@ function undoneOnFailure(make, failed) {
 }
 
 /**
- * The prompt, start and tool stages the runs above left without a cache (those of the agents AGENTS
- * has no runs for: Gemini CLI's): each gets the cache of its top level alone,
+ * The prompt, start, tool and compaction stages the runs above left without a cache (those of the
+ * agents AGENTS has no runs for, Gemini CLI's, and every compaction stage but Claude Code's): each gets the cache of its top level alone,
  * which the path a run takes cannot change, from one hook of an event routed to it
  * (first-routes.json) in a home of its own. What that hook then does with an empty input is not
  * looked at (a hook ends silently whatever its input), but it must write no other stage's cache
@@ -146,7 +153,7 @@ function topLevelCaches(work, failedAgents, failed) {
   for (const [agent, events] of Object.entries(agents)) {
     if (failedAgents.has(agent)) continue;
     for (const [event, stage] of Object.entries(events)) {
-      if (!/^first-(tool|prompt|start)/.test(stage) || tried.has(`${stage}.v8`)) continue;
+      if (!/^first-(tool|prompt|start|end|archive)/.test(stage) || tried.has(`${stage}.v8`)) continue;
       tried.add(`${stage}.v8`);
       undoneOnFailure(() => topLevelRun(work, agent, event, stage), failed);
     }
@@ -257,6 +264,8 @@ function agentRuns(work, agent, spec) {
     [...tool, undefined, false],
     [...spec.start('resume'), '1', spec.startAnswers !== false],
   ];
+  // Last: a compaction changes the overview, which the runs above find as it usually is.
+  for (const [event, fields] of spec.compaction ?? []) runs.push([event, fields, '1', false]);
   for (const [event, fields, write, answers] of runs) {
     const run = runHook(agent, event, { dir, cwd: at.project, input: JSON.stringify(spec.input(event, fields, at)), write });
     // A hook fails silently by design: a prompt or a resume that printed nothing did not run its stage whole.

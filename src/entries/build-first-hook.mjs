@@ -247,13 +247,14 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
 
 /**
  * The kinds of stage src/entries/build-code-cache.mjs may make a V8 code cache of (the prompts,
- * tool calls and session starts, and context-hot.cjs beside them; it checks their banner):
+ * tool calls, session starts and compaction moments, and context-hot.cjs beside them; it checks
+ * their banner):
  * bin/wmem.js compiles those
  * through node:vm, whose scripts have no loader for import() on Node 20, so each import() left in
  * them (an external package, the tokenizer) calls __wmemImport, bin/wmem.js's own import() when it
  * compiled the stage, else Node's.
  */
-const CODE_CACHED = ['first-prompt', 'first-tool', 'first-start', 'context-hot'];
+const CODE_CACHED = ['first-prompt', 'first-tool', 'first-start', 'context-hot', 'first-end', 'first-archive'];
 
 // Which agent's events each kind serves comes from a build with every agent's hook part
 // (first-routes.ts's firstStageRoutes: lookup.ts's agents, their events, the moments the stage

@@ -28,6 +28,9 @@ const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'op
 const BESIDE_CACHED = ['context-hot.cjs'];
 // The compact entry's, made by a compaction's run (test/e2e/compact-code-cache.test.ts).
 const COMPACT_CACHED = ['fast-compact.cjs'];
+// The compaction hooks' stages (before: first-archive; after, and a session's end: first-end):
+// Claude Code's from its own runs, every other agent's from its top level alone.
+const COMPACTION_STAGES = ['', ...['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'opencode'].map((agent) => `-${agent}`)].flatMap((agent) => [`first-archive${agent}.cjs`, `first-end${agent}.cjs`]);
 // Records, as the process exits, each script bin/wmem.js compiled through node:vm: whether it was
 // given cached data and whether V8 refused it.
 const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
@@ -115,8 +118,9 @@ describe('the first stages compiled from their code cache', () => {
   }
 
   it('the build made one for each of them, stamped with its stage', () => {
-    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual([...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED].map((s) => `${s}.v8`).sort());
-    for (const stage of [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED]) {
+    const all = [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED, ...COMPACTION_STAGES];
+    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual(all.map((s) => `${s}.v8`).sort());
+    for (const stage of all) {
       const cache = readFileSync(cacheOf(ROOT, stage));
       expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(header(readFileSync(path.join(ROOT, 'dist', 'fast', stage)), dataOf(cache)));
     }
@@ -210,4 +214,75 @@ describe('the first stages compiled from their code cache', () => {
     }
     expect((await bothAgents(dir)).every((s) => s.given && s.rejected)).toBe(true);
   }, 120_000);
+});
+
+/**
+ * A Claude Code session through its compaction and end, through the package at `dir`: each
+ * hook's stdout, the scripts compiled through node:vm, and the memory it left (the working-memory
+ * folder's files, their text with times and the session's root as placeholders). The overview
+ * holds a long section, cut to the memory part's budget as the hooks render it. Each package's
+ * folder name has the same length: the paths are in the memory part, whose cut they move.
+ */
+async function compactionSession(dir: string) {
+  const root = path.join(dir, 'compaction');
+  const [home, project] = [path.join(root, 'home'), path.join(root, 'project')];
+  cpSync(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), path.join(root, 'transcript.jsonl'));
+  cpSync(path.join(ROOT, 'package.json'), path.join(project, 'package.json'));
+  const scripts = path.join(root, 'scripts.json');
+  const env = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', WMEM_HOME: home, WMEM_TEST_SCRIPTS: scripts, NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')}` };
+  const placeholders = (text: string) => text.split(root).join('<root>').split(root.slice(1).replace(/[/\\:]/g, '-')).join('<root>').replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z/g, '<time>').replace(/\d{8}T\d{6,9}Z?/g, '<stamp>');
+  const run = async (event: string, fields: Record<string, unknown>) => {
+    const input = JSON.stringify({ session_id: SID, transcript_path: path.join(root, 'transcript.jsonl'), cwd: project, hook_event_name: event, ...fields });
+    const r = await execa('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', event], { cwd: project, input, reject: false, extendEnv: false, timeout: 60_000, env });
+    expect({ event, exitCode: r.exitCode, stderr: r.stderr }).toEqual({ event, exitCode: 0, stderr: '' });
+    return { stdout: placeholders(String(r.stdout)), scripts: (JSON.parse(readFileSync(scripts, 'utf8')) as { file: string; given: boolean; rejected: boolean }[]).map((s) => s.file + (s.given ? '' : ' (no cache)') + (s.rejected ? ' (refused)' : '')) };
+  };
+  const runs = [await run('SessionStart', { source: 'startup' })];
+  const memory = path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]/g, '-')}--`, SID, 'working-memory');
+  const overview = path.join(memory, 'overview.md');
+  const facts = Array.from({ length: 1200 }, (_, i) => `- fact ${i}: the build step ${i % 37} writes dist/part-${i}.js before the tests run`).join('\n');
+  writeFileSync(overview, readFileSync(overview, 'utf8').replace('## Known Context\n', `## Known Context\n${facts}\n`));
+  runs.push(await run('UserPromptSubmit', { prompt: 'first' }));
+  runs.push(await run('PreCompact', { trigger: 'auto', custom_instructions: '' }));
+  runs.push(await run('PostCompact', { trigger: 'auto', compact_summary: 'Summary: the user is shipping the compaction path. '.repeat(20) }));
+  runs.push(await run('SessionStart', { source: 'compact' }));
+  runs.push(await run('UserPromptSubmit', { prompt: 'after the compaction' }));
+  runs.push(await run('SessionEnd', { reason: 'other' }));
+  const files = (readdirSync(memory, { recursive: true }) as string[]).sort();
+  const texts = files.filter((f) => /\.(md|jsonl)$/.test(f)).map((f) => [placeholders(f), placeholders(readFileSync(path.join(memory, f), 'utf8'))]);
+  return { stdout: runs.map((r) => r.stdout), scripts: runs.map((r) => r.scripts), files: files.map(placeholders), texts };
+}
+
+describe("the compaction hooks' stages compiled from their code cache", () => {
+  let plain: Awaited<ReturnType<typeof compactionSession>>;
+  beforeAll(async () => {
+    const dir = copyPackage('cmp-plain');
+    rmSync(path.join(dir, 'dist', 'code-cache'), { recursive: true });
+    plain = await compactionSession(dir);
+  }, 180_000);
+
+  it('before and after a compaction, and at the end, each stage is taken from its cache, answering and archiving as without it', async () => {
+    expect(plain.scripts.flat()).toEqual([]);
+    expect(plain.stdout.filter((out) => out.includes('"additionalContext"')).length).toBeGreaterThanOrEqual(3);
+    const cached = await compactionSession(copyPackage('cmp-cache'));
+    expect(cached.stdout).toEqual(plain.stdout);
+    expect(cached.files).toEqual(plain.files);
+    expect(cached.texts).toEqual(plain.texts);
+    // Each hook through its stage, from that stage's cache (SessionEnd's is first-end's, made by PostCompact's run).
+    expect(cached.scripts).toEqual([['first-start.cjs'], ['first-prompt.cjs'], ['first-archive.cjs'], ['first-end.cjs'], ['first-start.cjs'], ['first-prompt.cjs'], ['first-end.cjs']]);
+  }, 180_000);
+
+  it('damaged data in those caches is never given to V8, and the hooks answer the same', async () => {
+    const dir = copyPackage('cmp-broke');
+    for (const stage of ['first-archive.cjs', 'first-end.cjs']) {
+      const cache = readFileSync(cacheOf(dir, stage));
+      for (let at = cache.length - 4000; at < cache.length - 3960; at++) cache[at] ^= 0x5a;
+      writeFileSync(cacheOf(dir, stage), cache);
+    }
+    const damaged = await compactionSession(dir);
+    expect(damaged.stdout).toEqual(plain.stdout);
+    expect(damaged.texts).toEqual(plain.texts);
+    expect(damaged.scripts[2]).toEqual(['first-archive.cjs (no cache)']);
+    expect(damaged.scripts[3]).toEqual(['first-end.cjs (no cache)']);
+  }, 180_000);
 });
