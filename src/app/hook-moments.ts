@@ -142,7 +142,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
   const { session } = await locateSession(moment);
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
   if (moment.adapter.answer.memoryAtStart === false) return { session: session.id, note: `session ready (${input.source ?? 'no source'}); the memory part goes with the first prompt` };
-  const { plan, where } = await withState(session, moment, async (state) => {
+  return withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, false, session);
     if (read?.cursor) state.transcript = read.cursor;
     const boundary = read?.view.boundary;
@@ -153,13 +153,30 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     const part = await memoryPart(session, env, { ...rememberSettings(state, moment), usage: read?.view });
     const plan = planResend(part.memory, heldAtStart(state, input, boundary), part.where, { digest: part.memoryDigest, blocks: part.memoryBlocks });
     state.delivered = deliveryOf(plan.copy, boundary, input.transcriptPath);
-    return { plan, where: part.where };
+    if (plan.kind === 'unchanged') {
+      const { renderUnchangedPointer } = await import('../render/context.js');
+      return { output: handOver(moment, answer(moment, renderUnchangedPointer(part.where))), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
+    }
+    return { output: handOver(moment, answer(moment, plan.text)), session: session.id, note: `${deliveredNote(plan)} (${input.source ?? 'no source'})` };
   });
-  if (plan.kind === 'unchanged') {
-    const { renderUnchangedPointer } = await import('../render/context.js');
-    return { output: answer(moment, renderUnchangedPointer(where)), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
+}
+
+/**
+ * The answer written to the agent now, inside the state's lock, when the driver can write it
+ * (options.deliver): the state saying the memory part was given is saved after the write, and not
+ * at all when the write fails (the agent gone, its pipe closed, the hook killed before): the next
+ * prompt then sends it again instead of believing the conversation holds it. No second lock and
+ * no fsync: the state is written once, as before, only later. Undefined once written (the driver
+ * prints nothing more), else the answer for the driver to print.
+ */
+function handOver({ options }: Moment, output: unknown): unknown {
+  if (!options.deliver || output === undefined) return output;
+  try {
+    options.deliver(output);
+  } catch (err) {
+    throw new HookFailure(`the answer could not be written to stdout (${(err as NodeJS.ErrnoException)?.code ?? String(err)}): nothing recorded as delivered`);
   }
-  return { output: answer(moment, plan.text), session: session.id, note: `${deliveredNote(plan)} (${input.source ?? 'no source'})` };
+  return undefined;
 }
 
 function deliveredNote(plan: ResendPlan): string {
@@ -216,7 +233,7 @@ export async function prompt(moment: Moment): Promise<HookResult> {
     const replacement = delivered && replaces && !wantMemory ? memory : undefined;
     const sent = !delivered ? '' : wantMemory ? `, memory part too (${why})` : replacement ? ', memory part replaced (it changed)' : `, ${deliveredNote(plan)}`;
     return {
-      output: adapter.answer.answer(input, text, replacement),
+      output: handOver(moment, adapter.answer.answer(input, text, replacement)),
       session: session.id,
       note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${sent}`,
     };
