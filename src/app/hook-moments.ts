@@ -6,7 +6,6 @@
 // and the session end's hook-compaction.ts's (it shares the transcript helpers exported here), and
 // where a moment's session is, hook-session.ts's: a tool call loads neither this module nor what it
 // renders with.
-import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readCurrent, writeCurrent, type Session } from '../store/session.js';
 import type { AgentHook, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
@@ -16,6 +15,7 @@ import type { Observed } from '../store/meter-sources.js';
 import { cleanModelId } from '../store/meter-sources.js';
 import { planResend, type MemoryCopy, type ResendPlan } from '../render/memory-resend.js';
 import type { AppEnv } from './env.js';
+import { checkTranscriptPath } from '../agents/transcript-path.js';
 import { HookFailure, locateSession, type HookResult, type Moment } from './hook-session.js';
 
 /** The usage as of this hook, and where the transcript read stopped (when there is a transcript). */
@@ -34,28 +34,6 @@ export async function readUsage(moment: Moment, state: HookState, required: bool
   // Reported usage is kept as the cursor too, so `wmem status` finds it through the adapter later.
   const fromInput = moment.input.usage ? passedUsage(moment.input.usage, moment.adapter, session) : undefined;
   return (await readTranscript(moment, state, required)) ?? fromInput;
-}
-
-/**
- * A transcript path from hook input is read (and archived, byte for byte): it must be absolute and
- * name a .jsonl file, as every agent's transcript does, so that input naming /etc/passwd or a
- * key file gets nothing copied into memory. A link named `.jsonl` is followed only to a `.jsonl`
- * file: `x.jsonl -> /etc/shadow` is refused as /etc/shadow would be.
- */
-export function checkTranscriptPath(file: string): void {
-  if (!path.isAbsolute(file)) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not an absolute path`);
-  // `lnk/../x.jsonl`: the kernel walks `..` through the link, path.resolve (the readers') drops it:
-  // two files. Agents send normalized paths; anything else is refused.
-  if (path.normalize(file) !== file) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not a normalized path (no '.', '..' or '//' parts)`);
-  if (!file.endsWith('.jsonl')) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not a .jsonl file (every agent's transcript is one)`);
-  if (!lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return;
-  let target: string;
-  try {
-    target = realpathSync.native(file);
-  } catch {
-    return; // a dangling link: read as a missing transcript
-  }
-  if (!target.endsWith('.jsonl')) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is a link to ${JSON.stringify(target)}, which is not a .jsonl file`);
 }
 
 async function readTranscript({ input, adapter }: Moment, state: HookState, required: boolean): Promise<UsageRead | undefined> {
