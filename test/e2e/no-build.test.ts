@@ -14,7 +14,7 @@ beforeAll(async () => {
   box = await sandbox();
   const copy = path.join(box.root, 'wmem');
   await mkdir(path.join(copy, 'bin'), { recursive: true });
-  for (const file of ['bin/wmem.js', 'bin/package.json', 'package.json']) await copyFile(path.join(ROOT, file), path.join(copy, file));
+  for (const file of ['bin/wmem.js', 'bin/no-build.js', 'bin/package.json', 'package.json']) await copyFile(path.join(ROOT, file), path.join(copy, file));
   bin = path.join(copy, 'bin', 'wmem.js');
   await mkdir(path.join(box.home, 'logs'), { recursive: true });
 });
