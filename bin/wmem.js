@@ -357,6 +357,13 @@ function parseLine(options) {
 main().catch((err) => {
   // The reader of our output went away (`| head`): quietly, as runtime.ts reportError.
   if (err && err.code === 'EPIPE') return;
+  // No dist/ (not built, a build under way, a partial copy): said without a stack (bin/no-build.js,
+  // a file of its own so that this one, compiled on every prompt, stays small).
+  try {
+    if (require('./no-build.js').reportMissingBuild(err, args)) return;
+  } catch {
+    // bin/ copied in part too: the error below, as before
+  }
   process.stderr.write(`wmem: internal error, please report it with the lines below\n${(err && err.stack) || String(err)}\n`);
   process.exitCode = 1;
 });

@@ -9,7 +9,7 @@ import { hookStateFile } from '../store/hook-state.js';
 import { offFile } from '../store/switch.js';
 import { hotStatePath, projectFilePath, teamCachePath, teamFilePath, workspaceFilePath } from '../store/paths.js';
 import { AGENT_NAMES } from '../agents/lookup.js';
-import { readRegularSync } from '../store/regular-file.js';
+import { readStateSync } from '../store/regular-file.js';
 
 /**
  * The `.git` looked for in each folder up to the repository's root (only whether each is there
@@ -28,7 +28,7 @@ function teamInputs(projectCwd: string): { present: string[]; files: string[] } 
 /** The transcript a hook state names (read on by `wmem context` from the hooks' cursor). */
 function transcriptOf(stateFile: string): string | undefined {
   try {
-    const file = (JSON.parse(readRegularSync(stateFile, 'utf8')) as { transcript?: { path?: unknown } }).transcript?.path;
+    const file = (JSON.parse(readStateSync(stateFile) ?? '{}') as { transcript?: { path?: unknown } }).transcript?.path;
     return typeof file === 'string' && file ? file : undefined;
   } catch {
     return undefined;

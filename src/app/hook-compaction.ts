@@ -7,7 +7,8 @@ import { promises as fs } from 'node:fs';
 import { fileStamp } from '../store/paths.js';
 import type { Session } from '../store/session.js';
 import { HookFailure, locateSession, sessionExists, warmContext, type HookResult, type Moment } from './hook-session.js';
-import { checkTranscriptPath, conversationFile, passedUsage, readUsage, withState } from './hook-moments.js';
+import { checkTranscriptPath } from '../agents/transcript-path.js';
+import { conversationFile, passedUsage, readUsage, withState } from './hook-moments.js';
 
 /**
  * Whether this before-compact may fire with no compaction to follow (Gemini CLI's PreCompress)

@@ -6,7 +6,6 @@
 // and the session end's hook-compaction.ts's (it shares the transcript helpers exported here), and
 // where a moment's session is, hook-session.ts's: a tool call loads neither this module nor what it
 // renders with.
-import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { readCurrent, writeCurrent, type Session } from '../store/session.js';
 import type { AgentHook, HookInput, TranscriptCursor, TranscriptRead, UsageView } from '../agents/adapter.js';
@@ -16,6 +15,7 @@ import type { Observed } from '../store/meter-sources.js';
 import { cleanModelId } from '../store/meter-sources.js';
 import { planResend, type MemoryCopy, type ResendPlan } from '../render/memory-resend.js';
 import type { AppEnv } from './env.js';
+import { checkTranscriptPath } from '../agents/transcript-path.js';
 import { HookFailure, locateSession, type HookResult, type Moment } from './hook-session.js';
 
 /** The usage as of this hook, and where the transcript read stopped (when there is a transcript). */
@@ -34,28 +34,6 @@ export async function readUsage(moment: Moment, state: HookState, required: bool
   // Reported usage is kept as the cursor too, so `wmem status` finds it through the adapter later.
   const fromInput = moment.input.usage ? passedUsage(moment.input.usage, moment.adapter, session) : undefined;
   return (await readTranscript(moment, state, required)) ?? fromInput;
-}
-
-/**
- * A transcript path from hook input is read (and archived, byte for byte): it must be absolute and
- * name a .jsonl file, as every agent's transcript does, so that input naming /etc/passwd or a
- * key file gets nothing copied into memory. A link named `.jsonl` is followed only to a `.jsonl`
- * file: `x.jsonl -> /etc/shadow` is refused as /etc/shadow would be.
- */
-export function checkTranscriptPath(file: string): void {
-  if (!path.isAbsolute(file)) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not an absolute path`);
-  // `lnk/../x.jsonl`: the kernel walks `..` through the link, path.resolve (the readers') drops it:
-  // two files. Agents send normalized paths; anything else is refused.
-  if (path.normalize(file) !== file) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not a normalized path (no '.', '..' or '//' parts)`);
-  if (!file.endsWith('.jsonl')) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is not a .jsonl file (every agent's transcript is one)`);
-  if (!lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return;
-  let target: string;
-  try {
-    target = realpathSync.native(file);
-  } catch {
-    return; // a dangling link: read as a missing transcript
-  }
-  if (!target.endsWith('.jsonl')) throw new HookFailure(`transcript_path ${JSON.stringify(file)} is a link to ${JSON.stringify(target)}, which is not a .jsonl file`);
 }
 
 async function readTranscript({ input, adapter }: Moment, state: HookState, required: boolean): Promise<UsageRead | undefined> {
@@ -142,7 +120,7 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
   const { session } = await locateSession(moment);
   if ((await readCurrent(session.project.dir)) !== session.id) await writeCurrent(session.project.dir, session.id);
   if (moment.adapter.answer.memoryAtStart === false) return { session: session.id, note: `session ready (${input.source ?? 'no source'}); the memory part goes with the first prompt` };
-  const { plan, where } = await withState(session, moment, async (state) => {
+  return withState(session, moment, async (state) => {
     const read = await readUsage(moment, state, false, session);
     if (read?.cursor) state.transcript = read.cursor;
     const boundary = read?.view.boundary;
@@ -153,13 +131,30 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     const part = await memoryPart(session, env, { ...rememberSettings(state, moment), usage: read?.view });
     const plan = planResend(part.memory, heldAtStart(state, input, boundary), part.where, { digest: part.memoryDigest, blocks: part.memoryBlocks });
     state.delivered = deliveryOf(plan.copy, boundary, input.transcriptPath);
-    return { plan, where: part.where };
+    if (plan.kind === 'unchanged') {
+      const { renderUnchangedPointer } = await import('../render/context.js');
+      return { output: handOver(moment, answer(moment, renderUnchangedPointer(part.where))), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
+    }
+    return { output: handOver(moment, answer(moment, plan.text)), session: session.id, note: `${deliveredNote(plan)} (${input.source ?? 'no source'})` };
   });
-  if (plan.kind === 'unchanged') {
-    const { renderUnchangedPointer } = await import('../render/context.js');
-    return { output: answer(moment, renderUnchangedPointer(where)), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
+}
+
+/**
+ * The answer written to the agent now, inside the state's lock, when the driver can write it
+ * (options.deliver): the state saying the memory part was given is saved after the write, and not
+ * at all when the write fails (the agent gone, its pipe closed, the hook killed before): the next
+ * prompt then sends it again instead of believing the conversation holds it. No second lock and
+ * no fsync: the state is written once, as before, only later. Undefined once written (the driver
+ * prints nothing more), else the answer for the driver to print.
+ */
+function handOver({ options }: Moment, output: unknown): unknown {
+  if (!options.deliver || output === undefined) return output;
+  try {
+    options.deliver(output);
+  } catch (err) {
+    throw new HookFailure(`the answer could not be written to stdout (${(err as NodeJS.ErrnoException)?.code ?? String(err)}): nothing recorded as delivered`);
   }
-  return { output: answer(moment, plan.text), session: session.id, note: `${deliveredNote(plan)} (${input.source ?? 'no source'})` };
+  return undefined;
 }
 
 function deliveredNote(plan: ResendPlan): string {
@@ -216,7 +211,7 @@ export async function prompt(moment: Moment): Promise<HookResult> {
     const replacement = delivered && replaces && !wantMemory ? memory : undefined;
     const sent = !delivered ? '' : wantMemory ? `, memory part too (${why})` : replacement ? ', memory part replaced (it changed)' : `, ${deliveredNote(plan)}`;
     return {
-      output: adapter.answer.answer(input, text, replacement),
+      output: handOver(moment, adapter.answer.answer(input, text, replacement)),
       session: session.id,
       note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${sent}`,
     };

@@ -18,6 +18,12 @@ export interface HookOptions {
   cwd?: string;
   /** The user's window for this agent's model (`wmem install AGENT --tokens-max N`). */
   tokensMax?: number;
+  /**
+   * Writes the agent's answer (its JSON) to stdout; throws when it cannot be written. A moment that
+   * records what it gave the agent (the memory part) calls it inside the state's lock, before the
+   * record is saved: a record is never saved for an answer that was not written.
+   */
+  deliver?: (output: unknown) => void;
 }
 
 /** What a moment handler is given: the adapter, the parsed input, where things are, the options. */

@@ -95,7 +95,7 @@ export async function hookWith(adapter: AgentHook | undefined, request: HookRequ
     let input: HookInput = adapter.parseInput(await request.readInput(), known, env.env);
     if (adapter.completeInput) input = await adapter.completeInput(input);
     session = input.sessionId;
-    const result = await handle({ adapter, input, env, options: { cwd: request.cwd, tokensMax: request.tokensMax } });
+    const result = await handle({ adapter, input, env, options: { cwd: request.cwd, tokensMax: request.tokensMax, deliver: request.deliver } });
     await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
     return { output: result.output, ok: true, note: result.note };
   } catch (err) {

@@ -11,7 +11,10 @@ const SILENT: CommandResult = { data: null, text: '' };
 export async function run(options: HookOptions & { agent?: string }, ctx: RunContext, args: unknown[]): Promise<CommandResult> {
   // The agent's protocol is the one output format: --json would print `null` on a silent answer.
   ctx.json = false;
-  const answer = await hook({ ...options, event: String(args[0] ?? ''), readInput: () => readInputText(ctx, 'hook input') }, ctx);
+  const write = ctx.writeStdout;
+  // The moments that record what they gave write it themselves, before the record (hook-moments.ts).
+  const deliver = write && ((output: unknown) => write(JSON.stringify(output) + '\n'));
+  const answer = await hook({ ...options, event: String(args[0] ?? ''), readInput: () => readInputText(ctx, 'hook input'), deliver }, ctx);
   if (answer.output === undefined) return SILENT;
   return { data: answer.output, text: JSON.stringify(answer.output) };
 }

@@ -20,6 +20,8 @@ export interface RunContext extends Where {
   /** A diagnostic line on stderr (suppressed by --quiet). */
   warn(message: string): void;
   loadConsolidation?: AppEnv['loadConsolidation'];
+  /** Writes to stdout now, synchronously (a hook gives its answer before it records that it did). */
+  writeStdout?: (text: string) => void;
 }
 
 export interface CommandResult {

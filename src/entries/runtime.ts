@@ -55,6 +55,7 @@ export async function buildRunContext(flags: GlobalFlags, options: { plain?: boo
       return process.stdin;
     },
     stdinFd: 0,
+    writeStdout,
     get stderrIsTTY() {
       return isTerminal(2);
     },

@@ -27,11 +27,12 @@ export async function ensureDir(dir: string): Promise<void> {
 
 // Reads are synchronous on purpose: a one-shot CLI gains nothing from the thread pool, and
 // node's promise-based fs costs milliseconds to load on `wmem context`, which runs every prompt.
-export async function readTextIfExists(file: string): Promise<string | undefined> {
+export async function readTextIfExists(file: string, max?: number): Promise<string | undefined> {
   try {
-    return readRegularSync(file, 'utf8');
+    return readRegularSync(file, 'utf8', max);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // Larger than `max` (derived state's bound, MAX_STATE_BYTES): ignored, as one not there.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EFBIG') return undefined;
     throw fsError(err, 'read', file);
   }
 }

@@ -5,6 +5,7 @@
 import { redactSecrets } from '../memory/gate.js';
 import { atomicWrite, ensureDir, readTextIfExists, withLock } from './fsx.js';
 import { joinName } from './names.js';
+import { MAX_STATE_BYTES } from './regular-file.js';
 
 /**
  * Where a transcript read stopped, kept here between hooks. Opaque except `path`: each agent's
@@ -48,7 +49,7 @@ export function hookStateFile(stateDir: string, agent = 'claude'): string {
 
 /** The state as last written, or undefined (none, or unreadable): for readers that change nothing. */
 export async function readHookStateLoose(stateDir: string, agent = 'claude'): Promise<HookState | undefined> {
-  const text = await readTextIfExists(hookStateFile(stateDir, agent)).catch(() => undefined);
+  const text = await readTextIfExists(hookStateFile(stateDir, agent), MAX_STATE_BYTES).catch(() => undefined);
   if (!text) return undefined;
   try {
     const parsed = JSON.parse(text) as HookState;
@@ -59,7 +60,7 @@ export async function readHookStateLoose(stateDir: string, agent = 'claude'): Pr
 }
 
 async function readHookState(file: string): Promise<HookState> {
-  const text = await readTextIfExists(file);
+  const text = await readTextIfExists(file, MAX_STATE_BYTES);
   if (!text) return { version: 1 };
   try {
     const parsed = JSON.parse(text) as HookState;

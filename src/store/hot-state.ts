@@ -5,13 +5,14 @@ import { atomicWrite, withLock } from './fsx.js';
 import type { Session } from './session.js';
 import { hotStatePath } from './paths.js';
 import { applyToolEvent, emptyHotState, migrateHotState, type HotState, type ToolEvent, type TrackOutcome } from '../memory/hot-state.js';
-import { readRegularSync } from './regular-file.js';
+import { readStateSync } from './regular-file.js';
 
 
 /** A missing or unreadable file is an empty state: hot state is a cache of recent events. */
 export function readHotStateSync(stateDir: string): HotState {
   try {
-    return migrateHotState(JSON.parse(readRegularSync(hotStatePath(stateDir), 'utf8')));
+    const text = readStateSync(hotStatePath(stateDir));
+    return text === undefined ? emptyHotState() : migrateHotState(JSON.parse(text));
   } catch {
     return emptyHotState();
   }

@@ -3,8 +3,9 @@
 // or a file someone else planted or could change, reads as absent: the caller computes afresh.
 // Node built-ins only: the answer cache's first stage (entries/first.ts) imports it.
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { MAX_STATE_BYTES } from './regular-file.js';
 
-/** The file's text, or undefined when it is missing, unreadable, a link, or not privately the user's. */
+/** The file's text, or undefined when it is missing, unreadable, a link, not privately the user's, or larger than MAX_STATE_BYTES. */
 export function readPrivateText(file: string): string | undefined {
   return readPrivateFile(file)?.text;
 }
@@ -16,7 +17,8 @@ export function readPrivateFile(file: string): { text: string; stat: Stats } | u
     fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
     const stat = fstatSync(fd);
     const mine = typeof process.getuid !== 'function' || stat.uid === process.getuid();
-    if (!stat.isFile() || !mine || (stat.mode & 0o022) !== 0) return undefined;
+    // Over the bound for derived state: a miss, as one never written (regular-file.ts).
+    if (!stat.isFile() || !mine || (stat.mode & 0o022) !== 0 || stat.size > MAX_STATE_BYTES) return undefined;
     return { text: readFileSync(fd, 'utf8'), stat };
   } catch {
     return undefined;

@@ -18,19 +18,52 @@ export function notRegular(file: string, stat: Stats): NodeJS.ErrnoException {
   return err;
 }
 
-/** The bytes of the regular file `file` (links followed), or the open's error, or ENOTREG/EISDIR. */
+/**
+ * The most a state file wmem derives is read at (state/*.json: the render and answer caches, the
+ * hook and hot states, all well under 1 MiB in use). One larger (grown by hand, or by a runaway
+ * writer) is ignored as a miss, neither read nor parsed, and rebuilt: read whole, a 150 MB cache
+ * would cost every prompt its read and its parse.
+ */
+export const MAX_STATE_BYTES = 16 * 1024 * 1024;
+
+/** The error for a file larger than the `max` its reader takes (code EFBIG). */
+function tooLarge(file: string, size: number, max: number): NodeJS.ErrnoException {
+  const err = new Error(`${file} is larger than ${max} bytes (${size}): not read`) as NodeJS.ErrnoException;
+  err.code = 'EFBIG';
+  return err;
+}
+
+/**
+ * The bytes of the regular file `file` (links followed), or the open's error, or ENOTREG/EISDIR,
+ * or EFBIG when it is larger than `max` bytes (nothing read).
+ */
 export function readRegularSync(file: string): Buffer;
-export function readRegularSync(file: string, encoding: 'utf8'): string;
-export function readRegularSync(file: string, encoding?: 'utf8'): Buffer | string {
+export function readRegularSync(file: string, encoding: 'utf8', max?: number): string;
+export function readRegularSync(file: string, encoding?: 'utf8', max = Infinity): Buffer | string {
   const fd = openSync(file, READ_FLAGS);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw notRegular(file, st);
+    if (st.size > max) throw tooLarge(file, st.size, max);
     const bytes = Buffer.allocUnsafe(st.size);
     let got = 0;
     for (let n; got < st.size && (n = readSync(fd, bytes, got, st.size - got, got)) > 0; ) got += n;
     return encoding ? bytes.toString(encoding, 0, got) : bytes.subarray(0, got);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * A derived state file's text (readRegularSync's, bounded by MAX_STATE_BYTES), or undefined when
+ * there is none or it is larger: both a miss for its reader, which rebuilds it.
+ */
+export function readStateSync(file: string): string | undefined {
+  try {
+    return readRegularSync(file, 'utf8', MAX_STATE_BYTES);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EFBIG') return undefined;
+    throw err;
   }
 }

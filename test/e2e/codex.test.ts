@@ -2,7 +2,7 @@
 // `wmem hook --agent codex EVENT` fed the stdin Codex 0.169 really wrote (test/fixtures/codex),
 // with the rollout it pointed at. The real client itself runs in test/agents/codex.test.ts.
 import { existsSync } from 'node:fs';
-import { appendFile, copyFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
@@ -113,6 +113,23 @@ describe('wmem hook --agent codex', () => {
     await appendFile(copy, JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item: { ...item, id: 'call_e2e_2', status: 'completed', exit_code: 0, aggregated_output: 'ok' } } }) + '\n');
     await box.run(['hook', '--agent', 'codex', 'PostToolUse'], { input: await retarget(JSON.stringify({ ...failing, tool_response: 'ok', tool_use_id: 'call_e2e_2' }), rollout) });
     expect(JSON.parse(await readFile(path.join(await sessionDir(), 'state', 'hot.json'), 'utf8')).errors).toEqual([]);
+  });
+
+  it('reads no exit code from a transcript_path the other agents\' checks refuse (not a .jsonl, a link out of one)', async () => {
+    const rollout = path.join(FIXTURES, 'rollout-failed-command.jsonl');
+    const [start, , , post] = await inputs('hook-inputs-failed-command.jsonl');
+    await box.run(['hook', '--agent', 'codex', 'SessionStart'], { input: await retarget(start, rollout) });
+    const item = { type: 'CommandExecution', id: 'call_e2e_9', command: ['/bin/bash', '-lc', 'npm test'], status: 'failed', aggregated_output: 'FAIL src/a.test.ts\n', exit_code: 1 };
+    // Rollout-shaped lines in a file that is no transcript, named directly and through a link.
+    const other = path.join(box.root, 'notes.txt');
+    await writeFile(other, (await readFile(rollout, 'utf8')) + JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item } }) + '\n');
+    const link = path.join(box.root, 'link.jsonl');
+    await symlink(other, link);
+    for (const transcript of [other, link]) {
+      const failing = { ...JSON.parse(post), cwd: box.project, transcript_path: transcript, tool_input: { command: 'npm test' }, tool_response: item.aggregated_output, tool_use_id: item.id };
+      expect((await box.run(['hook', '--agent', 'codex', 'PostToolUse'], { input: JSON.stringify(failing) })).exitCode).toBe(0);
+      expect(JSON.parse(await readFile(path.join(await sessionDir(), 'state', 'hot.json'), 'utf8')).errors, transcript).toEqual([]);
+    }
   });
 
   it('exits 0 silently on input it cannot use, and logs why', async () => {

@@ -5,6 +5,7 @@
 import type { AgentHook, HookInput } from '../adapter.js';
 import { CODEX_CONTEXT_CAP, CODEX_EVENTS, codexAnswer, codexEvent, codexToolEvent, parseCodexInput, withOutcome } from './protocol.js';
 import { CODEX_NAMES } from './names.js';
+import { mayReadTranscript } from '../transcript-path.js';
 
 export const codexHook: AgentHook = {
   ...CODEX_NAMES,
@@ -13,7 +14,7 @@ export const codexHook: AgentHook = {
   parseInput: (text, event) => parseCodexInput(text, event),
   // PostCompact carries no summary: the rollout's compacted line, written just before, has it.
   async completeInput(input: HookInput): Promise<HookInput> {
-    if (input.moment !== 'after-compact' || input.summary || !input.transcriptPath) return input;
+    if (input.moment !== 'after-compact' || input.summary || !mayReadTranscript(input.transcriptPath)) return input;
     try {
       const { findCompactionSummary } = await import('./rollout-file.js');
       const summary = await findCompactionSummary(input.transcriptPath);
@@ -39,7 +40,8 @@ export const codexHook: AgentHook = {
 
 /** The input with its command's outcome from the rollout (tool-failed on a non-zero exit). */
 export async function withRolloutOutcome(input: HookInput): Promise<HookInput> {
-  if (!input.transcriptPath || !input.tool?.id) return input;
+  // A path the moments would refuse (not a .jsonl, a link out of one) is not read here either.
+  if (!mayReadTranscript(input.transcriptPath) || !input.tool?.id) return input;
   try {
     const { findCommandOutcome } = await import('./rollout-file.js');
     return withOutcome(input, await findCommandOutcome(input.transcriptPath, input.tool.id));

@@ -1,0 +1,39 @@
+// The one rule for a transcript path an agent's hook input names, before anything reads it: the
+// moments' transcript reads (app/hook-moments.ts, hook-compaction.ts) and the adapters that complete
+// an input from the transcript (Codex's summary and exit codes, Droid's compaction chain).
+import { lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { HookInputError } from './adapter.js';
+
+/**
+ * A transcript path from hook input is read (and archived, byte for byte): it must be absolute and
+ * name a .jsonl file, as every agent's transcript does, so that input naming /etc/passwd or a
+ * key file gets nothing copied into memory. A link named `.jsonl` is followed only to a `.jsonl`
+ * file: `x.jsonl -> /etc/shadow` is refused as /etc/shadow would be.
+ */
+export function checkTranscriptPath(file: string): void {
+  if (!path.isAbsolute(file)) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is not an absolute path`);
+  // `lnk/../x.jsonl`: the kernel walks `..` through the link, path.resolve (the readers') drops it:
+  // two files. Agents send normalized paths; anything else is refused.
+  if (path.normalize(file) !== file) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is not a normalized path (no '.', '..' or '//' parts)`);
+  if (!file.endsWith('.jsonl')) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is not a .jsonl file (every agent's transcript is one)`);
+  if (!lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  let target: string;
+  try {
+    target = realpathSync.native(file);
+  } catch {
+    return; // a dangling link: read as a missing transcript
+  }
+  if (!target.endsWith('.jsonl')) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is a link to ${JSON.stringify(target)}, which is not a .jsonl file`);
+}
+
+/** Whether checkTranscriptPath lets `file` be read (for an adapter's reads, which never throw). */
+export function mayReadTranscript(file: string | undefined): file is string {
+  if (!file) return false;
+  try {
+    checkTranscriptPath(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
