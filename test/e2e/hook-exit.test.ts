@@ -48,3 +48,21 @@ it('waits for work still pending, as a process left to end by itself', async () 
   const r = await hook('UserPromptSubmit', { prompt: 'next' }, { WMEM_TEST_PENDING: '1' });
   expect(r).toMatchObject({ exitCode: 0, stderr: '', marks: ['timer ran', 'loop emptied', 'exit 0'] });
 });
+
+it('`wmem context` answered from its answer cache ends the same way', async () => {
+  const marks = path.join(box.root, 'marks.txt');
+  const env = { PATH: process.env.PATH ?? '', HOME: box.home, NO_COLOR: '1', WMEM_HOME: box.home, WMEM_SETTLE_MS: '0', WMEM_TEST_MARKS: marks, NODE_OPTIONS: `--require ${path.join(box.root, 'probe.cjs')}` };
+  const context = async () => {
+    await rm(marks, { force: true });
+    const r = await execa('node', [BIN, 'context'], { cwd: box.project, reject: false, extendEnv: false, timeout: 60_000, env });
+    return { stdout: String(r.stdout), exitCode: r.exitCode, marks: (await readFile(marks, 'utf8')).trim().split('\n') };
+  };
+  await execa('node', [BIN, 'init'], { cwd: box.project, extendEnv: false, env });
+  await context(); // the full path: answers, keeps the answer (and the render cache it reads)
+  const full = await context();
+  const hit = await context();
+  expect(hit.exitCode).toBe(0);
+  expect(hit.stdout).toBe(full.stdout);
+  expect(hit.stdout).not.toBe('');
+  expect(hit.marks).toEqual(['exit 0']);
+});
