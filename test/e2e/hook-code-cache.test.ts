@@ -28,6 +28,8 @@ const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'op
 const BESIDE_CACHED = ['context-hot.cjs'];
 // The compact entry's, made by a compaction's run (test/e2e/compact-code-cache.test.ts).
 const COMPACT_CACHED = ['fast-compact.cjs'];
+// The search entry's, made by a search's run (test/e2e/search-code-cache.test.ts).
+const SEARCH_CACHED = ['fast-search.cjs'];
 // Records, as the process exits, each script bin/wmem.js compiled through node:vm: whether it was
 // given cached data and whether V8 refused it.
 const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
@@ -115,8 +117,8 @@ describe('the first stages compiled from their code cache', () => {
   }
 
   it('the build made one for each of them, stamped with its stage', () => {
-    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual([...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED].map((s) => `${s}.v8`).sort());
-    for (const stage of [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED]) {
+    expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual([...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED, ...SEARCH_CACHED].map((s) => `${s}.v8`).sort());
+    for (const stage of [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED, ...SEARCH_CACHED]) {
       const cache = readFileSync(cacheOf(ROOT, stage));
       expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(header(readFileSync(path.join(ROOT, 'dist', 'fast', stage)), dataOf(cache)));
     }
