@@ -205,15 +205,16 @@ function compactRun(work) {
 }
 
 /**
- * The lean search entry's cache (dist/fast/fast-search.cjs): what a later search compiles (the
- * index's block walk, the ranking, the snippets), made by a search of compactRun's home once its
- * finishing has indexed the archive (`--wait`), for words on every turn of its history: a search
- * that walks many postings. Its flags stay V8's defaults in this run (fast-search.ts tuneCompiler),
- * as every search starts with them and V8 refuses a cache made under other flags.
+ * The lean search entry's cache (dist/fast/fast-search.cjs): its top level alone, written as soon
+ * as the bundle has loaded (`load`), by a search of compactRun's home. A cache of the whole run
+ * (`1`) measured the same instructions and ~120-300 more page faults on a later search: the
+ * bytecode of every function the build's run compiled, deserialized whole (bench/README.md,
+ * search14). Taken before the search runs, it is made under V8's default flags, as every search
+ * starts (a heavy search turns inlining off later, and V8 refuses a cache made under other flags).
  */
 function searchRun(work) {
   const dir = path.join(work, 'compact');
-  const run = runWmem(['search', 'off-by-one in the loop bound', '--json'], { dir, cwd: path.join(dir, 'project'), write: '1' }, 'search');
+  const run = runWmem(['search', 'off-by-one in the loop bound', '--json'], { dir, cwd: path.join(dir, 'project'), write: 'load' }, 'search');
   if (!JSON.parse(run.stdout).hits?.length) throw new Error("the code cache's run of search found nothing");
   if (!cacheFiles().has('fast-search.cjs.v8')) throw new Error("the code cache's run of search did not load dist/fast/fast-search.cjs");
 }

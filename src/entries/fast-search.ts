@@ -32,16 +32,13 @@ export async function runSearch(argv: string[]): Promise<boolean> {
  * search takes ~20 % less CPU (bench/README.md), and computes the same (inlining never changes a
  * result). Only this process: the MCP server and the hooks keep V8's defaults. Only a search
  * that walks many lines (the search calls it then). Through node:v8's own binding (v8Flags):
- * node:v8 loads node:stream and ~25 modules more, ~6 M instructions and ~100 page faults on
- * every heavy search (bench/README.md, search14).
- * Not in the build's run that writes the search's code cache (WMEM_CODE_CACHE_WRITE): V8 keys a
- * code cache on its flags, and a cache made after this change would be refused by every search,
- * which starts with V8's defaults.
+ * node:v8 loads node:stream and the modules behind it on every heavy search (~7 ms of a
+ * profiled run: bench/README.md, search14).
  */
 function tuneCompiler(): void {
   // V8 aborts the process on a flag change once flags are frozen (only `node --freeze-flags-after-init`,
   // which V8 also takes with underscores: --freeze_flags_after_init).
-  if (process.execArgv.some((arg) => /freeze[-_]flags/.test(arg)) || process.env.WMEM_CODE_CACHE_WRITE) return;
+  if (process.execArgv.some((arg) => /freeze[-_]flags/.test(arg))) return;
   try {
     v8Flags()('--no-turbo-inlining');
   } catch {
