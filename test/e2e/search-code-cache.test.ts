@@ -1,5 +1,5 @@
 // `wmem search` goes through the lean entry dist/fast/fast-search.cjs, compiled from the V8 code
-// cache the build made of a search's run (dist/code-cache/fast-search.cjs.v8,
+// cache of its top level the build made (dist/code-cache/fast-search.cjs.v8,
 // src/entries/build-code-cache.mjs searchRun; bin/wmem.js loadStage, the hook stages' checked
 // loader: test/e2e/hook-code-cache.test.ts covers a stale, damaged or refused cache). A search that
 // walks many lines turns V8's inlining off through node:v8's binding, without loading node:v8
