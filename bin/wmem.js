@@ -41,8 +41,13 @@ async function lean() {
       // waiting) loads as before: it never writes over the cache of the run the build made.
       return (args.includes('--finish') ? require('../dist/fast/fast-compact.cjs') : loadStage('fast-compact.cjs')).runCompact(process.argv);
     case 'search':
-      // A search is timed against grep -rF over the same files: CommonJS too (no ES module loader).
-      return require('../dist/fast/fast-search.cjs').runSearch(process.argv);
+      // A search is timed against grep -rF over the same files: CommonJS too (no ES module loader),
+      // compiled from the code cache of a search's run (build-code-cache.mjs searchRun), and ended
+      // once it has answered, as a hook is (endIfIdle: no heap teardown for a process about to go).
+      return loadStage('fast-search.cjs').runSearch(process.argv).then((served) => {
+        if (served) endIfIdle();
+        return served;
+      });
     case 'mcp':
       // A client times out on a slow server, and tools/list is answered before the MCP SDK has
       // loaded (dist/mcp/manifest.json holds the SDK server's own answers).

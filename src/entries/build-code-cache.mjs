@@ -1,4 +1,5 @@
-// Makes the V8 code caches of the hook first stages and of the compact entry (compactRun),
+// Makes the V8 code caches of the hook first stages, of the compact entry (compactRun) and of the
+// search entry (searchRun),
 // dist/code-cache/<stage>.v8, which bin/wmem.js compiles them from (loadStage): the bytecode of the functions a usual run of each
 // stage compiles, taken as that run exits. Parsing and compiling is most of what a first stage
 // adds to Node's own start (a prompt with its memory unchanged: ~30 M of ~68 M instructions). Each
@@ -110,7 +111,7 @@ function makeCaches() {
       if (!undoneOnFailure(() => agentRuns(work, agent, spec), failed)) failedAgents.add(agent);
     }
     topLevelCaches(work, failedAgents, failed);
-    undoneOnFailure(() => compactRun(work), failed);
+    if (undoneOnFailure(() => compactRun(work), failed)) undoneOnFailure(() => searchRun(work), failed);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -208,6 +209,21 @@ function compactRun(work) {
   // The quick way's result says its finishing is done; the full way's says nothing of one.
   if (JSON.parse(run.stdout).finishing !== 'done') throw new Error("the code cache's run of compact did not take the quick way");
   if (!cacheFiles().has('fast-compact.cjs.v8')) throw new Error("the code cache's run of compact did not load dist/fast/fast-compact.cjs");
+}
+
+/**
+ * The lean search entry's cache (dist/fast/fast-search.cjs): its top level alone, written as soon
+ * as the bundle has loaded (`load`), by a search of compactRun's home. A cache of the whole run
+ * (`1`) measured the same instructions and ~120-300 more page faults on a later search: the
+ * bytecode of every function the build's run compiled, deserialized whole (bench/README.md,
+ * search14). Taken before the search runs, it is made under V8's default flags, as every search
+ * starts (a heavy search turns inlining off later, and V8 refuses a cache made under other flags).
+ */
+function searchRun(work) {
+  const dir = path.join(work, 'compact');
+  const run = runWmem(['search', 'off-by-one in the loop bound', '--json'], { dir, cwd: path.join(dir, 'project'), write: 'load' }, 'search');
+  if (!JSON.parse(run.stdout).hits?.length) throw new Error("the code cache's run of search found nothing");
+  if (!cacheFiles().has('fast-search.cjs.v8')) throw new Error("the code cache's run of search did not load dist/fast/fast-search.cjs");
 }
 
 /** A Claude Code-shaped history of `turns` turns (prompt, tool call, its result, answer), ~1.5 KB each. */

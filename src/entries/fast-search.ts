@@ -31,16 +31,44 @@ export async function runSearch(argv: string[]): Promise<boolean> {
  * such compile 50-170 ms of CPU, and a changed callback threw it away; without inlining, a later
  * search takes ~20 % less CPU (bench/README.md), and computes the same (inlining never changes a
  * result). Only this process: the MCP server and the hooks keep V8's defaults. Only a search
- * that walks many lines (the search calls it then): node:v8 loads node:stream, ~10 ms that a
- * light search, whose output is written without streams, does not spend.
+ * that walks many lines (the search calls it then). Through node:v8's own binding (v8Flags):
+ * node:v8 loads node:stream and the modules behind it on every heavy search (~7 ms of a
+ * profiled run: bench/README.md, search14).
  */
 function tuneCompiler(): void {
   // V8 aborts the process on a flag change once flags are frozen (only `node --freeze-flags-after-init`,
   // which V8 also takes with underscores: --freeze_flags_after_init).
   if (process.execArgv.some((arg) => /freeze[-_]flags/.test(arg))) return;
   try {
-    process.getBuiltinModule('node:v8').setFlagsFromString('--no-turbo-inlining');
+    v8Flags()('--no-turbo-inlining');
   } catch {
     /* only speed */
   }
+}
+
+/**
+ * V8's setFlagsFromString as node:v8 calls it (its binding takes the string alone), without loading
+ * node:v8: process.binding('v8') on the Node majors known to have it, with deprecations muted
+ * (process.binding is deprecated: a warning under --pending-deprecation, a throw under
+ * --throw-deprecation), else node:v8's.
+ */
+function v8Flags(): (flags: string) => void {
+  const major = Number(process.versions.node.split('.')[0]);
+  const { binding: bindingOf } = process as { binding?: (name: string) => { setFlagsFromString?: unknown } };
+  if (major >= 20 && major <= 24 && typeof bindingOf === 'function') {
+    const own = Object.hasOwn(process, 'noDeprecation');
+    const saved = process.noDeprecation;
+    process.noDeprecation = true;
+    try {
+      const binding = bindingOf.call(process, 'v8');
+      const set = binding.setFlagsFromString;
+      if (typeof set === 'function') return (flags) => set.call(binding, flags);
+    } catch {
+      // no such binding here (or the permission model refuses it): node:v8's
+    } finally {
+      if (own) process.noDeprecation = saved;
+      else delete (process as { noDeprecation?: boolean }).noDeprecation;
+    }
+  }
+  return process.getBuiltinModule('node:v8').setFlagsFromString;
 }

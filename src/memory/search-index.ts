@@ -1043,7 +1043,8 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
       else if (!seen[off]) continue;
       const at = off * width;
       if (!skip?.has(from + off)) fn(from + off, tf, at, lengths.values[lengthAt + off]);
-      tf.fill(0, at, at + width);
+      // A loop, not fill(): a few slots per line, and a typed array's fill is a call into V8's C++.
+      for (let h = at; h < at + width; h++) tf[h] = 0;
       seen[off] = 0;
     }
   }

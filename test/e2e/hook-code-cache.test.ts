@@ -31,6 +31,8 @@ const COMPACT_CACHED = ['fast-compact.cjs'];
 // The compaction hooks' stages (before: first-archive; after, and a session's end: first-end):
 // Claude Code's from its own runs, every other agent's from its top level alone.
 const COMPACTION_STAGES = ['', ...['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'opencode'].map((agent) => `-${agent}`)].flatMap((agent) => [`first-archive${agent}.cjs`, `first-end${agent}.cjs`]);
+// The search entry's, made by a search's run (test/e2e/search-code-cache.test.ts).
+const SEARCH_CACHED = ['fast-search.cjs'];
 // Records, as the process exits, each script bin/wmem.js compiled through node:vm: whether it was
 // given cached data and whether V8 refused it.
 const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
@@ -118,7 +120,7 @@ describe('the first stages compiled from their code cache', () => {
   }
 
   it('the build made one for each of them, stamped with its stage', () => {
-    const all = [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED, ...COMPACTION_STAGES];
+    const all = [...STAGES, ...OTHER_STAGES, ...BESIDE_CACHED, ...COMPACT_CACHED, ...COMPACTION_STAGES, ...SEARCH_CACHED];
     expect(readdirSync(path.join(ROOT, 'dist', 'code-cache')).sort()).toEqual(all.map((s) => `${s}.v8`).sort());
     for (const stage of all) {
       const cache = readFileSync(cacheOf(ROOT, stage));
