@@ -4,7 +4,7 @@
 // delivered, and the next prompt sends the memory part (app/hook-moments.ts handOver).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { BIN, FIXTURES, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -56,3 +56,17 @@ it('records no delivery for an answer that could not be written, and the next pr
   expect(log).toContain('could not be written to stdout (EPIPE)');
 });
 
+
+it('a prompt whose answer could not be written records no delivery either: the next prompt sends what it held', async () => {
+  // The session delivered above: an overview change makes the next prompt answer with the memory part.
+  const overview = (await readdir(box.home, { recursive: true })).find((f) => f.endsWith(path.join(SID, 'working-memory', 'overview.md')))!;
+  const file = path.join(box.home, overview);
+  await writeFile(file, (await readFile(file, 'utf8')).replace('## Open Questions\n', '## Open Questions\n- does the lost answer come again?\n'));
+  const before = JSON.stringify((await hookState())?.delivered);
+  const lost = await hookIntoClosedPipe('UserPromptSubmit', { prompt: 'into a closed pipe' });
+  expect(lost.exitCode).toBe(0);
+  expect(lost.stderr).toBe('');
+  expect(JSON.stringify((await hookState())?.delivered)).toBe(before);
+  const next = await hook('UserPromptSubmit', { prompt: 'again' });
+  expect(JSON.parse(String(next.stdout)).hookSpecificOutput.additionalContext).toContain('does the lost answer come again?');
+});

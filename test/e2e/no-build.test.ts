@@ -3,7 +3,9 @@
 // exits 0 (a hook never breaks the agent) and logs why where the home has its log folder.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -39,4 +41,37 @@ it.each([[['hook', 'UserPromptSubmit']], [['--home', '/nowhere', 'hook', '--agen
 it('a hook without its build leaves a line in the hook log', async () => {
   await run(['hook', 'UserPromptSubmit'], '{}');
   expect(await readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8')).toMatch(/hook error: wmem is not built: .*npm run build/);
+});
+
+it("reads a hook's whole input, as the built hook does: the agent never writes into a closed pipe", async () => {
+  const child = spawn(process.execPath, [bin, 'hook', 'PostToolUse'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.home, WMEM_HOME: box.home }, stdio: ['pipe', 'ignore', 'ignore'] });
+  const errors: string[] = [];
+  child.stdin.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
+  // 2 MB: far past a pipe's buffer, so a hook that did not read it would leave the writer on EPIPE.
+  child.stdin.end(JSON.stringify({ session_id: 's', tool_response: 'x'.repeat(2_000_000) }));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  expect({ code, errors }).toEqual({ code: 0, errors: [] });
+});
+
+it('moves a hook log past 1 MiB aside before adding its line, as the hook log does', async () => {
+  const log = path.join(box.home, 'logs', 'hooks.log');
+  await writeFile(log, 'x'.repeat(1_200_000) + '\n');
+  await run(['hook', 'UserPromptSubmit'], '{}');
+  expect((await stat(`${log}.1`)).size).toBe(1_200_001);
+  expect((await stat(log)).size).toBeLessThan(10_000);
+});
+
+it('a package that is missing (not the build) is not reported as a missing build', () => {
+  const { reportMissingBuild } = createRequire(import.meta.url)(path.join(ROOT, 'bin', 'no-build.js'));
+  const err = Object.assign(new Error(`Cannot find module 'gray-matter'\nRequire stack:\n- ${path.join(ROOT, 'dist', 'fast', 'fast.cjs')}`), { code: 'MODULE_NOT_FOUND' });
+  expect(reportMissingBuild(err, ['status'])).toBe(false);
+  const missing = Object.assign(new Error(`Cannot find module '${path.join(ROOT, 'dist', 'fast', 'fast.cjs')}'\nRequire stack:\n- ${path.join(ROOT, 'bin', 'wmem.js')}`), { code: 'MODULE_NOT_FOUND' });
+  const stderr = process.stderr.write;
+  process.stderr.write = () => true;
+  try {
+    expect(reportMissingBuild(missing, ['status'])).toBe(true);
+  } finally {
+    process.stderr.write = stderr;
+    process.exitCode = 0;
+  }
 });

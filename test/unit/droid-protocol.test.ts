@@ -4,13 +4,13 @@
 // the first one of the chain.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigShapeError } from '../../src/agents/adapter.js';
 import { droid } from '../../src/agents/droid/index.js';
 import { diagnoseDroidHooks, planDroidInstall, planDroidUninstall } from '../../src/agents/droid/hooks-file.js';
-import { failureMessage, isPrompt, lastTurnFailure, mayMatterToTurn } from '../../src/agents/droid/protocol.js';
+import { completeDroidInput, failureMessage, isPrompt, lastTurnFailure, mayMatterToTurn } from '../../src/agents/droid/protocol.js';
 import { compactionChain, readTail, usageFromSettings } from '../../src/agents/droid/transcript.js';
 
 const prompt = (text: string) => ({ type: 'message', id: `p-${text}`, message: { role: 'user', content: [{ type: 'text', text }] } });
@@ -197,6 +197,24 @@ describe("Droid: the last turn read back from the transcript's end", () => {
       // A line with none of the words is dropped before any JSON; a call is kept only below a failure.
       expect(mayMatterToTurn(Buffer.from(JSON.stringify(call('c1', 'ls'))), [])).toBe(false);
       expect(mayMatterToTurn(Buffer.from(JSON.stringify(call('c1', 'ls'))), [result('c1', true, FAILED)])).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("Droid: a transcript_path the transcript rule refuses is never read", () => {
+  it('a Stop naming a file that is not a .jsonl, or a .jsonl link to one, finds no failed call in it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'wmem-droid-path-'));
+    try {
+      const lines = [prompt('run it'), call('c1', 'npm test'), result('c1', true, FAILED)].map((l) => JSON.stringify(l) + '\n').join('');
+      const [other, link, real] = [path.join(dir, 'notes.txt'), path.join(dir, 'link.jsonl'), path.join(dir, 'real.jsonl')];
+      await writeFile(other, lines);
+      await writeFile(real, lines);
+      await symlink(other, link);
+      const stop = (transcriptPath: string) => completeDroidInput({ agent: 'droid', event: 'Stop', moment: 'tool-failed', sessionId: 's1', transcriptPath });
+      for (const refused of [other, link, `${dir}/../${path.basename(dir)}/real.jsonl`]) expect(await stop(refused), refused).toMatchObject({ moment: 'ignore' });
+      expect((await stop(real)).tool).toMatchObject({ name: 'Execute', exitCode: 3 });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

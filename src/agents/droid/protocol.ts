@@ -11,6 +11,7 @@
 import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 import { toolEventFrom } from '../claude/protocol.js';
+import { mayReadTranscript } from '../transcript-path.js';
 import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
 import { DROID_NAMES } from './names.js';
 
@@ -113,7 +114,8 @@ export function lastTurnFailure(lines: Line[]): HookInput['tool'] | undefined {
  * becomes tool-failed, or the event is ignored when there was none.
  */
 export async function completeDroidInput(input: HookInput): Promise<HookInput> {
-  if (!input.transcriptPath) return input.event === 'Stop' ? { ...input, moment: 'ignore' } : input;
+  // A path the transcript rule refuses is never read here (the moments then refuse it and log).
+  if (!mayReadTranscript(input.transcriptPath)) return input.event === 'Stop' ? { ...input, moment: 'ignore' } : input;
   const { compactionChain, readTail } = await import('./transcript.js');
   let next = input;
   const chain = await compactionChain(input.transcriptPath).catch(() => undefined);
