@@ -177,18 +177,20 @@ let crc32Known;
 function crc32Function() {
   const major = Number(process.versions.node.split('.')[0]);
   if (major >= 20 && major <= 24 && typeof process.binding === 'function') {
+    // Already muted (--no-deprecation makes it a read-only true, which strict code cannot assign).
+    const mute = process.noDeprecation !== true;
     const own = Object.hasOwn(process, 'noDeprecation');
     const saved = process.noDeprecation;
-    process.noDeprecation = true;
     try {
+      if (mute) process.noDeprecation = true;
       const binding = process.binding('zlib');
       // crc32 of "wmem", zlib.crc32's answer.
       if (typeof binding.crc32 === 'function' && binding.crc32(Buffer.from('wmem'), 0) === 3156909389) return (data) => binding.crc32(data, 0);
     } catch {
       // no such binding here (or the permission model refuses it): node:zlib's
     } finally {
-      if (own) process.noDeprecation = saved;
-      else delete process.noDeprecation;
+      if (mute && own) process.noDeprecation = saved;
+      else if (mute) delete process.noDeprecation;
     }
   }
   const zlib = require('node:zlib');

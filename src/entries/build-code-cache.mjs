@@ -280,12 +280,17 @@ function agentRuns(work, agent, spec) {
     [...tool, undefined, false],
     [...spec.start('resume'), '1', spec.startAnswers !== false],
   ];
-  // Last: a compaction changes the overview, which the runs above find as it usually is.
-  for (const [event, fields] of spec.compaction ?? []) runs.push([event, fields, '1', false]);
   for (const [event, fields, write, answers] of runs) {
     const run = runHook(agent, event, { dir, cwd: at.project, input: JSON.stringify(spec.input(event, fields, at)), write });
     // A hook fails silently by design: a prompt or a resume that printed nothing did not run its stage whole.
     if (answers && !run.stdout.trim()) throw new Error(`the code cache's run of ${agent} ${event} answered nothing`);
+  }
+  // Last: a compaction changes the overview, which the runs above find as it usually is. These
+  // answer nothing: the hook's own record (logs/hooks-last) says whether it ran to its end.
+  for (const [event, fields] of spec.compaction ?? []) {
+    runHook(agent, event, { dir, cwd: at.project, input: JSON.stringify(spec.input(event, fields, at)), write: '1' });
+    const last = JSON.parse(readFileSync(path.join(dir, 'home', 'logs', 'hooks-last', `${event}.json`), 'utf8'));
+    if (last.ok !== true) throw new Error(`the code cache's run of ${agent} ${event} did not succeed: ${last.note ?? last.error ?? 'no reason logged'}`);
   }
 }
 

@@ -56,18 +56,20 @@ function v8Flags(): (flags: string) => void {
   const major = Number(process.versions.node.split('.')[0]);
   const { binding: bindingOf } = process as { binding?: (name: string) => { setFlagsFromString?: unknown } };
   if (major >= 20 && major <= 24 && typeof bindingOf === 'function') {
+    // Already muted (--no-deprecation makes it a read-only true, which strict code cannot assign).
+    const mute = process.noDeprecation !== true;
     const own = Object.hasOwn(process, 'noDeprecation');
     const saved = process.noDeprecation;
-    process.noDeprecation = true;
     try {
+      if (mute) process.noDeprecation = true;
       const binding = bindingOf.call(process, 'v8');
       const set = binding.setFlagsFromString;
       if (typeof set === 'function') return (flags) => set.call(binding, flags);
     } catch {
       // no such binding here (or the permission model refuses it): node:v8's
     } finally {
-      if (own) process.noDeprecation = saved;
-      else delete (process as { noDeprecation?: boolean }).noDeprecation;
+      if (mute && own) process.noDeprecation = saved;
+      else if (mute) delete (process as { noDeprecation?: boolean }).noDeprecation;
     }
   }
   return process.getBuiltinModule('node:v8').setFlagsFromString;

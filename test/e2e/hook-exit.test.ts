@@ -66,3 +66,13 @@ it('`wmem context` answered from its answer cache ends the same way', async () =
   expect(hit.stdout).not.toBe('');
   expect(hit.marks).toEqual(['exit 0']);
 });
+
+it('`wmem search` ends the same way once it has printed its results', async () => {
+  const marks = path.join(box.root, 'marks.txt');
+  await rm(marks, { force: true });
+  const env = { PATH: process.env.PATH ?? '', HOME: box.home, NO_COLOR: '1', WMEM_HOME: box.home, WMEM_TEST_MARKS: marks, NODE_OPTIONS: `--require ${path.join(box.root, 'probe.cjs')}` };
+  const r = await execa('node', [BIN, 'search', 'Open Questions', '--json'], { cwd: box.project, reject: false, extendEnv: false, timeout: 60_000, env });
+  expect({ exitCode: r.exitCode, stderr: r.stderr }).toEqual({ exitCode: 0, stderr: '' });
+  expect(JSON.parse(String(r.stdout)).query).toBe('Open Questions');
+  expect((await readFile(marks, 'utf8')).trim().split('\n')).toEqual(['exit 0']);
+});

@@ -54,5 +54,11 @@ describe('the search entry compiled from its code cache', () => {
     // The search counted as heavy (its lines past search-corpus.ts HEAVY_LINES) and set V8's flag.
     expect(probe.bound).toContain('v8');
     expect(probe.v8).toBe(false);
+    // --no-deprecation makes process.noDeprecation a read-only true: the same answer, from the cache.
+    for (const flags of ['--no-deprecation', '--no-deprecation --pending-deprecation']) {
+      const quiet = await box.run(['search', 'list the files and fix what fails', '--json'], { timeout: 60_000, env: { WMEM_TEST_SCRIPTS: scripts, NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')} ${flags}` } });
+      expect({ flags, exitCode: quiet.exitCode, stderr: quiet.stderr, stdout: String(quiet.stdout) }).toEqual({ flags, exitCode: 0, stderr: '', stdout: String(r.stdout) });
+      expect((JSON.parse(readFileSync(scripts, 'utf8')) as { seen: unknown[] }).seen).toEqual([{ file: 'fast-search.cjs', given: true, rejected: false }]);
+    }
   }, 180_000);
 });
