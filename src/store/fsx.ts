@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { fsError, ioError, usageError } from '../ui/errors.js';
 import { LockedError, tryLockDir } from './lock.js';
 import { joinName } from './names.js';
-import { notRegular, READ_FLAGS, readRegularSync } from './regular-file.js';
+import { isMiss, notRegular, READ_FLAGS, readRegularSync } from './regular-file.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -32,7 +32,7 @@ export async function readTextIfExists(file: string, max?: number): Promise<stri
     return readRegularSync(file, 'utf8', max);
   } catch (err) {
     // Larger than `max` (derived state's bound, MAX_STATE_BYTES): ignored, as one not there.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EFBIG') return undefined;
+    if (isMiss(err)) return undefined;
     throw fsError(err, 'read', file);
   }
 }

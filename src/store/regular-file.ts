@@ -62,8 +62,13 @@ export function readStateSync(file: string): string | undefined {
   try {
     return readRegularSync(file, 'utf8', MAX_STATE_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EFBIG') return undefined;
+    if (isMiss(err)) return undefined;
     throw err;
   }
+}
+
+/** Whether a bounded read's error means "no such file to use": none there (ENOENT), or over its bound (EFBIG). */
+export function isMiss(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'EFBIG';
 }
