@@ -133,9 +133,9 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
     state.delivered = deliveryOf(plan.copy, boundary, input.transcriptPath);
     if (plan.kind === 'unchanged') {
       const { renderUnchangedPointer } = await import('../render/context.js');
-      return { output: handOver(moment, answer(moment, renderUnchangedPointer(part.where))), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
+      return { output: await handOver(moment, answer(moment, renderUnchangedPointer(part.where))), session: session.id, note: 'memory unchanged since the copy this conversation holds: pointer delivered (resume)' };
     }
-    return { output: handOver(moment, answer(moment, plan.text)), session: session.id, note: `${deliveredNote(plan)} (${input.source ?? 'no source'})` };
+    return { output: await handOver(moment, answer(moment, plan.text)), session: session.id, note: `${deliveredNote(plan)} (${input.source ?? 'no source'})` };
   });
 }
 
@@ -145,12 +145,13 @@ export async function sessionStart(moment: Moment): Promise<HookResult> {
  * at all when the write fails (the agent gone, its pipe closed, the hook killed before): the next
  * prompt then sends it again instead of believing the conversation holds it. No second lock and
  * no fsync: the state is written once, as before, only later. Undefined once written (the driver
- * prints nothing more), else the answer for the driver to print.
+ * prints nothing more), else the answer for the driver to print. A write that fd 1 (non-blocking,
+ * full) could not take at once is awaited to its end, so the record never precedes the bytes.
  */
-function handOver({ options }: Moment, output: unknown): unknown {
+async function handOver({ options }: Moment, output: unknown): Promise<unknown> {
   if (!options.deliver || output === undefined) return output;
   try {
-    options.deliver(output);
+    await options.deliver(output);
   } catch (err) {
     throw new HookFailure(`the answer could not be written to stdout (${(err as NodeJS.ErrnoException)?.code ?? String(err)}): nothing recorded as delivered`);
   }
@@ -211,7 +212,7 @@ export async function prompt(moment: Moment): Promise<HookResult> {
     const replacement = delivered && replaces && !wantMemory ? memory : undefined;
     const sent = !delivered ? '' : wantMemory ? `, memory part too (${why})` : replacement ? ', memory part replaced (it changed)' : `, ${deliveredNote(plan)}`;
     return {
-      output: handOver(moment, adapter.answer.answer(input, text, replacement)),
+      output: await handOver(moment, adapter.answer.answer(input, text, replacement)),
       session: session.id,
       note: `meta part delivered (tokens_used ${meta.tokens_used}, ${meta.tokens_source}; tokens_max ${meta.tokens_max}, ${meta.tokens_max_source})${sent}`,
     };

@@ -21,9 +21,11 @@ export interface HookOptions {
   /**
    * Writes the agent's answer (its JSON) to stdout; throws when it cannot be written. A moment that
    * records what it gave the agent (the memory part) calls it inside the state's lock, before the
-   * record is saved: a record is never saved for an answer that was not written.
+   * record is saved: a record is never saved for an answer that was not written. A promise when
+   * the write could not finish at once (fd 1 non-blocking and full): settled once the answer is
+   * in the pipe, rejected when it never gets there.
    */
-  deliver?: (output: unknown) => void;
+  deliver?: (output: unknown) => Promise<void> | undefined;
 }
 
 /** What a moment handler is given: the adapter, the parsed input, where things are, the options. */

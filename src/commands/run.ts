@@ -20,8 +20,11 @@ export interface RunContext extends Where {
   /** A diagnostic line on stderr (suppressed by --quiet). */
   warn(message: string): void;
   loadConsolidation?: AppEnv['loadConsolidation'];
-  /** Writes to stdout now, synchronously (a hook gives its answer before it records that it did). */
-  writeStdout?: (text: string) => void;
+  /**
+   * Writes to stdout now (a hook gives its answer before it records that it did): undefined when
+   * written, else a promise of the write's end (entries/stdout.ts writeStdoutSettled).
+   */
+  writeStdout?: (text: string) => Promise<void> | undefined;
 }
 
 export interface CommandResult {

@@ -1,7 +1,7 @@
 // The process side of running a command, shared by both entries: building the RunContext from
 // global flags, printing a result, and turning errors into one line on stderr and an exit code.
 import { fstatSync } from 'node:fs';
-import { writeStdout } from './stdout.js';
+import { writeStdout, writeStdoutSettled } from './stdout.js';
 import { WmemError, EXIT } from '../ui/errors.js';
 import type { CommandResult, RunContext } from '../commands/run.js';
 import { resolveHome } from '../store/paths.js';
@@ -55,7 +55,7 @@ export async function buildRunContext(flags: GlobalFlags, options: { plain?: boo
       return process.stdin;
     },
     stdinFd: 0,
-    writeStdout,
+    writeStdout: writeStdoutSettled,
     get stderrIsTTY() {
       return isTerminal(2);
     },

@@ -4,7 +4,10 @@
 // delivered, and the next prompt sends the memory part (app/hook-moments.ts handOver).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execa } from 'execa';
+import { spawn, execFileSync } from 'node:child_process';
+import { closeSync, constants as fsc, existsSync, openSync, readdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { BIN, FIXTURES, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -38,8 +41,8 @@ async function hook(event: string, fields: Record<string, unknown>) {
 }
 
 /** The session's hook state as saved (undefined: none yet). */
-async function hookState(): Promise<Record<string, unknown> | undefined> {
-  const files = (await readdir(box.home, { recursive: true })).filter((f) => f.endsWith(path.join(SID, 'state', 'claude-hooks.json')));
+async function hookState(sid = SID): Promise<Record<string, unknown> | undefined> {
+  const files = (await readdir(box.home, { recursive: true })).filter((f) => f.endsWith(path.join(sid, 'state', 'claude-hooks.json')));
   return files.length ? JSON.parse(await readFile(path.join(box.home, files[0]!), 'utf8')) : undefined;
 }
 
@@ -69,4 +72,100 @@ it('a prompt whose answer could not be written records no delivery either: the n
   expect(JSON.stringify((await hookState())?.delivered)).toBe(before);
   const next = await hook('UserPromptSubmit', { prompt: 'again' });
   expect(JSON.parse(String(next.stdout)).hookSpecificOutput.additionalContext).toContain('does the lost answer come again?');
+});
+
+/**
+ * A FIFO whose two ends the test holds, both non-blocking, the pipe filled up: a hook given the
+ * write end as fd 1 gets EAGAIN on its first write, and its answer goes out through the stream
+ * (entries/stdout.ts), whatever its size.
+ */
+function fullPipe(name: string): { reader: number; writer: number; filled: number } {
+  const fifo = path.join(box.root, `${name}.fifo`);
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, fsc.O_RDONLY | fsc.O_NONBLOCK);
+  const writer = openSync(fifo, fsc.O_WRONLY | fsc.O_NONBLOCK);
+  let filled = 0;
+  for (const page = Buffer.alloc(4096, 'x'); ; ) {
+    try {
+      filled += writeSync(writer, page);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EAGAIN') return { reader, writer, filled };
+      throw err;
+    }
+  }
+}
+
+/** Whether process `pid` waits for fd 1 to take more (its epoll set watches fd 1 for EPOLLOUT). */
+function waitsToWrite(pid: number): boolean {
+  for (const fd of readdirSync(`/proc/${pid}/fdinfo`)) {
+    const info = readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8');
+    const events = /^tfd:\s+1\s+events:\s+([0-9a-f]+)/m.exec(info)?.[1];
+    if (events && (parseInt(events, 16) & 0x4) !== 0) return true;
+  }
+  return false;
+}
+
+/** A SessionStart whose stdout is the full pipe's write end, once it waits to write its answer. */
+async function startIntoFullPipe(sid: string, pipe: { writer: number }) {
+  const child = spawn('node', [BIN, 'hook', 'SessionStart'], { cwd: box.project, env: env(), stdio: ['pipe', pipe.writer, 'pipe'] });
+  // libuv makes a child's fds 0-2 blocking before its exec: O_NONBLOCK is the open file's, shared
+  // with the child, and a pipe handle on it (uv_pipe_open) sets it again; destroying the handle
+  // closes the test's copy. The hook reads its whole input before it writes: given after this.
+  new net.Socket({ fd: pipe.writer, readable: false, writable: true }).destroy();
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  child.stdin.end(inputOf('SessionStart', { session_id: sid, source: 'startup' }));
+  let done = false;
+  void exited.then(() => (done = true));
+  while (!done && !waitsToWrite(child.pid!)) await new Promise((r) => setTimeout(r, 20));
+  expect(done).toBe(false);
+  return { exited, stderr: () => stderr };
+}
+
+/** Everything left in the pipe, read as it comes, until its last writer (the hook) is gone. */
+async function drain(reader: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for (const buf = Buffer.alloc(65536); ; ) {
+    try {
+      const n = readSync(reader, buf);
+      if (n === 0) return Buffer.concat(chunks);
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+const onLinux = existsSync('/proc/self/fdinfo');
+
+it.runIf(onLinux)('an answer that waits for a slow reader is recorded as delivered only once it is in the pipe', async () => {
+  const sid = 'hook-delivered-slow-5d2e9a01';
+  const pipe = fullPipe('slow');
+  const hook = await startIntoFullPipe(sid, pipe);
+  // The answer is not in the pipe yet: nothing may say it was delivered.
+  expect((await hookState(sid))?.delivered).toBeUndefined();
+  const out = await drain(pipe.reader);
+  closeSync(pipe.reader);
+  expect(await hook.exited).toBe(0);
+  expect(hook.stderr()).toBe('');
+  expect(out.subarray(0, pipe.filled).every((b) => b === 0x78)).toBe(true);
+  const answer = JSON.parse(out.subarray(pipe.filled).toString('utf8'));
+  expect(answer.hookSpecificOutput.additionalContext).toContain('<working_memory');
+  expect((await hookState(sid))?.delivered).toBeDefined();
+});
+
+it.runIf(onLinux)('an answer whose reader goes away while it waits is not recorded as delivered', async () => {
+  const sid = 'hook-delivered-gone-83b0c6f4';
+  const pipe = fullPipe('gone');
+  const hook = await startIntoFullPipe(sid, pipe);
+  closeSync(pipe.reader);
+  expect(await hook.exited).toBe(0);
+  expect(hook.stderr()).toBe('');
+  const state = await hookState(sid);
+  expect(state?.delivered).toBeUndefined();
+  expect(state?.started).toBeUndefined();
+  const log = await readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8');
+  expect(log.split('\n').filter((l) => l.includes(sid)).join('\n')).toContain('could not be written to stdout (EPIPE)');
 });
