@@ -49,7 +49,7 @@ async function buildReport(session: Session, base: string, all: boolean, env: Ap
   const { markdownToHtml } = await import('../report/markdown.js');
   const { readTextIfExists } = await import('../store/fsx.js');
   const window = await windowOf(session, env);
-  const { series } = await loadSeries(session, base);
+  const { series } = await loadSeries(session, base, env.warn);
   const events = await loadEvents(session, series, base);
   const overview = (await readTextIfExists(session.paths.overview)) ?? '';
   return renderReport({
@@ -62,18 +62,18 @@ async function buildReport(session: Session, base: string, all: boolean, env: Ap
     events,
     overviewHtml: markdownToHtml(overview),
     sizes: await loadSizes(session),
-    ...(all ? { sessions: await sessionRows(session, base, window.tokensMax) } : {}),
+    ...(all ? { sessions: await sessionRows(session, base, window.tokensMax, env.warn) } : {}),
   });
 }
 
 /** One row per session of the project: its peak, its compactions, its last activity (from its own data). */
-async function sessionRows(current: Session, base: string, window: number) {
+async function sessionRows(current: Session, base: string, window: number, warn: AppEnv['warn']) {
   const { loadSeries } = await import('../report/load.js');
   const { peakOf } = await import('../report/series.js');
   const rows = [];
   for (const id of await listSessionIds(current.project.dir)) {
     const session: Session = { ...current, id, paths: sessionPaths(current.project.dir, id) };
-    const { series } = await loadSeries(session, base);
+    const { series } = await loadSeries(session, base, warn);
     const meta = await readMeta(session.paths).catch(() => undefined);
     const last = series.points[series.points.length - 1]?.time ?? (meta?.updatedAt ? String(meta.updatedAt) : undefined);
     const report = path.join(session.paths.dir, 'report.html');

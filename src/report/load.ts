@@ -8,6 +8,7 @@ import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { readMeta, type Session } from '../store/session.js';
 import { readTextIfExists } from '../store/fsx.js';
+import { MAX_STATE_BYTES, readRegularSync } from '../store/regular-file.js';
 import { readLines } from '../history/stream/index.js';
 import { anyOf, PLAIN_USAGE, type UsageLines } from '../history/model/usage.js';
 import { readHotStateSync } from '../store/hot-state.js';
@@ -41,23 +42,28 @@ async function listNames(dir: string, pattern: RegExp): Promise<string[]> {
   return (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => pattern.test(n)).sort();
 }
 
-/** The transcript `agent`'s hooks last read (the file wmem keeps for one that has none), if still there. */
-async function transcriptOf(session: Session, agent: AgentAdapter): Promise<string | undefined> {
+/**
+ * The transcript `agent`'s hooks last read (the file wmem keeps for one that has none), if still
+ * there. The hook state is derived state, read with its bound as the hooks read it: one over it
+ * is not read (`warn` says so) and the report falls back to wmem's history.
+ */
+async function transcriptOf(session: Session, agent: AgentAdapter, warn?: (message: string) => void): Promise<string | undefined> {
   try {
-    const state = JSON.parse((await readTextIfExists(hookStateFile(session.paths.stateDir, agent.id))) ?? '{}') as { transcript?: { path?: unknown } };
+    const state = JSON.parse(readRegularSync(hookStateFile(session.paths.stateDir, agent.id), 'utf8', MAX_STATE_BYTES)) as { transcript?: { path?: unknown } };
     const file = typeof state.transcript?.path === 'string' ? state.transcript.path : undefined;
     return file && lstatSync(file).isFile() ? file : undefined;
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EFBIG') warn?.(`${(err as Error).message}; the report reads wmem's history instead`);
     return undefined;
   }
 }
 
 /** The agent's transcript and its rules: Claude Code's hooks first (as `wmem context`), else the agent meta.json names. */
-async function agentTranscript(session: Session): Promise<{ file: string; rules: UsageLines } | undefined> {
+async function agentTranscript(session: Session, warn?: (message: string) => void): Promise<{ file: string; rules: UsageLines } | undefined> {
   const meta = await readMeta(session.paths).catch(() => undefined);
   const named = agentByMetaName(typeof meta?.agent === 'string' ? meta.agent : undefined);
   for (const agent of [findAgent(DEFAULT_AGENT), named]) {
-    const file = agent && (await transcriptOf(session, agent));
+    const file = agent && (await transcriptOf(session, agent, warn));
     if (!agent || !file) continue;
     return { file, rules: (await agent.usageLines?.()) ?? (await everyAgentsUsage()) };
   }
@@ -69,15 +75,18 @@ const stampTime = (name: string) => {
   return m ? `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.${m[7]}Z` : undefined;
 };
 
-/** The series of the session, with each compaction linked (relative to `base`) to what it archived. */
-export async function loadSeries(session: Session, base: string): Promise<{ series: Series; source: string }> {
+/**
+ * The series of the session, with each compaction linked (relative to `base`) to what it archived.
+ * `warn`: told of a hook state too large to read.
+ */
+export async function loadSeries(session: Session, base: string, warn?: (message: string) => void): Promise<{ series: Series; source: string }> {
   const series = emptySeries();
   const seen = new Set<string>();
   const rel = (file: string) => path.relative(base, file).split(path.sep).join('/');
   const archives = await listNames(session.paths.archiveDir, /^messages-.*\.jsonl$/);
   const details = await listNames(session.paths.detailDir, /-conversation(?:-\d+)?\.md$/);
   const detailFor = (name: string) => details.find((d) => d.startsWith(name.replace(/^messages-/, '').replace(/\.jsonl$/, '')));
-  const agent = await agentTranscript(session);
+  const agent = await agentTranscript(session, warn);
   if (agent) {
     const transcript = agent.file;
     await addFile(series, transcript, seen, agent.rules);

@@ -113,9 +113,9 @@ async function startIntoFullPipe(sid: string, pipe: { writer: number }) {
   // closes the test's copy. The hook reads its whole input before it writes: given after this.
   new net.Socket({ fd: pipe.writer, readable: false, writable: true }).destroy();
   let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
+  child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  child.stdin.end(inputOf('SessionStart', { session_id: sid, source: 'startup' }));
+  child.stdin!.end(inputOf('SessionStart', { session_id: sid, source: 'startup' }));
   let done = false;
   void exited.then(() => (done = true));
   while (!done && !waitsToWrite(child.pid!)) await new Promise((r) => setTimeout(r, 20));

@@ -1,10 +1,10 @@
 // The state files wmem derives (state/*.json) are read with a bound (store/regular-file.ts
 // MAX_STATE_BYTES): one grown past it (by hand, a runaway writer) is a miss, never read nor parsed,
 // and rebuilt at its usual size, instead of being read whole on every prompt.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFile, copyFile, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { sandbox, type Sandbox } from '../helpers/cli.js';
+import { FIXTURES, sandbox, type Sandbox } from '../helpers/cli.js';
 
 const BOUND = 16 * 1024 * 1024;
 let box: Sandbox;
@@ -59,4 +59,40 @@ it('ignores a hot state over the bound: read as an empty one', async () => {
   expect(String((await box.run(['context'])).stdout)).toContain('Planted error');
   await writeFile(path.join(stateDir, 'hot.json'), hot + ' '.repeat(BOUND));
   expect(String((await box.run(['context'])).stdout)).not.toContain('Planted error');
+});
+
+describe('a hook state over the bound', () => {
+  const SID = 'state-bound-hooks-4e7a19c2';
+  let state: string;
+  const prompt = async (text: string) => {
+    const input = JSON.stringify({ session_id: SID, transcript_path: path.join(box.root, 'transcript.jsonl'), cwd: box.project, hook_event_name: 'UserPromptSubmit', prompt: text });
+    const r = await box.run(['hook', 'UserPromptSubmit'], { input });
+    expect(r.exitCode).toBe(0);
+    return String(JSON.parse(String(r.stdout)).hookSpecificOutput.additionalContext);
+  };
+
+  beforeAll(async () => {
+    await copyFile(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), path.join(box.root, 'transcript.jsonl'));
+    expect(await prompt('first')).toContain('<working_memory');
+    // Delivered and unchanged: the next prompt sends the meter alone.
+    expect(await prompt('second')).not.toContain('<working_memory');
+    const file = (await readdir(box.home, { recursive: true })).find((f) => f.endsWith(path.join(SID, 'state', 'claude-hooks.json')))!;
+    state = path.join(box.home, file);
+    expect(JSON.parse(await readFile(state, 'utf8')).transcript.path).toBe(path.join(box.root, 'transcript.jsonl'));
+    // Still valid JSON, 17 MiB: read whole, it would say the memory part was delivered.
+    await appendFile(state, ' '.repeat(BOUND + 1024 * 1024));
+  });
+
+  it('is not read by `wmem report`, which says so and reports from wmem\'s history', async () => {
+    const r = await box.run(['report', '--out', '-'], { env: { WMEM_SESSION: SID } });
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toContain(`${state} is larger than ${BOUND} bytes`);
+    expect(String(r.stdout)).toContain('<svg class="chart"');
+  });
+
+  it('is ignored by the next hook, which sends the memory part and writes the state back small', async () => {
+    expect(await prompt('third')).toContain('<working_memory');
+    expect((await stat(state)).size).toBeLessThan(1024 * 1024);
+    expect(await prompt('fourth')).not.toContain('<working_memory');
+  });
 });
