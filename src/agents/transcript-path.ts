@@ -5,6 +5,9 @@ import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { HookInputError } from './adapter.js';
 
+/** The longest path Linux takes (PATH_MAX, with its NUL); macOS takes 1,024. */
+const PATH_MAX = 4_096;
+
 /**
  * A transcript path from hook input is read (and archived, byte for byte): it must be absolute and
  * name a .jsonl file, as every agent's transcript does, so that input naming /etc/passwd or a
@@ -12,6 +15,9 @@ import { HookInputError } from './adapter.js';
  * file: `x.jsonl -> /etc/shadow` is refused as /etc/shadow would be.
  */
 export function checkTranscriptPath(file: string): void {
+  // Refused by their text, before Node's own errors (an internal error logged with its stack).
+  if (file.includes('\0')) throw new HookInputError(`transcript_path ${JSON.stringify(file.slice(0, 200))} holds a NUL byte: no file has that name`);
+  if (file.length > PATH_MAX) throw new HookInputError(`transcript_path is ${file.length} characters long, longer than any path (${JSON.stringify(file.slice(0, 80))}…)`);
   if (!path.isAbsolute(file)) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is not an absolute path`);
   // `lnk/../x.jsonl`: the kernel walks `..` through the link, path.resolve (the readers') drops it:
   // two files. Agents send normalized paths; anything else is refused.

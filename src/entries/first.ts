@@ -9,7 +9,7 @@ import path from 'node:path';
 import { VERSION } from '../options.js';
 import { ANSWERS_VERSION, lookupAnswer } from '../store/answers.js';
 import { encodeCwd, homeFrom, isValidSessionId } from '../store/names.js';
-import { readRegularSync } from '../store/regular-file.js';
+import { POINTER_FLAGS, readRegularSync } from '../store/regular-file.js';
 import { writeStdout } from './stdout.js';
 
 // bin/wmem.js's `--version` prints through it too: process.stdout on a pipe builds a stream.
@@ -21,7 +21,7 @@ export const ANSWER_VERSION = `${VERSION}/${ANSWERS_VERSION}`;
 /** The session the full path would find in the plain project folder: $WMEM_SESSION, else `current`. */
 function sessionDir(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
   const projectDir = path.join(homeFrom(undefined, env), 'sessions', encodeCwd(cwd));
-  const id = env.WMEM_SESSION || readRegularSync(path.join(projectDir, 'current'), 'utf8').split('\n')[0].trim();
+  const id = env.WMEM_SESSION || readRegularSync(path.join(projectDir, 'current'), 'utf8', Infinity, POINTER_FLAGS).split('\n')[0].trim();
   return isValidSessionId(id) ? path.join(projectDir, id) : undefined;
 }
 

@@ -27,9 +27,9 @@ export async function ensureDir(dir: string): Promise<void> {
 
 // Reads are synchronous on purpose: a one-shot CLI gains nothing from the thread pool, and
 // node's promise-based fs costs milliseconds to load on `wmem context`, which runs every prompt.
-export async function readTextIfExists(file: string, max?: number): Promise<string | undefined> {
+export async function readTextIfExists(file: string, max?: number, flags?: number): Promise<string | undefined> {
   try {
-    return readRegularSync(file, 'utf8', max);
+    return readRegularSync(file, 'utf8', max, flags);
   } catch (err) {
     // Larger than `max` (derived state's bound, MAX_STATE_BYTES): ignored, as one not there.
     if (isMiss(err)) return undefined;

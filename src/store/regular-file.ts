@@ -10,6 +10,13 @@ import { closeSync, constants as fsc, fstatSync, openSync, readSync, type Stats 
 /** open(2) flags for reading a file wmem keeps: never blocks on a FIFO, never takes a terminal. */
 export const READ_FLAGS = fsc.O_RDONLY | fsc.O_NONBLOCK | fsc.O_NOCTTY;
 
+/**
+ * READ_FLAGS for a pointer wmem writes itself (a project's `current`): a link planted at its name
+ * is refused (ELOOP), not followed to a file outside the home whose first line would be echoed
+ * back as the session id. Checked by the open itself: no extra system call.
+ */
+export const POINTER_FLAGS = READ_FLAGS | fsc.O_NOFOLLOW;
+
 /** The error for something at `file` that is not a regular file (`stat` is what fstat said). */
 export function notRegular(file: string, stat: Stats): NodeJS.ErrnoException {
   const what = stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a FIFO' : 'a socket or device';
@@ -34,13 +41,13 @@ function tooLarge(file: string, size: number, max: number): NodeJS.ErrnoExceptio
 }
 
 /**
- * The bytes of the regular file `file` (links followed), or the open's error, or ENOTREG/EISDIR,
- * or EFBIG when it is larger than `max` bytes (nothing read).
+ * The bytes of the regular file `file` (links followed, unless `flags` say O_NOFOLLOW: ELOOP), or
+ * the open's error, or ENOTREG/EISDIR, or EFBIG when it is larger than `max` bytes (nothing read).
  */
 export function readRegularSync(file: string): Buffer;
-export function readRegularSync(file: string, encoding: 'utf8', max?: number): string;
-export function readRegularSync(file: string, encoding?: 'utf8', max = Infinity): Buffer | string {
-  const fd = openSync(file, READ_FLAGS);
+export function readRegularSync(file: string, encoding: 'utf8', max?: number, flags?: number): string;
+export function readRegularSync(file: string, encoding?: 'utf8', max = Infinity, flags = READ_FLAGS): Buffer | string {
+  const fd = openSync(file, flags);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw notRegular(file, st);

@@ -3,6 +3,7 @@
 import { promises as fs, lstatSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { atomicWrite, readTextIfExists } from './fsx.js';
+import { POINTER_FLAGS } from './regular-file.js';
 import { assertSessionId, sessionPaths, type SessionPaths } from './paths.js';
 import { locateProject, type ProjectRef } from './project.js';
 import { WmemError, jsonBreak, usageError } from '../ui/errors.js';
@@ -41,7 +42,7 @@ export function currentFile(projectDir: string): string {
 }
 
 export async function readCurrent(projectDir: string): Promise<string | undefined> {
-  const text = await readTextIfExists(currentFile(projectDir));
+  const text = await readTextIfExists(currentFile(projectDir), undefined, POINTER_FLAGS);
   const id = text?.split('\n')[0]?.trim();
   return id ? id : undefined;
 }

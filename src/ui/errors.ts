@@ -49,6 +49,8 @@ export function fsError(err: unknown, action: string, path: string): WmemError {
       return ioError(`cannot ${action} ${path}: it is not a regular file (a FIFO, socket or device put there)`, err, 'remove it or move it away (wmem writes its own again), and run the command again');
     case 'ENOENT':
       return ioError(`cannot ${action} ${path}: no such file or folder`, err);
+    case 'ELOOP':
+      return ioError(`cannot ${action} ${path}: it is a symbolic link; wmem does not follow links out of its home`, err, 'remove the link (wmem writes its own file again)');
     case 'ENAMETOOLONG':
       return usageError(`cannot ${action} ${path.length > 120 ? `${path.slice(0, 117)}…` : path}: the name is too long for the file system`, 'give a shorter name');
     default:

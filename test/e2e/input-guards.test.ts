@@ -2,7 +2,7 @@
 // attack) are refused with the value at fault, and never echoed when they look like a secret;
 // control and bidirectional characters never act inside injected text.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdir, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -135,6 +135,21 @@ describe('links out of the home', () => {
     expect(JSON.parse(String(result.stdout)).errors[0].message).toMatch(/leads outside .* symbolic link; skipped/);
   });
 
+  it('a `current` pointer that is a link is refused naming it, never read where it leads (nor echoed)', async () => {
+    const outside = path.join(box.root, 'passwd');
+    await writeFile(outside, 'root-canary:x:0:0:root:/root:/bin/bash\n');
+    const [project] = await readdir(path.join(box.home, 'sessions'));
+    const current = path.join(box.home, 'sessions', project, 'current');
+    await rm(current);
+    await symlink(outside, current);
+    for (const args of [['context'], ['note', 'through the link'], ['search', 'anything']]) {
+      const result = await box.run(args);
+      expect(result.exitCode, args[0]).toBe(1);
+      expect(String(result.stderr)).toContain(`cannot read ${current}: it is a symbolic link`);
+      expect(String(result.stdout) + String(result.stderr)).not.toContain('root-canary');
+    }
+  });
+
   it('search never reads a link planted in detail/ that leads out', async () => {
     const secretFile = path.join(box.root, 'elsewhere.md');
     await writeFile(secretFile, 'zebra-canary outside the home\n');
@@ -146,6 +161,22 @@ describe('links out of the home', () => {
 });
 
 describe('clear errors instead of stack traces', () => {
+  it('a hook whose transcript_path holds a NUL byte or is longer than any path: exit 0, silent, one plain log line', async () => {
+    const log = path.join(box.home, 'logs', 'hooks.log');
+    for (const [transcript, says] of [[path.join(box.root, 't\u0000.jsonl'), 'holds a NUL byte'], ['/' + 'a'.repeat(100_000) + '.jsonl', 'longer than any path']]) {
+      for (const event of ['UserPromptSubmit', 'PreCompact']) {
+        const input = JSON.stringify({ session_id: 'guards-nul-1a2b3c4d', transcript_path: transcript, cwd: box.project, hook_event_name: event, prompt: 'hi' });
+        const result = await box.run(['hook', event], { input });
+        expect(result.exitCode).toBe(0);
+        expect(String(result.stdout) + String(result.stderr)).toBe('');
+        const last = (await readFile(log, 'utf8')).trim().split('\n').pop()!;
+        expect(last).toContain(`${event} session=guards-nul-1a2b3c4d error: transcript_path`);
+        expect(last).toContain(says);
+        expect(last).not.toMatch(/\bat \S+ \(/);
+      }
+    }
+  });
+
   it('a name too long for the file system, in show and restore', async () => {
     const long = 'a'.repeat(300);
     for (const args of [['show', `detail/${long}`], ['restore', `archive/${long}.jsonl`]]) {
