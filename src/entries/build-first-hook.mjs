@@ -130,6 +130,10 @@ const leaveOut = (leftOut, otherHooks = [], beside = {}) => ({
  * of the module onto a fresh object in each module importing it (node:path's in ~17 modules of a
  * first stage: ~2 ms of CPU at a loaded start). The bundle holds one small ES module per builtin
  * instead, its default export the builtin itself, its named exports the builtin's properties.
+ * node:os is loaded on first use: the stages ask it for the home folder alone, and only when
+ * neither $WMEM_HOME nor $HOME names it (names.ts), but its load on every hook cost ~10 page faults
+ * and ~1 M instructions (bench/README.md, floor15). Its default export reads each property from
+ * the builtin, loaded then; it has no named exports (an import of one fails the build).
  */
 const builtinDefaults = {
   name: 'builtin-defaults',
@@ -137,10 +141,19 @@ const builtinDefaults = {
     build.onResolve({ filter: /^node:(?:path|os)$/ }, (args) => (args.namespace === 'builtin-default' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin-default' }));
     build.onLoad({ filter: /.*/, namespace: 'builtin-default' }, (args) => {
       const names = Object.keys(createRequire(import.meta.url)(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
-      return { contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`, loader: 'js' };
+      const spec = JSON.stringify(args.path);
+      if (args.path === 'node:os') return { contents: LAZY_DEFAULT(spec, names), loader: 'js' };
+      return { contents: `const m = require(${spec});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`, loader: 'js' };
     });
   },
 };
+
+/** A builtin's default export whose properties (`names`) load it on first read. */
+const LAZY_DEFAULT = (spec, names) => `let m;
+const lazy = {};
+for (const name of ${JSON.stringify(names)}) Object.defineProperty(lazy, name, { get: () => (m ??= require(${spec}))[name], enumerable: true });
+export default lazy;
+`;
 
 /**
  * The prompts' build with every import() of a module bundled in it made static (`import * as`
