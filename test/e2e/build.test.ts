@@ -175,6 +175,16 @@ it('every first stage and the bundles beside them are ASCII', () => {
   expect(nonAscii).toEqual([]);
 });
 
+// esbuild wraps a module an import() reaches in a lazy initialiser (`__esm`) and gives it a
+// namespace object of getters: the stages that run on every turn (the prompts', the starts', the
+// tool calls') have every import() of a module bundled in them made static, a tool call's ~63 page
+// faults fewer (src/entries/build-first-hook.mjs staticImports, bench/README.md, floor15).
+it('the prompts\', starts\' and tool calls\' first stages wrap no module in a lazy initialiser', () => {
+  const everyTurn = firstStages.filter((name) => /^first-(prompt|start|tool)/.test(name));
+  expect(everyTurn.filter((name) => name.startsWith('first-tool')).length).toBeGreaterThan(0);
+  expect(everyTurn.filter((name) => readFileSync(path.join(leanDir, name), 'latin1').includes('__esm('))).toEqual([]);
+});
+
 // `wmem compact` is timed against cp: its bundle (150 KB) as a two-byte string was ~150 KB more
 // young-generation memory to fault in and decode on every return (bench/README.md, compact9).
 it('the compact return\'s bundle is ASCII', () => {
