@@ -126,17 +126,7 @@ function loadStage(stage) {
   let cache;
   if (!write) {
     try {
-      const fs = require('node:fs');
-      // Non-blocking: a FIFO planted there would block the hook for ever; anything but a file is no cache.
-      const fd = fs.openSync(`${__dirname}/../dist/code-cache/${stage}.v8`, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-      try {
-        const st = fs.fstatSync(fd);
-        if (!st.isFile()) throw new Error('not a regular file');
-        cache = { fd, size: st.size };
-      } catch (err) {
-        fs.closeSync(fd);
-        throw err;
-      }
+      cache = openRegular(require('node:fs'), `${__dirname}/../dist/code-cache/${stage}.v8`);
     } catch {
       // No cache (another agent's stage, a build without them): as before.
       return require(`../dist/fast/${stage}`);
@@ -249,9 +239,9 @@ function fromCodeCache(stage, cache, write) {
 
 /** The cache's data, read into `buffer` (the stage's, its bytes no longer needed), when its header is the one made for these source bytes and this data; else undefined. */
 function trustedData(fs, cache, buffer, sourceCrc, crc32) {
-  let got = 0;
+  let got;
   try {
-    for (let n; got < cache.size && (n = fs.readSync(cache.fd, buffer, got, cache.size - got, got)) > 0; ) got += n;
+    got = readInto(fs, cache.fd, buffer, 0, cache.size);
   } catch {
     return undefined; // an unreadable cache: the stage compiles as without one
   }
@@ -270,21 +260,39 @@ function trustedData(fs, cache, buffer, sourceCrc, crc32) {
  */
 function readWrapped(fs, Module, file, atLeast) {
   const [head, tail] = Module.wrapper;
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const { fd, size } = openRegular(fs, file);
   try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw new Error(`${file} is not a regular file`);
-    const size = st.size;
     const all = Buffer.allocUnsafe(Math.max(head.length + size + tail.length, atLeast));
     all.write(head, 0, 'latin1');
-    let got = 0;
-    for (let n; got < size && (n = fs.readSync(fd, all, head.length + got, size - got, got)) > 0; ) got += n;
-    if (got !== size) throw new Error(`${file} changed while read`);
+    if (readInto(fs, fd, all, head.length, size) !== size) throw new Error(`${file} changed while read`);
     all.write(tail, head.length + size, 'latin1');
     return { buffer: all, bytes: all.subarray(head.length, head.length + size), source: all.toString('utf8', 0, head.length + size + tail.length) };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * A regular file opened for reading: its descriptor and size. Non-blocking: a FIFO planted there
+ * would block the hook for ever; anything but a file throws (and is closed).
+ */
+function openRegular(fs, file) {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+    return { fd, size: st.size };
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+}
+
+/** Reads `fd` from its start into `buffer` at `at`, up to `size` bytes: the count read (less at an early end). */
+function readInto(fs, fd, buffer, at, size) {
+  let got = 0;
+  for (let n; got < size && (n = fs.readSync(fd, buffer, at + got, size - got, got)) > 0; ) got += n;
+  return got;
 }
 
 /** Writes a stage's code cache (build time): whole or not at all, as a temporary file renamed. */
@@ -321,7 +329,18 @@ function firstStage(read) {
 /** The routes and the command line read by them, or undefined when there are none (a partial dist/). */
 function readLine() {
   try {
-    const routes = require('../dist/fast/first-routes.json');
+    // Read as the stages are, not by require(): its resolution and JSON loader compile ~10 more
+    // functions of Node's own and stat the path's folders, on every hook (~10 page faults).
+    const fs = require('node:fs');
+    const { fd, size } = openRegular(fs, `${__dirname}/../dist/fast/first-routes.json`);
+    let text;
+    try {
+      const bytes = Buffer.allocUnsafe(size);
+      text = bytes.toString('utf8', 0, readInto(fs, fd, bytes, 0, size));
+    } finally {
+      fs.closeSync(fd);
+    }
+    const routes = JSON.parse(text);
     return { routes, line: parseLine(routes.options) };
   } catch {
     return undefined;

@@ -19,7 +19,6 @@
 // Codex and Gemini CLI share; transcript-file.ts's readJsonlUsage reads any JSONL transcript
 // incrementally given the agent's LineRules; config-file.ts's wmemCommandPrefix is the command a
 // hook runs. test/unit/adapters.test.ts holds every registered adapter to this contract.
-import os from 'node:os';
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { UsageView } from '../memory/meter.js';
 import type { TranscriptCursor } from '../store/hook-state.js';
@@ -352,7 +351,5 @@ export function eventByName(events: readonly AgentEvent[], name: string): AgentE
   return events.find((e) => eventKey(e.name) === key);
 }
 
-/** The user's home for MCP config paths: $HOME first (tests and sandboxes set it), else the OS's. */
-export function userHome(env: NodeJS.ProcessEnv): string {
-  return env.HOME || os.homedir();
-}
+/** The user's home for MCP config paths (store/names.ts: $HOME first, else the OS's). */
+export { userHome } from '../store/names.js';

@@ -130,6 +130,10 @@ const leaveOut = (leftOut, otherHooks = [], beside = {}) => ({
  * of the module onto a fresh object in each module importing it (node:path's in ~17 modules of a
  * first stage: ~2 ms of CPU at a loaded start). The bundle holds one small ES module per builtin
  * instead, its default export the builtin itself, its named exports the builtin's properties.
+ * node:os is loaded on first use: the stages ask it for the home folder alone, and only when
+ * neither $WMEM_HOME nor $HOME names it (names.ts), but its load on every hook cost ~10 page faults
+ * and ~1 M instructions (bench/README.md, floor15). Its default export reads each property from
+ * the builtin, loaded then; it has no named exports (an import of one fails the build).
  */
 const builtinDefaults = {
   name: 'builtin-defaults',
@@ -137,16 +141,28 @@ const builtinDefaults = {
     build.onResolve({ filter: /^node:(?:path|os)$/ }, (args) => (args.namespace === 'builtin-default' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin-default' }));
     build.onLoad({ filter: /.*/, namespace: 'builtin-default' }, (args) => {
       const names = Object.keys(createRequire(import.meta.url)(args.path)).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
-      return { contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`, loader: 'js' };
+      const spec = JSON.stringify(args.path);
+      if (args.path === 'node:os') return { contents: LAZY_DEFAULT(spec, names), loader: 'js' };
+      return { contents: `const m = require(${spec});\nexport default m;\nexport const { ${names.join(', ')} } = m;\n`, loader: 'js' };
     });
   },
 };
 
+/** A builtin's default export whose properties (`names`) load it on first read. */
+const LAZY_DEFAULT = (spec, names) => `let m;
+const lazy = {};
+for (const name of ${JSON.stringify(names)}) Object.defineProperty(lazy, name, { get: () => (m ??= require(${spec}))[name], enumerable: true });
+export default lazy;
+`;
+
 /**
- * The prompts' build with every import() of a module bundled in it made static (`import * as`
+ * Every first stage's build with every import() of a module bundled in it made static (`import * as`
  * at the module's end, the call a resolved promise of it): esbuild wraps a module any import()
  * reaches in a lazy initialiser (`__esm`), whose body V8 parses twice (preparsed with the file,
- * compiled when it runs), ~15 M instructions on a prompt. An import() of what the build leaves out
+ * compiled when it runs), ~15 M instructions on a prompt; and it gives each such module a namespace
+ * object of getters, one closure per export. Without them (bench/README.md, floor15): a tool
+ * call's stage 101 → 94 KB, its code cache 136 → 121 KB, ~63 page faults fewer on every tool call;
+ * PostCompact's stage 303 → 282 KB, ~120 fewer. An import() of what the build leaves out
  * (a stand-in), loads beside it or keeps external stays one, so a miss still throws where it did.
  * Type positions (`typeof import(…)`) are left alone.
  */
@@ -280,7 +296,7 @@ for (const agent of agents) {
   // A prompt the prompts' build cannot answer goes on to the agent's first-hook build.
   if (kinds.has('first-prompt')) kinds.add('first-hook');
   const others = hookFiles.filter((f) => f !== `agents/${agent.id}/hook.ts`);
-  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, { 'first-prompt': agent.isDefault ? BESIDE_CACHED_PROMPTS : BESIDE_PROMPTS, 'first-start': BESIDE_STARTS }[kind] ?? {}, kind === 'first-prompt' || kind === 'first-start'));
+  for (const kind of kinds) builds.push(build(file(kind), KINDS[kind], others, undefined, kind === 'first-prompt' ? file('first-hook') : undefined, { 'first-prompt': agent.isDefault ? BESIDE_CACHED_PROMPTS : BESIDE_PROMPTS, 'first-start': BESIDE_STARTS }[kind] ?? {}, true));
   for (const name of agent.names) routes[name] = events;
 }
 // What the prompts' and the starts' builds load beside them, each from its own source module, bundled alone.

@@ -3,8 +3,8 @@
 // transcript, model and window), and messages.jsonl's own usage figures. `wmem context`,
 // `wmem status` and the hooks all load through here, so they agree.
 import { readdirSync, statSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { userHome } from './names.js';
 import type { Session, SessionMeta } from './session.js';
 import { DEFAULT_TOKENS_MAX } from './session.js';
 import { hookStateFile, readHookStateLoose, type HookState } from './hook-state.js';
@@ -149,7 +149,7 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
 /** The `wmem` command line that reaches this session from the agent's shell. */
 function wmemCommand(session: Session, home: string): string {
   const parts = ['wmem'];
-  if (home !== path.join(os.homedir(), '.ai')) parts.push('--home', shellQuote(home));
+  if (home !== path.join(userHome(process.env), '.ai')) parts.push('--home', shellQuote(home));
   if (session.source !== 'current') parts.push('--session', session.id);
   return parts.join(' ');
 }

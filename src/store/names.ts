@@ -5,9 +5,19 @@ import path from 'node:path';
 
 /** --home, else $WMEM_HOME, else ~/.ai; `~` expanded. */
 export function homeFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  const raw = flag ?? (env.WMEM_HOME || path.join(os.homedir(), '.ai'));
-  const expanded = raw === '~' ? os.homedir() : raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(2)) : raw;
+  const raw = flag ?? (env.WMEM_HOME || path.join(userHome(env), '.ai'));
+  const expanded = raw === '~' ? userHome(env) : raw.startsWith('~/') ? path.join(userHome(env), raw.slice(2)) : raw;
   return path.resolve(expanded);
+}
+
+/**
+ * The user's home: $HOME first (tests and sandboxes set it), else the OS's. os.homedir() reads
+ * $HOME first too, so the answer is the same for the process's own environment; node:os is then
+ * not loaded at all by a hook (the first stages load it on first use: ~10 page faults and ~1 M
+ * instructions on every hook, bench/README.md, floor15).
+ */
+export function userHome(env: NodeJS.ProcessEnv): string {
+  return env.HOME || os.homedir();
 }
 
 /**

@@ -175,6 +175,15 @@ it('every first stage and the bundles beside them are ASCII', () => {
   expect(nonAscii).toEqual([]);
 });
 
+// esbuild wraps a module an import() reaches in a lazy initialiser (`__esm`) and gives it a
+// namespace object of getters: every first stage has each import() of a module bundled in it made
+// static, a tool call's ~63 page faults fewer, PostCompact's ~120 (src/entries/build-first-hook.mjs
+// staticImports, bench/README.md, floor15).
+it('no first stage wraps a module in a lazy initialiser', () => {
+  expect(firstStages.filter((name) => /^first-(tool|end|archive)/.test(name)).length).toBeGreaterThan(2);
+  expect(firstStages.filter((name) => readFileSync(path.join(leanDir, name), 'latin1').includes('__esm('))).toEqual([]);
+});
+
 // `wmem compact` is timed against cp: its bundle (150 KB) as a two-byte string was ~150 KB more
 // young-generation memory to fault in and decode on every return (bench/README.md, compact9).
 it('the compact return\'s bundle is ASCII', () => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import os from 'node:os';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeCwd, isValidSessionId, joinName, newSessionId, projectFolderCandidate, resolveHome } from '../../src/store/paths.js';
@@ -41,6 +42,12 @@ describe('resolveHome', () => {
     expect(resolveHome('/x', { WMEM_HOME: '/y' })).toBe('/x');
     expect(resolveHome(undefined, { WMEM_HOME: '/y' })).toBe('/y');
     expect(resolveHome(undefined, {})).toMatch(/[\\/]\.ai$/);
+  });
+
+  it("takes ~ from the environment's $HOME, as os.homedir() does for the process's own (a hook then never loads node:os)", () => {
+    expect(resolveHome(undefined, { HOME: '/h' })).toBe(path.resolve('/h/.ai'));
+    expect(resolveHome('~/m', { HOME: '/h' })).toBe(path.resolve('/h/m'));
+    expect(resolveHome(undefined, { HOME: '' })).toBe(path.join(os.homedir(), '.ai'));
   });
 });
 
