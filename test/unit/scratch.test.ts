@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatNote, parseNoteLine, parseScratch } from '../../src/memory/scratch.js';
+import fc from 'fast-check';
+import { formatNote, parseNoteLine, parseScratch, tagsIn } from '../../src/memory/scratch.js';
 
 const at = new Date('2026-03-12T14:30:00.123Z');
 
@@ -28,5 +29,16 @@ describe('scratch notes', () => {
     expect(parsed.notes).toHaveLength(1);
     expect(parsed.notes[0]).toMatchObject({ importance: 0.9, tags: ['decisions'], line: 2 });
     expect(parsed.unparsed.map((u) => u.line)).toEqual([3, 5]);
+  });
+
+  it('finds the tags a letter starts, in ASCII and in any other script, as the Unicode pattern does', () => {
+    expect(tagsIn('chose pnpm #decisions #api-v2 #123 a#b #x_y')).toEqual(['decisions', 'api-v2', 'x_y']);
+    expect(tagsIn('#été and #日本語 #ab² #Ωmega')).toEqual(['été', '日本語', 'ab²', 'Ωmega']);
+    // The ASCII pattern (nearly every note) answers as the Unicode one on any text.
+    const unicode = (text: string) => [...text.matchAll(/(?:^|\s)#(\p{L}[\p{L}\p{N}_-]*)/gu)].map((m) => m[1]);
+    const pieces = fc.constantFrom('#', ' ', '\t', 'a', 'Z', '0', '9', '_', '-', 'é', '²', '日', '\u00a0', '#tag', ' #x1');
+    fc.assert(fc.property(fc.array(pieces, { maxLength: 12 }).map((p) => p.join('')), (text) => {
+      expect(tagsIn(text)).toEqual(unicode(text));
+    }));
   });
 });
