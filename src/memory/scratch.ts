@@ -114,8 +114,20 @@ export function isDecision(note: Pick<Note, 'importance' | 'tags'>): boolean {
   return note.importance >= 0.8 || note.tags.includes('decisions');
 }
 
-/** The last `n` decisions among notes not yet consolidated (newest last), as one line each. */
+/**
+ * The last `n` decisions among notes not yet consolidated (newest last), as one line each. Read
+ * from the end, each line as parseScratch reads it, until `n` are found: parsing every note of the
+ * tail (~12 KB) made ~120 KB of young allocation on each render of the session state, most of a
+ * scavenge (bench/README.md, prompt15).
+ */
 export function recentDecisions(scratchTail: string, n = 3): string[] {
-  const decisions = parseScratch(scratchTail).notes.filter(isDecision);
-  return decisions.slice(-n).map((d) => d.text.replace(/\s+/g, ' ').replace(/(^|\s)#decisions(?=\s|$)/, '$1').trim()).map((t) => (t.length > 200 ? t.slice(0, 199) + '…' : t));
+  const lines = scratchTail.split('\n');
+  const decisions: Note[] = [];
+  for (let i = lines.length - 1; i >= 0 && decisions.length < n; i--) {
+    const clean = lines[i].replace(/\r$/, '');
+    if (clean.trim() === '' || isScratchHeader(clean)) continue;
+    const note = parseNoteLine(clean, i + 1);
+    if (note && isDecision(note)) decisions.push(note);
+  }
+  return decisions.reverse().map((d) => d.text.replace(/\s+/g, ' ').replace(/(^|\s)#decisions(?=\s|$)/, '$1').trim()).map((t) => (t.length > 200 ? t.slice(0, 199) + '…' : t));
 }
