@@ -88,13 +88,19 @@ export function isScratchHeader(raw: string): boolean {
   return raw.startsWith('<!--') && /^<!--\s*wmem scratch\b[\s\S]*-->\s*$/.test(raw);
 }
 
+/** A line of scratch.md as a note is read from it (without its CR); undefined for a blank line or wmem's header. */
+function noteLine(raw: string): string | undefined {
+  const clean = raw.replace(/\r$/, '');
+  return clean.trim() === '' || isScratchHeader(clean) ? undefined : clean;
+}
+
 export function parseScratch(text: string): ScratchFile {
   const notes: Note[] = [];
   const unparsed: ScratchFile['unparsed'] = [];
   const lines = text.split('\n');
   lines.forEach((raw, index) => {
-    const clean = raw.replace(/\r$/, '');
-    if (clean.trim() === '' || isScratchHeader(clean)) return;
+    const clean = noteLine(raw);
+    if (clean === undefined) return;
     const note = parseNoteLine(clean, index + 1);
     if (note) notes.push(note);
     else unparsed.push({ line: index + 1, raw: clean });
@@ -124,9 +130,8 @@ export function recentDecisions(scratchTail: string, n = 3): string[] {
   const lines = scratchTail.split('\n');
   const decisions: Note[] = [];
   for (let i = lines.length - 1; i >= 0 && decisions.length < n; i--) {
-    const clean = lines[i].replace(/\r$/, '');
-    if (clean.trim() === '' || isScratchHeader(clean)) continue;
-    const note = parseNoteLine(clean, i + 1);
+    const clean = noteLine(lines[i]);
+    const note = clean === undefined ? undefined : parseNoteLine(clean, i + 1);
     if (note && isDecision(note)) decisions.push(note);
   }
   return decisions.reverse().map((d) => d.text.replace(/\s+/g, ' ').replace(/(^|\s)#decisions(?=\s|$)/, '$1').trim()).map((t) => (t.length > 200 ? t.slice(0, 199) + '…' : t));
