@@ -47,6 +47,8 @@ const AGENTS = {
     prompt: ['UserPromptSubmit', { prompt: 'next' }],
     tool: (at) => ['PostToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(at.project, 'a.ts'), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 't' }],
     toolCache: true,
+    // context-memory.cjs's cache (the render every agent's prompt and start load beside their stage) is made by its runs.
+    renderCache: true,
     // Its compaction, each hook's run cached (first-archive.cjs, first-end.cjs: SessionEnd's stage too).
     compaction: [
       ['PreCompact', { trigger: 'auto', custom_instructions: '' }],
@@ -271,6 +273,10 @@ function agentRuns(work, agent, spec) {
     [...spec.start('startup'), undefined, false],
     [spec.prompt[0], { ...spec.prompt[1], prompt: 'first' }, undefined, true],
     [...spec.prompt, undefined, true],
+    // A prompt after the overview changed (`wmem set`, as an agent's edit of it): the part read and
+    // rendered by context-memory.cjs beside the stage, whose cache is this run's (the prompt
+    // stage's is made again below).
+    ...(spec.renderCache ? [() => runWmem(['set', 'context', 'The tests pass; the build is green.', '--session', at.sid], { dir, cwd: at.project }, `${agent} set`), [spec.prompt[0], { ...spec.prompt[1], prompt: 'after an overview change' }, '1', true]] : []),
     [...tool, undefined, false],
     [...tool, spec.toolCache ? '1' : 'load', false],
     // The prompt the user meets most: after a tool call (the hot state changed alone). It runs
@@ -280,7 +286,12 @@ function agentRuns(work, agent, spec) {
     [...tool, undefined, false],
     [...spec.start('resume'), '1', spec.startAnswers !== false],
   ];
-  for (const [event, fields, write, answers] of runs) {
+  for (const step of runs) {
+    if (typeof step === 'function') {
+      step();
+      continue;
+    }
+    const [event, fields, write, answers] = step;
     const run = runHook(agent, event, { dir, cwd: at.project, input: JSON.stringify(spec.input(event, fields, at)), write });
     // A hook fails silently by design: a prompt or a resume that printed nothing did not run its stage whole.
     if (answers && !run.stdout.trim()) throw new Error(`the code cache's run of ${agent} ${event} answered nothing`);

@@ -88,11 +88,13 @@ export const LEFT_OUT_OF_ARCHIVES = [...LEFT_OUT_OF_ENDS, 'app/context.ts', 'sto
 /**
  * A bundle loaded beside a first stage: missing or broken (a partial copy of dist/), it answers as a
  * stand-in does, so the hook is handed on whole rather than served without it. context-hot.cjs (the
- * re-render after a tool call, on the prompt after most tool calls) goes, from a stage bin/wmem.js
- * compiled from its code cache, through the same loader (__wmemLoad: from its own cache).
+ * re-render after a tool call, on the prompt after most tool calls) and context-memory.cjs (the
+ * render after the overview or the notes changed: ~25 M instructions of parsing and compiling
+ * without a cache, bench/README.md prompt15) go, from a stage bin/wmem.js compiled from its code
+ * cache, through the same loader (__wmemLoad: from their own caches); handoff.cjs by require().
  */
 const BESIDE = (name) =>
-  `let loaded;\ntry {\n  loaded = ${name === 'context-hot.cjs' ? "(typeof __wmemLoad === 'function' ? __wmemLoad : require)" : 'require'}(__dirname + ${JSON.stringify(`/${name}`)});\n} catch (cause) {\n` +
+  `let loaded;\ntry {\n  loaded = ${CODE_CACHED.some((kind) => name.startsWith(kind)) ? "(typeof __wmemLoad === 'function' ? __wmemLoad : require)" : 'require'}(__dirname + ${JSON.stringify(`/${name}`)});\n} catch (cause) {\n` +
   `  const miss = () => Object.assign(new Error('cannot load dist/fast/${name} beside the hook\\'s first stage'), { name: 'FirstStageMiss', cause });\n` +
   `  loaded = new Proxy({}, { getPrototypeOf() { throw miss(); }, get() { throw miss(); } });\n}\nmodule.exports = loaded;\n`;
 
@@ -263,14 +265,14 @@ async function build(name, leftOut, otherHooks, entry = 'src/entries/first-hook.
 
 /**
  * The kinds of stage src/entries/build-code-cache.mjs may make a V8 code cache of (the prompts,
- * tool calls, session starts and compaction moments, and context-hot.cjs beside them; it checks
- * their banner):
+ * tool calls, session starts and compaction moments, and context-hot.cjs and context-memory.cjs
+ * beside them; it checks their banner):
  * bin/wmem.js compiles those
  * through node:vm, whose scripts have no loader for import() on Node 20, so each import() left in
  * them (an external package, the tokenizer) calls __wmemImport, bin/wmem.js's own import() when it
  * compiled the stage, else Node's.
  */
-const CODE_CACHED = ['first-prompt', 'first-tool', 'first-start', 'context-hot', 'first-end', 'first-archive'];
+const CODE_CACHED = ['first-prompt', 'first-tool', 'first-start', 'context-hot', 'context-memory', 'first-end', 'first-archive'];
 
 // Which agent's events each kind serves comes from a build with every agent's hook part
 // (first-routes.ts's firstStageRoutes: lookup.ts's agents, their events, the moments the stage

@@ -23,9 +23,10 @@ const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
 // Gemini CLI's too, their top level alone (which needs no run of theirs); Codex CLI's and
 // OpenCode's prompt and start from their own runs, as Droid's.
 const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'opencode'].flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`, `first-tool-${agent}.cjs`]);
-// The re-render after a tool call, beside the other agents' prompt and start stages: loaded, from
-// a stage bin/wmem.js compiled through node:vm, through the same checked loader (bin/wmem.js __wmemLoad).
-const BESIDE_CACHED = ['context-hot.cjs'];
+// The re-render after a tool call, beside the other agents' prompt and start stages, and the render
+// after the overview changed, beside every agent's: loaded, from a stage bin/wmem.js compiled
+// through node:vm, through the same checked loader (bin/wmem.js __wmemLoad).
+const BESIDE_CACHED = ['context-hot.cjs', 'context-memory.cjs'];
 // The compact entry's, made by a compaction's run (test/e2e/compact-code-cache.test.ts).
 const COMPACT_CACHED = ['fast-compact.cjs'];
 // The compaction hooks' stages (before: first-archive; after, and a session's end: first-end):
@@ -80,6 +81,11 @@ async function session(dir: string, nodeOptions = '', agent?: string) {
   runs.push(await run('UserPromptSubmit', { prompt: 'unchanged' }));
   runs.push(await run('PostToolUse', tool));
   runs.push(await run('UserPromptSubmit', { prompt: 'after a tool call' }));
+  // The agent edits its overview: the next prompt reads and renders it (context-memory.cjs beside its stage).
+  const sessions = path.join(home, 'sessions');
+  const overview = path.join(sessions, readdirSync(sessions).find((d) => d.startsWith('--'))!, SID, 'working-memory', 'overview.md');
+  writeFileSync(overview, readFileSync(overview, 'utf8') + '\n- the agent added this line\n');
+  runs.push(await run('UserPromptSubmit', { prompt: 'after an overview edit' }));
   runs.push(await run('SessionStart', { source: 'resume' }));
   return runs;
 }
@@ -131,14 +137,16 @@ describe('the first stages compiled from their code cache', () => {
   it('without the caches, no stage goes through node:vm', () => {
     expect(plain.flatMap((r) => r.scripts)).toEqual([]);
     // Every start and prompt answered (a hook that failed would answer nothing, the same way with the caches or without).
-    expect(plain.filter((r) => r.stdout.includes('"additionalContext"')).length).toBe(5);
+    expect(plain.filter((r) => r.stdout.includes('"additionalContext"')).length).toBe(6);
   });
 
   it('a cache made from its stage is taken, and every hook answers as without it', async () => {
     const cached = await session(copyPackage('cached'));
     expect(cached.map((r) => r.stdout)).toEqual(plain.map((r) => r.stdout));
-    // SessionStart, each prompt, the tool call, the resume: each its stage, from its cache.
-    expect(cached.map((r) => r.scripts)).toEqual(['first-start.cjs', 'first-prompt.cjs', 'first-prompt.cjs', 'first-tool.cjs', 'first-prompt.cjs', 'first-start.cjs'].map((file) => [{ file, given: true, rejected: false }]));
+    // SessionStart, each prompt, the tool call, the resume: each its stage, from its cache; the new
+    // session's first render and the prompt after the overview edit context-memory.cjs beside it, from its own.
+    const stages = [['first-start.cjs', 'context-memory.cjs'], ['first-prompt.cjs'], ['first-prompt.cjs'], ['first-tool.cjs'], ['first-prompt.cjs'], ['first-prompt.cjs', 'context-memory.cjs'], ['first-start.cjs']];
+    expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
     // None loads node:os (~10 page faults a hook): the home is named by $WMEM_HOME, and the stages
     // load node:os on first use alone (build-first-hook.mjs builtinDefaults). Nor without a cache.
     expect([...plain, ...cached].map((r) => r.os)).toEqual([...plain, ...cached].map(() => false));
@@ -148,9 +156,9 @@ describe('the first stages compiled from their code cache', () => {
     const cached = await session(copyPackage('droid'), '', 'droid');
     expect(cached.map((r) => r.stdout)).toEqual(plainDroid.map((r) => r.stdout));
     expect(plainDroid.flatMap((r) => r.scripts)).toEqual([]);
-    expect(plainDroid.filter((r) => r.stdout.includes('"additionalContext"')).length).toBe(5);
+    expect(plainDroid.filter((r) => r.stdout.includes('"additionalContext"')).length).toBe(6);
     // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
-    const stages = [['first-start-droid.cjs'], ['first-prompt-droid.cjs'], ['first-prompt-droid.cjs'], ['first-tool-droid.cjs'], ['first-prompt-droid.cjs', 'context-hot.cjs'], ['first-start-droid.cjs']];
+    const stages = [['first-start-droid.cjs', 'context-memory.cjs'], ['first-prompt-droid.cjs'], ['first-prompt-droid.cjs'], ['first-tool-droid.cjs'], ['first-prompt-droid.cjs', 'context-hot.cjs'], ['first-prompt-droid.cjs', 'context-memory.cjs'], ['first-start-droid.cjs']];
     expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
@@ -158,7 +166,7 @@ describe('the first stages compiled from their code cache', () => {
     const cached = await session(copyPackage('codex'), '', 'codex');
     expect(cached.map((r) => r.stdout)).toEqual(plainCodex.map((r) => r.stdout));
     // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
-    const stages = [['first-start-codex.cjs'], ['first-prompt-codex.cjs'], ['first-prompt-codex.cjs'], ['first-tool-codex.cjs'], ['first-prompt-codex.cjs', 'context-hot.cjs'], ['first-start-codex.cjs']];
+    const stages = [['first-start-codex.cjs', 'context-memory.cjs'], ['first-prompt-codex.cjs'], ['first-prompt-codex.cjs'], ['first-tool-codex.cjs'], ['first-prompt-codex.cjs', 'context-hot.cjs'], ['first-prompt-codex.cjs', 'context-memory.cjs'], ['first-start-codex.cjs']];
     expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
@@ -273,8 +281,10 @@ describe("the compaction hooks' stages compiled from their code cache", () => {
     expect(cached.stdout).toEqual(plain.stdout);
     expect(cached.files).toEqual(plain.files);
     expect(cached.texts).toEqual(plain.texts);
-    // Each hook through its stage, from that stage's cache (SessionEnd's is first-end's, made by PostCompact's run).
-    expect(cached.scripts).toEqual([['first-start.cjs'], ['first-prompt.cjs'], ['first-archive.cjs'], ['first-end.cjs'], ['first-start.cjs'], ['first-prompt.cjs'], ['first-end.cjs']]);
+    // Each hook through its stage, from that stage's cache (SessionEnd's is first-end's, made by
+    // PostCompact's run); a render of changed files with context-memory.cjs, from its own.
+    const render = 'context-memory.cjs';
+    expect(cached.scripts).toEqual([['first-start.cjs', render], ['first-prompt.cjs', render], ['first-archive.cjs'], ['first-end.cjs'], ['first-start.cjs', render], ['first-prompt.cjs', render], ['first-end.cjs']]);
   }, 180_000);
 
   it('damaged data in those caches is never given to V8, and the hooks answer the same', async () => {
