@@ -8,8 +8,9 @@
 // the hot state's re-render) and a resumed session's start (first-start*.cjs) of Claude Code,
 // Droid, Qwen Code, Copilot CLI, OpenCode, Codex CLI and Kilo Code (AGENTS below); every agent's tool call (first-tool*.cjs:
 // Claude Code's what its run compiled, the others' their top level alone); the compaction's stages
-// (first-archive*.cjs, first-end*.cjs: Claude Code's from its PreCompact and PostCompact runs, the
-// others' their top level alone; ~35-75 M instructions of parsing each, bench/README.md lead14); and context-hot.cjs,
+// (first-archive*.cjs, first-end*.cjs: Claude Code's, Codex CLI's, OpenCode's and Kilo Code's from
+// their compaction's runs on their own input, the others' their top level alone; ~35-75 M
+// instructions of parsing each, bench/README.md lead14, cmp15); and context-hot.cjs,
 // the re-render the other agents' prompts and starts load beside their stage (through
 // bin/wmem.js's loader, __wmemLoad). Its cache is the last such run's (Kilo's): the re-render's
 // functions are the same for every agent. The rest load as before. Run
@@ -37,6 +38,9 @@ const caches = path.join(root, 'dist', 'code-cache');
  * none (bench/README.md, hit12). So the other agents' tool stages get that one. Codex CLI's and
  * OpenCode's prompt and start had the top-level one alone until agents13: their run's cache costs
  * ~+70 page faults but spares ~13-30 M instructions (~1.5-2 ms of CPU a prompt; bench/README.md).
+ * `compaction(at)`: its compaction's hooks, each [event, fields, what the agent does before it],
+ * run last, each caching its stage's run (first-archive*, first-end*): ~60-100 more page faults
+ * than the top level's cache, ~20-40 M fewer instructions (bench/README.md, lead14, cmp15).
  */
 const claudeLike = (event, fields, at) => ({ session_id: at.sid, transcript_path: at.transcript, cwd: at.project, hook_event_name: event, ...fields });
 const opencodeLike = (event, fields, at) => ({ event, sessionID: at.sid, directory: at.project, model: { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } }, ...fields });
@@ -194,7 +198,8 @@ function undoneOnFailure(make, failed) {
 
 /**
  * The prompt, start, tool and compaction stages the runs above left without a cache (those of the
- * agents AGENTS has no runs for, Gemini CLI's, and every compaction stage but Claude Code's): each gets the cache of its top level alone,
+ * agents AGENTS has no runs for, Gemini CLI's, and the compaction stages of the agents without a
+ * `compaction` in AGENTS): each gets the cache of its top level alone,
  * which the path a run takes cannot change, from one hook of an event routed to it
  * (first-routes.json) in a home of its own. What that hook then does with an empty input is not
  * looked at (a hook ends silently whatever its input), but it must write no other stage's cache
