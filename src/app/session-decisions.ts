@@ -37,10 +37,20 @@ export async function offerUnlessOffered(session: Session, now: Date): Promise<O
   const record = joinName(session.paths.stateDir, 'decisions-offered.json');
   const workspace = workspaceFilePath(session.project.dir);
   const sources = stampsOf([session.paths.overview, session.paths.scratch]);
-  if (readStateSync(record) === `${sources} ${stampsOf([workspace])}\n`) return { added: 0, merged: 0, declined: [] };
+  if (recorded(record) === `${sources} ${stampsOf([workspace])}\n`) return { added: 0, merged: 0, declined: [] };
   const result = await offerAfterConsolidation(session, undefined, now);
-  await atomicWrite(record, `${sources} ${stampsOf([workspace])}\n`, { durable: false });
+  // Unwritten (a full disk, a linked state/), the offer stands: the next end offers once more.
+  await atomicWrite(record, `${sources} ${stampsOf([workspace])}\n`, { durable: false }).catch(() => {});
   return result;
+}
+
+/** The record's text; undefined for none, or one that cannot be read (then the offer is made). */
+function recorded(record: string): string | undefined {
+  try {
+    return readStateSync(record);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Each file's identity and last change (inode, size, mtime), '-' for one that is not there. */
