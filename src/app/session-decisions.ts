@@ -36,11 +36,12 @@ export async function offerAfterConsolidation(session: Session, archive: string 
 export async function offerUnlessOffered(session: Session, now: Date): Promise<OfferResult> {
   const record = joinName(session.paths.stateDir, 'decisions-offered.json');
   const workspace = workspaceFilePath(session.project.dir);
-  const sources = stampsOf([session.paths.overview, session.paths.scratch]);
-  if (recorded(record) === `${sources} ${stampsOf([workspace])}\n`) return { added: 0, merged: 0, declined: [] };
+  const sources = [session.paths.overview, session.paths.scratch].map(stampOf);
+  const stamps = () => JSON.stringify({ version: 1, sources, workspace: stampOf(workspace) }) + '\n';
+  if (recorded(record) === stamps()) return { added: 0, merged: 0, declined: [] };
   const result = await offerAfterConsolidation(session, undefined, now);
   // Unwritten (a full disk, a linked state/), the offer stands: the next end offers once more.
-  await atomicWrite(record, `${sources} ${stampsOf([workspace])}\n`, { durable: false }).catch(() => {});
+  await atomicWrite(record, stamps(), { durable: false }).catch(() => {});
   return result;
 }
 
@@ -53,12 +54,10 @@ function recorded(record: string): string | undefined {
   }
 }
 
-/** Each file's identity and last change (inode, size, mtime), '-' for one that is not there. */
-function stampsOf(files: string[]): string {
-  return files.map((file) => {
-    const st = statSync(file, { throwIfNoEntry: false });
-    return st ? `${st.ino}:${st.size}:${st.mtimeMs}` : '-';
-  }).join(' ');
+/** A file's identity and last change, null when it is not there. */
+function stampOf(file: string): { ino: number; size: number; mtimeMs: number } | null {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } : null;
 }
 
 /** Offers them to the project's workspace memory. */
