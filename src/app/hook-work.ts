@@ -34,9 +34,11 @@ export async function consolidateAtEnd(session: Session, now: Date, warn: (m: st
   // Nothing new since the last one (OpenCode's idle ends every turn): the consolidation is not even loaded.
   const { nothingPending } = await import('../ops/consolidate/pending.js');
   const result = (await nothingPending(session)) ? { nothingToDo: true, consumed: 0, archive: undefined } : await consolidate(session, now, warn, load);
-  // The session's decisions outlive it: offered to workspace memory (a failure there costs only the offer).
-  const { offerAfterConsolidation, describeOffer } = await import('./session-decisions.js');
-  const offered = await offerAfterConsolidation(session, result.archive, now).then(describeOffer, (err: Error) => `decisions not offered to workspace memory: ${err.message}`);
+  // The session's decisions outlive it: offered to workspace memory (a failure there costs only
+  // the offer); with nothing consolidated, only when its files changed since the last offer.
+  const { offerAfterConsolidation, offerUnlessOffered, describeOffer } = await import('./session-decisions.js');
+  const offer = result.nothingToDo ? offerUnlessOffered(session, now) : offerAfterConsolidation(session, result.archive, now);
+  const offered = await offer.then(describeOffer, (err: Error) => `decisions not offered to workspace memory: ${err.message}`);
   const also = offered ? `; ${offered}` : '';
   if (result.nothingToDo) return NOTHING_TO_CONSOLIDATE + also;
   return `consolidated ${result.consumed} note${result.consumed === 1 ? '' : 's'}${result.archive ? ` (notes archived to ${result.archive})` : ''}${also}`;

@@ -2,8 +2,11 @@
 // moment and at every consolidation, once it succeeded (a refused consolidation changes nothing):
 // the Key Decisions of the overview it wrote, and the notes it consumed, read back from their
 // archive (nothing is read ahead of the consolidation, which must see scratch.md as it is).
+import { statSync } from 'node:fs';
 import type { Session } from '../store/session.js';
-import { readTextIfExists } from '../store/fsx.js';
+import { atomicWrite, readTextIfExists } from '../store/fsx.js';
+import { joinName, workspaceFilePath } from '../store/paths.js';
+import { readStateSync } from '../store/regular-file.js';
 import type { OfferResult } from '../store/session-decisions.js';
 import type { DecisionOffer } from '../memory/session-decisions.js';
 
@@ -19,6 +22,42 @@ export async function collectDecisions(session: Session, notesFile = session.pat
 /** After a consolidation: the decisions of what it consumed and wrote, offered to workspace memory. */
 export async function offerAfterConsolidation(session: Session, archive: string | undefined, now: Date): Promise<OfferResult> {
   return placeDecisions(session, await collectDecisions(session, archive), now);
+}
+
+/**
+ * At a session's end with nothing consolidated: offerAfterConsolidation, unless overview.md,
+ * scratch.md and workspace memory are the files they were after the last such offer (the same
+ * offers to the same file change nothing). OpenCode ends a session at every turn (its idle): the
+ * offer parsed the decisions and put each through the gate's Unicode expressions under the
+ * project's lock every turn (bench/README.md, cmp15). The sources' stamps are taken before the
+ * offer reads them, workspace memory's after it wrote: a change made meanwhile is offered next
+ * time. The record is bookkeeping (docs/guarantees.md): lost, the next end offers once more.
+ */
+export async function offerUnlessOffered(session: Session, now: Date): Promise<OfferResult> {
+  const record = joinName(session.paths.stateDir, 'decisions-offered.json');
+  const workspace = workspaceFilePath(session.project.dir);
+  const sources = [session.paths.overview, session.paths.scratch].map(stampOf);
+  const stamps = () => JSON.stringify({ version: 1, sources, workspace: stampOf(workspace) }) + '\n';
+  if (recorded(record) === stamps()) return { added: 0, merged: 0, declined: [] };
+  const result = await offerAfterConsolidation(session, undefined, now);
+  // Unwritten (a full disk, a linked state/), the offer stands: the next end offers once more.
+  await atomicWrite(record, stamps(), { durable: false }).catch(() => {});
+  return result;
+}
+
+/** The record's text; undefined for none, or one that cannot be read (then the offer is made). */
+function recorded(record: string): string | undefined {
+  try {
+    return readStateSync(record);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file's identity and last change, null when it is not there. */
+function stampOf(file: string): { ino: number; size: number; mtimeMs: number } | null {
+  const st = statSync(file, { throwIfNoEntry: false });
+  return st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } : null;
 }
 
 /** Offers them to the project's workspace memory. */

@@ -8,8 +8,9 @@
 // the hot state's re-render) and a resumed session's start (first-start*.cjs) of Claude Code,
 // Droid, Qwen Code, Copilot CLI, OpenCode, Codex CLI and Kilo Code (AGENTS below); every agent's tool call (first-tool*.cjs:
 // Claude Code's what its run compiled, the others' their top level alone); the compaction's stages
-// (first-archive*.cjs, first-end*.cjs: Claude Code's from its PreCompact and PostCompact runs, the
-// others' their top level alone; ~35-75 M instructions of parsing each, bench/README.md lead14); and context-hot.cjs,
+// (first-archive*.cjs, first-end*.cjs: Claude Code's, Codex CLI's, OpenCode's and Kilo Code's from
+// their compaction's runs on their own input, the others' their top level alone; ~35-75 M
+// instructions of parsing each, bench/README.md lead14, cmp15); and context-hot.cjs,
 // the re-render the other agents' prompts and starts load beside their stage (through
 // bin/wmem.js's loader, __wmemLoad). Its cache is the last such run's (Kilo's): the re-render's
 // functions are the same for every agent. The rest load as before. Run
@@ -37,6 +38,9 @@ const caches = path.join(root, 'dist', 'code-cache');
  * none (bench/README.md, hit12). So the other agents' tool stages get that one. Codex CLI's and
  * OpenCode's prompt and start had the top-level one alone until agents13: their run's cache costs
  * ~+70 page faults but spares ~13-30 M instructions (~1.5-2 ms of CPU a prompt; bench/README.md).
+ * `compaction(at)`: its compaction's hooks, each [event, fields, what the agent does before it],
+ * run last, each caching its stage's run (first-archive*, first-end*): ~60-100 more page faults
+ * than the top level's cache, ~20-40 M fewer instructions (bench/README.md, lead14, cmp15).
  */
 const claudeLike = (event, fields, at) => ({ session_id: at.sid, transcript_path: at.transcript, cwd: at.project, hook_event_name: event, ...fields });
 const opencodeLike = (event, fields, at) => ({ event, sessionID: at.sid, directory: at.project, model: { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } }, ...fields });
@@ -50,9 +54,9 @@ const AGENTS = {
     // context-memory.cjs's cache (the render every agent's prompt and start load beside their stage) is made by its runs.
     renderCache: true,
     // Its compaction, each hook's run cached (first-archive.cjs, first-end.cjs: SessionEnd's stage too).
-    compaction: [
+    compaction: () => [
       ['PreCompact', { trigger: 'auto', custom_instructions: '' }],
-      ['PostCompact', { trigger: 'auto', compact_summary: 'The user is shipping the compaction path; the tests pass.' }],
+      ['PostCompact', { trigger: 'auto', compact_summary: SUMMARY }],
     ],
   },
   droid: {
@@ -81,20 +85,73 @@ const AGENTS = {
     start: () => ['system.transform', {}],
     prompt: ['chat.message', {}],
     tool: () => ['tool.execute.after', { tool: { tool: 'bash', callID: 'call_0', args: { command: 'ls' }, title: 'ls', output: 'a.ts\n', metadata: { exit: 0, truncated: false } } }],
+    compaction: opencodeCompaction,
   },
   codex: {
     input: (event, fields, at) => ({ ...claudeLike(event, fields, at), model: 'gpt-5.1', permission_mode: 'bypassPermissions' }),
     start: (source) => ['SessionStart', { source }],
     prompt: ['UserPromptSubmit', { turn_id: 't', prompt: 'next' }],
     tool: () => ['PostToolUse', { turn_id: 't', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'a.ts', tool_use_id: 'c1' }],
+    // Codex passes no summary: PostCompact finds it in the rollout's `compacted` line, which Codex
+    // writes between the two hooks; PreCompact archives the rollout as it was before.
+    compaction: (at) => [
+      ['PreCompact', { turn_id: 't', trigger: 'auto' }, () => writeFileSync(at.transcript, codexRollout(at, false))],
+      ['PostCompact', { turn_id: 't', trigger: 'auto' }, () => writeFileSync(at.transcript, codexRollout(at, true))],
+    ],
   },
   kilo: {
     input: opencodeLike,
     start: () => ['system.transform', {}],
     prompt: ['chat.message', {}],
     tool: () => ['tool.execute.after', { tool: { tool: 'bash', callID: 'call_0', args: { command: 'ls' }, title: 'ls', output: 'a.ts\n', metadata: { exit: 0, truncated: false } } }],
+    compaction: opencodeCompaction,
   },
 };
+
+/**
+ * The compaction of OpenCode and Kilo Code as their plugin passes it: the session's messages, whole
+ * before it (archived: no transcript file), then with OpenCode's summary message (`summary: true`)
+ * after it.
+ */
+function opencodeCompaction(at) {
+  const message = (i, role, text, extra = {}) => ({ info: { id: `msg_${String(i).padStart(6, '0')}`, sessionID: at.sid, role, time: { created: i }, ...extra }, parts: [{ type: 'text', text }] });
+  const tokens = (i) => ({ total: 60000 + i, input: 9000, output: 100, reasoning: 0, cache: { read: 50900 + i, write: 0 } });
+  const messages = Array.from({ length: 6 }, (_, i) => (i % 2 ? message(i, 'assistant', `done with step ${i}`, { modelID: 'claude-sonnet-4-5', providerID: 'anthropic', tokens: tokens(i) }) : message(i, 'user', `step ${i}: go on with the parser`)));
+  const summary = message(6, 'assistant', SUMMARY, { summary: true, modelID: 'claude-sonnet-4-5', providerID: 'anthropic', tokens: { total: 0, input: 0, output: 1800, reasoning: 0, cache: { read: 0, write: 0 } } });
+  return [
+    ['session.compacting', { messages }],
+    ['session.compacted', { messages: [...messages, summary] }],
+  ];
+}
+
+const SUMMARY = 'The user is shipping the compaction path; the tests pass.';
+
+/**
+ * A Codex CLI rollout (src/agents/codex/rollout.ts): the session's meta, a turn's context, prompt,
+ * finished command and token use, and with `compacted` the compaction's line (its summary) and the
+ * estimate Codex writes after it.
+ */
+function codexRollout(at, compacted) {
+  const line = (type, payload) => JSON.stringify({ timestamp: '2026-11-25T08:07:33.489Z', type, payload }) + '\n';
+  const usage = (total, input, output) => line('event_msg', { type: 'token_count', info: { last_token_usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: output, total_tokens: total }, model_context_window: 258400 } });
+  const turn = [
+    line('session_meta', { id: at.sid, cwd: at.project, cli_version: '0.169.0', source: 'exec' }),
+    line('event_msg', { type: 'task_started', model_context_window: 258400 }),
+    line('turn_context', { turn_id: 't', cwd: at.project, model: 'gpt-5.1' }),
+    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Run the tests and fix what fails.' }] }),
+    line('response_item', { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"npm test"}', call_id: 'c1' }),
+    line('event_msg', { type: 'item_completed', item: { type: 'CommandExecution', id: 'c1', command: ['/bin/bash', '-lc', 'npm test'], status: 'completed', aggregated_output: 'ok\n', exit_code: 0 } }),
+    line('response_item', { type: 'function_call_output', call_id: 'c1', output: 'ok' }),
+    line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'The tests pass.' }] }),
+    usage(60100, 60000, 100),
+  ];
+  const compaction = [
+    line('compacted', { message: `Another language model started to solve this problem and produced a summary of its thinking process. Use the information in this summary to assist with your own analysis: ${SUMMARY}` }),
+    line('turn_context', { turn_id: 't', cwd: at.project, model: 'gpt-5.1' }),
+    usage(1800, 0, 0),
+  ];
+  return [...turn, ...(compacted ? compaction : [])].join('');
+}
 
 /**
  * Runs the hooks that write the caches, in a temporary home, then checks each cached stage routes
@@ -143,7 +200,8 @@ function undoneOnFailure(make, failed) {
 
 /**
  * The prompt, start, tool and compaction stages the runs above left without a cache (those of the
- * agents AGENTS has no runs for, Gemini CLI's, and every compaction stage but Claude Code's): each gets the cache of its top level alone,
+ * agents AGENTS has no runs for, Gemini CLI's, and the compaction stages of the agents without a
+ * `compaction` in AGENTS): each gets the cache of its top level alone,
  * which the path a run takes cannot change, from one hook of an event routed to it
  * (first-routes.json) in a home of its own. What that hook then does with an empty input is not
  * looked at (a hook ends silently whatever its input), but it must write no other stage's cache
@@ -296,12 +354,16 @@ function agentRuns(work, agent, spec) {
     // A hook fails silently by design: a prompt or a resume that printed nothing did not run its stage whole.
     if (answers && !run.stdout.trim()) throw new Error(`the code cache's run of ${agent} ${event} answered nothing`);
   }
-  // Last: a compaction changes the overview, which the runs above find as it usually is. These
-  // answer nothing: the hook's own record (logs/hooks-last) says whether it ran to its end.
-  for (const [event, fields] of spec.compaction ?? []) {
+  // Last: a compaction changes the overview, which the runs above find as it usually is. Each step
+  // first does what the agent does before its hook (Codex writes its rollout). These answer
+  // nothing: the hook's own record (logs/hooks-last) says whether it ran to its end, and its note
+  // whether it took the path a compaction takes (archived the transcript, kept the summary).
+  for (const [event, fields, before] of spec.compaction?.(at) ?? []) {
+    before?.();
     runHook(agent, event, { dir, cwd: at.project, input: JSON.stringify(spec.input(event, fields, at)), write: '1' });
-    const last = JSON.parse(readFileSync(path.join(dir, 'home', 'logs', 'hooks-last', `${event}.json`), 'utf8'));
-    if (last.ok !== true) throw new Error(`the code cache's run of ${agent} ${event} did not succeed: ${last.note ?? last.error ?? 'no reason logged'}`);
+    // Named as src/app/hook.ts firedKey names it: the default agent's by the event alone.
+    const last = JSON.parse(readFileSync(path.join(dir, 'home', 'logs', 'hooks-last', `${agent === 'claude' ? '' : `${agent}-`}${event}.json`), 'utf8'));
+    if (last.ok !== true || !/^(archived|kept) /.test(last.note ?? '')) throw new Error(`the code cache's run of ${agent} ${event} did not archive or keep a summary: ${last.note ?? last.error ?? 'no reason logged'}`);
   }
 }
 

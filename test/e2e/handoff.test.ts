@@ -216,6 +216,38 @@ describe('decisions outlive the session', { timeout: 180_000 }, () => {
     expect(next.split('idempotency keys on every POST to charges').length - 1).toBe(1);
   });
 
+  it('an end with nothing new since the last offer does not offer again (OpenCode ends one every turn); a change is offered at the next', async () => {
+    const earlier = await earlierSession();
+    // Records, as the hook exits, every file it opened with openSync (how workspace memory is read).
+    const probe = path.join(box.root, 'opened.cjs');
+    await writeFile(probe, `const fs = require('node:fs'); const opened = []; const open = fs.openSync;
+fs.openSync = function (file, ...rest) { opened.push(String(file)); return open.call(this, file, ...rest); };
+process.on('exit', () => fs.writeFileSync(process.env.WMEM_TEST_OPENED, JSON.stringify(opened)));`);
+    const log = path.join(box.root, 'opened.json');
+    const end = async () => {
+      const run = await box.run(['hook', 'SessionEnd'], { input: JSON.stringify({ session_id: earlier.id, cwd: box.project, hook_event_name: 'SessionEnd', reason: 'other' }), env: { NODE_OPTIONS: `--require ${probe}`, WMEM_TEST_OPENED: log } });
+      expect(run.exitCode).toBe(0);
+      return (JSON.parse(await readFile(log, 'utf8')) as string[]).some((file) => file.endsWith('workspace-memory.json'));
+    };
+    const sessionDecisions = async () => (await runJson(box, ['memories'])).entries.filter((e: any) => e.source === 'session').map((e: any) => e.text).sort();
+    // The first end consolidates the note and offers; the second finds nothing new and offers once more.
+    expect([await end(), await end()]).toEqual([true, true]);
+    expect(await sessionDecisions()).toEqual(['REST over gRPC because the clients are browsers', 'idempotency keys on every POST to charges']);
+    // Nothing changed since: workspace memory is not even read.
+    expect(await end()).toBe(false);
+    // A decision the agent adds to its overview is offered at the next end.
+    await ok(['--session', earlier.id, 'append', 'decisions', '- invoices keep their v1 ids']);
+    expect(await end()).toBe(true);
+    expect(await sessionDecisions()).toContain('invoices keep their v1 ids');
+    expect(await end()).toBe(false);
+    // Workspace memory changed by another hand (its session entries cleared): offered again.
+    const workspaceFile = path.join(path.dirname(earlier.path), 'workspace-memory.json');
+    const workspace = JSON.parse(await readFile(workspaceFile, 'utf8'));
+    await writeFile(workspaceFile, JSON.stringify({ ...workspace, entries: workspace.entries.filter((e: any) => e.source !== 'session') }));
+    expect(await end()).toBe(true);
+    expect(await sessionDecisions()).toEqual(['REST over gRPC because the clients are browsers', 'idempotency keys on every POST to charges', 'invoices keep their v1 ids']);
+  });
+
   it('a handful per session at most, and never at the cost of an explicit entry', async () => {
     await runJson(box, ['init', '--new']);
     for (let i = 0; i < 8; i++) await ok(['append', 'decisions', `- decision number ${i} about the billing service design`]);

@@ -30,7 +30,8 @@ const BESIDE_CACHED = ['context-hot.cjs', 'context-memory.cjs'];
 // The compact entry's, made by a compaction's run (test/e2e/compact-code-cache.test.ts).
 const COMPACT_CACHED = ['fast-compact.cjs'];
 // The compaction hooks' stages (before: first-archive; after, and a session's end: first-end):
-// Claude Code's from its own runs, every other agent's from its top level alone.
+// Claude Code's, Codex CLI's, OpenCode's and Kilo Code's from their own runs, every other agent's
+// from its top level alone.
 const COMPACTION_STAGES = ['', ...['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'opencode'].map((agent) => `-${agent}`)].flatMap((agent) => [`first-archive${agent}.cjs`, `first-end${agent}.cjs`]);
 // The search entry's, made by a search's run (test/e2e/search-code-cache.test.ts).
 const SEARCH_CACHED = ['fast-search.cjs'];
@@ -230,37 +231,90 @@ describe('the first stages compiled from their code cache', () => {
 });
 
 /**
- * A Claude Code session through its compaction and end, through the package at `dir`: each
+ * Each agent's compaction as it comes to wmem: its hooks in order, each [event, its fields, what the
+ * agent does first]. Claude Code passes its transcript and the summary; Codex CLI its rollout,
+ * whose `compacted` line (the summary) it writes between PreCompact and PostCompact (the fixture's
+ * lines before it, then the rest); OpenCode the session's messages, its summary among them after.
+ */
+type Step = [string, Record<string, unknown>, (() => void)?];
+const COMPACTIONS: Record<string, (root: string) => { input: (event: string, fields: Record<string, unknown>) => Record<string, unknown>; start: Step; prompt: (text: string) => Step; steps: Step[]; end: Step }> = {
+  claude: (root) => ({
+    input: (event, fields) => ({ session_id: SID, transcript_path: path.join(root, 'transcript.jsonl'), hook_event_name: event, ...fields }),
+    start: ['SessionStart', { source: 'startup' }, () => cpSync(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), path.join(root, 'transcript.jsonl'))],
+    prompt: (prompt) => ['UserPromptSubmit', { prompt }],
+    steps: [
+      ['PreCompact', { trigger: 'auto', custom_instructions: '' }],
+      ['PostCompact', { trigger: 'auto', compact_summary: 'Summary: the user is shipping the compaction path. '.repeat(20) }],
+      ['SessionStart', { source: 'compact' }],
+    ],
+    end: ['SessionEnd', { reason: 'other' }],
+  }),
+  codex: (root) => {
+    const rollout = path.join(root, 'rollout.jsonl');
+    const lines = readFileSync(path.join(FIXTURES, '..', 'codex', 'rollout-auto-compacted.jsonl'), 'utf8').split(/(?<=\n)/);
+    const at = lines.findIndex((line) => line.includes('"type":"compacted"'));
+    return {
+      input: (event, fields) => ({ session_id: SID, transcript_path: rollout, hook_event_name: event, model: 'gpt-5.1', permission_mode: 'bypassPermissions', ...fields }),
+      start: ['SessionStart', { source: 'startup' }, () => writeFileSync(rollout, lines.slice(0, at).join(''))],
+      prompt: (prompt) => ['UserPromptSubmit', { turn_id: 't', prompt }],
+      steps: [
+        ['PreCompact', { turn_id: 't', trigger: 'auto' }],
+        ['PostCompact', { turn_id: 't', trigger: 'auto' }, () => writeFileSync(rollout, lines.join(''))],
+      ],
+      end: ['SessionEnd', { reason: 'other' }],
+    };
+  },
+  opencode: () => {
+    const message = (i: number, role: string, text: string, extra = {}) => ({ info: { id: `msg_${String(i).padStart(6, '0')}`, sessionID: SID, role, time: { created: i }, ...extra }, parts: [{ type: 'text', text }] });
+    const tokens = { total: 60000, input: 9000, output: 100, reasoning: 0, cache: { read: 50900, write: 0 } };
+    const messages = Array.from({ length: 20 }, (_, i) => (i % 2 ? message(i, 'assistant', `done with step ${i}`, { modelID: 'claude-sonnet-4-5', providerID: 'anthropic', tokens }) : message(i, 'user', `step ${i}: go on with the parser`)));
+    const summary = message(20, 'assistant', 'Summary: the user is shipping the compaction path. '.repeat(20), { summary: true, modelID: 'claude-sonnet-4-5', providerID: 'anthropic', tokens: { ...tokens, total: 0, output: 1800 } });
+    const infos = (list: typeof messages) => list.map((m) => ({ info: m.info }));
+    return {
+      input: (event, fields) => ({ event, sessionID: SID, model: { providerID: 'anthropic', modelID: 'claude-sonnet-4-5', limit: { context: 200000, output: 64000 } }, ...fields }),
+      start: ['system.transform', {}],
+      prompt: () => ['chat.message', { messages: infos(messages) }],
+      steps: [
+        ['session.compacting', { messages }],
+        ['session.compacted', { messages: [...messages, summary] }],
+        ['system.transform', {}],
+      ],
+      end: ['session.idle', { messages: infos([...messages, summary]) }],
+    };
+  },
+};
+
+/**
+ * A session of `agent` through its compaction and end, through the package at `dir`: each
  * hook's stdout, the scripts compiled through node:vm, and the memory it left (the working-memory
  * folder's files, their text with times and the session's root as placeholders). The overview
  * holds a long section, cut to the memory part's budget as the hooks render it. Each package's
  * folder name has the same length: the paths are in the memory part, whose cut they move.
  */
-async function compactionSession(dir: string) {
+async function compactionSession(dir: string, agent = 'claude') {
   const root = path.join(dir, 'compaction');
   const [home, project] = [path.join(root, 'home'), path.join(root, 'project')];
-  cpSync(path.join(FIXTURES, 'claude-code-log', 'ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl'), path.join(root, 'transcript.jsonl'));
   cpSync(path.join(ROOT, 'package.json'), path.join(project, 'package.json'));
   const scripts = path.join(root, 'scripts.json');
   const env = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', WMEM_HOME: home, WMEM_TEST_SCRIPTS: scripts, NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')}` };
   const placeholders = (text: string) => text.split(root).join('<root>').split(root.slice(1).replace(/[/\\:]/g, '-')).join('<root>').replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z/g, '<time>').replace(/\d{8}T\d{6,9}Z?/g, '<stamp>');
-  const run = async (event: string, fields: Record<string, unknown>) => {
-    const input = JSON.stringify({ session_id: SID, transcript_path: path.join(root, 'transcript.jsonl'), cwd: project, hook_event_name: event, ...fields });
-    const r = await execa('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', event], { cwd: project, input, reject: false, extendEnv: false, timeout: 60_000, env });
+  const compaction = COMPACTIONS[agent](root);
+  const run = async ([event, fields, before]: Step) => {
+    before?.();
+    const input = JSON.stringify({ ...compaction.input(event, fields), ...(agent === 'opencode' ? { directory: project } : { cwd: project }) });
+    const r = await execa('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: project, input, reject: false, extendEnv: false, timeout: 60_000, env });
     expect({ event, exitCode: r.exitCode, stderr: r.stderr }).toEqual({ event, exitCode: 0, stderr: '' });
     return { stdout: placeholders(String(r.stdout)), scripts: (JSON.parse(readFileSync(scripts, 'utf8')) as { file: string; given: boolean; rejected: boolean }[]).map((s) => s.file + (s.given ? '' : ' (no cache)') + (s.rejected ? ' (refused)' : '')) };
   };
-  const runs = [await run('SessionStart', { source: 'startup' })];
+  const runs = [await run(compaction.start)];
   const memory = path.join(home, 'sessions', `--${project.slice(1).replace(/[/\\:]/g, '-')}--`, SID, 'working-memory');
   const overview = path.join(memory, 'overview.md');
   const facts = Array.from({ length: 1200 }, (_, i) => `- fact ${i}: the build step ${i % 37} writes dist/part-${i}.js before the tests run`).join('\n');
   writeFileSync(overview, readFileSync(overview, 'utf8').replace('## Known Context\n', `## Known Context\n${facts}\n`));
-  runs.push(await run('UserPromptSubmit', { prompt: 'first' }));
-  runs.push(await run('PreCompact', { trigger: 'auto', custom_instructions: '' }));
-  runs.push(await run('PostCompact', { trigger: 'auto', compact_summary: 'Summary: the user is shipping the compaction path. '.repeat(20) }));
-  runs.push(await run('SessionStart', { source: 'compact' }));
-  runs.push(await run('UserPromptSubmit', { prompt: 'after the compaction' }));
-  runs.push(await run('SessionEnd', { reason: 'other' }));
+  runs.push(await run(compaction.prompt('first')));
+  for (const step of compaction.steps) runs.push(await run(step));
+  runs.push(await run(compaction.prompt('after the compaction')));
+  runs.push(await run(compaction.end));
   const files = (readdirSync(memory, { recursive: true }) as string[]).sort();
   const texts = files.filter((f) => /\.(md|jsonl)$/.test(f)).map((f) => [placeholders(f), placeholders(readFileSync(path.join(memory, f), 'utf8'))]);
   return { stdout: runs.map((r) => r.stdout), scripts: runs.map((r) => r.scripts), files: files.map(placeholders), texts };
@@ -285,6 +339,32 @@ describe("the compaction hooks' stages compiled from their code cache", () => {
     // PostCompact's run); a render of changed files with context-memory.cjs, from its own.
     const render = 'context-memory.cjs';
     expect(cached.scripts).toEqual([['first-start.cjs', render], ['first-prompt.cjs', render], ['first-archive.cjs'], ['first-end.cjs'], ['first-start.cjs', render], ['first-prompt.cjs', render], ['first-end.cjs']]);
+  }, 180_000);
+
+  // Codex CLI's and OpenCode's compaction stages are cached from their own runs, on their own input
+  // (src/entries/build-code-cache.mjs AGENTS), as Claude Code's: each cache holds the bytecode of
+  // what archived the transcript (its note's words) and kept the summary (Recent Actions' line;
+  // Codex's from its rollout's `compacted` line), not its stage's top level alone.
+  it.each([
+    ['codex', 'use the information in this summary'],
+    ['opencode', ' compacted the conversation ('],
+  ])("%s's compaction: each stage from a cache its own run made, answering and archiving as without it", async (agent, own) => {
+    const held = (stage: string, text: string) => dataOf(readFileSync(cacheOf(ROOT, stage))).includes(text);
+    expect([held(`first-archive-${agent}.cjs`, ' lines to '), held(`first-end-${agent}.cjs`, ' compacted the conversation ('), held(`first-end-${agent}.cjs`, own)]).toEqual([true, true, true]);
+    const dir = copyPackage(`cmp-${agent}`);
+    rmSync(path.join(dir, 'dist', 'code-cache'), { recursive: true });
+    const without = await compactionSession(dir, agent);
+    expect(without.scripts.flat()).toEqual([]);
+    // The summary kept, and the transcript archived before it, as Recent Actions says.
+    expect(without.files.filter((f) => /compact-summary\.md$|^archive[/\\]transcript-/.test(f)).length).toBe(2);
+    rmSync(path.join(dir, 'compaction'), { recursive: true });
+    cpSync(path.join(ROOT, 'dist', 'code-cache'), path.join(dir, 'dist', 'code-cache'), { recursive: true });
+    const cached = await compactionSession(dir, agent);
+    expect(cached.stdout).toEqual(without.stdout);
+    expect(cached.files).toEqual(without.files);
+    expect(cached.texts).toEqual(without.texts);
+    const stage = (kind: string) => [`first-${kind}-${agent}.cjs`];
+    expect(cached.scripts.map((files) => files.filter((f) => f !== 'context-hot.cjs'))).toEqual([stage('start'), stage('prompt'), stage('archive'), stage('end'), ...(agent === 'opencode' ? [stage('start')] : []), stage('prompt'), stage('end')]);
   }, 180_000);
 
   it('damaged data in those caches is never given to V8, and the hooks answer the same', async () => {
