@@ -17,13 +17,14 @@ const PATH_MAX = 4_096;
 export function checkTranscriptPath(file: string): void {
   // Refused by their text, before Node's own errors (an internal error logged with its stack).
   if (file.includes('\0')) throw new HookInputError(`transcript_path ${JSON.stringify(file.slice(0, 200))} holds a NUL byte: no file has that name`);
-  if (file.length > PATH_MAX) throw new HookInputError(`transcript_path is ${file.length} characters long, longer than any path (${JSON.stringify(file.slice(0, 80))}…)`);
+  const bytes = Buffer.byteLength(file);
+  if (bytes >= PATH_MAX) throw new HookInputError(`transcript_path is ${bytes} bytes long, longer than any path (${JSON.stringify(file.slice(0, 80))}…)`);
   if (!path.isAbsolute(file)) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is not an absolute path`);
   // `lnk/../x.jsonl`: the kernel walks `..` through the link, path.resolve (the readers') drops it:
   // two files. Agents send normalized paths; anything else is refused.
   if (path.normalize(file) !== file) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is not a normalized path (no '.', '..' or '//' parts)`);
   if (!file.endsWith('.jsonl')) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is not a .jsonl file (every agent's transcript is one)`);
-  if (!lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  if (!isLink(file)) return;
   let target: string;
   try {
     target = realpathSync.native(file);
@@ -31,6 +32,16 @@ export function checkTranscriptPath(file: string): void {
     return; // a dangling link: read as a missing transcript
   }
   if (!target.endsWith('.jsonl')) throw new HookInputError(`transcript_path ${JSON.stringify(file)} is a link to ${JSON.stringify(target)}, which is not a .jsonl file`);
+}
+
+/** Whether `file` is a symbolic link; a name part longer than the file system takes is refused as input. */
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENAMETOOLONG') throw new HookInputError(`transcript_path ${JSON.stringify(file.slice(0, 80))}… has a name longer than the file system takes`);
+    throw err;
+  }
 }
 
 /** Whether checkTranscriptPath lets `file` be read (for an adapter's reads, which never throw). */

@@ -49,7 +49,10 @@ async function buildReport(session: Session, base: string, all: boolean, env: Ap
   const { markdownToHtml } = await import('../report/markdown.js');
   const { readTextIfExists } = await import('../store/fsx.js');
   const window = await windowOf(session, env);
-  const { series } = await loadSeries(session, base, env.warn);
+  // The current session's series is loaded again for its row (--all): each warning said once.
+  const said = new Set<string>();
+  const warn = (message: string) => void (said.has(message) || (said.add(message), env.warn?.(message)));
+  const { series } = await loadSeries(session, base, warn);
   const events = await loadEvents(session, series, base);
   const overview = (await readTextIfExists(session.paths.overview)) ?? '';
   return renderReport({
@@ -62,7 +65,7 @@ async function buildReport(session: Session, base: string, all: boolean, env: Ap
     events,
     overviewHtml: markdownToHtml(overview),
     sizes: await loadSizes(session),
-    ...(all ? { sessions: await sessionRows(session, base, window.tokensMax, env.warn) } : {}),
+    ...(all ? { sessions: await sessionRows(session, base, window.tokensMax, warn) } : {}),
   });
 }
 

@@ -26,24 +26,32 @@ export async function offerAfterConsolidation(session: Session, archive: string 
 
 /**
  * At a session's end with nothing consolidated: offerAfterConsolidation, unless overview.md,
- * scratch.md and workspace memory are the files they were after the last such offer (the same
- * offers to the same file change nothing). OpenCode ends a session at every turn (its idle): the
- * offer parsed the decisions and put each through the gate's Unicode expressions under the
- * project's lock every turn (bench/README.md, cmp15). The sources' stamps are taken before the
- * offer reads them, workspace memory's after it wrote: a change made meanwhile is offered next
- * time. The record is bookkeeping (docs/guarantees.md): lost, the next end offers once more.
+ * scratch.md and workspace memory are the files they were after the last such offer. OpenCode
+ * ends a session at every turn (its idle): the offer parsed the decisions and put each through the
+ * gate's Unicode expressions under the project's lock every turn (bench/README.md, cmp15). So an
+ * unchanged session no longer refreshes its entries' dates at every end (docs/memory.md). The
+ * sources' stamps are taken before the offer reads them, workspace memory's under the lock, after
+ * the offer wrote it (wmem replaces it by rename: a new inode each time): a change made meanwhile
+ * is offered next time. A source changed within RACY_MS is not recorded (git's racy rule: an edit
+ * of the same size in the same timestamp tick would look unchanged). The record is bookkeeping
+ * (docs/guarantees.md): lost, the next end offers once more.
  */
 export async function offerUnlessOffered(session: Session, now: Date): Promise<OfferResult> {
   const record = joinName(session.paths.stateDir, 'decisions-offered.json');
   const workspace = workspaceFilePath(session.project.dir);
   const sources = [session.paths.overview, session.paths.scratch].map(stampOf);
-  const stamps = () => JSON.stringify({ version: 1, sources, workspace: stampOf(workspace) }) + '\n';
-  if (recorded(record) === stamps()) return { added: 0, merged: 0, declined: [] };
-  const result = await offerAfterConsolidation(session, undefined, now);
-  // Unwritten (a full disk, a linked state/), the offer stands: the next end offers once more.
-  await atomicWrite(record, stamps(), { durable: false }).catch(() => {});
+  const recordOf = (settled: Stamp | null) => JSON.stringify({ version: 1, sources, workspace: settled }) + '\n';
+  if (recorded(record) === recordOf(stampOf(workspace))) return { added: 0, merged: 0, declined: [] };
+  let settled: Stamp | null | undefined;
+  const result = await placeDecisions(session, await collectDecisions(session), now, () => (settled = stampOf(workspace)));
+  const racy = sources.some((st) => st && Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS);
+  // Unwritten (a full disk), the offer stands: the next end offers once more.
+  if (settled !== undefined && !racy) await atomicWrite(record, recordOf(settled), { durable: false }).catch(() => {});
   return result;
 }
+
+/** How recent a source's change must be for its stamp to be distrusted (coarse timestamps tick in up to ~1 s, some file systems 2 s). */
+const RACY_MS = 2_000;
 
 /** The record's text; undefined for none, or one that cannot be read (then the offer is made). */
 function recorded(record: string): string | undefined {
@@ -54,16 +62,18 @@ function recorded(record: string): string | undefined {
   }
 }
 
-/** A file's identity and last change, null when it is not there. */
-function stampOf(file: string): { ino: number; size: number; mtimeMs: number } | null {
+type Stamp = { ino: number; size: number; mtimeMs: number; ctimeMs: number };
+
+/** A file's identity and last change (ctime too: `touch -d` and `cp -p` set the mtime back, not the ctime), null when it is not there. */
+function stampOf(file: string): Stamp | null {
   const st = statSync(file, { throwIfNoEntry: false });
-  return st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } : null;
+  return st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : null;
 }
 
-/** Offers them to the project's workspace memory. */
-export async function placeDecisions(session: Session, offers: DecisionOffer[], now: Date): Promise<OfferResult> {
+/** Offers them to the project's workspace memory; `settled` runs once the file is as the offer leaves it (under its lock). */
+export async function placeDecisions(session: Session, offers: DecisionOffer[], now: Date, settled?: () => void): Promise<OfferResult> {
   const { offerSessionDecisions } = await import('../store/session-decisions.js');
-  return offerSessionDecisions(session.project.dir, session.id, offers, now);
+  return offerSessionDecisions(session.project.dir, session.id, offers, now, settled);
 }
 
 /** One line for a note or a log: what workspace memory took. */

@@ -62,7 +62,8 @@ async function transcriptOf(session: Session, agent: AgentAdapter, warn?: (messa
 async function agentTranscript(session: Session, warn?: (message: string) => void): Promise<{ file: string; rules: UsageLines } | undefined> {
   const meta = await readMeta(session.paths).catch(() => undefined);
   const named = agentByMetaName(typeof meta?.agent === 'string' ? meta.agent : undefined);
-  for (const agent of [findAgent(DEFAULT_AGENT), named]) {
+  // A Claude Code session names its own agent: its hook state read once.
+  for (const agent of [findAgent(DEFAULT_AGENT), named?.id === DEFAULT_AGENT ? undefined : named]) {
     const file = agent && (await transcriptOf(session, agent, warn));
     if (!agent || !file) continue;
     return { file, rules: (await agent.usageLines?.()) ?? (await everyAgentsUsage()) };

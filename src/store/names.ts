@@ -11,8 +11,9 @@ export function homeFrom(flag: string | undefined, env: NodeJS.ProcessEnv): stri
 }
 
 /**
- * The user's home: $HOME first (tests and sandboxes set it), else the OS's. os.homedir() reads
- * $HOME first too, so the answer is the same for the process's own environment; node:os is then
+ * The user's home: $HOME first (tests and sandboxes set it), else the OS's. On POSIX os.homedir()
+ * reads $HOME first too, so the answer is the same for the process's own environment (on Windows
+ * it reads USERPROFILE: a HOME set by Git Bash or MSYS now names the home there as well); node:os is then
  * not loaded at all by a hook (the first stages load it on first use: ~10 page faults and ~1 M
  * instructions on every hook, bench/README.md, floor15).
  */

@@ -14,9 +14,12 @@ export interface OfferResult {
   declined: { text: string; reason: string }[];
 }
 
-export async function offerSessionDecisions(projectDir: string, sessionId: string, offers: DecisionOffer[], now: Date): Promise<OfferResult> {
+export async function offerSessionDecisions(projectDir: string, sessionId: string, offers: DecisionOffer[], now: Date, settled?: () => void): Promise<OfferResult> {
   const result: OfferResult = { added: 0, merged: 0, declined: [] };
-  if (!offers.length) return result;
+  if (!offers.length) {
+    settled?.();
+    return result;
+  }
   await withLock(projectDir, async () => {
     let file = readWorkspaceSync(projectDir);
     const before = JSON.stringify(file);
@@ -42,6 +45,7 @@ export async function offerSessionDecisions(projectDir: string, sessionId: strin
       } else if (outcome.status === 'merged') result.merged++;
     }
     if (JSON.stringify(file) !== before) await atomicWrite(workspaceFilePath(projectDir), JSON.stringify(file, null, 2) + '\n');
+    settled?.();
   });
   return result;
 }

@@ -97,12 +97,30 @@ function fullPipe(name: string): { reader: number; writer: number; filled: numbe
 
 /** Whether process `pid` waits for fd 1 to take more (its epoll set watches fd 1 for EPOLLOUT). */
 function waitsToWrite(pid: number): boolean {
-  for (const fd of readdirSync(`/proc/${pid}/fdinfo`)) {
-    const info = readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8');
-    const events = /^tfd:\s+1\s+events:\s+([0-9a-f]+)/m.exec(info)?.[1];
+  for (const fd of fdsOf(pid)) {
+    const events = /^tfd:\s+1\s+events:\s+([0-9a-f]+)/m.exec(fdInfo(pid, fd))?.[1];
     if (events && (parseInt(events, 16) & 0x4) !== 0) return true;
   }
   return false;
+}
+
+/** The fds /proc lists for `pid`: none once it has exited. */
+function fdsOf(pid: number): string[] {
+  try {
+    return readdirSync(`/proc/${pid}/fdinfo`);
+  } catch {
+    return [];
+  }
+}
+
+/** An fd's /proc record; empty for one the process closed since it was listed (it runs on meanwhile). */
+function fdInfo(pid: number, fd: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw err;
+  }
 }
 
 /** A SessionStart whose stdout is the full pipe's write end, once it waits to write its answer. */

@@ -148,6 +148,14 @@ describe('links out of the home', () => {
       expect(String(result.stderr)).toContain(`cannot read ${current}: it is a symbolic link`);
       expect(String(result.stdout) + String(result.stderr)).not.toContain('root-canary');
     }
+    // sweep (a cron job logs its report): the link reported and left, its target neither echoed nor touched.
+    for (const args of [['sweep', '--dry-run', '--json'], ['sweep', '--json']]) {
+      const result = await box.run(args);
+      expect(result.exitCode, args.join(' ')).toBe(1);
+      expect(String(result.stdout) + String(result.stderr)).not.toContain('root-canary');
+      expect(JSON.parse(String(result.stdout)).errors).toEqual([{ path: current, message: expect.stringMatching(/symbolic link; skipped/) }]);
+    }
+    expect(await readFile(outside, 'utf8')).toBe('root-canary:x:0:0:root:/root:/bin/bash\n');
   });
 
   it('search never reads a link planted in detail/ that leads out', async () => {
@@ -161,9 +169,9 @@ describe('links out of the home', () => {
 });
 
 describe('clear errors instead of stack traces', () => {
-  it('a hook whose transcript_path holds a NUL byte or is longer than any path: exit 0, silent, one plain log line', async () => {
+  it('a hook whose transcript_path holds a NUL byte, is longer than any path (in bytes) or has a name too long: exit 0, silent, one plain log line', async () => {
     const log = path.join(box.home, 'logs', 'hooks.log');
-    for (const [transcript, says] of [[path.join(box.root, 't\u0000.jsonl'), 'holds a NUL byte'], ['/' + 'a'.repeat(100_000) + '.jsonl', 'longer than any path']]) {
+    for (const [transcript, says] of [[path.join(box.root, 't\u0000.jsonl'), 'holds a NUL byte'], ['/' + 'a'.repeat(100_000) + '.jsonl', 'longer than any path'], ['/' + '日本語'.repeat(500) + '.jsonl', 'longer than any path'], [path.join(box.root, 'a'.repeat(300) + '.jsonl'), 'longer than the file system takes']]) {
       for (const event of ['UserPromptSubmit', 'PreCompact']) {
         const input = JSON.stringify({ session_id: 'guards-nul-1a2b3c4d', transcript_path: transcript, cwd: box.project, hook_event_name: event, prompt: 'hi' });
         const result = await box.run(['hook', event], { input });

@@ -11,7 +11,10 @@ import path from 'node:path';
 import { listProjectDirs, listProjectLinks } from '../../store/project.js';
 import { isTempName } from '../../store/temp-names.js';
 import { isTrashName, planCache, STALE_LOCK_MS, STALE_TEMP_MS, type CacheEntry, type SweepLimits } from './plan.js';
-import { readRegularSync } from '../../store/regular-file.js';
+import { POINTER_FLAGS, readRegularSync } from '../../store/regular-file.js';
+
+/** What the report says of a link sweep will not go through (a project folder, a session pointer). */
+const LINK_SKIPPED = 'is a symbolic link; skipped (nothing deleted there): remove the link';
 
 export interface SweepReport {
   filesScanned: number;
@@ -160,9 +163,11 @@ class Sweeper {
     const currentFile = path.join(projectDir, 'current');
     let current: string | undefined;
     try {
-      current = readRegularSync(currentFile, 'utf8').split('\n')[0]?.trim();
-    } catch {
-      /* no current */
+      // Never through a link: its target's first line would be echoed in the report (left15).
+      current = readRegularSync(currentFile, 'utf8', Infinity, POINTER_FLAGS).split('\n')[0]?.trim();
+    } catch (err) {
+      // Every command refuses a linked pointer (store/session.ts): said here too, the link left as it is.
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') this.report.errors.push({ path: currentFile, message: LINK_SKIPPED });
     }
     if (current !== undefined) {
       this.report.filesScanned++;
@@ -175,6 +180,6 @@ export async function sweepHome(home: string, limits: SweepLimits, dryRun: boole
   const sweeper = new Sweeper(limits, dryRun);
   for (const projectDir of await listProjectDirs(home)) sweeper.sweepProject(projectDir);
   // A project folder that is a link is refused by every command and hook (store/project.ts): said here too.
-  for (const link of listProjectLinks(home)) sweeper.report.errors.push({ path: link, message: 'is a symbolic link; skipped (nothing deleted there): remove the link' });
+  for (const link of listProjectLinks(home)) sweeper.report.errors.push({ path: link, message: LINK_SKIPPED });
   return sweeper.report;
 }
