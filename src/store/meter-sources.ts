@@ -4,7 +4,7 @@
 // `wmem status` and the hooks all load through here, so they agree.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { userHome } from './names.js';
+import { defaultHome } from './names.js';
 import type { Session, SessionMeta } from './session.js';
 import { DEFAULT_TOKENS_MAX } from './session.js';
 import { hookStateFile, readHookStateLoose, type HookState } from './hook-state.js';
@@ -149,7 +149,7 @@ export async function loadMeterSources(session: Session, meta: SessionMeta | und
 /** The `wmem` command line that reaches this session from the agent's shell. */
 function wmemCommand(session: Session, home: string): string {
   const parts = ['wmem'];
-  if (home !== path.join(userHome(process.env), '.ai')) parts.push('--home', shellQuote(home));
+  if (home !== defaultHome(process.env)) parts.push('--home', shellQuote(home));
   if (session.source !== 'current') parts.push('--session', session.id);
   return parts.join(' ');
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 
 /** --home, else $WMEM_HOME, else ~/.ai; `~` expanded. */
 export function homeFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  const raw = flag ?? (env.WMEM_HOME || path.join(userHome(env), '.ai'));
+  const raw = flag ?? (env.WMEM_HOME || defaultHome(env));
   const expanded = raw === '~' ? userHome(env) : raw.startsWith('~/') ? path.join(userHome(env), raw.slice(2)) : raw;
   return path.resolve(expanded);
 }
@@ -19,6 +19,11 @@ export function homeFrom(flag: string | undefined, env: NodeJS.ProcessEnv): stri
  */
 export function userHome(env: NodeJS.ProcessEnv): string {
   return env.HOME || os.homedir();
+}
+
+/** wmem's home when neither --home nor $WMEM_HOME names one: ~/.ai. */
+export function defaultHome(env: NodeJS.ProcessEnv): string {
+  return path.join(userHome(env), '.ai');
 }
 
 /**

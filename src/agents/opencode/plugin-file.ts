@@ -6,6 +6,7 @@
 // file, and nothing else in OpenCode's config is ever touched.
 import os from 'node:os';
 import path from 'node:path';
+import { defaultHome } from '../../store/names.js';
 import { ConfigShapeError, type ConfigPlan, type ConfigStatus, type InstallRequest, type Scope } from '../adapter.js';
 
 export const PLUGIN_MARK = '// wmem:opencode-plugin';
@@ -39,7 +40,7 @@ export function isWmemPlugin(text: string | undefined, host: PluginHost = OPENCO
 /** The template with this install's command, agent, hook flags and log file filled in. */
 export function renderPlugin(template: string, request: InstallRequest, host: PluginHost = OPENCODE_HOST): string {
   if (!template.startsWith(PLUGIN_MARK)) throw new Error('the OpenCode plugin template lacks its wmem mark');
-  const log = path.join(request.home ?? path.join(os.homedir(), '.ai'), 'logs', `${host.id}-plugin.log`);
+  const log = path.join(request.home ?? defaultHome(process.env), 'logs', `${host.id}-plugin.log`);
   const tail = request.tokensMax ? ` --tokens-max ${request.tokensMax}` : '';
   const mine = host === OPENCODE_HOST ? template : host.mark + template.slice(PLUGIN_MARK.length, template.indexOf('\n')).replace(/\bopencode\b/g, host.id) + template.slice(template.indexOf('\n'));
   return mine
