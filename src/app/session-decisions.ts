@@ -32,9 +32,8 @@ export async function offerAfterConsolidation(session: Session, archive: string 
  * unchanged session no longer refreshes its entries' dates at every end (docs/memory.md). The
  * sources' stamps are taken before the offer reads them, workspace memory's under the lock, after
  * the offer wrote it (wmem replaces it by rename: a new inode each time): a change made meanwhile
- * is offered next time. A source changed within RACY_MS is not recorded (git's racy rule: an edit
- * of the same size in the same timestamp tick would look unchanged). The record is bookkeeping
- * (docs/guarantees.md): lost, the next end offers once more.
+ * is offered next time. The record is bookkeeping (docs/guarantees.md): lost, the next end offers
+ * once more.
  */
 export async function offerUnlessOffered(session: Session, now: Date): Promise<OfferResult> {
   const record = joinName(session.paths.stateDir, 'decisions-offered.json');
@@ -44,14 +43,10 @@ export async function offerUnlessOffered(session: Session, now: Date): Promise<O
   if (recorded(record) === recordOf(stampOf(workspace))) return { added: 0, merged: 0, declined: [] };
   let settled: Stamp | null | undefined;
   const result = await placeDecisions(session, await collectDecisions(session), now, () => (settled = stampOf(workspace)));
-  const racy = sources.some((st) => st && Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS);
   // Unwritten (a full disk), the offer stands: the next end offers once more.
-  if (settled !== undefined && !racy) await atomicWrite(record, recordOf(settled), { durable: false }).catch(() => {});
+  if (settled !== undefined) await atomicWrite(record, recordOf(settled), { durable: false }).catch(() => {});
   return result;
 }
-
-/** How recent a source's change must be for its stamp to be distrusted (coarse timestamps tick in up to ~1 s, some file systems 2 s). */
-const RACY_MS = 2_000;
 
 /** The record's text; undefined for none, or one that cannot be read (then the offer is made). */
 function recorded(record: string): string | undefined {
