@@ -119,16 +119,14 @@ export async function archiveTranscript(session: Session, transcriptPath: string
     const archiveFinal = await freeName(session.paths.archiveDir, `transcript-${stamp}`, '.jsonl');
     const detailFinal = await freeName(session.paths.detailDir, `${stamp}-transcript`, '.md');
     const archive = new DurableFile(tempFor(archiveFinal, stamp));
-    const body = new DurableFile(tempFor(detailFinal, stamp));
-    // The detail file is written once the counts are known (front matter first, then the body).
+    // The readable copy's body, held until the counts for its front matter are known.
+    const body = new DetailBody(tempFor(detailFinal, stamp));
     const detail = new DurableFile(tempFor(detailFinal, `${stamp}b`));
     try {
       await archive.open();
-      await body.open();
       let lines = 0;
       let messages = 0;
       let firstLineNo = 0;
-      const parts: string[] = [];
       // Line numbers count from the transcript's start: the lines already archived, as the state
       // kept them or counted a chunk at a time (0 when starting over).
       const kept = previous?.lines;
@@ -139,11 +137,7 @@ export async function archiveTranscript(session: Session, transcriptPath: string
         range.to = firstLineNo + lines;
         await archive.write(line.bytes);
         const facts = lineFacts(line.bytes.toString('utf8'));
-        if (facts.info.kind === 'message') parts.push(renderMessage(facts.info as MessageLine, ++messages, range.to));
-        if (parts.length >= 256) {
-          await body.write(parts.join(''));
-          parts.length = 0;
-        }
+        if (facts.info.kind === 'message' && body.add(renderMessage(facts.info as MessageLine, ++messages, range.to))) await body.spill();
       }
       const archiveRel = rel(session, archiveFinal);
       const title = `agent transcript lines ${range.from}-${range.to} (${messages} messages), archived ${now.toISOString()}`;
@@ -152,16 +146,14 @@ export async function archiveTranscript(session: Session, transcriptPath: string
         `\n# Agent transcript, lines ${range.from}-${range.to}\n\nEvery line is kept byte for byte in ${archiveRel}; long parts are shortened here.\n\n`;
       await detail.open();
       await detail.write(front);
-      await body.write(parts.join(''));
-      await body.close();
-      await detail.copyRange(body.temp, 0, body.bytes);
-      await detail.close();
-      await body.discard();
-      await archive.close();
-      await linkInto(archive.temp, archiveFinal);
-      await linkInto(detail.temp, detailFinal);
+      await body.copyTo(detail);
+      // The archive and its readable copy are on disk, each with its name, before the record
+      // below says they were made: their fsyncs (and then their folders') overlap in the pool.
+      await settled([archive.close(), detail.close()]);
+      await settled([linkInto(archive.temp, archiveFinal), linkInto(detail.temp, detailFinal)]);
       state.files[source] = { offset: end, print: await printAt(source, previous, start, end), lines: range.to };
-      await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n');
+      // Bookkeeping (docs/guarantees.md): lost in a power cut, lines are archived twice, none missed.
+      await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false });
       const detailRel = rel(session, detailFinal);
       try {
         await appendToSection(session, 'details', [detailIndexLine(detailRel, title)], { locked: true });
@@ -171,12 +163,61 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       return { archive: archiveRel, detail: detailRel, lines };
     } catch (err) {
       // A failed write (a full disk) leaves none of its temp files behind.
-      await archive.discard();
-      await body.discard();
-      await detail.discard();
+      await Promise.all([archive.discard(), body.discard(), detail.discard()]);
       throw err;
     }
   });
+}
+
+/** Waits for all of `work`, then throws the first failure: nothing is still running when the caller cleans up. */
+async function settled(work: Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(work)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+/** Past this many characters, the readable copy's body goes to a temp file (a first archive of a long transcript). */
+const BODY_IN_MEMORY = 4 << 20;
+
+/**
+ * The readable copy's rendered messages: in memory (an archive of the lines new since the last
+ * compaction is a few KB), spilled to a temp file beside the detail file past BODY_IN_MEMORY.
+ * That temp is only copied from, then removed: it is never fsynced.
+ */
+class DetailBody {
+  private parts: string[] = [];
+  private length = 0;
+  private file?: DurableFile;
+
+  constructor(private readonly temp: string) {}
+
+  /** Keeps `text`; true when the caller should `await spill()`. */
+  add(text: string): boolean {
+    this.parts.push(text);
+    this.length += text.length;
+    return this.length >= BODY_IN_MEMORY;
+  }
+
+  async spill(): Promise<void> {
+    this.file ??= await new DurableFile(this.temp).open();
+    await this.file.write(this.parts.join(''));
+    this.parts = [];
+    this.length = 0;
+  }
+
+  /** Appends the whole body to `detail`, then removes the temp file. */
+  async copyTo(detail: DurableFile): Promise<void> {
+    if (this.file) {
+      await this.file.write(this.parts.join(''));
+      await this.file.close({ sync: false });
+      await detail.copyRange(this.temp, 0, this.file.bytes);
+      await this.file.discard();
+    } else await detail.write(this.parts.join(''));
+    this.parts = [];
+  }
+
+  async discard(): Promise<void> {
+    await this.file?.discard();
+  }
 }
 
 async function lastNewlineEnd(file: string, start: number, size: number): Promise<number> {
