@@ -161,6 +161,33 @@ describe('compaction and session end', () => {
     expect(overview).toMatch(/detail\/.*transcript/);
   });
 
+  // What must be on disk before the agent compacts is (docs/guarantees.md): the archive and its
+  // readable copy, their folders, the overview that names them. Not the record of how far the
+  // transcript was archived (lost in a power cut: lines archived twice), nor a scratch file.
+  it.skipIf(process.platform !== 'linux')('PreCompact fsyncs the archive, its readable copy and the overview, not its bookkeeping', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const probe = path.join(box.root, 'fsyncs.cjs');
+    await writeFile(probe, `const fs = require('node:fs'); const synced = [];
+const named = (fd) => { try { synced.push(fs.readlinkSync('/proc/self/fd/' + fd)); } catch { synced.push('?'); } };
+const sync = fs.fsyncSync; fs.fsyncSync = function (fd) { named(fd); return sync.call(this, fd); };
+const cb = fs.fsync; fs.fsync = function (fd, ...rest) { named(fd); return cb.call(this, fd, ...rest); };
+const open = fs.promises.open; fs.promises.open = async function (...args) { const handle = await open.apply(this, args); const own = handle.sync; handle.sync = function () { named(handle.fd); return own.call(this); }; return handle; };
+process.on('exit', () => fs.writeFileSync(process.env.WMEM_TEST_FSYNCS, JSON.stringify(synced)));`);
+    const log = path.join(box.root, 'fsyncs.json');
+    const result = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }), { NODE_OPTIONS: `--require ${probe}`, WMEM_TEST_FSYNCS: log });
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
+    const shape = (file: string) => path.relative(sessionDir, file).replace(/\d{8}T\d{9}Z/g, 'STAMP').replace(/\.[0-9a-f]{12}\./, '.HEX.').replace(/\.\d+\.tmp$/, '.PID.tmp');
+    expect((JSON.parse(await readFile(log, 'utf8')) as string[]).map(shape).sort()).toEqual([
+      'working-memory',
+      'working-memory/.overview.md.HEX.PID.tmp',
+      'working-memory/archive',
+      'working-memory/archive/.transcript-STAMP.jsonl.STAMP.PID.tmp',
+      'working-memory/detail',
+      'working-memory/detail/.STAMP-transcript.md.STAMPb.PID.tmp',
+    ]);
+  });
+
   it('PreCompact follows a transcript link only to a .jsonl file: a link to a key file copies nothing', async () => {
     await answer('SessionStart', { source: 'startup' });
     const key = path.join(box.root, 'id_ed25519');
