@@ -85,6 +85,9 @@ export function frozenHandoff(meta: SessionMeta | undefined): string | undefined
 
 /** The session no longer shows the block (it has its own memory now): meta.json without it. */
 export async function dropHandoff(paths: SessionPaths): Promise<void> {
+  // Read first without the lock: most sessions hold no block (a compaction's hook, waited on,
+  // then takes no lock for nothing); one that does is read again under it.
+  if ((await readMeta(paths).catch(() => undefined))?.handoff === undefined) return;
   await withLock(paths.dir, async () => {
     const meta = await readMeta(paths).catch(() => undefined);
     if (!meta || meta.handoff === undefined) return;

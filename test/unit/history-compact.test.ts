@@ -126,4 +126,23 @@ describe('archiveTranscript (PreCompact)', () => {
     expect(third.lines).toBe(1);
     expect((await readdir(ts.session.paths.archiveDir)).length).toBe(7);
   });
+
+  it('writes the readable copy of a long transcript through a scratch file, in order, and leaves none behind', async () => {
+    // Past 4 Mi characters the rendered body goes to a temp file beside the detail file (a first
+    // archive of a long session); the copy is the same bytes as one held in memory would give.
+    const transcript = path.join(ts.root, 'long.jsonl');
+    const text = (i: number) => `step ${i}: ${'the parser keeps every byte '.repeat(60)}`;
+    const count = 3_000;
+    await writeFile(transcript, Array.from({ length: count }, (_, i) => JSON.stringify({ type: 'user', message: { role: 'user', content: text(i) } }) + '\n').join(''));
+    const result = await archiveTranscript(ts.session, transcript, env);
+    expect(result.lines).toBe(count);
+    // Buffer.equals: toEqual walks 5 MB byte by byte for a minute.
+    expect((await readFile(path.join(ts.session.paths.workingMemory, result.archive))).equals(await readFile(transcript))).toBe(true);
+    const detail = await readFile(path.join(ts.session.paths.workingMemory, result.detail), 'utf8');
+    expect(detail.length).toBeGreaterThan(4 << 20);
+    const headings = [...detail.matchAll(/^### (\d+)\. user · line (\d+)$/gm)].map((m) => [Number(m[1]), Number(m[2])]);
+    expect(headings).toEqual(Array.from({ length: count }, (_, i) => [i + 1, i + 1]));
+    expect(detail.indexOf('step 2999:')).toBeGreaterThan(detail.indexOf('step 0:'));
+    expect((await readdir(ts.session.paths.detailDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
 });
