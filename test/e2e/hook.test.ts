@@ -35,6 +35,17 @@ async function hook(event: string, input: unknown, env?: Record<string, string>)
   return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
+/**
+ * A `--require` script for a hook's process (`body` pushes onto `recorded`), whose list is read
+ * back once the hook has exited: what the hook did, not only what it left.
+ */
+async function recorder(name: string, body: string) {
+  const script = path.join(box.root, `${name}.cjs`);
+  const log = path.join(box.root, `${name}.json`);
+  await writeFile(script, `const fs = require('node:fs'); const recorded = [];\n${body}\nprocess.on('exit', () => fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify(recorded)));`);
+  return { env: { NODE_OPTIONS: `--require ${script}` }, recorded: async () => JSON.parse(await readFile(log, 'utf8')) as string[] };
+}
+
 async function answer(event: string, extra: Record<string, unknown> = {}) {
   const result = await hook(event, payload(event, extra));
   expect(result.exitCode).toBe(0);
@@ -166,19 +177,16 @@ describe('compaction and session end', () => {
   // transcript was archived (lost in a power cut: lines archived twice), nor a scratch file.
   it.skipIf(process.platform !== 'linux')('PreCompact fsyncs the archive, its readable copy and the overview, not its bookkeeping', async () => {
     await answer('SessionStart', { source: 'startup' });
-    const probe = path.join(box.root, 'fsyncs.cjs');
-    await writeFile(probe, `const fs = require('node:fs'); const synced = [];
-const named = (fd) => { try { synced.push(fs.readlinkSync('/proc/self/fd/' + fd)); } catch { synced.push('?'); } };
+    const probe = await recorder('fsyncs', `
+const named = (fd) => { try { recorded.push(fs.readlinkSync('/proc/self/fd/' + fd)); } catch { recorded.push('?'); } };
 const sync = fs.fsyncSync; fs.fsyncSync = function (fd) { named(fd); return sync.call(this, fd); };
 const cb = fs.fsync; fs.fsync = function (fd, ...rest) { named(fd); return cb.call(this, fd, ...rest); };
-const open = fs.promises.open; fs.promises.open = async function (...args) { const handle = await open.apply(this, args); const own = handle.sync; handle.sync = function () { named(handle.fd); return own.call(this); }; return handle; };
-process.on('exit', () => fs.writeFileSync(process.env.WMEM_TEST_FSYNCS, JSON.stringify(synced)));`);
-    const log = path.join(box.root, 'fsyncs.json');
-    const result = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }), { NODE_OPTIONS: `--require ${probe}`, WMEM_TEST_FSYNCS: log });
+const open = fs.promises.open; fs.promises.open = async function (...args) { const handle = await open.apply(this, args); const own = handle.sync; handle.sync = function () { named(handle.fd); return own.call(this); }; return handle; };`);
+    const result = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }), probe.env);
     expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
     const shape = (file: string) => path.relative(sessionDir, file).replace(/\d{8}T\d{9}Z/g, 'STAMP').replace(/\.[0-9a-f]{12}\./, '.HEX.').replace(/\.\d+\.tmp$/, '.PID.tmp');
-    expect((JSON.parse(await readFile(log, 'utf8')) as string[]).map(shape).sort()).toEqual([
+    expect((await probe.recorded()).map(shape).sort()).toEqual([
       'working-memory',
       'working-memory/.overview.md.HEX.PID.tmp',
       'working-memory/archive',
@@ -229,6 +237,15 @@ process.on('exit', () => fs.writeFileSync(process.env.WMEM_TEST_FSYNCS, JSON.str
     expect(cache.overview.text).toBe(overview);
     const search = await box.run(['search', 'billing', '--session', SID]);
     if (search.exitCode === 0) expect(String(search.stdout)).toContain('compact-summary');
+  });
+
+  it('PostCompact takes the session lock once, to index the summary: none to find no handoff to drop', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const locks = await recorder('locks', `const mkdir = fs.mkdirSync; fs.mkdirSync = function (dir, ...rest) { if (String(dir).endsWith('.lock')) recorded.push(String(dir)); return mkdir.call(this, dir, ...rest); };`);
+    const summary = 'Summary: the user asked to port billing to v2.';
+    expect(await hook('PostCompact', payload('PostCompact', { trigger: 'manual', compact_summary: summary }), locks.env)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
+    expect((await locks.recorded()).filter((dir) => dir === path.join(sessionDir, '.lock'))).toHaveLength(1);
   });
 
   it('PostToolUse and PostToolUseFailure keep hot session state; an interrupt opens no error', async () => {
