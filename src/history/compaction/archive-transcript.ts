@@ -1,9 +1,8 @@
 // Lossless archiving of an agent's own transcript (Claude Code's PreCompact hook): the lines not
 // archived before go byte for byte to archive/, with a readable transcript in detail/. The
 // transcript itself is only read.
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, openRegularFile, readTextIfExists, withLock } from '../../store/fsx.js';
+import { atomicWrite, openRegularFile, readTextIfExists, withLock, type ReadHandle } from '../../store/fsx.js';
 import { fileStamp } from '../../store/paths.js';
 import type { Session } from '../../store/session.js';
 import { appendToSection, detailFrontMatter, detailIndexLine } from '../../store/detail.js';
@@ -12,7 +11,8 @@ import { isObject, type MessageLine } from '../model/lines.js';
 import { lineFacts } from '../model/messages.js';
 import { renderMessage } from '../model/transcript.js';
 import { bytesHash, nameHash } from '../../memory/name-hash.js';
-import { countLines, hashRange, readLines, readRange } from '../stream/read.js';
+import { countLines, readLines } from '../stream/read.js';
+import { sha256 } from '../../memory/hash.js';
 import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
 
@@ -60,10 +60,9 @@ function fingerprint(bytes: Buffer): string {
  * at its offset). Marks from earlier versions hold `<length>:<nameHash of the bytes as latin1>`,
  * or `head`, the bytes' sha256: each is checked its own way once, and replaced by the current one.
  */
-async function sameStart(source: string, mark: TranscriptMark): Promise<boolean> {
-  const end = Math.min(mark.offset, HEAD);
-  if (typeof mark.print !== 'string') return (await hashRange(source, 0, end)) === mark.head;
-  const bytes = await readRange(source, 0, end);
+function sameStart(head: Buffer, mark: TranscriptMark): boolean {
+  const bytes = head.subarray(0, Math.min(mark.offset, HEAD));
+  if (typeof mark.print !== 'string') return sha256().update(bytes).digest('hex') === mark.head;
   return mark.print === (mark.print.startsWith('w') ? fingerprint(bytes) : `${bytes.length}:${nameHash(bytes.toString('latin1'))}`);
 }
 
@@ -71,9 +70,9 @@ async function sameStart(source: string, mark: TranscriptMark): Promise<boolean>
  * The mark's fingerprint once `end` is archived: the one checked already when the first HEAD
  * bytes were all archived before (they are the same bytes), else computed.
  */
-async function printAt(source: string, previous: TranscriptMark | undefined, start: number, end: number): Promise<string> {
+function printAt(head: Buffer, previous: TranscriptMark | undefined, start: number, end: number): string {
   if (start >= HEAD && previous?.print?.startsWith('w')) return previous.print;
-  return fingerprint(await readRange(source, 0, Math.min(end, HEAD)));
+  return fingerprint(head.subarray(0, Math.min(end, HEAD)));
 }
 
 /**
@@ -88,12 +87,10 @@ export async function archiveTranscript(session: Session, transcriptPath: string
   const source = path.resolve(transcriptPath);
   return withLock(session.paths.dir, async () => {
     await removeSessionLeftovers(session);
-    let size: number;
+    let handle: ReadHandle;
     try {
       // Only a regular file: opening a FIFO named as the transcript would block the hook.
-      const handle = await openRegularFile(source);
-      size = (await handle.stat()).size;
-      await handle.close();
+      handle = await openRegularFile(source);
     } catch (err) {
       throw fsError(err, 'read', source);
     }
@@ -109,9 +106,18 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       }
     }
     const previous = state.files[source];
-    const start = previous && previous.offset <= size && (await sameStart(source, previous)) ? previous.offset : 0;
-    // Up to the last newline: a line still being written waits for the next call.
-    const end = await lastNewlineEnd(source, start, size);
+    // Where the new lines start and end, and the first bytes (the fingerprints' own), read
+    // through the one open: each open of the file was a trip through the thread pool and back.
+    let start: number, end: number, head: Buffer;
+    try {
+      const size = (await handle.stat()).size;
+      head = await readFrom(handle, Buffer.allocUnsafe(Math.min(size, HEAD)), 0);
+      start = previous && previous.offset <= size && sameStart(head, previous) ? previous.offset : 0;
+      // Up to the last newline: a line still being written waits for the next call.
+      end = await lastNewlineEnd(handle, start, size);
+    } finally {
+      await handle.close();
+    }
     if (end <= start) return { archive: '', detail: '', lines: 0 };
 
     const now = env.now();
@@ -151,7 +157,7 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       // below says they were made: their fsyncs (and then their folders') overlap in the pool.
       await settled([archive.close(), detail.close()]);
       await settled([linkInto(archive.temp, archiveFinal), linkInto(detail.temp, detailFinal)]);
-      state.files[source] = { offset: end, print: await printAt(source, previous, start, end), lines: range.to };
+      state.files[source] = { offset: end, print: printAt(head, previous, start, end), lines: range.to };
       // Bookkeeping (docs/guarantees.md): lost in a power cut, lines are archived twice, none missed.
       await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false });
       const detailRel = rel(session, detailFinal);
@@ -220,20 +226,21 @@ class DetailBody {
   }
 }
 
-async function lastNewlineEnd(file: string, start: number, size: number): Promise<number> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(64 * 1024);
-    for (let end = size; end > start; ) {
-      const from = Math.max(start, end - chunk.length);
-      const { bytesRead } = await handle.read(chunk, 0, end - from, from);
-      const nl = chunk.subarray(0, bytesRead).lastIndexOf(10);
-      if (nl !== -1) return from + nl + 1;
-      end = from;
-    }
-    return start;
-  } finally {
-    await handle.close();
+async function lastNewlineEnd(handle: ReadHandle, start: number, size: number): Promise<number> {
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  for (let end = size; end > start; ) {
+    const from = Math.max(start, end - chunk.length);
+    const got = await readFrom(handle, chunk.subarray(0, end - from), from);
+    const nl = got.lastIndexOf(10);
+    if (nl !== -1) return from + nl + 1;
+    end = from;
   }
+  return start;
 }
 
+/** Fills `into` from `position`, as far as the file goes; the part read (shorter only at its end). */
+async function readFrom(handle: ReadHandle, into: Buffer, position: number): Promise<Buffer> {
+  let got = 0;
+  for (let n = 1; got < into.length && n; got += n) n = (await handle.read(into, got, into.length - got, position + got)).bytesRead;
+  return into.subarray(0, got);
+}
