@@ -59,6 +59,25 @@ describe('a real rollout', () => {
     expect(await findCompactionSummary(path.join(FIXTURES, 'rollout-failed-command.jsonl'))).toBeUndefined();
   });
 
+  it('reads each line whole from the end: multi-byte text across a span, a summary longer than the first span', async () => {
+    const file = path.join(tmp, 'wide.jsonl');
+    const compacted = (text: string) => JSON.stringify({ type: 'compacted', payload: { message: text } });
+    const wide = (n: number) => JSON.stringify({ type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'é✓'.repeat(n) }] } });
+    // The summary, then a line of two- and three-byte characters whose bytes run past the first
+    // span read (64 KiB), so that span starts inside a character of it.
+    for (const pad of [21_000, 21_001, 21_002]) {
+      writeFileSync(file, `${compacted('older')}\n${compacted('Résumé ✓ done')}\n${wide(pad)}\n`);
+      expect(await findCompactionSummary(file)).toBe('Résumé ✓ done');
+    }
+    // A summary longer than the first span, its line cut by it: found whole in the next.
+    const long = `Plan: ${'étape ✓ '.repeat(12_000)}fin`;
+    writeFileSync(file, `${compacted(long)}\n${wide(10)}\n`);
+    expect(await findCompactionSummary(file)).toBe(long);
+    // The newest of two, the older one beyond the first span.
+    writeFileSync(file, `${compacted('older')}\n${wide(30_000)}\n${compacted('newer')}\n`);
+    expect(await findCompactionSummary(file)).toBe('newer');
+  });
+
   it('looks for the command beyond the first chunk, up to its bound', async () => {
     const file = path.join(tmp, 'big.jsonl');
     const line = (id: string, code: number) => JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id, exit_code: code, status: code ? 'failed' : 'completed', aggregated_output: '' } } });

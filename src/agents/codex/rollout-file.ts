@@ -24,25 +24,44 @@ export async function readRolloutUsage(file: string, previous?: TranscriptCursor
 /** How far back from the end a line is looked for. */
 export const SEARCH_BYTES = 8 * 1024 * 1024;
 
+/**
+ * How much of the rollout's end is read first: the lines a hook looks for are its last few (the
+ * command's outcome, the compaction's summary and the two lines after it). A larger span is read
+ * only when they are not there; each span is fresh memory (a page fault per 4 KB touched).
+ */
+const FIRST_SPAN = 64 * 1024;
+
 /** The first answer `match` gives on the rollout's lines, newest first, within `limit` bytes of the end. */
 async function fromEnd<T>(file: string, match: (line: string) => T | undefined, limit: number): Promise<T | undefined> {
   const handle = await openRegularFile(file);
   try {
     const size = (await handle.stat()).size;
-    for (let span = Math.min(size, 256 * 1024); ; span = Math.min(size, limit, span * 4)) {
-      const buf = Buffer.alloc(span);
+    for (let span = Math.min(size, FIRST_SPAN); ; span = Math.min(size, limit, span * 4)) {
+      const buf = Buffer.allocUnsafe(span);
       const { bytesRead } = await handle.read(buf, 0, span, size - span);
-      const lines = buf.toString('utf8', 0, bytesRead).split('\n');
       // The first line may be cut by the chunk start: skipped unless the chunk starts the file.
-      if (span < size) lines.shift();
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const found = match(lines[i]);
-        if (found !== undefined) return found;
-      }
+      const found = newestMatch(buf.subarray(0, bytesRead), span < size, match);
+      if (found !== undefined) return found;
       if (span >= size || span >= limit) return undefined;
     }
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The first answer `match` gives on the lines of `bytes`, newest first, or undefined; the first
+ * line is skipped when `cut`. Each line is decoded alone, from the end, until one answers: not
+ * the whole span (a line feed is never part of a multi-byte character, so the lines are those
+ * of the span decoded whole and split).
+ */
+function newestMatch<T>(bytes: Buffer, cut: boolean, match: (line: string) => T | undefined): T | undefined {
+  for (let end = bytes.length; ; ) {
+    const nl = end > 0 ? bytes.lastIndexOf(10, end - 1) : -1;
+    if (nl === -1 && cut) return undefined;
+    const found = match(bytes.toString('utf8', nl + 1, end));
+    if (found !== undefined || nl === -1) return found;
+    end = nl;
   }
 }
 
