@@ -58,7 +58,16 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
   const lock: Held = { path: lockPath, ino: made.ino, mtimeMs: made.mtimeMs, lastUpdate: Date.now(), released: false };
   held.add(lock);
   watchExit();
-  heartbeat(lock, options);
+  // The heartbeat's timer and the signal listeners can only run once the event loop turns, and a
+  // hook's hold (read, change, atomic replace: synchronous calls between resolved awaits) is
+  // over before it does: armed then, when the lock is still held, not on every take (a timer and
+  // three signal handles cost each hook ~2 M instructions of Node's own functions compiled and
+  // ~7 page faults: bench/README.md, floor16). A tick queued now runs once the microtasks drain.
+  process.nextTick(() => {
+    if (lock.released) return;
+    watchSignals();
+    heartbeat(lock, options);
+  });
   return async () => {
     if (lock.released) return;
     stop(lock);
@@ -145,6 +154,7 @@ function heartbeat(lock: Held, options: DirLockOptions): void {
   again(options.updateMs);
 }
 
+let watchingExit = false;
 let watching = false;
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /**
@@ -161,9 +171,15 @@ const OWN = Symbol.for('wmem.lock.signalListener');
  * its lock to be taken over once stale.
  */
 function watchExit(): void {
+  if (watchingExit) return;
+  watchingExit = true;
+  process.once('exit', removeAllSync);
+}
+
+/** The signals' part of watchExit, armed once a hold lasts past the microtasks it began in. */
+function watchSignals(): void {
   if (watching) return;
   watching = true;
-  process.once('exit', removeAllSync);
   const listeners = new Map<NodeJS.Signals, () => void>();
   for (const signal of SIGNALS) {
     const onSignal = () => {
