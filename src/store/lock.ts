@@ -9,7 +9,10 @@
 // - a holder that finds the mtime is not the one it set (or the folder gone) has lost the lock:
 //   `onCompromised` is told, and the commit check in fsx.ts refuses to write;
 // - releasing is `rmdir`; a process that exits (or is stopped by a signal nobody else handles)
-//   with a lock held removes it on the way out.
+//   with a lock held removes it on the way out. The heartbeat and the signals' listeners are
+//   armed once a hold lasts until the event loop turns (before, neither could run): a signal
+//   that ends a process inside a hold's first synchronous stretch leaves its lock to be taken
+//   over once stale, as a process killed outright does.
 // The higher layer (fsx.ts: withLock, assertLocksHeld, the owner token) is the only user.
 import { mkdirSync, rmdirSync, stat, statSync, utimes } from 'node:fs';
 
@@ -62,12 +65,14 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
   // hook's hold (read, change, atomic replace: synchronous calls between resolved awaits) is
   // over before it does: armed then, when the lock is still held, not on every take (a timer and
   // three signal handles cost each hook ~2 M instructions of Node's own functions compiled and
-  // ~7 page faults: bench/README.md, floor16). A tick queued now runs once the microtasks drain.
-  process.nextTick(() => {
+  // ~7 page faults: bench/README.md, floor16). A tick queued from a microtask runs once the
+  // microtasks drain (one queued from a script's own run would run before its awaits go on).
+  const arm = () => {
     if (lock.released) return;
     watchSignals();
     heartbeat(lock, options);
-  });
+  };
+  void Promise.resolve().then(() => process.nextTick(arm));
   return async () => {
     if (lock.released) return;
     stop(lock);
@@ -155,7 +160,7 @@ function heartbeat(lock: Held, options: DirLockOptions): void {
 }
 
 let watchingExit = false;
-let watching = false;
+let watchingSignals = false;
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /**
  * Marks this module's signal listeners. A process can hold two copies of it (the hook bundle and
@@ -178,8 +183,8 @@ function watchExit(): void {
 
 /** The signals' part of watchExit, armed once a hold lasts past the microtasks it began in. */
 function watchSignals(): void {
-  if (watching) return;
-  watching = true;
+  if (watchingSignals) return;
+  watchingSignals = true;
   const listeners = new Map<NodeJS.Signals, () => void>();
   for (const signal of SIGNALS) {
     const onSignal = () => {
