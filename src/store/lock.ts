@@ -9,16 +9,21 @@
 // - a holder that finds the mtime is not the one it set (or the folder gone) has lost the lock:
 //   `onCompromised` is told, and the commit check in fsx.ts refuses to write;
 // - releasing is `rmdir`; a process that exits (or is stopped by a signal nobody else handles)
-//   with a lock held removes it on the way out. The heartbeat and the signals' listeners are
-//   armed once a hold lasts until the event loop turns (before, neither could run): a signal
-//   that ends a process inside a hold's first synchronous stretch leaves its lock to be taken
-//   over once stale, as a process killed outright does.
+//   with a lock held removes it on the way out. A brief hold (synchronous work alone) arms
+//   neither the heartbeat nor the signals' listeners, which could not run before it is over: a
+//   signal that ends the process inside one leaves its lock to be taken over once stale, as a
+//   process killed outright does.
 // The higher layer (fsx.ts: withLock, assertLocksHeld, the owner token) is the only user.
 import { mkdirSync, rmdirSync, stat, statSync, utimes } from 'node:fs';
 
 export interface DirLockOptions {
   staleMs: number;
   updateMs: number;
+  /**
+   * The holder's work is synchronous calls between resolved awaits (a read, a change, an atomic
+   * replace): no heartbeat nor signal listeners, which could not run before it is over.
+   */
+  brief?: boolean;
   /** The folder's mode (memory folders are private). */
   mode: number;
   onCompromised: (err: Error) => void;
@@ -61,18 +66,13 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
   const lock: Held = { path: lockPath, ino: made.ino, mtimeMs: made.mtimeMs, lastUpdate: Date.now(), released: false };
   held.add(lock);
   watchExit();
-  // The heartbeat's timer and the signal listeners can only run once the event loop turns, and a
-  // hook's hold (read, change, atomic replace: synchronous calls between resolved awaits) is
-  // over before it does: armed then, when the lock is still held, not on every take (a timer and
-  // three signal handles cost each hook ~2 M instructions of Node's own functions compiled and
-  // ~7 page faults: bench/README.md, floor16). A tick queued from a microtask runs once the
-  // microtasks drain (one queued from a script's own run would run before its awaits go on).
-  const arm = () => {
-    if (lock.released) return;
+  // A brief hold is over before the event loop turns, where the heartbeat's timer and a signal's
+  // listener would first run: neither is armed (a timer and three signal handles cost each tool
+  // call's hook ~1.5 M instructions of Node's own functions compiled: bench/README.md, floor16).
+  if (!options.brief) {
     watchSignals();
     heartbeat(lock, options);
-  };
-  void Promise.resolve().then(() => process.nextTick(arm));
+  }
   return async () => {
     if (lock.released) return;
     stop(lock);
@@ -178,10 +178,12 @@ const OWN = Symbol.for('wmem.lock.signalListener');
 function watchExit(): void {
   if (watchingExit) return;
   watchingExit = true;
-  process.once('exit', removeAllSync);
+  // on, not once: 'exit' is emitted once, and once's wrapper and its removal compile ~5 more of
+  // Node's functions at every hook's exit.
+  process.on('exit', removeAllSync);
 }
 
-/** The signals' part of watchExit, armed once a hold lasts past the microtasks it began in. */
+/** The signals' part of watchExit, armed by the first hold that is not brief. */
 function watchSignals(): void {
   if (watchingSignals) return;
   watchingSignals = true;

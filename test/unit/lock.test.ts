@@ -200,10 +200,10 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
     expect(existsSync(path.join(dir, '.lock'))).toBe(false);
   }, 60_000);
 
-  // A hook's hold (read, change, atomic replace) is over before the event loop turns, where the
-  // heartbeat's timer and a signal's listener would first run: they are armed only by a hold that
-  // lasts until then (each cost a hook Node's own functions compiled: bench/README.md, floor16).
-  it('arms the heartbeat and the signal listeners only for a hold that outlasts its microtasks', async () => {
+  // A hook's hold on a tool call (hot state's read, change, atomic replace) is over before the
+  // event loop turns, where the heartbeat's timer and a signal's listener would first run: a brief
+  // hold arms neither (each cost a hook Node's own functions compiled: bench/README.md, floor16).
+  it('a brief hold arms no heartbeat nor signal listener; any other hold arms both as it takes the lock', async () => {
     const bundle = path.join(dir, 'fsx.cjs');
     buildSync({ entryPoints: [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/store/fsx.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
     const script = `
@@ -211,21 +211,21 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
       const setTimer = globalThis.setTimeout;
       globalThis.setTimeout = (...args) => (timers++, setTimer(...args));
       const { withLock } = require(${JSON.stringify(bundle)});
-      const [quick, slow] = process.argv.slice(1);
+      const [brief, other] = process.argv.slice(1);
       const seen = () => [process.listenerCount('SIGTERM'), timers];
       (async () => {
-        const during = await withLock(quick, async () => seen());
+        const during = await withLock(brief, async () => seen(), { brief: true });
         await new Promise((r) => setImmediate(r));
         const after = seen();
-        const long = await withLock(slow, async () => (await new Promise((r) => setImmediate(r)), seen()));
-        process.stdout.write(JSON.stringify({ during, after, long }));
+        const held = await withLock(other, async () => seen());
+        process.stdout.write(JSON.stringify({ during, after, held }));
       })();`;
-    const [quick, slow] = [path.join(dir, 'quick'), path.join(dir, 'slow')];
-    await mkdir(quick);
-    await mkdir(slow);
-    const { stdout } = await execa(process.execPath, ['-e', script, quick, slow]);
-    expect(JSON.parse(stdout)).toEqual({ during: [0, 0], after: [0, 0], long: [1, 1] });
-    expect(existsSync(path.join(quick, '.lock')) || existsSync(path.join(slow, '.lock'))).toBe(false);
+    const [brief, other] = [path.join(dir, 'brief'), path.join(dir, 'other')];
+    await mkdir(brief);
+    await mkdir(other);
+    const { stdout } = await execa(process.execPath, ['-e', script, brief, other]);
+    expect(JSON.parse(stdout)).toEqual({ during: [0, 0], after: [0, 0], held: [1, 1] });
+    expect([existsSync(path.join(brief, '.lock')), existsSync(path.join(other, '.lock'))]).toEqual([false, false]);
   }, 30_000);
 
   it('a process stopped by SIGTERM while holding the lock removes it on the way out', async () => {
@@ -233,7 +233,7 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
     const bundle = path.join(dir, 'fsx.cjs');
     buildSync({ entryPoints: [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/store/fsx.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
     const script = `
-      require(${JSON.stringify(bundle)}).withLock(process.argv[1], async () => { await new Promise((r) => setImmediate(r)); process.stdout.write('held\\n'); await new Promise(() => setInterval(() => {}, 1000)); });`;
+      require(${JSON.stringify(bundle)}).withLock(process.argv[1], async () => { process.stdout.write('held\\n'); await new Promise(() => setInterval(() => {}, 1000)); });`;
     const lockDir = path.join(dir, 'session');
     await mkdir(lockDir);
     const child = execa(process.execPath, ['-e', script, lockDir], { reject: false });
@@ -252,7 +252,7 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
     const script = `
       const [a, b] = ${JSON.stringify(copies)}.map((f) => require(f));
       const [one, two] = process.argv.slice(1);
-      a.withLock(one, () => b.withLock(two, async () => { await new Promise((r) => setImmediate(r)); process.stdout.write('held\\n'); await new Promise(() => setInterval(() => {}, 1000)); }));`;
+      a.withLock(one, () => b.withLock(two, async () => { process.stdout.write('held\\n'); await new Promise(() => setInterval(() => {}, 1000)); }));`;
     const lockDirs = [path.join(dir, 'one'), path.join(dir, 'two')];
     for (const d of lockDirs) await mkdir(d);
     const child = execa(process.execPath, ['-e', script, ...lockDirs], { reject: false });
