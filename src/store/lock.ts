@@ -10,9 +10,9 @@
 //   `onCompromised` is told, and the commit check in fsx.ts refuses to write;
 // - releasing is `rmdir`; a process that exits (or is stopped by a signal nobody else handles)
 //   with a lock held removes it on the way out. A brief hold (synchronous work alone) arms
-//   neither the heartbeat nor the signals' listeners, which could not run before it is over: a
-//   signal that ends the process inside one leaves its lock to be taken over once stale, as a
-//   process killed outright does.
+//   neither the heartbeat nor the exit and signal listeners, which could not run before it is
+//   over: a signal that ends the process inside one leaves its lock to be taken over once
+//   stale, as a process killed outright does.
 // The higher layer (fsx.ts: withLock, assertLocksHeld, the owner token) is the only user.
 import { mkdirSync, rmdirSync, stat, statSync, utimes } from 'node:fs';
 
@@ -21,7 +21,8 @@ export interface DirLockOptions {
   updateMs: number;
   /**
    * The holder's work is synchronous calls between resolved awaits (a read, a change, an atomic
-   * replace): no heartbeat nor signal listeners, which could not run before it is over.
+   * replace) that never exit the process: no heartbeat nor exit or signal listeners, which could
+   * not run before it is over.
    */
   brief?: boolean;
   /** The folder's mode (memory folders are private). */
@@ -65,12 +66,12 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
   const made = statSync(lockPath);
   const lock: Held = { path: lockPath, ino: made.ino, mtimeMs: made.mtimeMs, lastUpdate: Date.now(), released: false };
   held.add(lock);
-  watchExit();
   // A brief hold is over before the event loop turns, where the heartbeat's timer and a signal's
-  // listener would first run: neither is armed (a timer and three signal handles cost each tool
-  // call's hook ~1.5 M instructions of Node's own functions compiled: bench/README.md, floor16).
+  // listener would first run, and calls nothing that exits: none is armed (a timer, three signal
+  // handles and an exit listener cost each tool call's hook ~2 M instructions of Node's own
+  // functions compiled: bench/README.md, floor16).
   if (!options.brief) {
-    watchSignals();
+    watchExit();
     heartbeat(lock, options);
   }
   return async () => {
@@ -159,8 +160,7 @@ function heartbeat(lock: Held, options: DirLockOptions): void {
   again(options.updateMs);
 }
 
-let watchingExit = false;
-let watchingSignals = false;
+let watching = false;
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /**
  * Marks this module's signal listeners. A process can hold two copies of it (the hook bundle and
@@ -176,17 +176,11 @@ const OWN = Symbol.for('wmem.lock.signalListener');
  * its lock to be taken over once stale.
  */
 function watchExit(): void {
-  if (watchingExit) return;
-  watchingExit = true;
+  if (watching) return;
+  watching = true;
   // on, not once: 'exit' is emitted once, and once's wrapper and its removal compile ~5 more of
-  // Node's functions at every hook's exit.
+  // Node's functions at the exit.
   process.on('exit', removeAllSync);
-}
-
-/** The signals' part of watchExit, armed by the first hold that is not brief. */
-function watchSignals(): void {
-  if (watchingSignals) return;
-  watchingSignals = true;
   const listeners = new Map<NodeJS.Signals, () => void>();
   for (const signal of SIGNALS) {
     const onSignal = () => {

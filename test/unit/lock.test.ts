@@ -203,7 +203,7 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
   // A hook's hold on a tool call (hot state's read, change, atomic replace) is over before the
   // event loop turns, where the heartbeat's timer and a signal's listener would first run: a brief
   // hold arms neither (each cost a hook Node's own functions compiled: bench/README.md, floor16).
-  it('a brief hold arms no heartbeat nor signal listener; any other hold arms both as it takes the lock', async () => {
+  it('a brief hold arms no heartbeat nor exit or signal listener; any other hold arms them as it takes the lock', async () => {
     const bundle = path.join(dir, 'fsx.cjs');
     buildSync({ entryPoints: [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/store/fsx.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
     const script = `
@@ -212,7 +212,7 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
       globalThis.setTimeout = (...args) => (timers++, setTimer(...args));
       const { withLock } = require(${JSON.stringify(bundle)});
       const [brief, other] = process.argv.slice(1);
-      const seen = () => [process.listenerCount('SIGTERM'), timers];
+      const seen = () => [process.listenerCount('SIGTERM'), timers, process.listenerCount('exit')];
       (async () => {
         const during = await withLock(brief, async () => seen(), { brief: true });
         await new Promise((r) => setImmediate(r));
@@ -224,7 +224,7 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
     await mkdir(brief);
     await mkdir(other);
     const { stdout } = await execa(process.execPath, ['-e', script, brief, other]);
-    expect(JSON.parse(stdout)).toEqual({ during: [0, 0], after: [0, 0], held: [1, 1] });
+    expect(JSON.parse(stdout)).toEqual({ during: [0, 0, 0], after: [0, 0, 0], held: [1, 1, 1] });
     expect([existsSync(path.join(brief, '.lock')), existsSync(path.join(other, '.lock'))]).toEqual([false, false]);
   }, 30_000);
 
