@@ -101,11 +101,12 @@ const BESIDE = (name) =>
   `  loaded = new Proxy({}, { getPrototypeOf() { throw miss(); }, get() { throw miss(); } });\n}\nmodule.exports = loaded;\n`;
 
 /**
- * A stand-in is one call of the stage's one MISSING module (a tool call's stage has ~20 stand-ins:
- * each with its own three closures was ~7 KB of source and ~60 functions in its code cache,
- * deserialized on every tool call). Loaded again after a miss (a best-effort caller swallowed
- * it), it must throw again: esbuild keeps a CommonJS module's exports after its first run, so the
- * throw is in the namespace's prototype, which every import() of it asks for.
+ * A stand-in is one call of the stage's one MISSING module (a tool call's stage has ~20 stand-ins,
+ * each with three closures of its own before: ~4 KB of source that every tool call read and
+ * summed; its code cache moved by less than 1 KB: bench/README.md, floor16). Loaded again after a
+ * miss (a best-effort caller swallowed it), it must throw again: esbuild keeps a CommonJS module's
+ * exports after its first run, so the throw is in the namespace's prototype, which every import()
+ * of it asks for.
  */
 const STAND_IN = (file) => `module.exports = require(${JSON.stringify(MISSING)})(${JSON.stringify(`src/${file}`)});\n`;
 const MISSING = 'first-stage-missing';

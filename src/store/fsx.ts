@@ -312,7 +312,7 @@ export interface LockOptions {
   warn?: (message: string) => void;
   /**
    * `fn` is synchronous calls between resolved awaits (a read, a change, atomicWrite): it is over
-   * before the event loop turns, so the lock arms no heartbeat nor signal listeners (lock.ts).
+   * before the event loop turns, so the lock arms no heartbeat nor exit or signal listeners (lock.ts).
    */
   brief?: boolean;
 }
