@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { appendDurably, assertNoLinkBetween, atomicWrite, readTextIfExists } from '../store/fsx.js';
 import { joinName } from '../store/names.js';
+import { isoTime } from '../ui/iso-time.js';
 
 const MAX_LOG_BYTES = 1024 * 1024;
 
@@ -41,7 +42,7 @@ export async function logHook(home: string, now: Date, event: string, level: 'er
     const size = (await fs.stat(file).catch(() => undefined))?.size ?? 0;
     if (size > MAX_LOG_BYTES) await fs.rename(file, `${file}.1`).catch(() => {});
     const who = session === undefined ? '' : ` session=${/^[A-Za-z0-9._-]{1,128}$/.test(session) ? session : JSON.stringify(session.slice(0, 200))}`;
-    await appendDurably(file, `${now.toISOString()} ${event}${who} ${level}: ${oneLine(message)}\n`);
+    await appendDurably(file, `${isoTime(now)} ${event}${who} ${level}: ${oneLine(message)}\n`);
   } catch {
     /* the log is best effort: a hook must not fail because its log cannot be written */
   }

@@ -63,6 +63,8 @@ export const LEFT_OUT_OF_TOOL_CALLS = [
   'agents/gemini/chat-file.ts',
   'agents/qwen/chat-file.ts',
   'agents/copilot/events-file.ts',
+  'agents/claude/usage-lines.ts',
+  'agents/codex/usage-lines.ts',
   'agents/gemini/usage-lines.ts',
   'agents/qwen/usage-lines.ts',
   'agents/copilot/usage-lines.ts',
@@ -98,12 +100,19 @@ const BESIDE = (name) =>
   `  const miss = () => Object.assign(new Error('cannot load dist/fast/${name} beside the hook\\'s first stage'), { name: 'FirstStageMiss', cause });\n` +
   `  loaded = new Proxy({}, { getPrototypeOf() { throw miss(); }, get() { throw miss(); } });\n}\nmodule.exports = loaded;\n`;
 
-const STAND_IN = (file) =>
-  // Loaded again after a miss (a best-effort caller swallowed it), it must throw again: esbuild
-  // keeps a CommonJS module's exports after its first run, so the throw is in the namespace's
-  // prototype, which every import() of it asks for.
-  `const miss = () => Object.assign(new Error('not in the hook\\'s first stage: src/${file}'), { name: 'FirstStageMiss' });\n` +
-  `module.exports = new Proxy({}, { getPrototypeOf() { throw miss(); }, get() { throw miss(); } });\n`;
+/**
+ * A stand-in is one call of the stage's one MISSING module (a tool call's stage has ~20 stand-ins,
+ * each with three closures of its own before: ~4 KB of source that every tool call read and
+ * summed; its code cache moved by less than 1 KB: bench/README.md, floor16). Loaded again after a
+ * miss (a best-effort caller swallowed it), it must throw again: esbuild keeps a CommonJS module's
+ * exports after its first run, so the throw is in the namespace's prototype, which every import()
+ * of it asks for.
+ */
+const STAND_IN = (file) => `module.exports = require(${JSON.stringify(MISSING)})(${JSON.stringify(`src/${file}`)});\n`;
+const MISSING = 'first-stage-missing';
+const MISSING_MODULE =
+  `module.exports = (file) => {\n  const miss = () => Object.assign(new Error(\`not in the hook's first stage: \${file}\`), { name: 'FirstStageMiss' });\n` +
+  `  return new Proxy({}, { getPrototypeOf() { throw miss(); }, get() { throw miss(); } });\n};\n`;
 
 /**
  * The plugin that puts a stand-in where each module of `leftOut` would be, and where the other
@@ -113,6 +122,8 @@ const STAND_IN = (file) =>
 const leaveOut = (leftOut, otherHooks = [], beside = {}) => ({
   name: 'first-stage-stand-ins',
   setup(build) {
+    build.onResolve({ filter: new RegExp(`^${MISSING}$`) }, (args) => ({ path: args.path, namespace: 'first-stage-missing' }));
+    build.onLoad({ filter: /.*/, namespace: 'first-stage-missing' }, () => ({ contents: MISSING_MODULE, loader: 'js' }));
     build.onResolve({ filter: /^\.\.?\// }, async (args) => {
       const full = path.resolve(args.resolveDir, args.path).replace(/\.js$/, '.ts');
       const file = path.relative(path.join(root, 'src'), full).split(path.sep).join('/');

@@ -2,6 +2,7 @@
 // with them, and the errors still open, by category and fingerprint. Only a non-zero exit opens
 // an error; an exit 0 of a command of the same category clears it; no exit code changes nothing.
 // Secrets in outputs are redacted before anything is kept.
+import { isoTime } from '../ui/iso-time.js';
 import { nameHash } from './name-hash.js';
 import { redactSecrets } from './gate.js';
 import { mayMatch, type Needled } from './needles.js';
@@ -251,7 +252,7 @@ export function applyToolEvent(previous: HotState, event: ToolEvent, now: Date):
   const decayed = previous.files.map((f) => ({ ...f, weight: Math.round(f.weight * DECAY * 1000) / 1000 })).filter((f) => f.weight >= FORGET_BELOW);
   const state: HotState = { version: 1, seq: previous.seq + 1, files: decayed, errors: previous.errors.map((e) => ({ ...e })), ...(previous.todos ? { todos: previous.todos } : {}) };
   const seq = state.seq;
-  const stamp = now.toISOString();
+  const stamp = isoTime(now);
   const action = actionFor(event.tool);
   const touched: string[] = [];
   const todosBefore = JSON.stringify(state.todos ?? []);

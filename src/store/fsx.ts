@@ -310,6 +310,11 @@ export interface LockOptions {
   retryOnLostLock?: number;
   /** Told of each such retry. */
   warn?: (message: string) => void;
+  /**
+   * `fn` is synchronous calls between resolved awaits (a read, a change, atomicWrite): it is over
+   * before the event loop turns, so the lock arms no heartbeat nor exit or signal listeners (lock.ts).
+   */
+  brief?: boolean;
 }
 
 /** A lock this process holds: how to tell, right before a commit, that it still does. */
@@ -428,7 +433,7 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
   const deadline = Date.now() + waitMs;
   const token = `${process.pid}-${randomHex(16)}`;
   const hold: Hold = { dir, lockfilePath, token, ino: -1 };
-  const lockOptions = { staleMs, updateMs: Math.min(1_000, staleMs / 2), mode: DIR_MODE, onCompromised: (err: Error) => void (hold.compromised = err) };
+  const lockOptions = { staleMs, updateMs: Math.min(1_000, staleMs / 2), brief: options.brief, mode: DIR_MODE, onCompromised: (err: Error) => void (hold.compromised = err) };
   let release: () => Promise<void>;
   for (let attempt = 0; ; attempt++) {
     try {

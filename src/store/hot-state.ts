@@ -23,11 +23,16 @@ export async function trackToolEvent(session: Session, event: ToolEvent, now: Da
   // Paths inside the project are kept relative to it: shorter, and the same from any session.
   const root = session.project.cwd;
   const files = event.files?.map((f) => (path.isAbsolute(f) && (f === root || f.startsWith(root + path.sep)) ? path.relative(root, f) || '.' : f));
-  return withLock(session.paths.dir, async () => {
-    const outcome = applyToolEvent(readHotStateSync(session.paths.stateDir), { ...event, ...(files ? { files } : {}) }, now);
-    await saveHotState(session.paths.stateDir, outcome.state);
-    return outcome;
-  });
+  // Brief: a synchronous read, a pure change and a synchronous replace (on every tool call).
+  return withLock(
+    session.paths.dir,
+    async () => {
+      const outcome = applyToolEvent(readHotStateSync(session.paths.stateDir), { ...event, ...(files ? { files } : {}) }, now);
+      await saveHotState(session.paths.stateDir, outcome.state);
+      return outcome;
+    },
+    { brief: true },
+  );
 }
 
 /** Replaces the hot state wholesale (a migration's files and errors). */

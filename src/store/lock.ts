@@ -9,13 +9,22 @@
 // - a holder that finds the mtime is not the one it set (or the folder gone) has lost the lock:
 //   `onCompromised` is told, and the commit check in fsx.ts refuses to write;
 // - releasing is `rmdir`; a process that exits (or is stopped by a signal nobody else handles)
-//   with a lock held removes it on the way out.
+//   with a lock held removes it on the way out. A brief hold (synchronous work alone) arms
+//   neither the heartbeat nor the exit and signal listeners, which could not run before it is
+//   over: a signal that ends the process inside one leaves its lock to be taken over once
+//   stale, as a process killed outright does.
 // The higher layer (fsx.ts: withLock, assertLocksHeld, the owner token) is the only user.
 import { mkdirSync, rmdirSync, stat, statSync, utimes } from 'node:fs';
 
 export interface DirLockOptions {
   staleMs: number;
   updateMs: number;
+  /**
+   * The holder's work is synchronous calls between resolved awaits (a read, a change, an atomic
+   * replace) that never exit the process: no heartbeat nor exit or signal listeners, which could
+   * not run before it is over.
+   */
+  brief?: boolean;
   /** The folder's mode (memory folders are private). */
   mode: number;
   onCompromised: (err: Error) => void;
@@ -57,8 +66,14 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
   const made = statSync(lockPath);
   const lock: Held = { path: lockPath, ino: made.ino, mtimeMs: made.mtimeMs, lastUpdate: Date.now(), released: false };
   held.add(lock);
-  watchExit();
-  heartbeat(lock, options);
+  // A brief hold is over before the event loop turns, where the heartbeat's timer and a signal's
+  // listener would first run, and calls nothing that exits: none is armed (a timer, three signal
+  // handles and an exit listener cost each tool call's hook ~2 M instructions of Node's own
+  // functions compiled: bench/README.md, floor16).
+  if (!options.brief) {
+    watchExit();
+    heartbeat(lock, options);
+  }
   return async () => {
     if (lock.released) return;
     stop(lock);
@@ -163,7 +178,9 @@ const OWN = Symbol.for('wmem.lock.signalListener');
 function watchExit(): void {
   if (watching) return;
   watching = true;
-  process.once('exit', removeAllSync);
+  // on, not once: 'exit' is emitted once, and once's wrapper and its removal compile ~5 more of
+  // Node's functions at the exit.
+  process.on('exit', removeAllSync);
   const listeners = new Map<NodeJS.Signals, () => void>();
   for (const signal of SIGNALS) {
     const onSignal = () => {

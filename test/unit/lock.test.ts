@@ -200,6 +200,34 @@ describe('the lock folder protocol (src/store/lock.ts), shared with proper-lockf
     expect(existsSync(path.join(dir, '.lock'))).toBe(false);
   }, 60_000);
 
+  // A hook's hold on a tool call (hot state's read, change, atomic replace) is over before the
+  // event loop turns, where the heartbeat's timer and a signal's listener would first run: a brief
+  // hold arms neither (each cost a hook Node's own functions compiled: bench/README.md, floor16).
+  it('a brief hold arms no heartbeat nor exit or signal listener; any other hold arms them as it takes the lock', async () => {
+    const bundle = path.join(dir, 'fsx.cjs');
+    buildSync({ entryPoints: [path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/store/fsx.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
+    const script = `
+      let timers = 0;
+      const setTimer = globalThis.setTimeout;
+      globalThis.setTimeout = (...args) => (timers++, setTimer(...args));
+      const { withLock } = require(${JSON.stringify(bundle)});
+      const [brief, other] = process.argv.slice(1);
+      const seen = () => [process.listenerCount('SIGTERM'), timers, process.listenerCount('exit')];
+      (async () => {
+        const during = await withLock(brief, async () => seen(), { brief: true });
+        await new Promise((r) => setImmediate(r));
+        const after = seen();
+        const held = await withLock(other, async () => seen());
+        process.stdout.write(JSON.stringify({ during, after, held }));
+      })();`;
+    const [brief, other] = [path.join(dir, 'brief'), path.join(dir, 'other')];
+    await mkdir(brief);
+    await mkdir(other);
+    const { stdout } = await execa(process.execPath, ['-e', script, brief, other]);
+    expect(JSON.parse(stdout)).toEqual({ during: [0, 0, 0], after: [0, 0, 0], held: [1, 1, 1] });
+    expect([existsSync(path.join(brief, '.lock')), existsSync(path.join(other, '.lock'))]).toEqual([false, false]);
+  }, 30_000);
+
   it('a process stopped by SIGTERM while holding the lock removes it on the way out', async () => {
     // The store's lock, bundled as it ships, held by a process that is then stopped.
     const bundle = path.join(dir, 'fsx.cjs');
