@@ -87,7 +87,7 @@ export function withoutSecrets<T>(value: T): T {
 
 /** Runs `fn` on the state under the lock and writes it back when `fn` changed it. */
 export async function updateHookState<T>(stateDir: string, fn: (state: HookState) => Promise<T>, agent = 'claude'): Promise<T> {
-  await ensureDir(stateDir);
+  await ensureDir(stateDir, true);
   const file = hookStateFile(stateDir, agent);
   return withLock(
     stateDir,
