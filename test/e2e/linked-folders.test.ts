@@ -5,7 +5,7 @@
 // fails naming the link and the commands that put a real folder in its place. Nothing is written
 // where the link points (names, sizes and times of everything there are compared after each run).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFile, mkdir, readdir, readFile, rename, stat, symlink } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, readdir, readFile, rename, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FIXTURES, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -13,6 +13,7 @@ let box: Sandbox;
 let transcript: string;
 let session: string;
 const SID = '5c3e8a10-cccc-4ddd-8eee-0123456789ab';
+const SENTINEL = 'OUTSIDE-THE-HOME-4b7d1e';
 
 beforeEach(async () => {
   box = await sandbox();
@@ -121,8 +122,11 @@ describe('a session folder of wmem planted as a symbolic link', () => {
 
   const OTHERS = ['.', 'working-memory', 'working-memory/detail', 'working-memory/archive', 'state/search', '../cache', '../cache/tool-outputs'];
   for (const rel of OTHERS) {
-    it(`${rel === '.' ? 'the session folder' : rel}: the hooks, prune, compact and its finishing, and search write nothing through it`, async () => {
+    it(`${rel === '.' ? 'the session folder' : rel}: the hooks, prune, compact and its finishing, and search read and write nothing through it`, async () => {
       const { target } = await plant(rel);
+      // What the memory shows, read through the link, would reach the agent's prompt.
+      const overview = path.join(target, rel === '.' ? 'working-memory/overview.md' : 'overview.md');
+      if (rel === '.' || rel === 'working-memory') await appendFile(overview, `\n- ${SENTINEL}\n`);
       const before = await snapshot(target);
       const doors: { args: string[]; stdin?: string; hook?: boolean }[] = [
         ...['UserPromptSubmit', 'PostToolUse', 'PreCompact', 'PostCompact', 'SessionEnd'].map((event) => ({
@@ -139,6 +143,7 @@ describe('a session folder of wmem planted as a symbolic link', () => {
         const r = await box.run(args, { input: stdin });
         if (hook) expect({ args, exitCode: r.exitCode, stderr: String(r.stderr) }).toEqual({ args, exitCode: 0, stderr: '' });
         expect(String(r.stderr)).not.toMatch(/\n\s+at .+:\d+:\d+/);
+        expect(`${r.stdout}${r.stderr}`, args.join(' ')).not.toContain(SENTINEL);
         expect(await snapshot(target), args.join(' ')).toEqual(before);
       }
     });
