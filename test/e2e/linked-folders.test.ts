@@ -5,7 +5,7 @@
 // fails naming the link and the commands that put a real folder in its place. Nothing is written
 // where the link points (names, sizes and times of everything there are compared after each run).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFile, copyFile, mkdir, readdir, readFile, rename, stat, symlink } from 'node:fs/promises';
+import { appendFile, chmod, copyFile, mkdir, readdir, readFile, rename, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FIXTURES, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -149,3 +149,23 @@ describe('a session folder of wmem planted as a symbolic link', () => {
     });
   }
 });
+
+describe('a state file planted as a link, or one others may write', () => {
+  it('hot.json is not read (its files never reach the session state shown), through a link or writable by others', async () => {
+    const track = await box.run(['--session', SID, 'track'], { input: JSON.stringify({ ...TOOL, tool_input: { file_path: `src/${SENTINEL}.ts` } }) });
+    expect(track.exitCode).toBe(0);
+    const context = async () => String((await box.run(['--session', SID, 'context'])).stdout);
+    expect(await context()).toContain(SENTINEL);
+    const hot = path.join(session, 'state', 'hot.json');
+    // Writable by the group and others: anyone could have put those lines there.
+    await chmod(hot, 0o666);
+    expect(await context()).not.toContain(SENTINEL);
+    // A link to a file outside the home: read as none.
+    await chmod(hot, 0o600);
+    const outside = path.join(box.root, 'outside-hot.json');
+    await rename(hot, outside);
+    await symlink(outside, hot);
+    expect(await context()).not.toContain(SENTINEL);
+  });
+});
+
