@@ -22,7 +22,7 @@ export async function readConfigText(file: string): Promise<string | undefined> 
 /** Writes `text` atomically; an existing file keeps its mode. */
 export async function writeConfigText(file: string, text: string): Promise<void> {
   const mode = (await fs.stat(file).catch(() => undefined))?.mode;
-  await atomicWrite(file, text);
+  await atomicWrite(file, text, { userFolder: true });
   if (mode !== undefined) await fs.chmod(file, mode & 0o7777).catch(() => {});
 }
 

@@ -66,8 +66,9 @@ export async function recordFired(home: string, fired: FiredRecord): Promise<voi
   try {
     const record = fired.ok ? fired : await redacted(fired);
     const file = firedFile(home, record.event);
-    // A linked logs/ or hooks-last/ would have every hook write where the link points.
-    assertNoLinkBetween(home, file);
+    // A linked logs/ or hooks-last/ would have every hook write where the link points: logs/ is
+    // looked at here, hooks-last/ by atomicWrite itself (a folder of wmem's own: a link refused).
+    assertNoLinkBetween(home, joinName(logsDir(home), 'hooks-last'));
     // Bookkeeping (docs/guarantees.md): replaced atomically, not fsynced.
     await atomicWrite(file, JSON.stringify({ version: 1, ...record }) + '\n', { durable: false });
   } catch {

@@ -8,7 +8,7 @@ import { exists } from '../store/fsx.js';
 import { assertSessionId, sessionPaths } from '../store/paths.js';
 import { locateProject, type ProjectRef } from '../store/project.js';
 import { isOffAt, offFile } from '../store/switch.js';
-import { readCurrent, requestedSessionId, type Session } from '../store/session.js';
+import { readCurrent, requestedSessionId, sessionWhole, type Session } from '../store/session.js';
 import type { AgentHook, HookInput } from '../agents/adapter.js';
 import type { AppEnv } from './env.js';
 import { FIRST_STAGE_MISS } from './hook.js';
@@ -88,8 +88,7 @@ export async function locateSession(moment: Moment): Promise<Located> {
   if (!id) throw new HookFailure('the hook input has no session_id and the project has no current session');
   const paths = sessionPaths(project.dir, id);
   let created = false;
-  const complete = (await Promise.all([paths.overview, paths.scratch, paths.meta].map(exists))).every(Boolean);
-  if (!complete) {
+  if (!sessionWhole(paths)) {
     const [{ ensureSessionTree }, { readTemplate, overviewTemplateName }] = await Promise.all([import('../store/session-tree.js'), import('../store/templates.js')]);
     const template = readTemplate(overviewTemplateName('en'));
     const start = await planStart(moment, project, id, { template, overview: paths.overview, now });

@@ -2,7 +2,7 @@
 // <project>/cache/tool-outputs/ and a pointer line says where; short outputs pass unchanged.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { atomicWrite } from '../store/fsx.js';
+import { assertNoLinkBetween, atomicWrite } from '../store/fsx.js';
 import { fileStamp } from '../store/paths.js';
 import { locateProject } from '../store/project.js';
 import { resolveSession, type Session } from '../store/session.js';
@@ -60,6 +60,7 @@ export async function prune(options: PruneOptions, env: AppEnv): Promise<PruneRe
   const projectDir = session?.project.dir ?? (await locateProject(env.home, env.cwd, { create: true, now: env.now() }))!.dir;
   const digest = createHash('sha256').update(input).digest('hex').slice(0, 12);
   const file = path.join(projectDir, 'cache', 'tool-outputs', `${fileStamp(env.now())}-${digest}.txt`);
+  assertNoLinkBetween(projectDir, file); // a linked cache/ or tool-outputs/ would take the output elsewhere
   await atomicWrite(file, input);
   return { ...base, pruned: true, file, text: `${result.text}\n${pointerLine(result, file)}\n` };
 }

@@ -25,7 +25,8 @@ export async function report(options: ReportOptions, env: AppEnv): Promise<Repor
   const base = out ? path.dirname(out) : session.paths.dir;
   const html = await buildReport(session, base, Boolean(options.all), env);
   if (!out) return { html };
-  await atomicWrite(out, html);
+  // --out names a file of the user's, anywhere; the default is in the session folder, wmem's own.
+  await atomicWrite(out, html, { userFolder: options.out !== undefined });
   return { file: out, bytes: Buffer.byteLength(html) };
 }
 

@@ -9,6 +9,17 @@ import { joinName, workspaceFilePath } from '../store/paths.js';
 import { readStateSync } from '../store/regular-file.js';
 import type { OfferResult } from '../store/session-decisions.js';
 import type { DecisionOffer } from '../memory/session-decisions.js';
+import { VERSION } from '../options.js';
+
+/**
+ * What an offer's outcome hangs on besides the files: the rules that pick a session's decisions
+ * and place them (memory/session-decisions.ts, the gate of memory/gate.ts, memory/workspace.ts's
+ * duplicate rule and room, store/session-decisions.ts's share per session). Raise the number with
+ * any change there that could place an offer declined before, or place one otherwise: a record
+ * made under other rules does not stand for an offer (wmem's version rides along, for a release).
+ * Constants of the bundle: nothing is read to know them.
+ */
+export const OFFER_RULES = `${VERSION}/1`;
 
 /** The decisions the session offers (nothing is written): `notesFile`, the consolidation's archive of the notes it consumed, else scratch.md. */
 export async function collectDecisions(session: Session, notesFile = session.paths.scratch): Promise<DecisionOffer[]> {
@@ -32,14 +43,15 @@ export async function offerAfterConsolidation(session: Session, archive: string 
  * unchanged session no longer refreshes its entries' dates at every end (docs/memory.md). The
  * sources' stamps are taken before the offer reads them, workspace memory's under the lock, after
  * the offer wrote it (wmem replaces it by rename: a new inode each time): a change made meanwhile
- * is offered next time. The record is bookkeeping (docs/guarantees.md): lost, the next end offers
- * once more.
+ * is offered next time. The record names the rules that made it (OFFER_RULES): an upgrade that
+ * changed them offers once more. The record is bookkeeping (docs/guarantees.md): lost, the next
+ * end offers once more.
  */
 export async function offerUnlessOffered(session: Session, now: Date): Promise<OfferResult> {
   const record = joinName(session.paths.stateDir, 'decisions-offered.json');
   const workspace = workspaceFilePath(session.project.dir);
   const sources = [session.paths.overview, session.paths.scratch].map(stampOf);
-  const recordOf = (settled: Stamp | null) => JSON.stringify({ version: 1, sources, workspace: settled }) + '\n';
+  const recordOf = (settled: Stamp | null) => JSON.stringify({ version: 1, rules: OFFER_RULES, sources, workspace: settled }) + '\n';
   if (recorded(record) === recordOf(stampOf(workspace))) return { added: 0, merged: 0, declined: [] };
   let settled: Stamp | null | undefined;
   const result = await placeDecisions(session, await collectDecisions(session), now, () => (settled = stampOf(workspace)));

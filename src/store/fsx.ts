@@ -3,11 +3,12 @@
 // path containment for names that come from users, agents or hook input.
 // Named imports only: a default import of node:fs becomes esbuild's __toESM in the CommonJS hook
 // stages, a copy of every fs property behind a getter made on each hook's start (~44 KB allocated).
-import { promises as fs, constants as fsc, closeSync, fstatSync, fsync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { promises as fs, constants as fsc, closeSync, fstatSync, fsync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { fsError, ioError, usageError } from '../ui/errors.js';
+import { WmemError, fsError, ioError, usageError } from '../ui/errors.js';
+import { shellQuote } from '../ui/shell.js';
 import { LockedError, tryLockDir } from './lock.js';
 import { joinName } from './names.js';
 import { isMiss, notRegular, READ_FLAGS, readRegularSync } from './regular-file.js';
@@ -16,13 +17,39 @@ export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
 
 // Synchronous like the reads below: a hook's small file operations gain nothing from the thread
-// pool, and every prompt would pay for starting it.
-export async function ensureDir(dir: string): Promise<void> {
+// pool, and every prompt would pay for starting it. A folder that is there costs one lstat (a
+// recursive mkdir costs a mkdir, EEXIST, and a stat). `own`: a folder of wmem's own (under its
+// home), where a symbolic link is refused (linkRefusal) instead of followed; elsewhere (an agent's
+// settings folder, a repository's .wmem/) a link to a folder is the user's and is followed.
+export async function ensureDir(dir: string, own = false): Promise<void> {
   try {
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return;
+    if (own && st?.isSymbolicLink()) throw linkRefusal(dir);
     mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   } catch (err) {
+    if (err instanceof WmemError) throw err;
     throw fsError(err, 'create folder', dir);
   }
+}
+
+/**
+ * The refusal of a symbolic link where wmem keeps a file or folder of its own: whatever it read or
+ * wrote there would be wherever the link points. Names the link and where it leads, and what to
+ * run to put a real one in its place.
+ */
+export function linkRefusal(link: string): WmemError {
+  let to: string | undefined;
+  try {
+    to = path.resolve(path.dirname(link), readlinkSync(link));
+  } catch {
+    /* gone meanwhile, or unreadable: named without its target */
+  }
+  const at = shellQuote(link);
+  const hint = to
+    ? `put what it points to in its place (rm ${at} && mv ${shellQuote(to)} ${at}), or, to start it afresh, remove the link (rm ${at}); then run the command again`
+    : `remove the link (rm ${at}) and run the command again`;
+  return usageError(`${link} is a symbolic link${to ? ` to ${to}` : ''}; wmem does not read or write through links in its folders`, hint);
 }
 
 // Reads are synchronous on purpose: a one-shot CLI gains nothing from the thread pool, and
@@ -142,12 +169,8 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-function symlinkRefusal(file: string) {
-  return usageError(`${file} is a symbolic link; wmem does not write through links`, 'replace the link with the file or folder itself');
-}
-
 /**
- * Refuses (symlinkRefusal) when a folder between `root` and `file` is a symbolic link: a write
+ * Refuses (linkRefusal) when a folder between `root` and `file` is a symbolic link: a write
  * there would land wherever the link points. The walk ends at the first folder not made yet.
  */
 export function assertNoLinkBetween(root: string, file: string): void {
@@ -158,7 +181,7 @@ export function assertNoLinkBetween(root: string, file: string): void {
     current = path.join(current, part);
     const st = lstatSync(current, { throwIfNoEntry: false });
     if (!st) return;
-    if (st.isSymbolicLink()) throw symlinkRefusal(current);
+    if (st.isSymbolicLink()) throw linkRefusal(current);
   }
 }
 
@@ -170,9 +193,11 @@ export function assertNoLinkBetween(root: string, file: string): void {
  */
 export interface WriteOptions {
   durable?: boolean;
+  /** The file's folder is the user's, not wmem's (an agent's settings, a repository's): a link there is followed (ensureDir). */
+  userFolder?: boolean;
 }
 
-/** Replaces `file` atomically: readers see the old bytes or the new, never a torn file. Never writes through a link. */
+/** Replaces `file` atomically: readers see the old bytes or the new, never a torn file. Never writes through a link (the file's, or its folder's unless `userFolder`). */
 export async function atomicWrite(file: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
   // A view, not a copy: an index written here runs to megabytes.
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
@@ -196,9 +221,9 @@ export function tempBeside(file: string): string {
  */
 export async function atomicWriteWith(file: string, fill: (fd: number) => void, options: WriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
-  await ensureDir(path.dirname(file));
+  await ensureDir(path.dirname(file), !options.userFolder);
   try {
-    if (lstatSync(file).isSymbolicLink()) throw symlinkRefusal(file);
+    if (lstatSync(file).isSymbolicLink()) throw linkRefusal(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
@@ -228,10 +253,10 @@ export async function atomicWriteWith(file: string, fill: (fd: number) => void, 
  * Creates `file` with `data` only if it does not exist yet, atomically (write a temp file, then
  * link it into place, which fails if the name is taken). Returns false when it already existed.
  */
-export async function createExclusive(file: string, data: string): Promise<boolean> {
+export async function createExclusive(file: string, data: string, options: Pick<WriteOptions, 'userFolder'> = {}): Promise<boolean> {
   // Checked first so that an existing file is not even attempted (a read-only home still works).
   if (await exists(file)) return false;
-  await ensureDir(path.dirname(file));
+  await ensureDir(path.dirname(file), !options.userFolder);
   // Hidden, and ending in the pid: the shape that temp-names.ts recognises, so sweeps remove it.
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${Date.now()}.${process.pid}.tmp`);
   try {
@@ -263,7 +288,7 @@ export async function createExclusive(file: string, data: string): Promise<boole
  * newline (a hand edit) gets one first, so the text starts a line of its own.
  */
 export async function appendDurably(file: string, text: string, options: { onNewLine?: boolean; what?: string } = {}): Promise<void> {
-  await ensureDir(path.dirname(file));
+  await ensureDir(path.dirname(file), true);
   let handle: fs.FileHandle | undefined;
   let before: number | undefined;
   try {
@@ -292,7 +317,7 @@ export async function appendDurably(file: string, text: string, options: { onNew
     // the file goes back to its old length, so a later reader never takes half a line for a note.
     if (handle && before !== undefined) await handle.truncate(before).catch(() => {});
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw symlinkRefusal(file);
+    if (code === 'ELOOP') throw linkRefusal(file);
     if (code === 'ENXIO') throw fsError(Object.assign(err as Error, { code: 'ENOTREG' }), 'append to', file); // a FIFO no one reads
     if (code === 'ENOSPC' || code === 'EDQUOT') throw ioError(`disk full: ${options.what ?? 'the text'} not saved (${file} is as it was)`, err, 'free some space and run the command again');
     throw fsError(err, 'append to', file);

@@ -3,9 +3,10 @@
 // was last delivered for.
 // Read and written under the state folder's own lock, so hooks never wait on a long compaction.
 import { redactSecrets } from '../memory/gate.js';
-import { atomicWrite, ensureDir, readTextIfExists, withLock } from './fsx.js';
+import { atomicWrite, ensureDir, withLock } from './fsx.js';
 import { joinName } from './names.js';
-import { MAX_STATE_BYTES } from './regular-file.js';
+import { readStateSync } from './regular-file.js';
+import { fsError } from '../ui/errors.js';
 
 /**
  * Where a transcript read stopped, kept here between hooks. Opaque except `path`: each agent's
@@ -49,9 +50,9 @@ export function hookStateFile(stateDir: string, agent = 'claude'): string {
 
 /** The state as last written, or undefined (none, or unreadable): for readers that change nothing. */
 export async function readHookStateLoose(stateDir: string, agent = 'claude'): Promise<HookState | undefined> {
-  const text = await readTextIfExists(hookStateFile(stateDir, agent), MAX_STATE_BYTES).catch(() => undefined);
-  if (!text) return undefined;
   try {
+    const text = readStateSync(hookStateFile(stateDir, agent));
+    if (!text) return undefined;
     const parsed = JSON.parse(text) as HookState;
     return parsed && typeof parsed === 'object' ? parsed : undefined;
   } catch {
@@ -60,7 +61,12 @@ export async function readHookStateLoose(stateDir: string, agent = 'claude'): Pr
 }
 
 async function readHookState(file: string): Promise<HookState> {
-  const text = await readTextIfExists(file, MAX_STATE_BYTES);
+  let text: string | undefined;
+  try {
+    text = readStateSync(file);
+  } catch (err) {
+    throw fsError(err, 'read', file); // a FIFO or device planted there: named, as for every file wmem keeps
+  }
   if (!text) return { version: 1 };
   try {
     const parsed = JSON.parse(text) as HookState;
@@ -87,7 +93,7 @@ export function withoutSecrets<T>(value: T): T {
 
 /** Runs `fn` on the state under the lock and writes it back when `fn` changed it. */
 export async function updateHookState<T>(stateDir: string, fn: (state: HookState) => Promise<T>, agent = 'claude'): Promise<T> {
-  await ensureDir(stateDir);
+  await ensureDir(stateDir, true);
   const file = hookStateFile(stateDir, agent);
   return withLock(
     stateDir,

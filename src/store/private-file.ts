@@ -3,7 +3,7 @@
 // or a file someone else planted or could change, reads as absent: the caller computes afresh.
 // Node built-ins only: the answer cache's first stage (entries/first.ts) imports it.
 import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { MAX_STATE_BYTES } from './regular-file.js';
+import { MAX_STATE_BYTES, privatelyOwned } from './regular-file.js';
 
 /** The file's text, or undefined when it is missing, unreadable, a link, not privately the user's, or larger than MAX_STATE_BYTES. */
 export function readPrivateText(file: string): string | undefined {
@@ -16,9 +16,8 @@ export function readPrivateFile(file: string): { text: string; stat: Stats } | u
   try {
     fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK);
     const stat = fstatSync(fd);
-    const mine = typeof process.getuid !== 'function' || stat.uid === process.getuid();
     // Over the bound for derived state: a miss, as one never written (regular-file.ts).
-    if (!stat.isFile() || !mine || (stat.mode & 0o022) !== 0 || stat.size > MAX_STATE_BYTES) return undefined;
+    if (!stat.isFile() || !privatelyOwned(stat) || stat.size > MAX_STATE_BYTES) return undefined;
     return { text: readFileSync(fd, 'utf8'), stat };
   } catch {
     return undefined;

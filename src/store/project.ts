@@ -103,7 +103,7 @@ export async function locateProject(home: string, cwdInput: string, options: { c
       continue;
     }
     if (present && attempt > 0) continue;
-    await ensureDir(dir);
+    await ensureDir(dir, true);
     const record: ProjectFile = { version: 1, cwd, createdAt: (options.now ?? new Date()).toISOString() };
     if (await createExclusive(projectFilePath(dir), JSON.stringify(record, null, 2) + '\n')) {
       return { dir, cwd, collidedWith };

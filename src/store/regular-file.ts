@@ -41,17 +41,27 @@ function tooLarge(file: string, size: number, max: number): NodeJS.ErrnoExceptio
 }
 
 /**
+ * Whether a file is the user's own and no one else may write it: what a state file wmem derives
+ * must be to be read (its text is served as it is, docs/guarantees.md).
+ */
+export function privatelyOwned(st: Stats): boolean {
+  return (typeof process.getuid !== 'function' || st.uid === process.getuid()) && (st.mode & 0o022) === 0;
+}
+
+/**
  * The bytes of the regular file `file` (links followed, unless `flags` say O_NOFOLLOW: ELOOP), or
- * the open's error, or ENOTREG/EISDIR, or EFBIG when it is larger than `max` bytes (nothing read).
+ * the open's error, or ENOTREG/EISDIR, or EFBIG when it is larger than `max` bytes (nothing read),
+ * or with `owned`, ENOTOWN when it is not privatelyOwned.
  */
 export function readRegularSync(file: string): Buffer;
-export function readRegularSync(file: string, encoding: 'utf8', max?: number, flags?: number): string;
-export function readRegularSync(file: string, encoding?: 'utf8', max = Infinity, flags = READ_FLAGS): Buffer | string {
+export function readRegularSync(file: string, encoding: 'utf8', max?: number, flags?: number, owned?: boolean): string;
+export function readRegularSync(file: string, encoding?: 'utf8', max = Infinity, flags = READ_FLAGS, owned = false): Buffer | string {
   const fd = openSync(file, flags);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw notRegular(file, st);
     if (st.size > max) throw tooLarge(file, st.size, max);
+    if (owned && !privatelyOwned(st)) throw Object.assign(new Error(`${file} is not the user's alone: not read`), { code: 'ENOTOWN' });
     const bytes = Buffer.allocUnsafe(st.size);
     let got = 0;
     for (let n; got < st.size && (n = readSync(fd, bytes, got, st.size - got, got)) > 0; ) got += n;
@@ -63,13 +73,16 @@ export function readRegularSync(file: string, encoding?: 'utf8', max = Infinity,
 
 /**
  * A derived state file's text (readRegularSync's, bounded by MAX_STATE_BYTES), or undefined when
- * there is none or it is larger: both a miss for its reader, which rebuilds it.
+ * there is none, it is larger, it is a symbolic link (the open refuses it: no extra system call)
+ * or it is not privately the user's (what fstat said already): a miss for its reader, which
+ * rebuilds it. The hook states, the hot state and the decision offer's record are read here.
  */
 export function readStateSync(file: string): string | undefined {
   try {
-    return readRegularSync(file, 'utf8', MAX_STATE_BYTES);
+    return readRegularSync(file, 'utf8', MAX_STATE_BYTES, POINTER_FLAGS, true);
   } catch (err) {
-    if (isMiss(err)) return undefined;
+    const code = (err as NodeJS.ErrnoException)?.code;
+    if (isMiss(err) || code === 'ELOOP' || code === 'ENOTOWN') return undefined;
     throw err;
   }
 }

@@ -17,7 +17,7 @@ export async function ensureSessionTree(
   const paths = sessionPaths(project.dir, id);
   // A session folder (or one inside it) that is a link to elsewhere would take memory out of the home.
   for (const dir of [paths.dir, paths.workingMemory, paths.detailDir, paths.archiveDir, paths.stateDir]) assertStaysInside(project.dir, dir, 'the session folder');
-  for (const dir of [paths.dir, paths.workingMemory, paths.detailDir, paths.archiveDir, paths.stateDir]) await ensureDir(dir);
+  for (const dir of [paths.dir, paths.workingMemory, paths.detailDir, paths.archiveDir, paths.stateDir]) await ensureDir(dir, true);
   const created: string[] = [];
   const create = async (file: string, text: string) => {
     if (await createExclusive(file, text)) created.push(path.relative(project.dir, file));

@@ -1,8 +1,8 @@
 // Which session a command acts on (--session > WMEM_SESSION > the project's `current`), and the
 // session's meta.json. Reading never creates anything; `init` and hooks create.
-import { promises as fs, lstatSync, statSync } from 'node:fs';
+import { promises as fs, lstatSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { atomicWrite, readTextIfExists } from './fsx.js';
+import { atomicWrite, linkRefusal, readTextIfExists } from './fsx.js';
 import { POINTER_FLAGS } from './regular-file.js';
 import { assertSessionId, sessionPaths, type SessionPaths } from './paths.js';
 import { locateProject, type ProjectRef } from './project.js';
@@ -91,18 +91,38 @@ export async function resolveSession(where: Where): Promise<Session> {
 
 /**
  * A session whose own folders or memory files are symbolic links could be made to write
- * elsewhere; refuse it (messages.jsonl included: compaction rewrites it).
+ * elsewhere, or to read and show what is elsewhere; refuse it (messages.jsonl included: compaction
+ * rewrites it; state/search/ too: a search reads its text and indexes from there).
  */
 export function assertNoLinks(paths: SessionPaths): void {
-  for (const file of [paths.dir, paths.workingMemory, paths.overview, paths.scratch, paths.meta, paths.messages, paths.detailDir, paths.archiveDir, paths.stateDir]) {
-    let isLink = false;
-    try {
-      isLink = lstatSync(file).isSymbolicLink();
-    } catch {
-      continue;
-    }
-    if (isLink) throw usageError(`${file} is a symbolic link; wmem does not follow links out of a session`, 'replace the link with the file or folder itself');
+  for (const file of [paths.dir, paths.workingMemory, paths.overview, paths.scratch, paths.meta, paths.messages, paths.detailDir, paths.archiveDir, paths.stateDir, path.join(paths.stateDir, 'search')]) ownEntry(file);
+}
+
+/**
+ * Whether the session a hook names is whole (overview.md, scratch.md and meta.json there). A
+ * session folder, working-memory/ or state/ that is a symbolic link is refused (linkRefusal), and
+ * so is a memory file that is one: every hook reads and writes there, before anything else of the
+ * session. One lstat each, the files' as before (a link is a folder's only way out that a later
+ * open would not refuse: O_NOFOLLOW guards the last part of a path only); what it covers is a link
+ * there when the hook starts, not one swapped in while it runs (docs/guarantees.md).
+ */
+export function sessionWhole(paths: SessionPaths): boolean {
+  if (!ownEntry(paths.dir)) return false;
+  ownEntry(paths.workingMemory);
+  ownEntry(paths.stateDir);
+  return [paths.overview, paths.scratch, paths.meta].every((file) => ownEntry(file) !== undefined);
+}
+
+/** `file`'s lstat, undefined when it is not there (or cannot be looked at); a symbolic link is refused. */
+function ownEntry(file: string): Stats | undefined {
+  let st: Stats | undefined;
+  try {
+    st = lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
+  if (st?.isSymbolicLink()) throw linkRefusal(file);
+  return st;
 }
 
 export async function readMeta(paths: SessionPaths): Promise<SessionMeta | undefined> {

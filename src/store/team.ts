@@ -53,10 +53,10 @@ export async function changeTeam<T>(root: string, change: (file: TeamFile | unde
   const dir = path.join(root, '.wmem');
   await ensureDir(dir);
   // The lock folder and temp files that a killed wmem could leave here are never committed.
-  await createExclusive(path.join(dir, '.gitignore'), '# wmem: its lock and temp files, never the memory\n.lock\n.lock.owner\n*.tmp\n');
+  await createExclusive(path.join(dir, '.gitignore'), '# wmem: its lock and temp files, never the memory\n.lock\n.lock.owner\n*.tmp\n', { userFolder: true });
   return withLock(dir, async () => {
     const { result, text } = await change(await readTeam(root));
-    await atomicWrite(teamFilePath(root), text);
+    await atomicWrite(teamFilePath(root), text, { userFolder: true });
     return result;
   });
 }
@@ -69,7 +69,7 @@ export async function ensureAttributes(root: string): Promise<boolean> {
   return withLock(lockDir, async () => {
     const current = (await readTextIfExists(file)) ?? '';
     if (current.split('\n').some((line) => line.trim().replace(/\s+/g, ' ') === TEAM_ATTRIBUTES)) return false;
-    await atomicWrite(file, `${current}${current && !current.endsWith('\n') ? '\n' : ''}${TEAM_ATTRIBUTES}\n`);
+    await atomicWrite(file, `${current}${current && !current.endsWith('\n') ? '\n' : ''}${TEAM_ATTRIBUTES}\n`, { userFolder: true });
     return true;
   });
 }

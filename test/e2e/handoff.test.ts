@@ -254,6 +254,16 @@ process.on('exit', () => fs.writeFileSync(process.env.WMEM_TEST_OPENED, JSON.str
     await writeFile(workspaceFile, JSON.stringify({ ...workspace, entries: workspace.entries.filter((e: any) => e.source !== 'session') }));
     expect(await end()).toBe(true);
     expect(await sessionDecisions()).toEqual(['REST over gRPC because the clients are browsers', 'idempotency keys on every POST to charges', 'invoices keep their v2 ids']);
+    // A record made under other rules (an upgrade that changed the gate) does not stand for an
+    // offer: neither one an earlier wmem wrote (no rules named) nor one of another rules version.
+    expect(await end()).toBe(false);
+    const record = path.join(earlier.path, 'state', 'decisions-offered.json');
+    const { rules, ...earlierRecord } = JSON.parse(await readFile(record, 'utf8'));
+    for (const other of [earlierRecord, { ...earlierRecord, rules: `${rules}-before` }]) {
+      await writeFile(record, JSON.stringify(other) + '\n');
+      expect(await end()).toBe(true);
+      expect(await end()).toBe(false);
+    }
   });
 
   it('a handful per session at most, and never at the cost of an explicit entry', async () => {

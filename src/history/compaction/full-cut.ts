@@ -403,7 +403,7 @@ class FullRun {
  */
 async function copyArchive(file: string, temp: string, end: number): Promise<void> {
   try {
-    await ensureDir(path.dirname(temp));
+    await ensureDir(path.dirname(temp), true);
     await fs.copyFile(file, temp, fsConstants.COPYFILE_FICLONE);
     await fs.truncate(temp, end);
     await fs.chmod(temp, FILE_MODE);

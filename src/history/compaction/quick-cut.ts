@@ -254,7 +254,7 @@ function openAgain(fd: number, file: string): number | undefined {
  */
 async function linkArchive(file: string, archive: string, identity: { ino: number; dev: number }, linked: () => void): Promise<boolean> {
   try {
-    await ensureDir(path.dirname(archive));
+    await ensureDir(path.dirname(archive), true);
     linkSync(file, archive);
     linked();
   } catch (err) {

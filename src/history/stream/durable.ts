@@ -25,7 +25,7 @@ export class DurableFile {
   }
 
   async open(): Promise<this> {
-    await ensureDir(path.dirname(this.temp));
+    await ensureDir(path.dirname(this.temp), true);
     try {
       this.handle = await fs.open(this.temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_TRUNC, FILE_MODE);
     } catch (err) {

@@ -116,7 +116,7 @@ async function migrateOne(project: ProjectRef, item: { id: string; messages: boo
     return outcome;
   }
 
-  await ensureDir(paths.dir);
+  await ensureDir(paths.dir, true);
   // A run killed while copying or writing meta.json leaves a temp file: the copy's goes once its
   // process is gone; meta.json's, of any age, as this run writes meta.json itself.
   await removeStaleTemps([paths.dir]);

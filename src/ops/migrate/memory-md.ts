@@ -61,7 +61,7 @@ export async function migrateMemoryMd(session: Session, fileArg: string, options
   }
   if (options.dryRun || (seeded && chunks.every((c) => c.existed))) return result(seeded);
 
-  if (existingBackup === undefined) await atomicWrite(backup, text);
+  if (existingBackup === undefined) await atomicWrite(backup, text, { userFolder: true });
   // A run killed while writing a chunk leaves the atomic write's temp file beside it: ours to remove.
   const temp = new RegExp(`^memory-md-${tag}-\\d+\\.md\\.\\d+$`);
   for (const name of await fs.readdir(session.paths.detailDir).catch(() => [] as string[])) {
