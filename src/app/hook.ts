@@ -9,6 +9,7 @@ import { HookInputError, type AgentHook, type HookInput } from '../agents/adapte
 import { DEFAULT_AGENT, knownAgents, loadAgentHook } from '../agents/lookup.js';
 import type { AppEnv } from './env.js';
 import { disabledByEnv } from '../store/switch.js';
+import { isoTime } from '../ui/time.js';
 import type { HookOptions, HookResult, Moment } from './hook-session.js';
 
 export type { HookOptions };
@@ -96,7 +97,7 @@ export async function hookWith(adapter: AgentHook | undefined, request: HookRequ
     if (adapter.completeInput) input = await adapter.completeInput(input);
     session = input.sessionId;
     const result = await handle({ adapter, input, env, options: { cwd: request.cwd, tokensMax: request.tokensMax, deliver: request.deliver } });
-    await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
+    await recordFired(env.home, { event: key, at: isoTime(env.now()), ok: true, session: result.session, ms: Date.now() - started, note: result.note });
     return { output: result.output, ok: true, note: result.note };
   } catch (err) {
     // The hook's first stage lacks a module this hook needs (entries/first-hook.ts): it runs the
@@ -107,7 +108,7 @@ export async function hookWith(adapter: AgentHook | undefined, request: HookRequ
     const message = (err as Error)?.message ?? String(err);
     const unexpected = !EXPECTED.has((err as Error)?.name);
     await logHook(env.home, env.now(), key, 'error', unexpected ? `${message} ${(err as Error)?.stack?.split('\n').slice(1, 3).join(' ') ?? ''}` : message, session);
-    if (known) await recordFired(env.home, { event: key, at: env.now().toISOString(), ok: false, session, ms: Date.now() - started, note: message });
+    if (known) await recordFired(env.home, { event: key, at: isoTime(env.now()), ok: false, session, ms: Date.now() - started, note: message });
     return { ok: false, note: message };
   }
 }
