@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { appendDurably, assertNoLinkBetween, atomicWrite, readTextIfExists } from '../store/fsx.js';
 import { joinName } from '../store/names.js';
-import { isoTime } from '../ui/iso-time.js';
+import { isoTime } from '../ui/time.js';
 
 const MAX_LOG_BYTES = 1024 * 1024;
 

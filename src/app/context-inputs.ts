@@ -13,14 +13,16 @@ import { readStateSync } from '../store/regular-file.js';
 
 /**
  * The `.git` looked for in each folder up to the repository's root (only whether each is there
- * counts, as for store/team.ts findRepoRootSync), and the root's team file and its folder.
+ * counts, as for store/team.ts findRepoRootSync), each with the presence found, and the root's team
+ * file and its folder: the walk's own answers are the signatures (one lstat each, not two).
  */
-function teamInputs(projectCwd: string): { present: string[]; files: string[] } {
-  const present: string[] = [];
+function teamInputs(projectCwd: string): { present: [string, Signature][]; files: string[] } {
+  const present: [string, Signature][] = [];
   for (let dir = path.resolve(projectCwd); ; dir = path.dirname(dir)) {
     const git = path.join(dir, '.git');
-    present.push(git);
-    if (presence(git) !== '-') return { present, files: [path.dirname(teamFilePath(dir)), teamFilePath(dir)] };
+    const there = presence(git);
+    present.push([git, there]);
+    if (there !== '-') return { present, files: [path.dirname(teamFilePath(dir)), teamFilePath(dir)] };
     if (path.dirname(dir) === dir) return { present, files: [] };
   }
 }
@@ -39,7 +41,7 @@ function transcriptOf(stateFile: string): string | undefined {
  * The files the memory part is rendered from (app/context-memory.ts: overview.md, scratch.md, the
  * hot state, workspace and team memory), and the `.git` folders whose presence decides the team file.
  */
-function memoryInputs(session: Session): { files: string[]; present: string[] } {
+function memoryInputs(session: Session): { files: string[]; present: [string, Signature][] } {
   const { paths, project } = session;
   const team = teamInputs(project.cwd);
   return { files: [workspaceFilePath(project.dir), teamCachePath(project.dir), paths.overview, paths.scratch, hotStatePath(paths.stateDir), ...team.files], present: team.present };
@@ -48,7 +50,7 @@ function memoryInputs(session: Session): { files: string[]; present: string[] } 
 /** The memory part's own files signed (app/context.ts recalls the part while they are unchanged). */
 export function signMemoryInputs(session: Session): [string, Signature][] {
   const { files, present } = memoryInputs(session);
-  return [...signInputs(files), ...signPresence(present)];
+  return [...signInputs(files), ...present];
 }
 
 export function signContextInputs(session: Session): [string, Signature][] {
@@ -57,5 +59,5 @@ export function signContextInputs(session: Session): [string, Signature][] {
   const transcripts = hookStates.map(([file]) => transcriptOf(file)).filter((f): f is string => f !== undefined);
   const memory = memoryInputs(session);
   const files = [projectFilePath(project.dir), paths.dir, paths.workingMemory, paths.meta, paths.messages, ...memory.files];
-  return [...hookStates, ...signInputs([...files, ...transcripts]), ...signPresence([offFile(project.dir), ...memory.present])];
+  return [...hookStates, ...signInputs([...files, ...transcripts]), ...signPresence([offFile(project.dir)]), ...memory.present];
 }

@@ -9,7 +9,7 @@ import { HookInputError, type AgentHook, type HookInput } from '../agents/adapte
 import { DEFAULT_AGENT, knownAgents, loadAgentHook } from '../agents/lookup.js';
 import type { AppEnv } from './env.js';
 import { disabledByEnv } from '../store/switch.js';
-import { isoTime } from '../ui/iso-time.js';
+import { isoTime } from '../ui/time.js';
 import type { HookOptions, HookResult, Moment } from './hook-session.js';
 
 export type { HookOptions };

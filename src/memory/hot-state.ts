@@ -2,7 +2,7 @@
 // with them, and the errors still open, by category and fingerprint. Only a non-zero exit opens
 // an error; an exit 0 of a command of the same category clears it; no exit code changes nothing.
 // Secrets in outputs are redacted before anything is kept.
-import { isoTime } from '../ui/iso-time.js';
+import { isoTime } from '../ui/time.js';
 import { nameHash } from './name-hash.js';
 import { redactSecrets } from './gate.js';
 import { mayMatch, type Needled } from './needles.js';

@@ -36,10 +36,12 @@ const COMPACTION_STAGES = ['', ...['droid', 'qwen', 'copilot', 'kilo', 'codex', 
 // The search entry's, made by a search's run (test/e2e/search-code-cache.test.ts).
 const SEARCH_CACHED = ['fast-search.cjs'];
 // Records, as the process exits, each script bin/wmem.js compiled through node:vm: whether it was
-// given cached data and whether V8 refused it.
-const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script;
+// given cached data and whether V8 refused it; the builtins loaded; and how often Date#toISOString
+// was called (its first call sets up V8's time-zone data: /etc/localtime read, ~11 page faults).
+const PROBE = `const vm = require('node:vm'); const seen = []; const Script = vm.Script; let iso = 0; const toISO = Date.prototype.toISOString;
+Date.prototype.toISOString = function () { iso++; return toISO.call(this); };
 vm.Script = class extends Script { constructor(source, options) { super(source, options); seen.push({ file: require('node:path').basename(options.filename), given: Boolean(options.cachedData), rejected: this.cachedDataRejected === true }); } };
-process.on('exit', () => { require('node:fs').writeFileSync(process.env.WMEM_TEST_SCRIPTS, JSON.stringify(seen)); require('node:fs').writeFileSync(process.env.WMEM_TEST_SCRIPTS + '.modules', JSON.stringify({ zlib: process.moduleLoadList.includes('NativeModule zlib'), os: process.moduleLoadList.includes('NativeModule os'), signals: process.moduleLoadList.includes('Internal Binding signal_wrap') })); });`;
+process.on('exit', () => { require('node:fs').writeFileSync(process.env.WMEM_TEST_SCRIPTS, JSON.stringify(seen)); require('node:fs').writeFileSync(process.env.WMEM_TEST_SCRIPTS + '.modules', JSON.stringify({ zlib: process.moduleLoadList.includes('NativeModule zlib'), os: process.moduleLoadList.includes('NativeModule os'), signals: process.moduleLoadList.includes('Internal Binding signal_wrap'), iso })); });`;
 
 let work: string;
 beforeAll(() => {
@@ -73,7 +75,7 @@ async function session(dir: string, nodeOptions = '', agent?: string) {
     const env = { PATH: process.env.PATH ?? '', HOME: home, NO_COLOR: '1', WMEM_HOME: home, WMEM_TEST_SCRIPTS: scripts, NODE_OPTIONS: `--require ${path.join(work, 'probe.cjs')} ${nodeOptions}`.trim() };
     const r = await execa('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', ...(agent ? ['--agent', agent] : []), event], { cwd: project, input, reject: false, extendEnv: false, timeout: 60_000, env });
     expect({ event, exitCode: r.exitCode, stderr: r.stderr }).toEqual({ event, exitCode: 0, stderr: '' });
-    return { stdout: String(r.stdout).split(root).join('<root>').split(root.slice(1).replace(/[/\\:]/g, '-')).join('<root>'), scripts: JSON.parse(readFileSync(scripts, 'utf8')) as { file: string; given: boolean; rejected: boolean }[], ...(JSON.parse(readFileSync(`${scripts}.modules`, 'utf8')) as { zlib: boolean; os: boolean; signals: boolean }) };
+    return { stdout: String(r.stdout).split(root).join('<root>').split(root.slice(1).replace(/[/\\:]/g, '-')).join('<root>'), scripts: JSON.parse(readFileSync(scripts, 'utf8')) as { file: string; given: boolean; rejected: boolean }[], ...(JSON.parse(readFileSync(`${scripts}.modules`, 'utf8')) as { zlib: boolean; os: boolean; signals: boolean; iso: number }) };
   };
   const tool = { tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'ok' }, tool_use_id: 't' };
   const runs = [];
@@ -154,6 +156,11 @@ describe('the first stages compiled from their code cache', () => {
     // The tool call's lock is brief (hot state's read, change, replace): no signal listener is armed
     // (lock.ts; the heartbeat's timer neither), for any agent: its hook loads no signal_wrap.
     expect([plain[3], cached[3], plainDroid[3], plainCodex[3]].map((r) => r.signals)).toEqual([false, false, false, false]);
+    // Nor does a prompt or a tool call set up the time zone: the records of when it fired and of
+    // the tool's outcome are written in UTC without toISOString (ui/time.ts isoTime), with the
+    // caches or without.
+    const stamped = (runs: typeof cached) => runs.filter((_, i) => i >= 1 && i <= 5).map((r) => r.iso);
+    expect([...stamped(plain), ...stamped(cached)]).toEqual(Array(10).fill(0));
   }, 120_000);
 
   it("another agent's prompt, start and tool stages, and context-hot.cjs beside them, are taken from their caches, answering as without them", async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTime } from '../../src/ui/iso-time.js';
+import { isoTime } from '../../src/ui/time.js';
 
 // The hooks stamp times without Date#toISOString (its first call loads the local time zone's
 // data): the same text for every time value, six-digit years and invalid dates by toISOString itself.
