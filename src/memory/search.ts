@@ -325,6 +325,8 @@ export interface CandidatePool {
   df: readonly number[];
   /** Per query term, the most occurrences on any one of the pool's lines, when known (the ranking's bound). */
   maxTf?: readonly number[];
+  /** No line the walk gives is shorter than this, when known (the ranking's bound; 0 or none: any length). */
+  shortest?: number;
   /**
    * Walks the pool's lines (ascending): occurrences per query term in `tf[at + t]`
    * (`query.terms.length` wide, reused for the next line) and, when `withLength`, its length.
@@ -387,7 +389,7 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   };
   const boundOf = (pool: CandidatePool) => {
     if (!pool.maxTf || pool.maxTf.some((n) => !Number.isFinite(n))) return Infinity;
-    const value = score.of(pool.maxTf, 0, score.shortest, pool.source);
+    const value = score.of(pool.maxTf, 0, Math.max(score.shortest, pool.shortest ?? 0), pool.source);
     return day ? dayShare(value, pool.source, bestDay(pool.source)) : value;
   };
   walkForRank(pools, pools.map(boundOf), (pool, p, bound) => {

@@ -465,6 +465,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
     source,
     df: gathered.df,
     maxTf: gathered.maxTf,
+    shortest: gathered.shortest,
     forEach: gathered.forEach,
     // A shortlisted line's text, and its neighbours (its context; the lines after it in a conversation).
     prefetch: (lines) => reader.prefetch(lines),
