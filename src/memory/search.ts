@@ -206,7 +206,8 @@ export interface Candidate {
   tf: number[] | Int32Array;
 }
 
-const MAX_KEPT = 3000;
+/** The most of a line a candidate keeps (keptText). */
+export const MAX_KEPT = 3000;
 
 export interface ScanStats {
   lines: number;
@@ -514,10 +515,10 @@ function proximity(query: Query): (text: string) => number {
   const match = wordMatcher(query, false);
   return (text) => {
     const groups: number[] = [];
-    for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const hits = match(m[0]);
+    forEachWord(text, (word) => {
+      const hits = match(word);
       groups.push(hits.length ? query.terms[hits[0]].group : -1);
-    }
+    });
     const inWindow = new Map<number, number>();
     let best = 1;
     for (let i = 0; i < groups.length; i++) {
@@ -532,6 +533,31 @@ function proximity(query: Query): (text: string) => number {
     }
     return best;
   };
+}
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Calls `fn` with each run of letters and digits of `text` ([\p{L}\p{N}]+), in order: an ASCII
+ * text's read a character at a time (no match object per word: the proximity boost reads every
+ * word of the shortlist's lines), any other's by the expression.
+ */
+function forEachWord(text: string, fn: (word: string) => void): void {
+  if (NON_ASCII.test(text)) {
+    for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) fn(m[0]);
+    return;
+  }
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      fn(text.slice(start, i));
+      start = -1;
+    }
+  }
 }
 
 function byScore(a: Scored, b: Scored): number {
