@@ -1,7 +1,7 @@
 // Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { boundedQuery, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate } from '../../src/memory/search.js';
+import { boundedQuery, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate, type CandidatePool } from '../../src/memory/search.js';
 import { lazyRegExp } from '../../src/memory/lazy-regexp.js';
 import { keywordsOf, stem, terms } from '../../src/memory/text.js';
 
@@ -171,6 +171,63 @@ describe('days as evidence', () => {
     const a = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8 }).map((s) => [s.candidate.line, s.score]);
     const b = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8, shape: [{ conversation: false }] }).map((s) => [s.candidate.line, s.score]);
     expect(b).toEqual(a);
+  });
+});
+
+describe("the ranking's bound", () => {
+  const q = parseQuery('flamingo');
+  const totals = { lines: 100_000, chars: 1_000_000 }; // an average line of 10
+  /** `count` lines of `length` each holding the term once, as an index's pool hands them out; `walked` counts the lines given. */
+  const pool = (source: number, count: number, length: number, extra: Partial<CandidatePool> = {}) => {
+    const walk = { lines: 0, walks: 0 };
+    const made: CandidatePool = {
+      source,
+      df: [count],
+      maxTf: [1],
+      forEach: (fn, _withLength, stop) => {
+        walk.walks++;
+        for (let line = 1; line <= count; line++) {
+          if (stop?.(line)) return;
+          walk.lines++;
+          fn(line, Int32Array.of(1), 0, length);
+        }
+      },
+      candidate: (line, tf) => ({ source, line, text: `flamingo ${'x'.repeat(Math.max(0, length - 9))}`, length, tf }),
+      ...extra,
+    };
+    return { pool: made, walk };
+  };
+  const ranked = (pools: CandidatePool[], sources: { boost: number; recency: number }[], shape?: { conversation: boolean; lines?: number; days?: [number, string][] }[]) =>
+    rank([], q, totals, sources, { limit: 5, ...(shape ? { shape } : {}) }, pools).map((s) => [s.candidate.source, s.candidate.line, s.score]);
+
+  it("stops a pool's walk once no line left can enter the shortlist, its lines no shorter than the pool says: the same ranking", () => {
+    const loose = pool(0, 3000, 40);
+    const tight = pool(0, 3000, 40, { shortest: 40 });
+    const sources = [{ boost: 1, recency: 1 }];
+    expect(ranked([tight.pool], sources)).toEqual(ranked([loose.pool], sources));
+    expect(loose.walk.lines).toBe(3000);
+    // The shortlist (200 lines) full of lines that score the bound: no later line ranks before them.
+    expect(tight.walk.lines).toBeLessThanOrEqual(201);
+  });
+
+  it('adds up no day of a conversation none of whose lines can enter the shortlist: the same ranking, the conversation never walked', () => {
+    const sources = [
+      { boost: 1.3, recency: 1 },
+      { boost: 0.8, recency: 1 },
+    ];
+    const shape = [{ conversation: false }, { conversation: true, lines: 300, days: [[1, '2024-01-01'], [151, '2024-01-02']] as [number, string][] }];
+    const notes = pool(0, 300, 10);
+    const chat = pool(1, 300, 10);
+    const bounded = ranked([notes.pool, chat.pool], sources, shape);
+    expect(chat.walk.walks).toBe(0);
+    // The same conversation with no bound (walked for its days, then for the ranking).
+    const unbounded = pool(1, 300, 10, { maxTf: undefined });
+    expect(ranked([pool(0, 300, 10).pool, unbounded.pool], sources, shape)).toEqual(bounded);
+    expect(unbounded.walk.walks).toBe(2);
+    // A conversation that can enter it (room left in the shortlist) is walked for its days first, and ranked with them.
+    const close = pool(1, 300, 10);
+    expect(ranked([pool(0, 100, 10).pool, close.pool], sources, shape)).toEqual(ranked([pool(0, 100, 10).pool, pool(1, 300, 10, { maxTf: undefined }).pool], sources, shape));
+    expect(close.walk.walks).toBe(2);
   });
 });
 
