@@ -415,8 +415,7 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
  * Walks the pools for the shortlist, the most promising first, each only while a line of it could
  * still be kept: a pool's bound is the score of a line holding every term it has as often as any
  * of its lines does, as long as the longer of the average (shorter lines count as that long) and
- * its shortest line, on its best day (before a conversation's days are added up: the most any day
- * can score). Every step of the score only grows with those (BM25 with a term's count and as a line
+ * its shortest line, on its best day. Every step of the score only grows with those (BM25 with a term's count and as a line
  * is shorter, the coverage with the words held, the day's share with its score), in floating point too, so no line of the pool
  * scores above its bound; once the shortlist's last ranks before the bound at the next line, the
  * rest of the pool (its lines come in order) cannot enter it. The shortlist is the same whatever

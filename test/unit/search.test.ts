@@ -209,26 +209,6 @@ describe("the ranking's bound", () => {
     // The shortlist (200 lines) full of lines that score the bound: no later line ranks before them.
     expect(tight.walk.lines).toBeLessThanOrEqual(201);
   });
-
-  it('adds up no day of a conversation none of whose lines can enter the shortlist: the same ranking, the conversation never walked', () => {
-    const sources = [
-      { boost: 1.3, recency: 1 },
-      { boost: 0.8, recency: 1 },
-    ];
-    const shape = [{ conversation: false }, { conversation: true, lines: 300, days: [[1, '2024-01-01'], [151, '2024-01-02']] as [number, string][] }];
-    const notes = pool(0, 300, 10);
-    const chat = pool(1, 300, 10);
-    const bounded = ranked([notes.pool, chat.pool], sources, shape);
-    expect(chat.walk.walks).toBe(0);
-    // The same conversation with no bound (walked for its days, then for the ranking).
-    const unbounded = pool(1, 300, 10, { maxTf: undefined });
-    expect(ranked([pool(0, 300, 10).pool, unbounded.pool], sources, shape)).toEqual(bounded);
-    expect(unbounded.walk.walks).toBe(2);
-    // A conversation that can enter it (room left in the shortlist) is walked for its days first, and ranked with them.
-    const close = pool(1, 300, 10);
-    expect(ranked([pool(0, 100, 10).pool, close.pool], sources, shape)).toEqual(ranked([pool(0, 100, 10).pool, pool(1, 300, 10, { maxTf: undefined }).pool], sources, shape));
-    expect(close.walk.walks).toBe(2);
-  });
 });
 
 describe('short lines', () => {
