@@ -3,10 +3,13 @@
 // (in bytes) let a search read only those lines. The index only finds *candidate* lines: a search
 // rescans them with scanText, so its hits are exactly those of a scan of the whole file.
 //
-// Encoded form (one buffer, every section 4-byte aligned, read without parsing the postings):
-//   "WMIX0001" · u32 header length · header JSON · lineStarts u32[lines] · lineLengths u32[lines] ·
+// Encoded form (one buffer, every section aligned to its values, read without parsing the postings):
+//   "WMIX0002" · u32 header length · header JSON · lineStarts u32[lines] · lineLengths u32[lines] ·
 //   tokenEnds u32[n] · token bytes (UTF-8, concatenated) · postingEnds u32[n] · postings (varint
-//   line deltas)
+//   line deltas) · shortest u16[n] (per token, the shortest line it is on, 65535 for any longer:
+//   the ranking's bound, so that a walk can stop once no line left can enter the shortlist)
+// An index of the first form ("WMIX0001", no shortest section) is still read, as one whose lines
+// are all taken as short as the average; it is written again in this form when next extended or rebuilt.
 // It is built a chunk of lines at a time: each chunk's postings are sealed into a sorted run in
 // this same compact form, and the runs are merged (so the bytes are those of a one-pass build).
 // Tokens are sorted: pure-ASCII tokens first, lowercased (a prefix search finds them by binary
@@ -15,7 +18,11 @@ import { lazyRegExp } from './lazy-regexp.js';
 import { irregularForms } from './text.js';
 import type { Query } from './search.js';
 
-const MAGIC = 'WMIX0001';
+const MAGIC = 'WMIX0002';
+/** The first form: the same sections but the last. */
+const MAGIC_V1 = 'WMIX0001';
+/** A token's shortest line is stored in two bytes: a longer one is stored as this (still a lower bound). */
+const SHORTEST_MAX = 0xffff;
 
 /** What the store keeps beside the postings: which version of which file this is. */
 export interface IndexMeta {
@@ -361,6 +368,10 @@ function align4(n: number): number {
   return (n + 3) & ~3;
 }
 
+function align2(n: number): number {
+  return (n + 1) & ~1;
+}
+
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -460,6 +471,13 @@ class SectionWriter {
     this.length += 4;
   }
 
+  u16(value: number): void {
+    if (this.n + 2 > this.buf.length) this.flush();
+    this.buf.writeUInt16LE(value, this.n);
+    this.n += 2;
+    this.length += 2;
+  }
+
   varint(value: number): void {
     if (this.n + 8 > this.buf.length) this.flush();
     const start = this.n;
@@ -492,22 +510,34 @@ interface SectionWriters {
   tokenBytes: SectionWriter;
   postingEnds: SectionWriter;
   postings: SectionWriter;
+  /** Each token's shortest line (an index file's; a run merged in memory has none), from `lengths`. */
+  shortest?: { writer: SectionWriter; lengths: Uint32Array };
 }
 
 /** Merges `runs` into sections of the sizes countRuns gave. */
 function writeRuns(runs: Run[], to: SectionWriters): void {
+  const lengths = to.shortest?.lengths;
+  // The token's lines, from its deltas (mergeRuns re-bases them across runs), and the shortest.
+  let line = 0;
+  let shortest = SHORTEST_MAX;
   mergeRuns(runs, {
     posting(delta, count) {
       to.postings.varint(delta);
       to.postings.varint(count);
+      if (!lengths) return;
+      line += delta;
+      if (lengths[line - 1] < shortest) shortest = lengths[line - 1];
     },
     token(token) {
       to.tokenBytes.text(token);
       to.tokenEnds.u32(to.tokenBytes.length);
       to.postingEnds.u32(to.postings.length);
+      to.shortest?.writer.u16(shortest);
+      line = 0;
+      shortest = SHORTEST_MAX;
     },
   });
-  for (const writer of Object.values(to)) writer.flush();
+  for (const writer of [to.tokenEnds, to.tokenBytes, to.postingEnds, to.postings, to.shortest?.writer]) writer?.flush();
 }
 
 /** An index about to be written: its header and size, known before any section is. */
@@ -531,9 +561,10 @@ export function planIndex(data: IndexData, meta: IndexMeta): IndexPlan {
   const tokenBytesAt = tokenEndsAt + 4 * n.tokens;
   const postingEndsAt = align4(tokenBytesAt + n.tokenBytes);
   const postingsAt = postingEndsAt + 4 * n.tokens;
+  const shortestAt = align2(postingsAt + n.postingBytes);
   const u8 = (a: Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
   return {
-    size: postingsAt + n.postingBytes,
+    size: shortestAt + 2 * n.tokens,
     write(to) {
       const start = Buffer.alloc(lineStartsAt);
       start.write(MAGIC, 0, 'latin1');
@@ -542,9 +573,11 @@ export function planIndex(data: IndexData, meta: IndexMeta): IndexPlan {
       to(start, 0);
       to(u8(data.lineStarts.view()), lineStartsAt);
       to(u8(data.lineLengths.view()), lineLengthsAt);
-      writeRuns(data.runs, { tokenEnds: new SectionWriter(tokenEndsAt, to), tokenBytes: new SectionWriter(tokenBytesAt, to), postingEnds: new SectionWriter(postingEndsAt, to), postings: new SectionWriter(postingsAt, to) });
-      // The padding before the posting ends, so that every byte of the file is written.
+      const shortest = { writer: new SectionWriter(shortestAt, to), lengths: data.lineLengths.view() };
+      writeRuns(data.runs, { tokenEnds: new SectionWriter(tokenEndsAt, to), tokenBytes: new SectionWriter(tokenBytesAt, to), postingEnds: new SectionWriter(postingEndsAt, to), postings: new SectionWriter(postingsAt, to), shortest });
+      // The padding before the posting ends and the shortest lines, so that every byte of the file is written.
       if (postingEndsAt > tokenBytesAt + n.tokenBytes) to(new Uint8Array(postingEndsAt - tokenBytesAt - n.tokenBytes), tokenBytesAt + n.tokenBytes);
+      if (shortestAt > postingsAt + n.postingBytes) to(new Uint8Array(1), postingsAt + n.postingBytes);
     },
   };
 }
@@ -576,6 +609,8 @@ export interface IndexView {
   lineValues(section: 'starts' | 'lengths', from: number, count: number, into: Uint32Array): void;
   /** Where token `i`'s postings start in their section (`tokenCount`: its end). */
   postingOffset(i: number): number;
+  /** No line token `i` is on is shorter than this (BM25's length; 0 in an index of the first form). */
+  shortest(i: number): number;
   /** Reads the postings of tokens [from, to) now, in one read (they are next to each other). */
   preload?(from: number, to: number): void;
 }
@@ -624,7 +659,8 @@ export function openIndex(size: number, readAt: ReadAt): IndexView {
   };
   if (size < 12) throw new CorruptIndex('not a wmem search index');
   const start = read(0, 12);
-  if (start.toString('latin1', 0, 8) !== MAGIC) throw new CorruptIndex('not a wmem search index');
+  const magic = start.toString('latin1', 0, 8);
+  if (magic !== MAGIC && magic !== MAGIC_V1) throw new CorruptIndex('not a wmem search index');
   const headerLength = start.readUInt32LE(8);
   if (12 + headerLength > size) throw new CorruptIndex('truncated');
   let h: Header;
@@ -641,7 +677,9 @@ export function openIndex(size: number, readAt: ReadAt): IndexView {
   const tokenBytesAt = tokenEndsAt + 4 * h.tokens;
   const postingEndsAt = align4(tokenBytesAt + h.tokenBytes);
   const postingsAt = postingEndsAt + 4 * h.tokens;
-  if (postingsAt + h.postingBytes !== size) throw new CorruptIndex('truncated or padded');
+  // The first form ends with the postings; this one with each token's shortest line after them.
+  const shortestAt = magic === MAGIC ? align2(postingsAt + h.postingBytes) : undefined;
+  if ((shortestAt === undefined ? postingsAt + h.postingBytes : shortestAt + 2 * h.tokens) !== size) throw new CorruptIndex('truncated or padded');
   // The token table is read a page at a time, as a binary search for the query's words asks.
   const page = pager(read, size);
   const tokenEnd = (i: number) => page.u32(tokenEndsAt + 4 * i);
@@ -686,6 +724,10 @@ export function openIndex(size: number, readAt: ReadAt): IndexView {
       const bytes = read(at, 4 * count, new Uint8Array(into.buffer, into.byteOffset, 4 * count));
       if (bytes.buffer !== into.buffer || bytes.byteOffset !== into.byteOffset) into.set(u32(bytes, 0, count));
     },
+    shortest(i) {
+      if (!(i >= 0 && i < h.tokens)) throw new CorruptIndex('token out of range');
+      return shortestAt === undefined ? 0 : page.u16(shortestAt + 2 * i);
+    },
     preload(from, to) {
       if (from >= to) return;
       const first = from ? postingEnd(from - 1) : 0;
@@ -719,7 +761,7 @@ function arraySections(tokenBytes: Buffer, tokenEnds: Uint32Array, postings: Uin
 }
 
 /** Pages of 16 KiB of a file, each read once: the token table's entries a binary search visits. */
-function pager(read: (at: number, length: number) => Buffer, size: number): { u32(at: number): number; bytes(from: number, to: number): Buffer } {
+function pager(read: (at: number, length: number) => Buffer, size: number): { u32(at: number): number; u16(at: number): number; bytes(from: number, to: number): Buffer } {
   const PAGE = 1 << 14;
   const pages = new Map<number, Buffer>();
   const pageOf = (n: number) => {
@@ -730,6 +772,8 @@ function pager(read: (at: number, length: number) => Buffer, size: number): { u3
   return {
     // A 4-byte value at a multiple of 4 never straddles two pages.
     u32: (at) => pageOf(Math.floor(at / PAGE)).readUInt32LE(at % PAGE),
+    // And a 2-byte value at a multiple of 2.
+    u16: (at) => pageOf(Math.floor(at / PAGE)).readUInt16LE(at % PAGE),
     bytes(from, to) {
       const n = Math.floor(from / PAGE);
       if (to <= (n + 1) * PAGE) return pageOf(n).subarray(from % PAGE, from % PAGE + (to - from));
@@ -739,7 +783,7 @@ function pager(read: (at: number, length: number) => Buffer, size: number): { u3
 }
 
 /** Sorted tokens and their postings, read in place (an index file's sections, or a sealed run's). */
-function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, at: Sections): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths' | 'lineSpan' | 'lineValues'> {
+function sectionsView(counts: { lines: number; tokens: number; asciiTokens: number }, at: Sections): Omit<IndexView, 'meta' | 'lineStarts' | 'lineLengths' | 'lineSpan' | 'lineValues' | 'shortest'> {
   const postingRange = (i: number): [number, number] => {
     const from = i ? at.postingEnd(i - 1) : 0;
     const to = at.postingEnd(i);
@@ -871,6 +915,8 @@ export interface Gathered {
   maxTf: number[];
   /** Lines holding a non-ASCII word that may match: their counts come from rescanning them. */
   rescan: number[];
+  /** No line the walk gives is shorter than this (0 when the index does not say). */
+  shortest: number;
 }
 
 /** Lines walked at a time: a block's counts (terms wide) stay small and are reused, never one row per line of the file. */
@@ -889,7 +935,9 @@ const DONE = 0x7fffffff;
  */
 export function gather(view: IndexView, query: Query, plain: boolean, termsOf: WordTerms, weigh?: (postingBytes: number) => void): Gathered {
   const width = query.terms.length;
-  const lists = asciiHits(view, query, plain, termsOf).map(({ token, hits }) => ({ bytes: view.postingBytesOf(token), hits }));
+  const hits = asciiHits(view, query, plain, termsOf);
+  const lists = hits.map(({ token, hits }) => ({ bytes: view.postingBytesOf(token), hits }));
+  const shortest = hits.reduce((n, { token }) => Math.min(n, view.shortest(token)), SHORTEST_MAX);
   // What the walks ahead will decode, told before the first (the search entry tunes V8 then).
   weigh?.(lists.reduce((n, list) => n + list.bytes.length, 0));
   const rescan = nonAsciiLines(view, query, termsOf);
@@ -924,7 +972,7 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
     for (const list of lists) if (list.hits.includes(t)) df[t] += countUnion(list.bytes, lines, skip, scratch, most, marks);
     maxTf[t] = most[0] >= 255 ? Infinity : most[0];
   }
-  return { forEach: walk, df, maxTf, rescan };
+  return { forEach: walk, df, maxTf, rescan, shortest };
 }
 
 /** Postings decoded at a time (a walk's block holds at most one a line). */

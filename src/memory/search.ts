@@ -206,7 +206,8 @@ export interface Candidate {
   tf: number[] | Int32Array;
 }
 
-const MAX_KEPT = 3000;
+/** The most of a line a candidate keeps (keptText). */
+export const MAX_KEPT = 3000;
 
 export interface ScanStats {
   lines: number;
@@ -325,6 +326,8 @@ export interface CandidatePool {
   df: readonly number[];
   /** Per query term, the most occurrences on any one of the pool's lines, when known (the ranking's bound). */
   maxTf?: readonly number[];
+  /** No line the walk gives is shorter than this, when known (the ranking's bound; 0 or none: any length). */
+  shortest?: number;
   /**
    * Walks the pool's lines (ascending): occurrences per query term in `tf[at + t]`
    * (`query.terms.length` wide, reused for the next line) and, when `withLength`, its length.
@@ -387,7 +390,7 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   };
   const boundOf = (pool: CandidatePool) => {
     if (!pool.maxTf || pool.maxTf.some((n) => !Number.isFinite(n))) return Infinity;
-    const value = score.of(pool.maxTf, 0, score.shortest, pool.source);
+    const value = score.of(pool.maxTf, 0, Math.max(score.shortest, pool.shortest ?? 0), pool.source);
     return day ? dayShare(value, pool.source, bestDay(pool.source)) : value;
   };
   walkForRank(pools, pools.map(boundOf), (pool, p, bound) => {
@@ -411,9 +414,9 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
 /**
  * Walks the pools for the shortlist, the most promising first, each only while a line of it could
  * still be kept: a pool's bound is the score of a line holding every term it has as often as any
- * of its lines does, no longer than the average (shorter lines count as that long), on its best
- * day. Every step of the score only grows with those (BM25 with a term's count, the coverage with
- * the words held, the day's share with its score), in floating point too, so no line of the pool
+ * of its lines does, as long as the longer of the average (shorter lines count as that long) and
+ * its shortest line, on its best day. Every step of the score only grows with those (BM25 with a term's count and as a line
+ * is shorter, the coverage with the words held, the day's share with its score), in floating point too, so no line of the pool
  * scores above its bound; once the shortlist's last ranks before the bound at the next line, the
  * rest of the pool (its lines come in order) cannot enter it. The shortlist is the same whatever
  * order lines come in: the result is the walk of every line's.
@@ -492,10 +495,10 @@ function proximity(query: Query): (text: string) => number {
   const match = wordMatcher(query, false);
   return (text) => {
     const groups: number[] = [];
-    for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const hits = match(m[0]);
+    forEachWord(text, (word) => {
+      const hits = match(word);
       groups.push(hits.length ? query.terms[hits[0]].group : -1);
-    }
+    });
     const inWindow = new Map<number, number>();
     let best = 1;
     for (let i = 0; i < groups.length; i++) {
@@ -510,6 +513,31 @@ function proximity(query: Query): (text: string) => number {
     }
     return best;
   };
+}
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Calls `fn` with each run of letters and digits of `text` ([\p{L}\p{N}]+), in order: an ASCII
+ * text's read a character at a time (no match object per word: the proximity boost reads every
+ * word of the shortlist's lines), any other's by the expression.
+ */
+function forEachWord(text: string, fn: (word: string) => void): void {
+  if (NON_ASCII.test(text)) {
+    for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) fn(m[0]);
+    return;
+  }
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      fn(text.slice(start, i));
+      start = -1;
+    }
+  }
 }
 
 function byScore(a: Scored, b: Scored): number {

@@ -7,7 +7,7 @@ import { closeSync, fstatSync, lstatSync, openSync, readSync, writeSync, type St
 import { isAscii } from 'node:buffer';
 import { atomicWriteWith, readRange } from './fsx.js';
 import { addText, gather, CorruptIndex, decodeIndex, openIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
-import { scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
+import { MAX_KEPT, scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
 import { READ_FLAGS, readRegularSync } from './regular-file.js';
 
 /** Files from this size on are searched through an index; smaller ones are quicker to scan. */
@@ -465,6 +465,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
     source,
     df: gathered.df,
     maxTf: gathered.maxTf,
+    shortest: gathered.shortest,
     forEach: gathered.forEach,
     // A shortlisted line's text, and its neighbours (its context; the lines after it in a conversation).
     prefetch: (lines) => reader.prefetch(lines),
@@ -512,10 +513,12 @@ class LazyCandidate implements Candidate {
 
   get text(): string {
     if (this.cached === undefined) {
-      const raw = readOrBlank(this.reader, this.line);
+      const raw = readOrBlank(this.reader, this.line).replace(/\r$/, '');
+      // A line scanText keeps whole is the line: only a longer one is rescanned for its window.
+      if (raw.length <= MAX_KEPT) return (this.cached = raw);
       const one: Candidate[] = [];
       scanText(raw, this.scan.query, this.scan.source, one, { plain: this.scan.plain, match: this.scan.match });
-      this.cached = one[0]?.text ?? raw.replace(/\r$/, '').slice(0, 3000);
+      this.cached = one[0]?.text ?? raw.slice(0, MAX_KEPT);
     }
     return this.cached;
   }

@@ -3,6 +3,7 @@
 // a large scratch file is found; an index whose file is gone is removed.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FIXTURES, sandbox, runJson, type Sandbox } from '../helpers/cli.js';
 
@@ -27,6 +28,21 @@ async function writeHistory(): Promise<void> {
     JSON.stringify({ type: 'assistant', message: { id: `m${t}`, role: 'assistant', content: [{ type: 'text', text: `${t === 7 ? 'The flamingo cache key was stale. ' : ''}${t === 900 ? 'Deployed the staging build; releases go out from main only. ' : ''}${'module output line '.repeat(20)}` }] } }),
   ]).flat();
   await writeFile(path.join(dir, 'messages.jsonl'), [...real, ...turns].join('\n') + '\n');
+}
+
+/**
+ * Rewrites an index file as the builds before the shortest lines wrote it (its magic "WMIX0001",
+ * the file ending with the postings); returns those bytes. It must be in the current form now.
+ */
+async function toFirstForm(file: string): Promise<Buffer> {
+  const bytes = await readFile(file);
+  expect(bytes.toString('latin1', 0, 8)).toBe('WMIX0002');
+  const headerLength = bytes.readUInt32LE(8);
+  const h = JSON.parse(bytes.toString('utf8', 12, 12 + headerLength));
+  const postingEndsAt = (((12 + headerLength + 3) & ~3) + 8 * h.lines + 4 * h.tokens + h.tokenBytes + 3) & ~3;
+  const old = Buffer.concat([Buffer.from('WMIX0001', 'latin1'), bytes.subarray(8, postingEndsAt + 4 * h.tokens + h.postingBytes)]);
+  await writeFile(file, old);
+  return old;
 }
 
 describe('search index', () => {
@@ -111,6 +127,33 @@ describe('search index', () => {
     expect(after.size).toBeGreaterThan(before.size);
     expect(await search('pelican exporter retry')).toEqual(await search('pelican exporter retry', { WMEM_SEARCH_INDEX: 'off' }));
   });
+
+  it("an index in the first form (the previous builds': no shortest lines) is read as it is, hit for hit; an append writes it in the current form", async () => {
+    await writeHistory();
+    await runJson(box, ['compact', '--keep-recent', '2', '--wait']);
+    const scratch = path.join(dir, 'working-memory/scratch.md');
+    const filler = Array.from({ length: 6000 }, (_, i) => `- [2026-01-01T00:00:00Z] (importance: 0.3) step ${i}: ran the module checks again`).join('\n');
+    await writeFile(scratch, (await readFile(scratch, 'utf8')) + filler + '\n');
+    expect((await search('module checks')).hits.length).toBeGreaterThan(0);
+    const searchDir = path.join(dir, 'state/search');
+    const indexes = (await readdir(searchDir)).filter((f) => f.endsWith('.idx'));
+    expect(indexes.length).toBeGreaterThanOrEqual(3); // the archive's, its readable copy's, the scratch file's
+    const firstForm = new Map<string, Buffer>();
+    for (const f of indexes) firstForm.set(f, await toFirstForm(path.join(searchDir, f)));
+    for (const query of ['flamingo cache key', 'check module 12', 'module output line', 'prüfe die Übersetzung', 'module checks']) {
+      expect(await search(query), query).toEqual(await search(query, { WMEM_SEARCH_INDEX: 'off' }));
+    }
+    // Read, not rebuilt.
+    for (const [f, old] of firstForm) expect((await readFile(path.join(searchDir, f))).equals(old), f).toBe(true);
+    // Extended by a note: written again whole, in the current form, and finding the note.
+    await box.run(['note', 'The pelican exporter needs a retry on 502']);
+    const query = 'pelican exporter retry';
+    expect((await search(query)).hits[0]).toMatchObject({ kind: 'scratch' });
+    expect(await search(query)).toEqual(await search(query, { WMEM_SEARCH_INDEX: 'off' }));
+    const rewritten = (await readdir(searchDir)).filter((f) => f.endsWith('.idx') && !(firstForm.get(f)?.equals(readFileSync(path.join(searchDir, f))) ?? false));
+    expect(rewritten).toHaveLength(1);
+    expect(readFileSync(path.join(searchDir, rewritten[0])).toString('latin1', 0, 8)).toBe('WMIX0002');
+  }, 180_000);
 
   it('an index whose line starts are damaged on disk gives what a scan gives, and is dropped', async () => {
     await writeHistory();

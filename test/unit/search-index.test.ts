@@ -92,9 +92,46 @@ describe('search index', () => {
     writeFileSync(file, 'flamingo\n');
     await ensureIndex(file, index);
     const buf = readFileSync(index);
-    // The last byte is the one posting's count; the one before it its line: make the line 99.
-    buf[buf.length - 2] = 99;
+    // The file ends with the one posting (its line, its count) and the one token's shortest line (two bytes): make the line 99.
+    buf[buf.length - 4] = 99;
     expect(() => decodeIndex(buf).postings(0)).toThrow(CorruptIndex);
+  });
+
+  it("stores each token's shortest line, and reads an index of the first form (none stored) as one that does not say", async () => {
+    writeFileSync(file, `deploy now\nwe deploy from the main branch\nnothing here\n${'x'.repeat(70_000)} deploy\n`);
+    await ensureIndex(file, index);
+    const current = readFileSync(index);
+    const tokenOf = (view: ReturnType<typeof decodeIndex>, word: string) => Array.from({ length: view.tokenCount }, (_, i) => i).find((i) => view.token(i) === word)!;
+    const view = decodeIndex(current);
+    expect(current.toString('latin1', 0, 8)).toBe('WMIX0002');
+    expect(view.shortest(tokenOf(view, 'deploy'))).toBe(10);
+    expect(view.shortest(tokenOf(view, 'main'))).toBe(30);
+    expect(view.shortest(tokenOf(view, 'nothing'))).toBe(12);
+    // A line past two bytes' worth is stored as that most (still no longer than the line).
+    expect(view.shortest(tokenOf(view, 'x'.repeat(70_000)))).toBe(0xffff);
+    const poolOf = async () => {
+      const pools: CandidatePool[] = [];
+      scanIndexed(file, (await ensureIndex(file, index)).view, parseQuery('deploy'), 0, [], pools, {}).close();
+      return pools[0];
+    };
+    expect((await poolOf()).shortest).toBe(10);
+    // As a build before the shortest lines wrote it: read as it is (fresh), the same postings, no shortest line.
+    const headerLength = current.readUInt32LE(8);
+    const h = JSON.parse(current.toString('utf8', 12, 12 + headerLength));
+    const postingEndsAt = (((12 + headerLength + 3) & ~3) + 8 * h.lines + 4 * h.tokens + h.tokenBytes + 3) & ~3;
+    const first = Buffer.concat([Buffer.from('WMIX0001', 'latin1'), current.subarray(8, postingEndsAt + 4 * h.tokens + h.postingBytes)]);
+    writeFileSync(index, first);
+    const old = decodeIndex(first);
+    expect(Array.from({ length: old.tokenCount }, (_, i) => [old.token(i), old.postings(i), old.shortest(i)])).toEqual(Array.from({ length: view.tokenCount }, (_, i) => [view.token(i), view.postings(i), 0]));
+    expect((await ensureIndex(file, index)).action).toBe('fresh');
+    expect((await poolOf()).shortest).toBe(0);
+    expect(await linesFor('deploy')).toEqual([1, 2, 4]);
+    expect(readFileSync(index).equals(first)).toBe(true);
+    // Extended: written whole in the current form.
+    appendFileSync(file, 'deploy\n');
+    expect((await ensureIndex(file, index)).action).toBe('extended');
+    expect(readFileSync(index).toString('latin1', 0, 8)).toBe('WMIX0002');
+    expect((await poolOf()).shortest).toBe(6);
   });
 
   it('does not read an index file that is a symbolic link', async () => {

@@ -1,7 +1,7 @@
 // Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { boundedQuery, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate } from '../../src/memory/search.js';
+import { boundedQuery, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate, type CandidatePool } from '../../src/memory/search.js';
 import { lazyRegExp } from '../../src/memory/lazy-regexp.js';
 import { keywordsOf, stem, terms } from '../../src/memory/text.js';
 
@@ -171,6 +171,43 @@ describe('days as evidence', () => {
     const a = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8 }).map((s) => [s.candidate.line, s.score]);
     const b = rank(out, q, stats, [{ boost: 1, recency: 1 }], { limit: 8, shape: [{ conversation: false }] }).map((s) => [s.candidate.line, s.score]);
     expect(b).toEqual(a);
+  });
+});
+
+describe("the ranking's bound", () => {
+  const q = parseQuery('flamingo');
+  const totals = { lines: 100_000, chars: 1_000_000 }; // an average line of 10
+  /** `count` lines of `length` each holding the term once, as an index's pool hands them out; `walked` counts the lines given. */
+  const pool = (source: number, count: number, length: number, extra: Partial<CandidatePool> = {}) => {
+    const walk = { lines: 0, walks: 0 };
+    const made: CandidatePool = {
+      source,
+      df: [count],
+      maxTf: [1],
+      forEach: (fn, _withLength, stop) => {
+        walk.walks++;
+        for (let line = 1; line <= count; line++) {
+          if (stop?.(line)) return;
+          walk.lines++;
+          fn(line, Int32Array.of(1), 0, length);
+        }
+      },
+      candidate: (line, tf) => ({ source, line, text: `flamingo ${'x'.repeat(Math.max(0, length - 9))}`, length, tf }),
+      ...extra,
+    };
+    return { pool: made, walk };
+  };
+  const ranked = (pools: CandidatePool[], sources: { boost: number; recency: number }[], shape?: { conversation: boolean; lines?: number; days?: [number, string][] }[]) =>
+    rank([], q, totals, sources, { limit: 5, ...(shape ? { shape } : {}) }, pools).map((s) => [s.candidate.source, s.candidate.line, s.score]);
+
+  it("stops a pool's walk once no line left can enter the shortlist, its lines no shorter than the pool says: the same ranking", () => {
+    const loose = pool(0, 3000, 40);
+    const tight = pool(0, 3000, 40, { shortest: 40 });
+    const sources = [{ boost: 1, recency: 1 }];
+    expect(ranked([tight.pool], sources)).toEqual(ranked([loose.pool], sources));
+    expect(loose.walk.lines).toBe(3000);
+    // The shortlist (200 lines) full of lines that score the bound: no later line ranks before them.
+    expect(tight.walk.lines).toBeLessThanOrEqual(201);
   });
 });
 
