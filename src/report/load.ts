@@ -8,7 +8,7 @@ import { promises as fs, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { readMeta, type Session } from '../store/session.js';
 import { readTextIfExists } from '../store/fsx.js';
-import { MAX_STATE_BYTES, readRegularSync } from '../store/regular-file.js';
+import { MAX_STATE_BYTES, POINTER_FLAGS, readRegularSync } from '../store/regular-file.js';
 import { readLines } from '../history/stream/index.js';
 import { anyOf, PLAIN_USAGE, type UsageLines } from '../history/model/usage.js';
 import { readHotStateSync } from '../store/hot-state.js';
@@ -44,12 +44,13 @@ async function listNames(dir: string, pattern: RegExp): Promise<string[]> {
 
 /**
  * The transcript `agent`'s hooks last read (the file wmem keeps for one that has none), if still
- * there. The hook state is derived state, read with its bound as the hooks read it: one over it
- * is not read (`warn` says so) and the report falls back to wmem's history.
+ * there. The hook state is derived state, read with its bound and rules as the hooks read it (never
+ * through a link, only the user's own): one over the bound is not read (`warn` says so) and the
+ * report falls back to wmem's history.
  */
 async function transcriptOf(session: Session, agent: AgentAdapter, warn?: (message: string) => void): Promise<string | undefined> {
   try {
-    const state = JSON.parse(readRegularSync(hookStateFile(session.paths.stateDir, agent.id), 'utf8', MAX_STATE_BYTES)) as { transcript?: { path?: unknown } };
+    const state = JSON.parse(readRegularSync(hookStateFile(session.paths.stateDir, agent.id), 'utf8', MAX_STATE_BYTES, POINTER_FLAGS, true)) as { transcript?: { path?: unknown } };
     const file = typeof state.transcript?.path === 'string' ? state.transcript.path : undefined;
     return file && lstatSync(file).isFile() ? file : undefined;
   } catch (err) {

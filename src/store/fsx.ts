@@ -3,7 +3,7 @@
 // path containment for names that come from users, agents or hook input.
 // Named imports only: a default import of node:fs becomes esbuild's __toESM in the CommonJS hook
 // stages, a copy of every fs property behind a getter made on each hook's start (~44 KB allocated).
-import { promises as fs, constants as fsc, closeSync, fstatSync, fsync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { promises as fs, constants as fsc, closeSync, fstatSync, fsync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { Dirent, Stats } from 'node:fs';
 import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -39,15 +39,19 @@ export async function ensureDir(dir: string, own = false): Promise<void> {
  * run to put a real one in its place.
  */
 export function linkRefusal(link: string): WmemError {
+  // Where the kernel resolves it (a folder above the link may be a link too: the home itself, often),
+  // not path arithmetic on readlink's text; a dangling link is named without a target.
   let to: string | undefined;
   try {
-    to = path.resolve(path.dirname(link), readlinkSync(link));
+    to = realpathSync(link);
   } catch {
-    /* gone meanwhile, or unreadable: named without its target */
+    /* dangling, gone meanwhile, or unreadable */
   }
   const at = shellQuote(link);
+  // The move is offered only after checking its target is a folder: `mv` onto a missing target
+  // after the `rm` would lose the link and move nothing.
   const hint = to
-    ? `put what it points to in its place (rm ${at} && mv ${shellQuote(to)} ${at}), or, to start it afresh, remove the link (rm ${at}); then run the command again`
+    ? `if ${shellQuote(to)} holds this folder's own files, put them in its place (test -d ${shellQuote(to)} && rm ${at} && mv ${shellQuote(to)} ${at}); to start it afresh, remove the link (rm ${at}); then run the command again`
     : `remove the link (rm ${at}) and run the command again`;
   return usageError(`${link} is a symbolic link${to ? ` to ${to}` : ''}; wmem does not read or write through links in its folders`, hint);
 }

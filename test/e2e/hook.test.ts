@@ -196,6 +196,24 @@ const open = fs.promises.open; fs.promises.open = async function (...args) { con
     ]);
   });
 
+  it('PreCompact names the archive before its readable copy: an archive that cannot be linked leaves no copy that names it', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    // The archive's link fails (a full or failing disk at that instant); the copy's would not.
+    const probe = await recorder('links', `
+const link = fs.promises.link; fs.promises.link = async function (from, to) { recorded.push(String(to)); if (String(to).includes('/archive/')) throw Object.assign(new Error('EIO: i/o error, link'), { code: 'EIO' }); return link.call(this, from, to); };`);
+    const result = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }), probe.env);
+    expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await logText()).toMatch(/PreCompact .*EIO/);
+    const memory = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID, 'working-memory');
+    // The copy was never linked, and nothing of either is left behind: not even temp files.
+    expect((await probe.recorded()).filter((to) => to.includes('/detail/'))).toEqual([]);
+    expect(await readdir(path.join(memory, 'detail'))).toEqual([]);
+    expect(await readdir(path.join(memory, 'archive'))).toEqual([]);
+    // The next session end lists no readable copy of a missing archive in the overview.
+    await hook('SessionEnd', payload('SessionEnd', { reason: 'other' }));
+    expect(await readFile(path.join(memory, 'overview.md'), 'utf8')).not.toMatch(/detail\/\S*-transcript\.md/);
+  });
+
   it('PreCompact follows a transcript link only to a .jsonl file: a link to a key file copies nothing', async () => {
     await answer('SessionStart', { source: 'startup' });
     const key = path.join(box.root, 'id_ed25519');

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFile, chmod, copyFile, mkdir, readdir, readFile, rename, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { execa } from 'execa';
 import { FIXTURES, sandbox, type Sandbox } from '../helpers/cli.js';
 
 let box: Sandbox;
@@ -169,3 +170,70 @@ describe('a state file planted as a link, or one others may write', () => {
   });
 });
 
+
+describe("the user's own folders behind links (dotfiles, another disk) work as real ones", () => {
+  it("a linked home, agent settings folders, a project's .claude/ and its .wmem/: install, init, hooks, note, search, share and report write through them", async () => {
+    // Everything the user keeps elsewhere and links in: wmem's home itself, each agent's settings
+    // folder, the project's Claude settings folder and its team memory.
+    const disk = path.join(box.root, 'disk');
+    const linked = async (link: string, name: string) => {
+      const target = path.join(disk, name);
+      await mkdir(target, { recursive: true });
+      await symlink(target, link);
+      return target;
+    };
+    const user = path.join(box.root, 'user');
+    await mkdir(user, { recursive: true });
+    const home = path.join(box.root, 'ai-link');
+    const realHome = await linked(home, 'ai');
+    const codex = await linked(path.join(user, '.codex'), 'codex');
+    const gemini = await linked(path.join(user, '.gemini'), 'gemini');
+    const claudeProject = await linked(path.join(box.project, '.claude'), 'claude-project');
+    // Team memory is committed with the code, so its link must stay inside the project (one that
+    // leads out is refused, as before).
+    await execa('git', ['init', '-q'], { cwd: box.project, env: { PATH: process.env.PATH ?? '', HOME: box.root, GIT_CONFIG_NOSYSTEM: '1' } });
+    const team = path.join(box.project, 'memory', 'team');
+    await mkdir(team, { recursive: true });
+    await symlink(team, path.join(box.project, '.wmem'));
+    const env = { HOME: user, WMEM_HOME: home, CODEX_HOME: path.join(user, '.codex'), GEMINI_CLI_HOME: user };
+    const run = async (args: string[], stdin?: string) => {
+      const r = await box.run(args, { input: stdin, env });
+      expect({ args, exitCode: r.exitCode, stderr: r.exitCode ? String(r.stderr) : "" }).toEqual({ args, exitCode: 0, stderr: "" });
+      return r;
+    };
+    await run(['install', 'claude']);
+    await run(['install', 'codex']);
+    await run(['install', 'gemini']);
+    expect(await readdir(claudeProject)).toContain('settings.json');
+    expect(await readdir(codex)).toContain('hooks.json');
+    expect(await readdir(gemini)).toContain('settings.json');
+    await run(['init']);
+    await run(['note', 'kept behind a linked home']);
+    const hook = await run(['hook', 'UserPromptSubmit'], input('UserPromptSubmit', { prompt: 'hi', session_id: 'linked-home-session' }));
+    expect(String(hook.stdout)).toContain('wmem');
+    expect(String((await run(['search', 'linked'])).stdout)).toContain('kept behind a linked home');
+    await run(['share', '--init']);
+    expect((await readdir(team, { recursive: true })).length).toBeGreaterThan(0);
+    await run(['report', '--out', path.join(box.project, '.claude', 'report.md')]);
+    expect(await readdir(claudeProject)).toContain('report.md');
+    expect((await readdir(path.join(realHome, 'sessions'))).length).toBeGreaterThan(0);
+  });
+
+  it("a link inside a linked home is named by where it really leads (the kernel's resolution, not readlink's text)", async () => {
+    // The home is a link into another disk; state/ is moved beside it and linked back relatively,
+    // so path arithmetic on the link's text from the home's name lands somewhere else.
+    const realHome = path.join(box.root, 'disk', 'ai');
+    await mkdir(path.dirname(realHome), { recursive: true });
+    await rename(box.home, realHome);
+    await symlink(realHome, box.home);
+    const state = path.join(session, 'state');
+    const elsewhere = path.join(box.root, 'disk', 'elsewhere', 'state');
+    await mkdir(path.dirname(elsewhere), { recursive: true });
+    await rename(state, elsewhere);
+    await symlink(path.relative(path.dirname(path.join(realHome, path.relative(box.home, state))), elsewhere), state);
+    const r = await box.run(['--session', SID, 'note', 'hi there']);
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr)).toContain(`${state} is a symbolic link to ${elsewhere}`);
+    expect(String(r.stderr)).toContain(`test -d ${elsewhere} && rm ${state} && mv ${elsewhere} ${state}`);
+  });
+});

@@ -96,20 +96,13 @@ export async function archiveTranscript(session: Session, transcriptPath: string
     }
     const stateFile = path.join(session.paths.stateDir, TRANSCRIPT_STATE);
     let state: TranscriptState = { version: 1, files: {} };
-    const raw = await readTextIfExists(stateFile);
-    if (raw) {
-      try {
-        const parsed = JSON.parse(raw) as TranscriptState;
-        if (isObject(parsed.files)) state = { version: 1, files: parsed.files };
-      } catch {
-        /* start over: re-archiving is safe, losing is not */
-      }
-    }
-    const previous = state.files[source];
+    let previous: TranscriptState['files'][string] | undefined;
     // Where the new lines start and end, and the first bytes (the fingerprints' own), read
     // through the one open: each open of the file was a trip through the thread pool and back.
     let start: number, end: number, head: Buffer;
     try {
+      state = readTranscriptState(await readTextIfExists(stateFile));
+      previous = state.files[source];
       const size = (await handle.stat()).size;
       head = await readFrom(handle, Buffer.allocUnsafe(Math.min(size, HEAD)), 0);
       start = previous && previous.offset <= size && sameStart(head, previous) ? previous.offset : 0;
@@ -154,9 +147,13 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       await detail.write(front);
       await body.copyTo(detail);
       // The archive and its readable copy are on disk, each with its name, before the record
-      // below says they were made: their fsyncs (and then their folders') overlap in the pool.
+      // below says they were made: their fsyncs overlap in the pool. The archive is named (and its
+      // folder synced) before its copy, which says "every line is kept in <archive>": a failure
+      // or a kill between the two leaves an archive nothing names, never a copy that a later
+      // consolidation would list for an archive that is not there.
       await settled([archive.close(), detail.close()]);
-      await settled([linkInto(archive.temp, archiveFinal), linkInto(detail.temp, detailFinal)]);
+      await linkInto(archive.temp, archiveFinal);
+      await linkInto(detail.temp, detailFinal);
       state.files[source] = { offset: end, print: printAt(head, previous, start, end), lines: range.to };
       // Bookkeeping (docs/guarantees.md): lost in a power cut, lines are archived twice, none missed.
       await atomicWrite(stateFile, JSON.stringify(state, null, 2) + '\n', { durable: false });
@@ -173,6 +170,19 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       throw err;
     }
   });
+}
+
+/** The record of how far each transcript was archived; damaged or missing, none yet (re-archiving is safe, losing is not). */
+function readTranscriptState(raw: string | undefined): TranscriptState {
+  if (raw) {
+    try {
+      const parsed = JSON.parse(raw) as TranscriptState;
+      if (isObject(parsed.files)) return { version: 1, files: parsed.files };
+    } catch {
+      /* start over */
+    }
+  }
+  return { version: 1, files: {} };
 }
 
 /** Waits for all of `work`, then throws the first failure: nothing is still running when the caller cleans up. */
