@@ -917,6 +917,8 @@ export interface Gathered {
   rescan: number[];
   /** No line the walk gives is shorter than this (0 when the index does not say). */
   shortest: number;
+  /** Set when a walk gave a line shorter than `shortest`: the index is damaged (its bound may have stopped a walk too soon). */
+  damaged: boolean;
 }
 
 /** Lines walked at a time: a block's counts (terms wide) stay small and are reused, never one row per line of the file. */
@@ -944,7 +946,10 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   const skip = rescan.length ? new Set(rescan) : undefined;
   const lines = view.meta.lines;
   if (lines >= DONE) throw new CorruptIndex('too many lines'); // scanned instead
-  const walk: Gathered['forEach'] = (fn, withLength = false, stop) => walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn, stop);
+  const gathered = { damaged: false } as Gathered;
+  const walk: Gathered['forEach'] = (fn, withLength = false, stop) => {
+    if (walkBlocks(lists, width, lines, skip, withLength ? view : undefined, fn, stop, withLength ? shortest : 0)) gathered.damaged = true;
+  };
   // Each list checked now (a damaged index throws here); a term that one list alone stands for
   // has that list's lines as its df and its most occurrences on a line as its maxTf; a term of
   // several lists (test, tests) their union's, and the most their counts add up to on one line.
@@ -972,7 +977,7 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
     for (const list of lists) if (list.hits.includes(t)) df[t] += countUnion(list.bytes, lines, skip, scratch, most, marks);
     maxTf[t] = most[0] >= 255 ? Infinity : most[0];
   }
-  return { forEach: walk, df, maxTf, rescan, shortest };
+  return Object.assign(gathered, { forEach: walk, df, maxTf, rescan, shortest });
 }
 
 /** Postings decoded at a time (a walk's block holds at most one a line). */
@@ -1043,7 +1048,10 @@ const LENGTH_WINDOW = 16 * BLOCK_LINES;
  * are decoded) are added into one block's counts, then the block's lines are handed out in order.
  * A block starts at the lowest line still to come, so rare terms skip the lines between.
  */
-function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: number, lines: number, skip: Set<number> | undefined, lengthsOf: IndexView | undefined, fn: (line: number, tf: Int32Array, at: number, length: number) => void, stop?: (from: number) => boolean): void {
+function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: number, lines: number, skip: Set<number> | undefined, lengthsOf: IndexView | undefined, fn: (line: number, tf: Int32Array, at: number, length: number) => void, stop?: (from: number) => boolean, shortest = 0): boolean {
+  // Whether a line given was shorter than the index said any of the terms' lines is: a damaged
+  // shortest-lines section, whose bound may have ended a walk too soon (the caller drops the index).
+  let belowShortest = false;
   const k = lists.length;
   // Each list's cursor (decodeSome's), its next line first peeked (nothing below line 0).
   const cur = new Int32Array(3 * k);
@@ -1058,7 +1066,7 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
     let from = DONE;
     for (let i = 0; i < k; i++) if (cur[3 * i + 2] < from) from = cur[3 * i + 2];
     // `stop`: no line from `from` on can matter to the caller (the ranking's bound, search.ts).
-    if (from === DONE || stop?.(from)) return;
+    if (from === DONE || stop?.(from)) return belowShortest;
     const to = from + BLOCK_LINES;
     let n = 0;
     for (let i = 0; i < k; i++) {
@@ -1090,7 +1098,9 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
       if (order) off = order[j];
       else if (!seen[off]) continue;
       const at = off * width;
-      if (!skip?.has(from + off)) fn(from + off, tf, at, lengths.values[lengthAt + off]);
+      const length = lengths.values[lengthAt + off];
+      if (length < shortest) belowShortest = true;
+      if (!skip?.has(from + off)) fn(from + off, tf, at, length);
       // A loop, not fill(): a few slots per line, and a typed array's fill is a call into V8's C++.
       for (let h = at; h < at + width; h++) tf[h] = 0;
       seen[off] = 0;

@@ -523,7 +523,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
  * text's read a character at a time (no match object per word: the proximity boost reads every
  * word of the shortlist's lines), any other's by the expression.
  */
-function forEachWord(text: string, fn: (word: string) => void): void {
+export function forEachWord(text: string, fn: (word: string) => void): void {
   if (NON_ASCII.test(text)) {
     for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) fn(m[0]);
     return;

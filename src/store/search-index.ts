@@ -478,7 +478,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
     reader.close();
     view.close?.();
   };
-  return { lines: view.meta.lines, chars: view.meta.chars, line: (n) => readOrBlank(reader, n).replace(/\r$/, ''), close, damaged: () => reader.damaged };
+  return { lines: view.meta.lines, chars: view.meta.chars, line: (n) => readOrBlank(reader, n).replace(/\r$/, ''), close, damaged: () => reader.damaged || gathered.damaged };
 }
 
 /**

@@ -134,6 +134,27 @@ describe('search index', () => {
     expect((await poolOf()).shortest).toBe(6);
   });
 
+  it('a shortest line the walk contradicts marks the index damaged (the search drops it and scans)', async () => {
+    writeFileSync(file, `deploy now\nwe deploy from the main branch\nnothing here\n`);
+    await ensureIndex(file, index);
+    const walked = async () => {
+      const pools: CandidatePool[] = [];
+      const stats = scanIndexed(file, (await ensureIndex(file, index)).view, parseQuery('deploy'), 0, [], pools, {});
+      const lines: number[] = [];
+      pools[0].forEach((line) => lines.push(line), true);
+      stats.close();
+      return { lines, damaged: stats.damaged() };
+    };
+    expect(await walked()).toEqual({ lines: [1, 2], damaged: false });
+    // Every token's shortest line overwritten as the most two bytes hold (the file's size unchanged):
+    // a bound from it would be too low and could end a walk before lines that belong in the shortlist.
+    const buf = readFileSync(index);
+    const h = JSON.parse(buf.toString('utf8', 12, 12 + buf.readUInt32LE(8)));
+    buf.fill(0xff, buf.length - 2 * h.tokens);
+    writeFileSync(index, buf);
+    expect(await walked()).toEqual({ lines: [1, 2], damaged: true });
+  });
+
   it('does not read an index file that is a symbolic link', async () => {
     const elsewhere = path.join(dir, 'elsewhere.idx');
     writeFileSync(file, 'flamingo\n');

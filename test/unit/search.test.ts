@@ -1,7 +1,7 @@
 // Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { boundedQuery, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate, type CandidatePool } from '../../src/memory/search.js';
+import { boundedQuery, forEachWord, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate, type CandidatePool } from '../../src/memory/search.js';
 import { lazyRegExp } from '../../src/memory/lazy-regexp.js';
 import { keywordsOf, stem, terms } from '../../src/memory/text.js';
 
@@ -246,5 +246,23 @@ describe('days as evidence, whatever the order', () => {
         expect(run([...out].reverse())).toEqual(run(out));
       }),
     );
+  });
+});
+
+describe('forEachWord (the proximity boost reads every word of the shortlist)', () => {
+  it('gives the runs of letters and digits the Unicode expression gives, for ASCII text (read by hand) and any other', () => {
+    const words = (text: string) => {
+      const out: string[] = [];
+      forEachWord(text, (w) => out.push(w));
+      return out;
+    };
+    const expected = (text: string) => [...text.matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
+    for (const text of ['', 'a', '9', 'end9', ' lead', 'trail ', 'x_y-z.0@Z', '\r\n\tdeploy\r', 'café 9€ 日本語 deploy']) expect(words(text)).toEqual(expected(text));
+    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'aZ09 _-.@/\\\r\n\t`{[:'.split('')), maxLength: 60 }), (text) => {
+      expect(words(text)).toEqual(expected(text));
+    }), { numRuns: 2000 });
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (text) => {
+      expect(words(text)).toEqual(expected(text));
+    }), { numRuns: 1000 });
   });
 });
