@@ -140,15 +140,20 @@ const wordCharRe = lazyRegExp('[\\p{L}\\p{N}]', 'u');
  */
 export function latinWordChar(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
-  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
+  if (c < 128) return asciiWordCode(c);
   const ch = text[at];
   return wordCharRe().test(ch) && !CJK.test(ch);
+}
+
+/** Whether UTF-16 code `c` is an ASCII letter or digit (what `[\p{L}\p{N}]` matches below 128). */
+function asciiWordCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
 }
 
 /** The letters and digits from `start` (wordAtRe's match), an ASCII word read without the regular expression. */
 export function wordAt(text: string, start: number): string | undefined {
   let end = start;
-  for (let c = text.charCodeAt(end); (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57); c = text.charCodeAt(++end));
+  while (asciiWordCode(text.charCodeAt(end))) end++;
   // A word that goes on past ASCII (é, a surrogate pair) or starts there: the expression decides.
   if (end === start || text.charCodeAt(end) >= 128) {
     const re = wordAtRe();
@@ -531,7 +536,7 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
     const c = i < text.length ? text.charCodeAt(i) : 0;
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) {
+    if (asciiWordCode(c)) {
       if (start < 0) start = i;
     } else if (start >= 0) {
       fn(text.slice(start, i));
