@@ -5,6 +5,7 @@
 // the hook driver loads this module for these moments alone.
 import { promises as fs } from 'node:fs';
 import { fileStamp } from '../store/paths.js';
+import { isoTime } from '../ui/time.js';
 import type { Session } from '../store/session.js';
 import { HookFailure, locateSession, sessionExists, warmContext, type HookResult, type Moment } from './hook-session.js';
 import { checkTranscriptPath } from '../agents/transcript-path.js';
@@ -81,7 +82,7 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
   if (!summary?.trim()) return { session: session.id, note: 'no compact_summary: nothing kept' };
   const { writeDetail, appendToSections, detailIndexLine } = await import('../store/detail.js');
   const now = env.now();
-  const title = `${adapter.displayName}'s compaction summary (${input.trigger ?? 'compaction'}, ${now.toISOString().slice(0, 16)}Z)`;
+  const title = `${adapter.displayName}'s compaction summary (${input.trigger ?? 'compaction'}, ${isoTime(now).slice(0, 16)}Z)`;
   const relative = await writeDetail(session, {
     stem: `${fileStamp(now)}-compact-summary`,
     kind: 'compact-summary',

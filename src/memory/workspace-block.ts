@@ -3,6 +3,7 @@
 // text (then type and created, so two machines never differ). The block keeps its budget
 // (entries and characters) at any team size: it is filled by priority and says how many more
 // there are and how to reach them. Same entries → same bytes (no clock).
+import { isoTime } from '../ui/time.js';
 import { MAX_ENTRIES, MAX_RENDERED_CHARS, canonical, renderEntry, sortForRender, type WorkspaceEntry, type WorkspaceType } from './workspace.js';
 
 export interface WorkspaceLimits {
@@ -93,7 +94,7 @@ export function moreLine(count: number): string {
 function newestUpdated(entries: WorkspaceEntry[]): string | undefined {
   let max = -Infinity;
   for (const e of entries) max = Math.max(max, updatedRank(e.updated));
-  return Number.isFinite(max) ? new Date(max).toISOString() : undefined;
+  return Number.isFinite(max) ? isoTime(new Date(max)) : undefined;
 }
 
 /**

@@ -3,6 +3,7 @@
 // stay within 5200 rendered characters and 28 entries by evicting the lowest-confidence, oldest
 // entries first, never the one just added.
 import { sha256Hex } from './hash.js';
+import { isoTime } from '../ui/time.js';
 import { checkWorkspaceText, type GateRefusal } from './workspace-gate.js';
 
 export const WORKSPACE_TYPES = ['feedback', 'project', 'decision', 'reference'] as const;
@@ -76,8 +77,8 @@ function isSource(value: unknown): value is WorkspaceSource {
 }
 
 function isoOr(value: unknown, fallback: string): string {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value).toISOString();
-  if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value).toISOString();
+  if (typeof value === 'number' && Number.isFinite(value)) return isoTime(new Date(value));
+  if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return isoTime(new Date(value));
   return fallback;
 }
 
@@ -198,7 +199,7 @@ export function validateInput(input: EntryInput): { refusal: GateRefusal } | { t
 export function addEntry(file: WorkspaceFile, input: EntryInput, now: Date): AddOutcome {
   const checked = validateInput(input);
   if ('refusal' in checked) return { ok: false, refusal: checked.refusal };
-  const stamp = now.toISOString();
+  const stamp = isoTime(now);
   const key = canonical(checked.text);
   const existing = file.entries.find((e) => canonical(e.text) === key);
   if (existing) {

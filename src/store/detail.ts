@@ -5,6 +5,7 @@ import path from 'node:path';
 import { atomicWrite, exists, readTextIfExists, withLock } from './fsx.js';
 import type { Session } from './session.js';
 import { usageError } from '../ui/errors.js';
+import { isoTime } from '../ui/time.js';
 import { redactSecrets } from '../memory/gate.js';
 import type { Section } from '../memory/overview.js';
 
@@ -49,7 +50,7 @@ export function detailHeader(session: Session, input: Omit<DetailInput, 'body' |
     version: 1,
     kind: input.kind,
     title: input.title,
-    created: input.created.toISOString(),
+    created: isoTime(input.created),
     session: session.id,
     source: input.source,
     ...input.extra,

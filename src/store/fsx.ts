@@ -155,21 +155,48 @@ export async function fsyncDir(dir: string): Promise<void> {
   // Only the fsync waits on the disk, in the thread pool: the open and the close take microseconds,
   // and each trip through the pool is a wake-up of a thread and of the event loop (three of them
   // per folder sat on the compact return's path to its commit: bench/README.md, compact9).
-  let fd: number | undefined;
+  const fd = openDir(dir);
+  if (fd === undefined) return;
   try {
-    fd = openSync(dir, fsc.O_RDONLY | (fsc.O_DIRECTORY ?? 0)); // a folder, or ENOTDIR at once (never a FIFO's blocking open)
-    const open = fd;
-    await new Promise<void>((resolve, reject) => fsync(open, (err) => (err ? reject(err) : resolve())));
+    await new Promise<void>((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
   } catch {
     /* best effort */
   } finally {
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        /* closed */
-      }
-    }
+    closeQuietly(fd);
+  }
+}
+
+/**
+ * fsyncDir without the thread pool, for a write with nothing to overlap its wait with (a hook's
+ * writes, one after the other): the pool's first trip starts its threads, and a request still in
+ * flight as a hook answers keeps it from ending at once (bin/wmem.js endIfIdle; bench/README.md, cmp17).
+ */
+export function fsyncDirSync(dir: string): void {
+  const fd = openDir(dir);
+  if (fd === undefined) return;
+  try {
+    fsyncSync(fd);
+  } catch {
+    /* best effort */
+  } finally {
+    closeQuietly(fd);
+  }
+}
+
+/** The folder opened for its fsync; undefined when it cannot be (best effort, as the fsync). */
+function openDir(dir: string): number | undefined {
+  try {
+    return openSync(dir, fsc.O_RDONLY | (fsc.O_DIRECTORY ?? 0)); // a folder, or ENOTDIR at once (never a FIFO's blocking open)
+  } catch {
+    return undefined;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    /* closed */
   }
 }
 
@@ -199,6 +226,12 @@ export interface WriteOptions {
   durable?: boolean;
   /** The file's folder is the user's, not wmem's (an agent's settings, a repository's): a link there is followed (ensureDir). */
   userFolder?: boolean;
+  /**
+   * The folder's fsync waited on in the thread pool, for a caller that overlaps the write with
+   * other work (the compact return's journal, beside the archive's build). Otherwise it is
+   * synchronous, as the file's own fsync is: nothing else would run meanwhile (fsyncDirSync).
+   */
+  overlap?: boolean;
 }
 
 /** Replaces `file` atomically: readers see the old bytes or the new, never a torn file. Never writes through a link (the file's, or its folder's unless `userFolder`). */
@@ -250,7 +283,8 @@ export async function atomicWriteWith(file: string, fill: (fd: number) => void, 
     }
     throw fsError(err, 'write', file);
   }
-  if (durable) await fsyncDir(path.dirname(file));
+  if (durable && options.overlap) await fsyncDir(path.dirname(file));
+  else if (durable) fsyncDirSync(path.dirname(file));
 }
 
 /**

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { usageError } from '../ui/errors.js';
+import { isoTime } from '../ui/time.js';
 import { findSecret } from '../memory/gate.js';
 import { homeFrom, isValidSessionId, joinName, RESERVED_SESSION_IDS } from './names.js';
 
@@ -33,14 +34,14 @@ export function assertSessionId(id: string, source: string): string {
 
 /** Ids sort by creation time: `20261123T083012345Z-3f9a1c`. */
 export function newSessionId(now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('.', '');
+  const stamp = fileStamp(now);
   const random = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(3))).toString('hex');
   return `${stamp}-${random}`;
 }
 
 /** A file-name-safe UTC stamp for archives and detail files: `20261123T083012345Z`. */
 export function fileStamp(now: Date): string {
-  return now.toISOString().replace(/[-:]/g, '').replace('.', '');
+  return isoTime(now).replace(/[-:]/g, '').replace('.', '');
 }
 
 /** A compaction's journal in the session's state/ (history/compaction/journal.ts); named here so the store can see one is pending. */

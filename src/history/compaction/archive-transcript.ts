@@ -7,6 +7,7 @@ import { fileStamp } from '../../store/paths.js';
 import type { Session } from '../../store/session.js';
 import { appendToSection, detailFrontMatter, detailIndexLine } from '../../store/detail.js';
 import { fsError } from '../../ui/errors.js';
+import { isoTime } from '../../ui/time.js';
 import { isObject, type MessageLine } from '../model/lines.js';
 import { lineFacts } from '../model/messages.js';
 import { renderMessage } from '../model/transcript.js';
@@ -139,9 +140,10 @@ export async function archiveTranscript(session: Session, transcriptPath: string
         if (facts.info.kind === 'message' && body.add(renderMessage(facts.info as MessageLine, ++messages, range.to))) await body.spill();
       }
       const archiveRel = rel(session, archiveFinal);
-      const title = `agent transcript lines ${range.from}-${range.to} (${messages} messages), archived ${now.toISOString()}`;
+      const archived = isoTime(now);
+      const title = `agent transcript lines ${range.from}-${range.to} (${messages} messages), archived ${archived}`;
       const front =
-        detailFrontMatter({ wmem: 'detail', version: 1, kind: 'transcript', title, created: now.toISOString(), session: session.id, source, lines: `${range.from}-${range.to}`, bytes: `${start}-${end}`, messages, archive: archiveRel }) +
+        detailFrontMatter({ wmem: 'detail', version: 1, kind: 'transcript', title, created: archived, session: session.id, source, lines: `${range.from}-${range.to}`, bytes: `${start}-${end}`, messages, archive: archiveRel }) +
         `\n# Agent transcript, lines ${range.from}-${range.to}\n\nEvery line is kept byte for byte in ${archiveRel}; long parts are shortened here.\n\n`;
       await detail.open();
       await detail.write(front);

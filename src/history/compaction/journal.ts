@@ -172,7 +172,7 @@ export async function updateOverview(session: Session, indexLines: string[], rec
   }
 }
 
-/** Writes the journal atomically (state/ is created with the session). */
+/** Writes the journal atomically (state/ is created with the session); the compact return overlaps it with the archive's build. */
 export async function writeJournal(session: Session, journal: Journal): Promise<void> {
-  await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n');
+  await atomicWrite(journalPath(session), JSON.stringify(journal, null, 2) + '\n', { overlap: true });
 }
