@@ -266,6 +266,25 @@ const link = fs.promises.link; fs.promises.link = async function (from, to) { re
     expect((await locks.recorded()).filter((dir) => dir === path.join(sessionDir, '.lock'))).toHaveLength(1);
   });
 
+  // What a compaction hook costs beyond its writes: no time zone set up for its stamps (toISOString's
+  // first call reads /etc/localtime), PostCompact's folder fsyncs waited on without the thread pool
+  // (its writes run one after the other), and each ends as soon as it has answered (process.exit),
+  // not by a natural exit that tears its heap down: PreCompact answers from inside a folder fsync's
+  // callback, whose request still counts as active there (bin/wmem.js endIfIdle).
+  it('the compaction hooks stamp without a time zone, and end once they have answered; PostCompact starts no thread pool', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const probe = await recorder('ends', `
+const toISO = Date.prototype.toISOString; Date.prototype.toISOString = function () { recorded.push('toISOString'); return toISO.call(this); };
+const cb = fs.fsync; fs.fsync = function (...args) { recorded.push('fsync in the thread pool'); return cb.apply(this, args); };
+const exit = process.exit; process.exit = function (...args) { recorded.push('process.exit'); return exit.apply(this, args); };`);
+    const quiet = { exitCode: 0, stdout: '', stderr: '' };
+    expect(await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }), probe.env)).toEqual(quiet);
+    const pre = await probe.recorded();
+    expect(pre.filter((r) => r !== 'fsync in the thread pool')).toEqual(['process.exit']);
+    expect(await hook('PostCompact', payload('PostCompact', { trigger: 'auto', compact_summary: 'Summary: the user is porting billing to v2.' }), probe.env)).toEqual(quiet);
+    expect(await probe.recorded()).toEqual(['process.exit']);
+  });
+
   it('PostToolUse and PostToolUseFailure keep hot session state; an interrupt opens no error', async () => {
     await answer('SessionStart', { source: 'startup' });
     const quiet = { exitCode: 0, stdout: '', stderr: '' };
