@@ -919,6 +919,13 @@ export interface Gathered {
   shortest: number;
   /** Set when a walk gave a line shorter than `shortest`: the index is damaged (its bound may have stopped a walk too soon). */
   damaged: boolean;
+  /**
+   * Each list's occurrences on the walk's lines added up by day (`starts`: each day's first line,
+   * ascending; a line before the first is on none), handed to `fn` a day and a list at a time with
+   * the query terms the list's token counts for: what a day's score needs (dayScores), from the
+   * postings alone, without walking the lines.
+   */
+  forEachDay(starts: ArrayLike<number>, fn: (day: number, terms: readonly number[], count: number) => void): void;
 }
 
 /** Lines walked at a time: a block's counts (terms wide) stay small and are reused, never one row per line of the file. */
@@ -977,7 +984,15 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
     for (const list of lists) if (list.hits.includes(t)) df[t] += countUnion(list.bytes, lines, skip, scratch, most, marks);
     maxTf[t] = most[0] >= 255 ? Infinity : most[0];
   }
-  return Object.assign(gathered, { forEach: walk, df, maxTf, rescan, shortest });
+  const forEachDay: Gathered['forEachDay'] = (starts, fn) => {
+    const sums = new Float64Array(starts.length);
+    for (const list of lists) {
+      daySums(list.bytes, lines, skip, starts, scratch, sums);
+      for (let d = 0; d < sums.length; d++) if (sums[d]) fn(d, list.hits, sums[d]);
+      sums.fill(0);
+    }
+  };
+  return Object.assign(gathered, { forEach: walk, df, maxTf, rescan, shortest, forEachDay });
 }
 
 /** Postings decoded at a time (a walk's block holds at most one a line). */
@@ -1038,6 +1053,24 @@ function countUnion(bytes: Uint8Array, lines: number, skip: Set<number> | undefi
     most[0] = top; // each block (countPostings says why)
   }
   return n;
+}
+
+/**
+ * One token's occurrences added up by day into `sums` (forEachDay), `skip`'s lines left out: its
+ * lines come ascending, so each one's day is found by moving a day forward, not by a search.
+ */
+function daySums(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, starts: ArrayLike<number>, into: Decoded, sums: Float64Array): void {
+  const cur = new Int32Array(3);
+  const last = starts.length - 1;
+  let d = -1;
+  for (let got = 1; got; ) {
+    got = decodeSome(bytes, cur, 0, DONE, lines, into.lines, into.counts, DECODED);
+    for (let j = 0; j < got; j++) {
+      const line = into.lines[j];
+      while (d < last && starts[d + 1] <= line) d++;
+      if (d >= 0 && !(skip && skip.has(line))) sums[d] += into.counts[j];
+    }
+  }
 }
 
 /** Lines whose lengths a walk reads at once when its blocks come one after another (one read, not one a block). */

@@ -292,7 +292,7 @@ export const DAY_WEIGHT = 0.5;
  * the sum of its lines'), as a function of a line: what a session says across its lines
  * (the user's request, the options, the choice) counts together. `visit` walks every candidate line.
  */
-export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeSource[], visit: (add: (source: number, line: number, tf: ArrayLike<number>, at: number) => void) => void): (source: number, line: number) => number {
+export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeSource[], visit: (add: (source: number, line: number, tf: ArrayLike<number>, at: number) => void, addCount: (source: number, line: number, terms: readonly number[], count: number) => void) => void): (source: number, line: number) => number {
   const T = terms.length;
   let N = 0;
   let allLines = 0;
@@ -316,10 +316,18 @@ export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeS
     if (!d && make) days.set(k, (d = { tf: new Float64Array(T), lines: day.lines, score: 0, source, start: day.start, end: day.start + day.lines }));
     return d ? (last = d) : undefined;
   };
-  visit((source, line, tf, at) => {
-    const d = dayAt(source, line, true);
-    if (d) for (let t = 0; t < T; t++) d.tf[t] += tf[at + t];
-  });
+  // A day's counts are sums of whole numbers (exact in a double): the same in whatever order or
+  // grouping they come, a line's at a time (add) or a day's postings of one token at a time (addCount).
+  visit(
+    (source, line, tf, at) => {
+      const d = dayAt(source, line, true);
+      if (d) for (let t = 0; t < T; t++) d.tf[t] += tf[at + t];
+    },
+    (source, line, hits, count) => {
+      const d = dayAt(source, line, true);
+      if (d) for (let h = 0; h < hits.length; h++) d.tf[hits[h]] += count;
+    },
+  );
   const df = new Array<number>(T).fill(0);
   for (const d of days.values()) for (let t = 0; t < T; t++) if (d.tf[t]) df[t]++;
   const idf = idfOf(df, N);

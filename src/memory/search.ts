@@ -339,6 +339,12 @@ export interface CandidatePool {
    * It may ask `stop(from)` now and then, and ends when it says that no line from `from` on matters.
    */
   forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean, stop?: (from: number) => boolean): void;
+  /**
+   * The walk's counts added up by day (`starts`: each day's first line), a day and a list of
+   * postings at a time (a day's terms possibly in several calls): what a day's score needs,
+   * without forEach's walk of every line (Gathered's).
+   */
+  forEachDay?(starts: ArrayLike<number>, fn: (day: number, terms: readonly number[], count: number) => void): void;
   /** A line the walk gave, with its counts (`query.terms.length` of them, kept). */
   candidate(line: number, tf: Int32Array): Candidate;
   /** Reads ahead the text of these lines (the shortlist's), which candidate() then asks for one by one. */
@@ -372,12 +378,17 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   };
   // And one `stop` for every walk (walkForRank): no line from `from` on can enter the shortlist.
   const stop = (from: number) => walked.bound !== Infinity && !top.admits(walked.bound, walked.pool.source, from);
-  const day = options.plain || !options.shape || !DAY_WEIGHT ? undefined : dayScores(query.terms, options.shape, (add) => {
+  const day = options.plain || !options.shape || !DAY_WEIGHT ? undefined : dayScores(query.terms, options.shape, (add, addCount) => {
     for (const c of candidates) add(c.source, c.line, c.tf, 0);
-    // Only a conversation's lines have days: the other pools are not walked for them.
+    // Only a conversation's lines have days: the other pools are not walked for them. A pool
+    // that adds its postings up by day is not walked at all (a day's counts are sums).
     pools.forEach((pool, p) => {
+      const shape = options.shape?.[pool.source];
+      if (!shape?.conversation) return;
+      const days = shape.days;
+      if (pool.forEachDay && days) return pool.forEachDay(days.map(([start]) => start), (d, hits, count) => addCount(pool.source, days[d][0], hits, count));
       walked = { pool, p, addDay: add, bound: Infinity };
-      if (options.shape?.[pool.source]?.conversation) pool.forEach(visit, false, stop);
+      pool.forEach(visit, false, stop);
     });
   });
   // A line's day (BM25 over whole days) adds to it: what a session says across its lines counts together.

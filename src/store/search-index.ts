@@ -467,6 +467,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
     maxTf: gathered.maxTf,
     shortest: gathered.shortest,
     forEach: gathered.forEach,
+    forEachDay: gathered.forEachDay,
     // A shortlisted line's text, and its neighbours (its context; the lines after it in a conversation).
     prefetch: (lines) => reader.prefetch(lines),
     candidate: (line, tf) => {
