@@ -340,11 +340,11 @@ export interface CandidatePool {
    */
   forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean, stop?: (from: number) => boolean): void;
   /**
-   * The walk's counts added up by day (`starts`: each day's first line), a day and a list of
-   * postings at a time (a day's terms possibly in several calls): what a day's score needs,
-   * without forEach's walk of every line (Gathered's).
+   * The walk's counts added up by day, a day and a list of postings at a time (the day's first
+   * line, the terms, their sum; a day's terms possibly in several calls): what a day's score
+   * needs, without forEach's walk of every line (Gathered's).
    */
-  forEachDay?(starts: ArrayLike<number>, fn: (day: number, terms: readonly number[], count: number) => void): void;
+  forEachDay?(fn: (start: number, terms: readonly number[], count: number) => void): void;
   /** A line the walk gave, with its counts (`query.terms.length` of them, kept). */
   candidate(line: number, tf: Int32Array): Candidate;
   /** Reads ahead the text of these lines (the shortlist's), which candidate() then asks for one by one. */
@@ -383,10 +383,8 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
     // Only a conversation's lines have days: the other pools are not walked for them. A pool
     // that adds its postings up by day is not walked at all (a day's counts are sums).
     pools.forEach((pool, p) => {
-      const shape = options.shape?.[pool.source];
-      if (!shape?.conversation) return;
-      const days = shape.days;
-      if (pool.forEachDay && days) return pool.forEachDay(days.map(([start]) => start), (d, hits, count) => addCount(pool.source, days[d][0], hits, count));
+      if (!options.shape?.[pool.source]?.conversation) return;
+      if (pool.forEachDay) return pool.forEachDay((start, hits, count) => addCount(pool.source, start, hits, count));
       walked = { pool, p, addDay: add, bound: Infinity };
       pool.forEach(visit, false, stop);
     });
