@@ -3,7 +3,7 @@
 // words), only the best counts, so a line holding a word and its synonym is not scored twice.
 
 /** BM25's term-frequency saturation and length normalisation. */
-const K1 = 1.2;
+export const K1 = 1.2;
 const B = 0.75;
 
 export interface WeightedTerm {

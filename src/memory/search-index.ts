@@ -17,6 +17,7 @@
 import { lazyRegExp } from './lazy-regexp.js';
 import { irregularForms } from './text.js';
 import type { Query } from './search.js';
+import type { DayRun } from './search-shape.js';
 
 const MAGIC = 'WMIX0002';
 /** The first form: the same sections but the last. */
@@ -919,6 +920,13 @@ export interface Gathered {
   shortest: number;
   /** Set when a walk gave a line shorter than `shortest`: the index is damaged (its bound may have stopped a walk too soon). */
   damaged: boolean;
+  /**
+   * When gather was given the file's days: each list's occurrences on the walk's lines added up by
+   * day (by the count pass), handed to `fn` a day and a list at a time (the day's first line, the
+   * query terms the list's token counts for, the sum): what a day's score needs (dayScores),
+   * without walking the lines.
+   */
+  forEachDay?(fn: (start: number, terms: readonly number[], count: number) => void): void;
 }
 
 /** Lines walked at a time: a block's counts (terms wide) stay small and are reused, never one row per line of the file. */
@@ -935,7 +943,7 @@ const DONE = 0x7fffffff;
  * walked when asked for, a block at a time, from those bytes: a term on most lines of a large
  * file costs no memory by line.
  */
-export function gather(view: IndexView, query: Query, plain: boolean, termsOf: WordTerms, weigh?: (postingBytes: number) => void): Gathered {
+export function gather(view: IndexView, query: Query, plain: boolean, termsOf: WordTerms, weigh?: (postingBytes: number) => void, days?: readonly DayRun[]): Gathered {
   const width = query.terms.length;
   const hits = asciiHits(view, query, plain, termsOf);
   const lists = hits.map(({ token, hits }) => ({ bytes: view.postingBytesOf(token), hits }));
@@ -956,8 +964,11 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   const scratch = decoded();
   const most = new Int32Array(1);
   const listMost = lists.map(() => 0);
+  // Each list's sums by day (lists × days), added up in the same pass: no walk for the days.
+  const starts = days ? Int32Array.from(days, ([start]) => start) : NO_DAYS;
+  const sums = new Float64Array(lists.length * starts.length);
   const counts = lists.map((list, i) => {
-    const n = countPostings(list.bytes, lines, skip, scratch, most);
+    const n = countPostings(list.bytes, lines, skip, scratch, most, starts, sums.subarray(i * starts.length, (i + 1) * starts.length));
     listMost[i] = most[0];
     return n;
   });
@@ -977,7 +988,12 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
     for (const list of lists) if (list.hits.includes(t)) df[t] += countUnion(list.bytes, lines, skip, scratch, most, marks);
     maxTf[t] = most[0] >= 255 ? Infinity : most[0];
   }
-  return Object.assign(gathered, { forEach: walk, df, maxTf, rescan, shortest });
+  const forEachDay: Gathered['forEachDay'] = (fn) => {
+    lists.forEach((list, i) => {
+      for (let d = 0; d < starts.length; d++) if (sums[i * starts.length + d]) fn(starts[d], list.hits, sums[i * starts.length + d]);
+    });
+  };
+  return Object.assign(gathered, { forEach: walk, df, maxTf, rescan, shortest }, days ? { forEachDay } : {});
 }
 
 /** Postings decoded at a time (a walk's block holds at most one a line). */
@@ -991,26 +1007,43 @@ interface Decoded {
 
 const decoded = (): Decoded => ({ lines: new Int32Array(DECODED), counts: new Int32Array(DECODED) });
 
+const NO_DAYS = new Int32Array(0);
+
 /**
  * How many lines one token's postings name, `skip`'s left out; throws CorruptIndex as the walk
- * would. `most[0]` is set to the most occurrences on one of them.
+ * would. `most[0]` is set to the most occurrences on one of them, and `sums[d]` to their
+ * occurrences on day d (from line `starts[d]` to the next day's; a line before the first day is on
+ * none): the postings are decoded a day at a time (up to the next day's first line), so a day's
+ * sum costs an add per posting, not a search.
  */
-function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, most: Int32Array): number {
+function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, most: Int32Array, starts: Int32Array, sums: Float64Array): number {
   const cur = new Int32Array(3);
   let n = 0;
   let top = 0;
-  for (let got = 1; got; ) {
-    got = decodeSome(bytes, cur, 0, DONE, lines, into.lines, into.counts, DECODED);
+  // The day the next postings are on (-1: before the first, or no days).
+  let day = -1;
+  for (;;) {
+    const until = day + 1 < starts.length ? starts[day + 1] : DONE;
+    const got = decodeSome(bytes, cur, 0, until, lines, into.lines, into.counts, DECODED);
+    if (!got) {
+      // The list's end, or its next line on a later day.
+      if (cur[2] === DONE) break;
+      day++;
+      continue;
+    }
+    let sum = 0;
     for (let j = 0; j < got; j++) {
       if (skip && skip.has(into.lines[j])) continue;
       n++;
       // Read once, always: a load only some postings reach had no type feedback when V8 compiled the loop.
       const count = into.counts[j];
       if (count > top) top = count;
+      sum += count;
     }
     // Stored each block, not once after the loop: V8 compiles the loop on the stack (OSR) before
     // a store after it ever ran, and a store with no type feedback was a deopt and a recompile.
     most[0] = top;
+    if (day >= 0) sums[day] += sum;
   }
   return n;
 }

@@ -10,7 +10,7 @@
 // words are its own. A question that asks when or how many lifts lines that hold a time or a number
 // (answerCue).
 import type { Scored } from './search.js';
-import { bm25, idfOf, type WeightedTerm } from './bm25.js';
+import { K1, bm25, idfOf, type WeightedTerm } from './bm25.js';
 
 /** A day in an archived messages file: from `line` (1-based) on, messages are of `date` (YYYY-MM-DD, UTC). */
 export type DayRun = [line: number, date: string];
@@ -292,15 +292,9 @@ export const DAY_WEIGHT = 0.5;
  * the sum of its lines'), as a function of a line: what a session says across its lines
  * (the user's request, the options, the choice) counts together. `visit` walks every candidate line.
  */
-export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeSource[], visit: (add: (source: number, line: number, tf: ArrayLike<number>, at: number) => void) => void): (source: number, line: number) => number {
+export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeSource[], visit: (add: (source: number, line: number, tf: ArrayLike<number>, at: number) => void, addCount: (source: number, line: number, terms: readonly number[], count: number) => void) => void): (source: number, line: number) => number {
   const T = terms.length;
-  let N = 0;
-  let allLines = 0;
-  for (const info of shape) {
-    if (!info.conversation || !info.days?.length) continue;
-    N += info.days.length;
-    allLines += Math.max(info.lines ?? 0, info.days[info.days.length - 1][0]) - info.days[0][0] + 1;
-  }
+  const { days: N, lines: allLines } = dayDocuments(shape);
   if (!N || !T) return () => 0;
   type Day = { tf: Float64Array; lines: number; score: number; source: number; start: number; end: number };
   const days = new Map<number, Day>();
@@ -316,10 +310,18 @@ export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeS
     if (!d && make) days.set(k, (d = { tf: new Float64Array(T), lines: day.lines, score: 0, source, start: day.start, end: day.start + day.lines }));
     return d ? (last = d) : undefined;
   };
-  visit((source, line, tf, at) => {
-    const d = dayAt(source, line, true);
-    if (d) for (let t = 0; t < T; t++) d.tf[t] += tf[at + t];
-  });
+  // A day's counts are sums of whole numbers (exact in a double): the same in whatever order or
+  // grouping they come, a line's at a time (add) or a day's postings of one token at a time (addCount).
+  visit(
+    (source, line, tf, at) => {
+      const d = dayAt(source, line, true);
+      if (d) for (let t = 0; t < T; t++) d.tf[t] += tf[at + t];
+    },
+    (source, line, hits, count) => {
+      const d = dayAt(source, line, true);
+      if (d) for (let h = 0; h < hits.length; h++) d.tf[hits[h]] += count;
+    },
+  );
   const df = new Array<number>(T).fill(0);
   for (const d of days.values()) for (let t = 0; t < T; t++) if (d.tf[t]) df[t]++;
   const idf = idfOf(df, N);
@@ -327,6 +329,36 @@ export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeS
   const best = new Array<number>(T).fill(0);
   for (const d of days.values()) d.score = bm25(terms, idf, d.tf, 0, d.lines, avg, best);
   return (source, line) => dayAt(source, line, false)?.score ?? 0;
+}
+
+/** The documents dayScores ranks: the days of every conversation, and the lines they span. */
+function dayDocuments(shape: readonly ShapeSource[]): { days: number; lines: number } {
+  let days = 0;
+  let lines = 0;
+  for (const info of shape) {
+    if (!info.conversation || !info.days?.length) continue;
+    days += info.days.length;
+    lines += Math.max(info.lines ?? 0, info.days[info.days.length - 1][0]) - info.days[0][0] + 1;
+  }
+  return { days, lines };
+}
+
+/**
+ * The most any day's score (dayScores) can be, known before the days are added up: each group's
+ * best term at its weight, as rare as a term on any day can be (one day) and counted without
+ * limit; `present(t)`: whether term t is anywhere (a term on no line adds nothing to any day).
+ * With room for rounding. The ranking compares a conversation's bound with it before walking the
+ * conversation for its days' sums (search.ts).
+ */
+export function dayScoreBound(terms: readonly WeightedTerm[], shape: readonly ShapeSource[], present: (t: number) => boolean): number {
+  const N = dayDocuments(shape).days;
+  if (!N) return 0;
+  const idf = idfOf([1], N)[0];
+  const best = new Map<number, number>();
+  terms.forEach((t, i) => present(i) && best.set(t.group, Math.max(best.get(t.group) ?? 0, t.weight)));
+  let sum = 0;
+  for (const weight of best.values()) sum += weight * idf * (K1 + 1);
+  return sum * (1 + 1e-9);
 }
 
 /**

@@ -5,7 +5,7 @@
 // for phrases, for covering more of the query, by source and by recency; an archived line also gets
 // a share of its day's score (BM25 over whole days, search-shape.ts).
 import { bm25, idfOf } from './bm25.js';
-import { DAY_WEIGHT, dayScores, type ShapeSource } from './search-shape.js';
+import { DAY_WEIGHT, dayScoreBound, dayScores, type ShapeSource } from './search-shape.js';
 import { lazyRegExp } from './lazy-regexp.js';
 import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
 import { TopLines } from './top-lines.js';
@@ -339,6 +339,12 @@ export interface CandidatePool {
    * It may ask `stop(from)` now and then, and ends when it says that no line from `from` on matters.
    */
   forEach(fn: (line: number, tf: Int32Array, at: number, length: number) => void, withLength?: boolean, stop?: (from: number) => boolean): void;
+  /**
+   * The walk's counts added up by day, a day and a list of postings at a time (the day's first
+   * line, the terms, their sum; a day's terms possibly in several calls): what a day's score
+   * needs, without forEach's walk of every line (Gathered's).
+   */
+  forEachDay?(fn: (start: number, terms: readonly number[], count: number) => void): void;
   /** A line the walk gave, with its counts (`query.terms.length` of them, kept). */
   candidate(line: number, tf: Int32Array): Candidate;
   /** Reads ahead the text of these lines (the shortlist's), which candidate() then asks for one by one. */
@@ -363,6 +369,7 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   // One visitor for both walks of a pool (its days' sums, then its ranking): V8 compiles the walk
   // for one call target, not again when the second walk brings another (a search is all first runs).
   let walked = { pool: pools[0], p: 0, addDay: undefined as DayAdd | undefined, bound: Infinity };
+  const conversation = (source: number) => Boolean(options.shape?.[source]?.conversation);
   const visit = (line: number, tf: Int32Array, at: number, length: number) => {
     const { pool, p, addDay } = walked;
     if (addDay) return addDay(pool.source, line, tf, at);
@@ -372,35 +379,57 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   };
   // And one `stop` for every walk (walkForRank): no line from `from` on can enter the shortlist.
   const stop = (from: number) => walked.bound !== Infinity && !top.admits(walked.bound, walked.pool.source, from);
-  const day = options.plain || !options.shape || !DAY_WEIGHT ? undefined : dayScores(query.terms, options.shape, (add) => {
-    for (const c of candidates) add(c.source, c.line, c.tf, 0);
-    // Only a conversation's lines have days: the other pools are not walked for them.
-    pools.forEach((pool, p) => {
-      walked = { pool, p, addDay: add, bound: Infinity };
-      if (options.shape?.[pool.source]?.conversation) pool.forEach(visit, false, stop);
+  // A line's day (BM25 over whole days) adds to it: what a session says across its lines counts
+  // together. Only a conversation's lines have days (any other line's day adds 0), and the days are
+  // added up when a conversation's line is first scored: a search whose conversations cannot
+  // reach the shortlist (their bounds, below) never adds them up at all.
+  const days = options.plain || !options.shape || !DAY_WEIGHT ? undefined : { shape: options.shape, score: undefined as ((source: number, line: number) => number) | undefined };
+  const dayOf = (source: number, line: number) => (days!.score ??= sumDays(days!.shape))(source, line);
+  const sumDays = (shape: readonly ShapeSource[]) => {
+    const ranking = walked;
+    const score = dayScores(query.terms, shape, (add, addCount) => {
+      for (const c of candidates) add(c.source, c.line, c.tf, 0);
+      // A pool that adds its postings up by day is not walked at all (a day's counts are sums).
+      pools.forEach((pool, p) => {
+        if (!conversation(pool.source)) return;
+        if (pool.forEachDay) return pool.forEachDay((start, hits, count) => addCount(pool.source, start, hits, count));
+        walked = { pool, p, addDay: add, bound: Infinity };
+        pool.forEach(visit, false, stop);
+      });
     });
-  });
-  // A line's day (BM25 over whole days) adds to it: what a session says across its lines counts together.
+    walked = ranking;
+    return score;
+  };
   const dayShare = (value: number, source: number, dayScore: number) => value + DAY_WEIGHT * dayScore * (sources[source]?.boost ?? 1);
-  const withDay = (value: number, source: number, line: number) => (day ? dayShare(value, source, day(source, line)) : value);
+  const withDay = (value: number, source: number, line: number) => (days && conversation(source) ? dayShare(value, source, dayOf(source, line)) : value);
   candidates.forEach((c, i) => {
     const value = withDay(score.of(c.tf, 0, c.length, c.source), c.source, c.line);
     if (top.admits(value, c.source, c.line)) top.add(value, c.source, c.line, score.matched, i);
   });
-  // Each pool's bound (walkForRank): its most on every term, its best day (a day's score is the same for all its lines).
+  // Each pool's bound (walkForRank): its most on every term, its best day (a day's score is the
+  // same for all its lines), or before the days are added up the most any day can score.
   const bestDay = (source: number) => {
+    if (!days?.score) return dayScoreBound(query.terms, days!.shape, (t) => df[t] > 0);
     let best = 0;
-    for (const [start] of options.shape?.[source]?.days ?? []) best = Math.max(best, day!(source, start));
+    for (const [start] of options.shape?.[source]?.days ?? []) best = Math.max(best, days.score(source, start));
     return best;
   };
   const boundOf = (pool: CandidatePool) => {
     if (!pool.maxTf || pool.maxTf.some((n) => !Number.isFinite(n))) return Infinity;
     const value = score.of(pool.maxTf, 0, Math.max(score.shortest, pool.shortest ?? 0), pool.source);
-    return day ? dayShare(value, pool.source, bestDay(pool.source)) : value;
+    return days && conversation(pool.source) ? dayShare(value, pool.source, bestDay(pool.source)) : value;
   };
   walkForRank(pools, pools.map(boundOf), (pool, p, bound) => {
     walked = { pool, p, addDay: undefined, bound };
-    if (!stop(0)) pool.forEach(visit, true, stop);
+    if (stop(0)) return;
+    // A conversation that may enter the shortlist: the days added up (once, for every
+    // conversation), and its bound from its own best day.
+    if (days && conversation(pool.source)) {
+      days.score ??= sumDays(days.shape);
+      walked.bound = boundOf(pool);
+      if (stop(0)) return;
+    }
+    pool.forEach(visit, true, stop);
   });
   const shortlist = top.sorted();
   // Made into Scored entries a batch at a time, each pool's lines read ahead together.

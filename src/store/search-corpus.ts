@@ -618,7 +618,7 @@ function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<st
  * (its header checked out, a section did not): the index is dropped, so the next search or the
  * background indexing builds it again, and this search scans the text instead.
  */
-function scanThroughIndex(paths: SessionPaths, source: Source, textFile: string, view: IndexView, query: Query, i: number, out: Scanned, options: { plain: boolean; skipLine?: (line: string) => boolean; match: (word: string) => number[]; weigh?: (postingBytes: number) => void }): (IndexedScan & { indexFile?: string }) | undefined {
+function scanThroughIndex(paths: SessionPaths, source: Source, textFile: string, view: IndexView, query: Query, i: number, out: Scanned, options: { plain: boolean; skipLine?: (line: string) => boolean; match: (word: string) => number[]; weigh?: (postingBytes: number) => void; days?: readonly DayRun[] }): (IndexedScan & { indexFile?: string }) | undefined {
   const before = { candidates: out.candidates.length, pools: out.pools.length };
   const indexFile = indexFileOf(paths, source);
   try {
@@ -686,7 +686,7 @@ async function scanSource(scope: SearchScope, sessionOf: Map<string, SessionPath
         const index = options.noIndex ? undefined : await indexOf(paths, source, sidecar.file, SEARCH_BUILD_MAX);
         if (index === 'later') out.unindexed.add(source.session!);
         const view = index === 'later' ? undefined : index?.view;
-        const stats = view && scanThroughIndex(paths, source, sidecar.file, view, query, i, out, { plain, skipLine, match: options.match, weigh: options.weigh });
+        const stats = view && scanThroughIndex(paths, source, sidecar.file, view, query, i, out, { plain, skipLine, match: options.match, weigh: options.weigh, days: out.shape[i].conversation ? out.shape[i].days : undefined });
         if (stats) {
           out.readers.push(stats);
           const read = (n: number) => (n >= 1 && n <= stats.lines ? stats.line(n) : undefined);

@@ -8,6 +8,7 @@ import { isAscii } from 'node:buffer';
 import { atomicWriteWith, readRange } from './fsx.js';
 import { addText, gather, CorruptIndex, decodeIndex, openIndex, dropLastLine, emptyIndex, indexData, planIndex, seal, type IndexPlan, type IndexData, type IndexMeta, type IndexView } from '../memory/search-index.js';
 import { MAX_KEPT, scanText, wordMatcher, type Candidate, type CandidatePool, type Query } from '../memory/search.js';
+import type { DayRun } from '../memory/search-shape.js';
 import { READ_FLAGS, readRegularSync } from './regular-file.js';
 
 /** Files from this size on are searched through an index; smaller ones are quicker to scan. */
@@ -435,7 +436,7 @@ export interface IndexedScan {
  * rescanned then for the part of a long line it shows. Lines with a non-ASCII word that may match
  * are read and rescanned at once.
  */
-export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[]; weigh?: (postingBytes: number) => void }): IndexedScan {
+export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[]; weigh?: (postingBytes: number) => void; days?: readonly DayRun[] }): IndexedScan {
   const reader = new LineReader(textFile, view);
   try {
     return scanThrough(reader, view, query, source, out, pools, options);
@@ -447,10 +448,10 @@ export function scanIndexed(textFile: string, view: IndexView & { close?(): void
   }
 }
 
-function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[]; weigh?: (postingBytes: number) => void }): IndexedScan {
+function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[]; weigh?: (postingBytes: number) => void; days?: readonly DayRun[] }): IndexedScan {
   const plain = Boolean(options.plain);
   const match = options.match ?? wordMatcher(query, plain);
-  const gathered = gather(view, query, plain, match, options.weigh);
+  const gathered = gather(view, query, plain, match, options.weigh, options.days);
   if (gathered.rescan.length) {
     const rescanned: Candidate[] = [];
     scanText(reader.many(gathered.rescan).join('\n'), query, source, rescanned, { ...options, match });
@@ -467,6 +468,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
     maxTf: gathered.maxTf,
     shortest: gathered.shortest,
     forEach: gathered.forEach,
+    forEachDay: gathered.forEachDay,
     // A shortlisted line's text, and its neighbours (its context; the lines after it in a conversation).
     prefetch: (lines) => reader.prefetch(lines),
     candidate: (line, tf) => {

@@ -155,6 +155,38 @@ describe('search index', () => {
     expect(await walked()).toEqual({ lines: [1, 2], damaged: true });
   });
 
+  it("adds each list's occurrences up by day in its count pass: the sums a walk of every line gives, a rescanned line left out", async () => {
+    const lines = ['intro deploy', 'nothing', 'deploy deployed deploys', 'we deployed', 'déploy deployé deploy', 'deploy tests', 'more deploy deploy', 'last tests'];
+    writeFileSync(file, lines.join('\n') + '\n');
+    const { view } = await ensureIndex(file, index);
+    const q = parseQuery('deploy the tests');
+    const width = q.terms.length;
+    // Line 1 is before the first day (on none).
+    const days: [number, string][] = [[2, '2024-01-01'], [4, '2024-01-02'], [7, '2024-01-03']];
+    const dayOf = (line: number) => days.reduce((d, [start], i) => (start <= line ? i : d), -1);
+    const out: Candidate[] = [];
+    const pools: CandidatePool[] = [];
+    const scan = scanIndexed(file, view, q, 0, out, pools, { days });
+    const walked = days.map(() => new Array<number>(width).fill(0));
+    pools[0].forEach((line, tf, at) => {
+      const d = dayOf(line);
+      if (d >= 0) for (let t = 0; t < width; t++) walked[d][t] += tf[at + t];
+    });
+    const summed = days.map(() => new Array<number>(width).fill(0));
+    pools[0].forEachDay!((start, terms, count) => {
+      for (const t of terms) summed[days.findIndex(([s]) => s === start)][t] += count;
+    });
+    expect(summed).toEqual(walked);
+    expect(walked.flat().filter((n) => n > 0).length).toBeGreaterThan(3);
+    // The line with a non-ASCII word is rescanned (its counts a candidate's), not in the sums.
+    expect(out.map((c) => c.line)).toEqual([5]);
+    scan.close();
+    // Without the days, no sums (the ranking walks the lines).
+    const plain: CandidatePool[] = [];
+    scanIndexed(file, (await ensureIndex(file, index)).view, q, 0, [], plain, {}).close();
+    expect(plain[0].forEachDay).toBeUndefined();
+  });
+
   it('does not read an index file that is a symbolic link', async () => {
     const elsewhere = path.join(dir, 'elsewhere.idx');
     writeFileSync(file, 'flamingo\n');

@@ -209,6 +209,40 @@ describe("the ranking's bound", () => {
     // The shortlist (200 lines) full of lines that score the bound: no later line ranks before them.
     expect(tight.walk.lines).toBeLessThanOrEqual(201);
   });
+
+  const sources = [
+    { boost: 1.3, recency: 1 },
+    { boost: 0.8, recency: 1 },
+  ];
+  const shape = [{ conversation: false }, { conversation: true, lines: 300, days: [[1, '2024-01-01'], [151, '2024-01-02']] as [number, string][] }];
+  /** The day sums of pool(1, 300, …): each line holds the term once. */
+  const byDay = (): Partial<CandidatePool> => ({
+    forEachDay: (fn) => {
+      fn(1, [0], 150);
+      fn(151, [0], 150);
+    },
+  });
+
+  it('adds no day up for a conversation none of whose lines can enter the shortlist: the same ranking, the conversation never walked', () => {
+    const chat = pool(1, 300, 10);
+    const bounded = ranked([pool(0, 300, 10).pool, chat.pool], sources, shape);
+    expect(chat.walk.walks).toBe(0);
+    // The same conversation with no bound (walked for its days, then for the ranking).
+    const unbounded = pool(1, 300, 10, { maxTf: undefined });
+    expect(ranked([pool(0, 300, 10).pool, unbounded.pool], sources, shape)).toEqual(bounded);
+    expect(unbounded.walk.walks).toBe(2);
+  });
+
+  it("takes a conversation's day sums from its pool when it has them: the same ranking, walked once (for the ranking), not twice", () => {
+    // Room left in the shortlist: the conversation can enter it, so its days are added up.
+    const walkedTwice = pool(1, 300, 10);
+    const summed = pool(1, 300, 10, byDay());
+    const expected = ranked([pool(0, 2, 10).pool, walkedTwice.pool], sources, shape);
+    expect(walkedTwice.walk.walks).toBe(2);
+    expect(ranked([pool(0, 2, 10).pool, summed.pool], sources, shape)).toEqual(expected);
+    expect(summed.walk.walks).toBe(1);
+    expect(expected.some(([source]) => source === 1)).toBe(true);
+  });
 });
 
 describe('short lines', () => {
