@@ -4,7 +4,7 @@
 
 import type { MetaFigures } from '../memory/meter.js';
 import { lazyRegExp } from '../memory/lazy-regexp.js';
-import { allocate, renderPart, splitEntries, type Entry, type PartCut, type PartPlan } from './budget.js';
+import { allocate, entrySize, renderPart, splitEntries, takeOrder, type Entry, type PartCut, type PartPlan } from './budget.js';
 
 export { actionHintFor, budgetForTokensMax, metaFigures, pressureFor } from '../memory/meter.js';
 export type { ActionHint, MetaFigures, Pressure, TokensSource } from '../memory/meter.js';
@@ -152,9 +152,14 @@ function sectionPart(section: OverviewUnit): Part {
   const label = `section ${section.id}`;
   if (section.empty) return { block: 'working_memory', label, header, entries: entries.length ? [{ text: entries.map((e) => e.text).join('\n'), gap: 0 }] : [], keep: 'first', share: 0, rank: 40, optional: true };
   const spec = SECTION_PARTS[section.id] ?? OTHER_SECTION;
-  const marker = (n: number) => `[wmem: ${plural(n, spec.keep === 'last' ? 'earlier entry' : 'more entry', spec.keep === 'last' ? 'earlier entries' : 'more entries')} of this section: wmem show overview]`;
-  return { block: 'working_memory', label, header, entries, ...spec, marker, yieldsToPinned: section.id === 'decisions' };
+  return { block: 'working_memory', label, header, entries, ...spec, marker: sectionMarker(spec.keep), yieldsToPinned: section.id === 'decisions' };
 }
+
+/** A section's marker line, by the end of it that survives a cut. */
+const sectionMarker =
+  (keep: 'first' | 'last') =>
+  (n: number): string =>
+    `[wmem: ${plural(n, keep === 'last' ? 'earlier entry' : 'more entry', keep === 'last' ? 'earlier entries' : 'more entries')} of this section: wmem show overview]`;
 
 function trimBody(text: string): string {
   return text.replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
@@ -259,6 +264,15 @@ const separatorOf = (block: Block) => (block === 'working_memory' ? '\n\n' : '\n
  * closing line says what was left out.
  */
 export function renderMemory(inputs: MemoryInputs, budget: number): string {
+  return cutMemory(inputs, budget).text;
+}
+
+/**
+ * renderMemory's text and, when it cut the part, what the cut saw of every part outside the
+ * session state's block, by block (CutRecord): what recutMemory needs to cut the part again for
+ * another session state without the other blocks' inputs.
+ */
+export function cutMemory(inputs: MemoryInputs, budget: number): { text: string; records?: Partial<Record<Block, CutRecord[]>> } {
   const where = inputs.where ?? RELATIVE_WHERE;
   const byBlock = MEMORY_BLOCKS.map((block) => blockParts(inputs, where, block));
   const parts = byBlock.flat();
@@ -267,8 +281,18 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
   const least = parts.reduce((n, p) => p.entries.reduce((m, e) => m + e.text.length, n + p.header.length), 0);
   if (least <= budget) {
     const full = joinBlocks(byBlock.map((ps, i) => blockText(MEMORY_BLOCKS[i], ps)));
-    if (full.length <= budget) return full;
+    if (full.length <= budget) return { text: full };
   }
+  const best = chooseCut(parts, budget, where);
+  const text = [assemble(parts, best.cuts), best.closing].filter(Boolean).join('\n');
+  if (text.length > budget) return { text: `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget) };
+  const records = Object.fromEntries(MEMORY_BLOCKS.filter((b) => b !== 'session_state').map((b) => [b, [] as CutRecord[]]));
+  parts.forEach((part, i) => part.block !== 'session_state' && records[part.block].push(recordOf(part, best.cuts[i], budget)));
+  return { text, records };
+}
+
+/** The cut renderMemory makes of `parts` (every block's, in order) that do not fit `budget` whole, and its closing line. */
+function chooseCut(parts: Part[], budget: number, where: MemoryWhere): { cuts: PartCut[]; closing: string } {
   const reserve = longestNotice(parts, budget, where).length + 1;
   const overhead = (shown: PartPlan[], part: PartPlan) => {
     const block = (part as Part).block;
@@ -289,8 +313,54 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
     if (next.fits && next.used > best.used) best = next;
     last = next;
   }
-  const text = [assemble(parts, best.cuts), best.closing].filter(Boolean).join('\n');
-  return text.length <= budget ? text : `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget);
+  return best;
+}
+
+/**
+ * What a cut saw of one part (render cache, app/context-recall.ts recutState): all that allocate
+ * and the closing line read of it (its header's length, its entries' sizes in the order they are
+ * taken, how many are pinned, its share, rank and marker), and how many entries it kept. Sizes
+ * stop at the first entry past the budget counted from the header: no cut can take it, so none
+ * can look at the ones after it.
+ */
+export interface CutRecord {
+  label: string;
+  header: number;
+  keep: 'first' | 'last';
+  share: number;
+  rank: number;
+  optional: boolean;
+  yields: boolean;
+  marker: boolean;
+  count: number;
+  pinned: number;
+  sizes: number[];
+  taken: number;
+  shown: boolean;
+}
+
+function recordOf(part: Part, cut: PartCut, budget: number): CutRecord {
+  const sizes: number[] = [];
+  for (let i = 0, total = part.header.length, order = takeOrder(part); i < order.length && total <= budget; i++) total += sizes[sizes.push(entrySize(part.entries[order[i]])) - 1];
+  const pinned = part.entries.filter((e) => e.pinned).length;
+  return { label: part.label, header: part.header.length, keep: part.keep, share: part.share, rank: part.rank, optional: !!part.optional, yields: !!part.yieldsToPinned, marker: !!part.marker, count: part.entries.length, pinned, sizes, taken: cut.kept.length, shown: cut.shown };
+}
+
+/**
+ * A part as allocate and the closing line see it, from its record: entries of the recorded sizes
+ * in the recorded order (taken first to last), those past the sizes recorded never reached.
+ * Undefined when the record is not one this code writes.
+ */
+function standIn(block: Block, r: CutRecord, budget: number): Part | undefined {
+  const counts = [r.header, r.share, r.count, r.pinned, r.taken];
+  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0) || !Number.isSafeInteger(r.rank) || typeof r.label !== 'string' || (r.keep !== 'first' && r.keep !== 'last') || !Array.isArray(r.sizes)) return undefined;
+  if (r.sizes.length > r.count || !r.sizes.every((n) => Number.isSafeInteger(n) && n > 0) || r.taken > r.count || r.pinned > r.count) return undefined;
+  const far: Entry = { text: '', gap: budget + 1 };
+  const entries = Array.from({ length: r.count }, (_, i): Entry => (i < r.sizes.length ? { text: '', gap: r.sizes[i] - 1, ...(i < r.pinned ? { pinned: true } : {}) } : i < r.pinned ? { ...far, pinned: true } : far));
+  const spec = block === 'working_memory' ? undefined : PARTS.find((p) => p.block === block);
+  const marker = !r.marker ? undefined : (spec?.marker ?? sectionMarker(r.keep));
+  // keep 'first': the entries are in their taken order already.
+  return { block, label: r.label, header: ' '.repeat(r.header), entries, keep: 'first', share: r.share, rank: r.rank, marker, spec, ...(r.optional ? { optional: true } : {}), ...(r.yields ? { yieldsToPinned: true } : {}) };
 }
 
 /** The session state block's parts for `text` (blockParts reads nothing else of the inputs for this block). */
@@ -327,6 +397,67 @@ export function recutSessionState(cut: string, before: string | undefined, after
     return again.length === block.length ? cut.slice(0, at) + again + cut.slice(end + close.length) : undefined;
   }
   return undefined;
+}
+
+/**
+ * renderMemory's cut again for the session state `after`, from the cut text it gave before (`cut`)
+ * and the records of every other part (cutMemory's, by block), without the other blocks' inputs:
+ * the cut is chosen again as renderMemory chooses it, every other part standing in by its record.
+ * When each of those keeps what it kept, its block's text is the one in `cut`; the session state's
+ * block and the closing line are made again. Undefined when another part's cut changes or a record
+ * is missing or not this code's. The caller has checked that the part does not fit whole (then
+ * renderMemory gives the blocks whole, which `cut` does not hold). A property test holds it to renderMemory.
+ */
+export function recutMemory(cut: string, records: Partial<Record<Block, unknown>>, after: string | undefined, budget: number, where: MemoryWhere): string | undefined {
+  const kept = blockTextsOf(cut);
+  if (!kept) return undefined;
+  const parts: Part[] = [];
+  const recorded: (CutRecord | undefined)[] = [];
+  for (const block of MEMORY_BLOCKS) {
+    const own = block === 'session_state' ? sessionStateParts(after) : standIns(block, records[block], budget);
+    if (!own) return undefined;
+    parts.push(...own);
+    recorded.push(...own.map((_, i) => (block === 'session_state' ? undefined : (records[block] as CutRecord[])[i])));
+  }
+  const best = chooseCut(parts, budget, where);
+  if (!recorded.every((r, i) => !r || (r.taken === best.cuts[i].kept.length && r.shown === best.cuts[i].shown))) return undefined;
+  const texts = MEMORY_BLOCKS.map((block) => {
+    const mine = parts.flatMap((p, i) => (p.block === block ? [i] : []));
+    if (block === 'session_state') return blockText(block, mine.map((i) => parts[i]), mine.map((i) => best.cuts[i]));
+    // The block is in the cut text exactly when one of its parts is shown.
+    return mine.some((i) => best.cuts[i].shown) === (kept[block] !== undefined) ? (kept[block] ?? '') : undefined;
+  });
+  if (texts.includes(undefined)) return undefined;
+  const text = [joinBlocks(texts as string[]), best.closing].filter(Boolean).join('\n');
+  return text.length <= budget ? text : undefined;
+}
+
+/** A block's stand-in parts (standIn), from its records; undefined when any is not this code's. */
+function standIns(block: Block, records: unknown, budget: number): Part[] | undefined {
+  if (!Array.isArray(records)) return undefined;
+  const parts = records.map((r) => (typeof r === 'object' && r !== null ? standIn(block, r as CutRecord, budget) : undefined));
+  return parts.every((p): p is Part => p !== undefined) ? parts : undefined;
+}
+
+/**
+ * The blocks of a cut memory part (assemble's join, then the closing line), by name: undefined
+ * when the text is not laid out so. Text inside a block is neutralised, so a block's own tags
+ * are the only ones that open or close a line.
+ */
+function blockTextsOf(cut: string): Partial<Record<Block, string>> | undefined {
+  const texts: Partial<Record<Block, string>> = {};
+  let pos = 0;
+  for (const block of MEMORY_BLOCKS) {
+    if (!cut.startsWith(`<${block}>\n`, pos)) continue;
+    const close = `\n</${block}>`;
+    const end = cut.indexOf(close, pos);
+    if (end < 0) return undefined;
+    texts[block] = cut.slice(pos, end + close.length);
+    pos = end + close.length + 1;
+  }
+  // What is left is the closing line alone, after a line break.
+  const joined = pos === 0 || pos > cut.length || cut.charCodeAt(pos - 1) === 10;
+  return joined && !cut.includes('\n', pos) ? texts : undefined;
 }
 
 function assemble(parts: Part[], cuts: PartCut[]): string {
