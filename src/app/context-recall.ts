@@ -150,7 +150,7 @@ export function recutState(cache: ContextCache, code: Signature, budget: number,
     const fresh = blocks.map((b, i): KeptBlock => (MEMORY_BLOCKS[i] === 'session_state' ? { key, length: text.length, text, decisions: block.decisions } : b));
     return fitsWhole(fresh, budget) ? { ...keepWhole(cache, kept.key, fresh, () => text), maintained: sources.maintained } : undefined;
   }
-  const recut = recutCut({ text: kept.text, blocks: kept.blocks }, sessionStateText(sources.hot, block.decisions), after, budget, sources.where);
+  const recut = recutCut({ text: kept.text, blocks: kept.blocks }, sessionStateText(sources.hot, block.decisions), after, block.length, budget, sources.where);
   if (recut === undefined) return undefined;
   // As renderOrRecall's cut writes it: the session state's key from its sources now, and its whole block's length.
   const state = { ...withDecisions(block), key, length: recut.length ?? block.length };
@@ -161,15 +161,18 @@ export function recutState(cache: ContextCache, code: Signature, budget: number,
 /**
  * The kept cut part with the session state `after` (it was `before`): recutSessionState when the
  * block's lines keep their lengths (the cut is the same), else recutMemory from the other blocks'
- * records of the cut, with the block's whole length now (`length`). Undefined when neither can
- * tell, or the part now fits whole (renderMemory would give its blocks whole, not kept here).
+ * records of the cut, with the block's whole length now (`length`; `was` before). Undefined when
+ * neither can tell, or the part now fits whole (renderMemory would give its blocks whole, not kept here).
  */
-function recutCut(kept: { text: string; blocks: Record<string, KeptBlock> }, before: string | undefined, after: string | undefined, budget: number, where: unknown): { text: string; length?: number } | undefined {
+function recutCut(kept: { text: string; blocks: Record<string, KeptBlock> }, before: string | undefined, after: string | undefined, was: number, budget: number, where: unknown): { text: string; length?: number } | undefined {
   const same = recutSessionState(kept.text, before, after);
   if (same !== undefined) return { text: same };
   const w = where as MemoryWhere | null;
   if (typeof w?.overview !== 'string' || typeof w.scratch !== 'string') return undefined;
   const length = renderBlock({ sessionState: after } as MemoryInputs, 'session_state').length;
+  // A block grown by more than the room the cut left unused cannot leave every other part's cut
+  // as it was: not tried (a cheap guess; the recut itself is exact either way).
+  if (length - was > budget - kept.text.length) return undefined;
   const lengths = MEMORY_BLOCKS.map((name) => (name === 'session_state' ? length : lengthOf(kept.blocks[name] ?? { key: '' })));
   if (!lengths.every((n): n is number => typeof n === 'number') || fitsWhole(lengths.map((n) => ({ key: '', length: n })), budget)) return undefined;
   const text = recutMemory(kept.text, Object.fromEntries(MEMORY_BLOCKS.map((name) => [name, kept.blocks[name]?.cut])), after, budget, w);
