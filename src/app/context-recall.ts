@@ -4,7 +4,7 @@
 // (app/context.ts memoryPart), which takes every other block's inputs back from the cache's keys
 // (they are those inputs, as JSON) and so loads neither the files' parsers nor context-memory.cjs.
 import type { ContextCache, KeptBlock } from '../store/context-cache.js';
-import { MEMORY_BLOCKS, blockInputs, cutMemory, joinedBlocks, keptPart, recutMemory, recutSessionState, renderBlock, type MemoryInputs, type MemoryWhere, type OverviewDigest } from '../render/context.js';
+import { MEMORY_BLOCKS, RELATIVE_WHERE, blockInputs, cutMemory, joinedBlocks, keptPart, recutMemory, recutSessionState, renderBlock, type MemoryInputs, type MemoryWhere, type OverviewDigest } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { sessionStateText } from '../memory/session-state.js';
 import type { Signature } from '../store/answers.js';
@@ -167,8 +167,9 @@ export function recutState(cache: ContextCache, code: Signature, budget: number,
 function recutCut(kept: { text: string; blocks: Record<string, KeptBlock> }, before: string | undefined, after: string | undefined, was: number, budget: number, where: unknown): { text: string; length?: number } | undefined {
   const same = recutSessionState(kept.text, before, after);
   if (same !== undefined) return { text: same };
-  const w = where as MemoryWhere | null;
-  if (typeof w?.overview !== 'string' || typeof w.scratch !== 'string') return undefined;
+  // The key's (renderMemory's `where`: the relative names when its inputs named none).
+  const w = (where ?? RELATIVE_WHERE) as MemoryWhere;
+  if (typeof w.overview !== 'string' || typeof w.scratch !== 'string') return undefined;
   const length = renderBlock({ sessionState: after } as MemoryInputs, 'session_state').length;
   // A block grown by more than the room the cut left unused cannot leave every other part's cut
   // as it was: not tried (a cheap guess; the recut itself is exact either way).
