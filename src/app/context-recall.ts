@@ -131,9 +131,9 @@ function keptStateSources(cache: ContextCache, code: Signature, budget: number):
  * other blocks' inputs back from their keys (most of a re-render's young allocation): the caller
  * has checked, as for keptAsIs, that every other file is as the part was last recalled for, so
  * every other block's key is the kept one. A part kept whole that still fits: its blocks joined,
- * the new one among them. A cut part: render/context.ts recutSessionState, when it can tell that
- * renderMemory would cut every other block as it did (the block's lines keep their lengths: an
- * open error seen once more). Undefined otherwise (renderOrRecall then, from keptInputs).
+ * the new one among them. A cut part: recutCut, when it can tell that renderMemory would cut every
+ * other block as it did (the block's lines keep their lengths, or the cut chosen again from the
+ * other parts' records keeps theirs). Undefined otherwise (renderOrRecall then, from keptInputs).
  */
 export function recutState(cache: ContextCache, code: Signature, budget: number, hot: string): (Rendered & { maintained: boolean }) | undefined {
   const kept = cache.memory;
