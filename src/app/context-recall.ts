@@ -4,7 +4,7 @@
 // (app/context.ts memoryPart), which takes every other block's inputs back from the cache's keys
 // (they are those inputs, as JSON) and so loads neither the files' parsers nor context-memory.cjs.
 import type { ContextCache, KeptBlock } from '../store/context-cache.js';
-import { MEMORY_BLOCKS, RELATIVE_WHERE, blockInputs, cutMemory, joinedBlocks, keptPart, recutMemory, recutSessionState, renderBlock, type MemoryInputs, type MemoryWhere, type OverviewDigest } from '../render/context.js';
+import { MEMORY_BLOCKS, RELATIVE_WHERE, blockInputs, cutMemory, joinedBlocks, keptPart, partsOf, recutMemory, recutSessionState, renderBlock, type MemoryInputs, type MemoryWhere, type OverviewDigest, type PartsOf } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { sessionStateText } from '../memory/session-state.js';
 import type { Signature } from '../store/answers.js';
@@ -55,16 +55,19 @@ export function renderOrRecall(cache: ContextCache, code: Signature, base: Memor
   let decisions: string[] | undefined;
   let full: MemoryInputs | undefined;
   const inputs = () => (full ??= { ...base, sessionState: sessionStateText(state.hot, (decisions ??= state.decisions())) });
+  // Each block's parts made once: a changed block's, measured whole below, serve the cut as well.
+  let parts: PartsOf | undefined;
+  const partsNow = () => (parts ??= partsOf(inputs()));
   const blocks = MEMORY_BLOCKS.map((block, i): KeptBlock => {
     const old = kept?.blocks?.[block];
     if (old?.key === keys[i] && lengthOf(old) !== undefined) return old;
-    const text = renderBlock(inputs(), block);
+    const text = renderBlock(inputs(), block, partsNow());
     return { key: keys[i], length: text.length, text, ...(block === 'session_state' ? { decisions } : {}) };
   });
-  if (fitsWhole(blocks, budget)) return keepWhole(cache, key, blocks, (i) => renderBlock(inputs(), MEMORY_BLOCKS[i]));
+  if (fitsWhole(blocks, budget)) return keepWhole(cache, key, blocks, (i) => renderBlock(inputs(), MEMORY_BLOCKS[i], partsNow()));
   // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep
   // their lengths and, but the session state's, what the cut saw of their parts (recutState).
-  const { text, records } = cutMemory(inputs(), budget);
+  const { text, records } = cutMemory(inputs(), budget, partsNow());
   const cutOf = (block: string) => (records && block !== 'session_state' ? { cut: records[block as keyof typeof records] } : {});
   cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]), ...cutOf(block) }])) };
   return { text, digest: cache.memory.digest, dirty: true };

@@ -123,7 +123,7 @@ const SECTION_PARTS: Record<string, { share: number; rank: number; keep: 'first'
 };
 const OTHER_SECTION = { share: 200, rank: 12, keep: 'first' as const };
 
-interface Part extends PartPlan {
+export interface Part extends PartPlan {
   block: Block;
   spec?: PartSpec;
 }
@@ -209,9 +209,21 @@ export function blockInputs(inputs: MemoryInputs, block: Block): unknown {
   }
 }
 
+/**
+ * Each block's parts (blockParts) from `inputs`, made once per block however often asked: a
+ * changed block is measured whole (renderBlock), then the part may be cut from the same parts
+ * (cutMemory), as renderOrRecall does; not made again for the cut.
+ */
+export type PartsOf = (block: Block) => Part[];
+export function partsOf(inputs: MemoryInputs): PartsOf {
+  const where = inputs.where ?? RELATIVE_WHERE;
+  const made = new Map<Block, Part[]>();
+  return (block) => made.get(block) ?? (made.set(block, blockParts(inputs, where, block)), made.get(block)!);
+}
+
 /** One block whole (nothing cut), '' when it has nothing: the memory part, when it fits, is these joined (joinBlocks). */
-export function renderBlock(inputs: MemoryInputs, block: Block): string {
-  return blockText(block, blockParts(inputs, inputs.where ?? RELATIVE_WHERE, block));
+export function renderBlock(inputs: MemoryInputs, block: Block, parts: PartsOf = partsOf(inputs)): string {
+  return blockText(block, parts(block));
 }
 
 /** The blocks' texts as the memory part holds them, empty ones left out. */
@@ -272,9 +284,9 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
  * session state's block, by block (CutRecord): what recutMemory needs to cut the part again for
  * another session state without the other blocks' inputs.
  */
-export function cutMemory(inputs: MemoryInputs, budget: number): { text: string; records?: Partial<Record<Block, CutRecord[]>> } {
+export function cutMemory(inputs: MemoryInputs, budget: number, partsOfBlock: PartsOf = partsOf(inputs)): { text: string; records?: Partial<Record<Block, CutRecord[]>> } {
   const where = inputs.where ?? RELATIVE_WHERE;
-  const byBlock = MEMORY_BLOCKS.map((block) => blockParts(inputs, where, block));
+  const byBlock = MEMORY_BLOCKS.map(partsOfBlock);
   const parts = byBlock.flat();
   // The whole part is at least as long as its headers and entries (rendering and neutralizing
   // only add to them): past the budget already, it is not rendered whole just to be measured.
