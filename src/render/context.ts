@@ -284,7 +284,7 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
  * session state's block, by block (CutRecord): what recutMemory needs to cut the part again for
  * another session state without the other blocks' inputs.
  */
-export function cutMemory(inputs: MemoryInputs, budget: number, partsOfBlock: PartsOf = partsOf(inputs)): { text: string; records?: Partial<Record<Block, CutRecord[]>> } {
+export function cutMemory(inputs: MemoryInputs, budget: number, partsOfBlock: PartsOf = partsOf(inputs)): { text: string; records?: Partial<Record<Block, StoredCut[]>> } {
   const where = inputs.where ?? RELATIVE_WHERE;
   const byBlock = MEMORY_BLOCKS.map(partsOfBlock);
   const parts = byBlock.flat();
@@ -298,7 +298,7 @@ export function cutMemory(inputs: MemoryInputs, budget: number, partsOfBlock: Pa
   const best = chooseCut(parts, budget, where);
   const text = [assemble(parts, best.cuts), best.closing].filter(Boolean).join('\n');
   if (text.length > budget) return { text: `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget) };
-  const records = Object.fromEntries(MEMORY_BLOCKS.filter((b) => b !== 'session_state').map((b) => [b, [] as CutRecord[]]));
+  const records = Object.fromEntries(MEMORY_BLOCKS.filter((b) => b !== 'session_state').map((b) => [b, [] as StoredCut[]]));
   parts.forEach((part, i) => part.block !== 'session_state' && records[part.block].push(recordOf(part, best.cuts[i], budget)));
   return { text, records };
 }
@@ -329,7 +329,7 @@ function chooseCut(parts: Part[], budget: number, where: MemoryWhere): { cuts: P
 }
 
 /**
- * What a cut saw of one part (render cache, app/context-recall.ts recutState): all that allocate
+ * What a cut saw of one part (the render cache's StoredCut, app/context-recall.ts recutState): all that allocate
  * and the closing line read of it (its header's length, its entries' sizes in the order they are
  * taken, how many are pinned, its share, rank and marker), and how many entries it kept. Sizes
  * stop at the first entry past the budget counted from the header: no cut can take it, so none
@@ -351,22 +351,39 @@ export interface CutRecord {
   shown: boolean;
 }
 
-function recordOf(part: Part, cut: PartCut, budget: number): CutRecord {
+/**
+ * A CutRecord as the render cache holds it, one short array (every prompt reads the cache):
+ * [label, header, flags, share, rank, count, pinned, taken, sizes], the flags' bits: 1 keeps the
+ * last entries, 2 optional, 4 yields to pinned entries, 8 has a marker, 16 shown.
+ */
+export type StoredCut = [string, number, number, number, number, number, number, number, number[]];
+const FLAGS = { last: 1, optional: 2, yields: 4, marker: 8, shown: 16 } as const;
+
+function recordOf(part: Part, cut: PartCut, budget: number): StoredCut {
   const sizes: number[] = [];
   for (let i = 0, total = part.header.length, order = takeOrder(part); i < order.length && total <= budget; i++) total += sizes[sizes.push(entrySize(part.entries[order[i]])) - 1];
   const pinned = part.entries.filter((e) => e.pinned).length;
-  return { label: part.label, header: part.header.length, keep: part.keep, share: part.share, rank: part.rank, optional: !!part.optional, yields: !!part.yieldsToPinned, marker: !!part.marker, count: part.entries.length, pinned, sizes, taken: cut.kept.length, shown: cut.shown };
+  const flags = (part.keep === 'last' ? FLAGS.last : 0) | (part.optional ? FLAGS.optional : 0) | (part.yieldsToPinned ? FLAGS.yields : 0) | (part.marker ? FLAGS.marker : 0) | (cut.shown ? FLAGS.shown : 0);
+  return [part.label, part.header.length, flags, part.share, part.rank, part.entries.length, pinned, cut.kept.length, sizes];
+}
+
+/** A stored record read back; undefined when it is not one this code writes. */
+function recordFrom(raw: unknown): CutRecord | undefined {
+  if (!Array.isArray(raw) || raw.length !== 9) return undefined;
+  const [label, header, flags, share, rank, count, pinned, taken, sizes] = raw as unknown[];
+  const counts = [header, flags, share, count, pinned, taken];
+  if (typeof label !== 'string' || !counts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) || !Number.isSafeInteger(rank) || !Array.isArray(sizes)) return undefined;
+  const f = flags as number;
+  const r = { label, header: header as number, keep: f & FLAGS.last ? 'last' : 'first', share: share as number, rank: rank as number, optional: !!(f & FLAGS.optional), yields: !!(f & FLAGS.yields), marker: !!(f & FLAGS.marker), count: count as number, pinned: pinned as number, sizes: sizes as number[], taken: taken as number, shown: !!(f & FLAGS.shown) } satisfies CutRecord;
+  if (r.sizes.length > r.count || !r.sizes.every((n) => Number.isSafeInteger(n) && n > 0) || r.taken > r.count || r.pinned > r.count) return undefined;
+  return r;
 }
 
 /**
  * A part as allocate and the closing line see it, from its record: entries of the recorded sizes
  * in the recorded order (taken first to last), those past the sizes recorded never reached.
- * Undefined when the record is not one this code writes.
  */
-function standIn(block: Block, r: CutRecord, budget: number): Part | undefined {
-  const counts = [r.header, r.share, r.count, r.pinned, r.taken];
-  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0) || !Number.isSafeInteger(r.rank) || typeof r.label !== 'string' || (r.keep !== 'first' && r.keep !== 'last') || !Array.isArray(r.sizes)) return undefined;
-  if (r.sizes.length > r.count || !r.sizes.every((n) => Number.isSafeInteger(n) && n > 0) || r.taken > r.count || r.pinned > r.count) return undefined;
+function standIn(block: Block, r: CutRecord, budget: number): Part {
   const far: Entry = { text: '', gap: budget + 1 };
   const entries = Array.from({ length: r.count }, (_, i): Entry => (i < r.sizes.length ? { text: '', gap: r.sizes[i] - 1, ...(i < r.pinned ? { pinned: true } : {}) } : i < r.pinned ? { ...far, pinned: true } : far));
   const spec = block === 'working_memory' ? undefined : PARTS.find((p) => p.block === block);
@@ -426,10 +443,16 @@ export function recutMemory(cut: string, records: Partial<Record<Block, unknown>
   const parts: Part[] = [];
   const recorded: (CutRecord | undefined)[] = [];
   for (const block of MEMORY_BLOCKS) {
-    const own = block === 'session_state' ? sessionStateParts(after) : standIns(block, records[block], budget);
-    if (!own) return undefined;
-    parts.push(...own);
-    recorded.push(...own.map((_, i) => (block === 'session_state' ? undefined : (records[block] as CutRecord[])[i])));
+    if (block === 'session_state') {
+      const own = sessionStateParts(after);
+      parts.push(...own);
+      recorded.push(...own.map(() => undefined));
+      continue;
+    }
+    const mine = recordsOf(records[block]);
+    if (!mine) return undefined;
+    parts.push(...mine.map((r) => standIn(block, r, budget)));
+    recorded.push(...mine);
   }
   const best = chooseCut(parts, budget, where);
   if (!recorded.every((r, i) => !r || (r.taken === best.cuts[i].kept.length && r.shown === best.cuts[i].shown))) return undefined;
@@ -444,11 +467,11 @@ export function recutMemory(cut: string, records: Partial<Record<Block, unknown>
   return text.length <= budget ? text : undefined;
 }
 
-/** A block's stand-in parts (standIn), from its records; undefined when any is not this code's. */
-function standIns(block: Block, records: unknown, budget: number): Part[] | undefined {
-  if (!Array.isArray(records)) return undefined;
-  const parts = records.map((r) => (typeof r === 'object' && r !== null ? standIn(block, r as CutRecord, budget) : undefined));
-  return parts.every((p): p is Part => p !== undefined) ? parts : undefined;
+/** A block's records read back (recordFrom); undefined when any is not one this code writes. */
+function recordsOf(stored: unknown): CutRecord[] | undefined {
+  if (!Array.isArray(stored)) return undefined;
+  const records = stored.map(recordFrom);
+  return records.every((r): r is CutRecord => r !== undefined) ? records : undefined;
 }
 
 /**

@@ -124,8 +124,10 @@ describe('recutMemory', () => {
     const { text, records } = cutMemory(inputs(before), 1210);
     expect(recutMemory(text, records!, after, 1210, RELATIVE_WHERE)).toBe(renderMemory(inputs(after), 1210));
     expect(recutMemory(text, { ...records, scratch_notes: undefined }, after, 1210, RELATIVE_WHERE)).toBeUndefined();
-    expect(recutMemory(text, { ...records, working_memory: [{ ...records!.working_memory![0], sizes: ['x'] }] }, after, 1210, RELATIVE_WHERE)).toBeUndefined();
-    // A record that is not of the cut the text holds: the cut chosen again differs from it.
-    expect(recutMemory(text, { ...records, working_memory: [{ ...records!.working_memory![0], taken: 0 }] }, after, 1210, RELATIVE_WHERE)).toBeUndefined();
+    const task = records!.working_memory![0];
+    expect(recutMemory(text, { ...records, working_memory: [[...task.slice(0, 8), ['x']]] }, after, 1210, RELATIVE_WHERE)).toBeUndefined();
+    expect(recutMemory(text, { ...records, working_memory: [task.slice(0, 8)] }, after, 1210, RELATIVE_WHERE)).toBeUndefined();
+    // A record that is not of the cut the text holds (it kept none): the cut chosen again differs from it.
+    expect(recutMemory(text, { ...records, working_memory: [[...task.slice(0, 7), 0, task[8]]] }, after, 1210, RELATIVE_WHERE)).toBeUndefined();
   });
 });
