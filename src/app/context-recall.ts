@@ -174,14 +174,18 @@ function recutCut(kept: { text: string; blocks: Record<string, KeptBlock> }, bef
   const w = (where ?? RELATIVE_WHERE) as MemoryWhere;
   if (typeof w.overview !== 'string' || typeof w.scratch !== 'string') return undefined;
   const length = renderBlock({ sessionState: after } as MemoryInputs, 'session_state').length;
-  // A block grown by more than the room the cut left unused cannot leave every other part's cut
-  // as it was: not tried (a cheap guess; the recut itself is exact either way).
-  if (length - was > budget - kept.text.length) return undefined;
+  // Tried only where it mostly answers (a guess; the recut itself is exact either way): a block
+  // grown by more than the room the cut left unused cannot leave every other part's cut as it
+  // was, and a line added or gone moved the cut in the bench's worlds (Qwen's new error: refused,
+  // +39 faults for the try; bench/README.md prompt17). A line that changed length: tried.
+  if (length - was > budget - kept.text.length || lineCount(before) !== lineCount(after)) return undefined;
   const lengths = MEMORY_BLOCKS.map((name) => (name === 'session_state' ? length : lengthOf(kept.blocks[name] ?? { key: '' })));
   if (!lengths.every((n): n is number => typeof n === 'number') || fitsWhole(lengths.map((n) => ({ key: '', length: n })), budget)) return undefined;
   const text = recutMemory(kept.text, Object.fromEntries(MEMORY_BLOCKS.map((name) => [name, kept.blocks[name]?.cut])), after, budget, w);
   return text === undefined ? undefined : { text, length };
 }
+
+const lineCount = (text: string | undefined) => (text ? text.split('\n').length : 0);
 
 /** The kept part as a render (render/context.ts keptPart): undefined when the cache holds neither its cut text nor its blocks whole. */
 function keptRendered(kept: ContextCache['memory']): Rendered | undefined {

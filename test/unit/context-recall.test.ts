@@ -1,5 +1,5 @@
 // recutState (app/context-recall.ts): the prompt after a tool call whose session state block
-// changed length (an open error's count 9 → 10, a new line) in a cut part. It answers from the
+// changed length (an open error's count 9 → 10, a longer path) in a cut part. It answers from the
 // render cache alone (no keptInputs, no full cut), with the text and the cache entry a fresh
 // renderOrRecall gives, and leaves to the full path what it cannot tell.
 import { describe, expect, it } from 'vitest';
@@ -25,7 +25,8 @@ function cacheAfter(hot: string): ContextCache {
 
 describe('recutState', () => {
   it('cuts the part again when the session state block changes length, as a fresh render does', () => {
-    for (const [before, after] of [[lint(9), lint(10)], [lint(1), `${lint(1)}\n- [test] FAIL src/a.test.ts (#0badc0ffee00, 1×)`], [`${lint(3)}\n- [test] FAIL (#0badc0ffee00, 1×)`, lint(3)]]) {
+    const test = (file: string) => `${lint(3)}\n- [test] FAIL ${file} (#0badc0ffee00, 1×)`;
+    for (const [before, after] of [[lint(9), lint(10)], [lint(10), lint(9)], [test('src/a.test.ts'), test('src/longer/name.test.ts')]]) {
       const cache = cacheAfter(before);
       expect(cache.memory?.text).toContain('[wmem: left out to fit');
       const recut = recutState(cache, CODE, BUDGET, after);
@@ -36,11 +37,12 @@ describe('recutState', () => {
     }
   });
 
-  it('leaves to the full path a cache without the cut records (an older build) or a block grown past the room left', () => {
+  it('leaves to the full path a cache without the cut records (an older build), a block grown past the room left, or a line added', () => {
     const older = cacheAfter(lint(9));
     for (const block of Object.values(older.memory!.blocks!)) delete block.cut;
     expect(recutState(older, CODE, BUDGET, lint(10))).toBeUndefined();
     const grown = `${lint(9)}\n${Array.from({ length: 5 }, (_, i) => `- [t${i}] FAIL src/t${i}.test.ts: ${'x'.repeat(60)} (#0badc0ffee0${i}, 1×)`).join('\n')}`;
     expect(recutState(cacheAfter(lint(9)), CODE, BUDGET, grown)).toBeUndefined();
+    expect(recutState(cacheAfter(lint(1)), CODE, BUDGET, `${lint(1)}\n- [test] FAIL (#0badc0ffee00, 1×)`)).toBeUndefined();
   });
 });
