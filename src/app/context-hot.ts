@@ -19,8 +19,9 @@ export function rerenderHot(stateDir: string, cache: ContextCache, code: Signatu
   // The hot state renders as the kept part's did (an `ls`, a command that clears nothing): the
   // part is the kept one, which was recalled for every other file as it still is, so the other
   // blocks' inputs are not taken back from their keys (~85 KB of young allocation on this path).
-  // Else, when the part is cut and the block's lines keep their lengths (an open error seen once
-  // more), the kept cut with the block alone rendered again (recutState): no parts made, no cut.
+  // Else, when the part is cut and the others keep their cut (the block's lines keep their
+  // lengths, or the cut chosen again from the others' records keeps theirs), the kept cut with the
+  // block alone rendered again (recutState): no other block's parts made.
   const same = keptAsIs(cache, code, budget, hot) ?? recutState(cache, code, budget, hot);
   if (same) return same;
   const kept = keptInputs(cache, code);

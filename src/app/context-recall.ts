@@ -4,7 +4,7 @@
 // (app/context.ts memoryPart), which takes every other block's inputs back from the cache's keys
 // (they are those inputs, as JSON) and so loads neither the files' parsers nor context-memory.cjs.
 import type { ContextCache, KeptBlock } from '../store/context-cache.js';
-import { MEMORY_BLOCKS, blockInputs, joinedBlocks, keptPart, recutSessionState, renderBlock, renderMemory, type MemoryInputs, type OverviewDigest } from '../render/context.js';
+import { MEMORY_BLOCKS, RELATIVE_WHERE, blockInputs, cutMemory, joinedBlocks, keptPart, partsOf, recutMemory, recutSessionState, renderBlock, type MemoryInputs, type MemoryWhere, type OverviewDigest, type PartsOf } from '../render/context.js';
 import { digestOf } from '../render/memory-resend.js';
 import { sessionStateText } from '../memory/session-state.js';
 import type { Signature } from '../store/answers.js';
@@ -55,16 +55,21 @@ export function renderOrRecall(cache: ContextCache, code: Signature, base: Memor
   let decisions: string[] | undefined;
   let full: MemoryInputs | undefined;
   const inputs = () => (full ??= { ...base, sessionState: sessionStateText(state.hot, (decisions ??= state.decisions())) });
+  // Each block's parts made once: a changed block's, measured whole below, serve the cut as well.
+  let parts: PartsOf | undefined;
+  const partsNow = () => (parts ??= partsOf(inputs()));
   const blocks = MEMORY_BLOCKS.map((block, i): KeptBlock => {
     const old = kept?.blocks?.[block];
     if (old?.key === keys[i] && lengthOf(old) !== undefined) return old;
-    const text = renderBlock(inputs(), block);
+    const text = renderBlock(inputs(), block, partsNow());
     return { key: keys[i], length: text.length, text, ...(block === 'session_state' ? { decisions } : {}) };
   });
-  if (fitsWhole(blocks, budget)) return keepWhole(cache, key, blocks, (i) => renderBlock(inputs(), MEMORY_BLOCKS[i]));
-  // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep their lengths only.
-  const text = renderMemory(inputs(), budget);
-  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]) }])) };
+  if (fitsWhole(blocks, budget)) return keepWhole(cache, key, blocks, (i) => renderBlock(inputs(), MEMORY_BLOCKS[i], partsNow()));
+  // Cut: rendered from the inputs (a cut weighs every block against the others); the blocks keep
+  // their lengths and, but the session state's, what the cut saw of their parts (recutState).
+  const { text, records } = cutMemory(inputs(), budget, partsNow());
+  const cutOf = (block: string) => (records && block !== 'session_state' ? { cut: records[block as keyof typeof records] } : {});
+  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]), ...cutOf(block) }])) };
   return { text, digest: cache.memory.digest, dirty: true };
 }
 
@@ -129,9 +134,9 @@ function keptStateSources(cache: ContextCache, code: Signature, budget: number):
  * other blocks' inputs back from their keys (most of a re-render's young allocation): the caller
  * has checked, as for keptAsIs, that every other file is as the part was last recalled for, so
  * every other block's key is the kept one. A part kept whole that still fits: its blocks joined,
- * the new one among them. A cut part: render/context.ts recutSessionState, when it can tell that
- * renderMemory would cut every other block as it did (the block's lines keep their lengths: an
- * open error seen once more). Undefined otherwise (renderOrRecall then, from keptInputs).
+ * the new one among them. A cut part: recutCut, when it can tell that renderMemory would cut every
+ * other block as it did (the block's lines keep their lengths, or the cut chosen again from the
+ * other parts' records keeps theirs). Undefined otherwise (renderOrRecall then, from keptInputs).
  */
 export function recutState(cache: ContextCache, code: Signature, budget: number, hot: string): (Rendered & { maintained: boolean }) | undefined {
   const kept = cache.memory;
@@ -148,14 +153,39 @@ export function recutState(cache: ContextCache, code: Signature, budget: number,
     const fresh = blocks.map((b, i): KeptBlock => (MEMORY_BLOCKS[i] === 'session_state' ? { key, length: text.length, text, decisions: block.decisions } : b));
     return fitsWhole(fresh, budget) ? { ...keepWhole(cache, kept.key, fresh, () => text), maintained: sources.maintained } : undefined;
   }
-  const text = recutSessionState(kept.text, sessionStateText(sources.hot, block.decisions), after);
-  if (text === undefined) return undefined;
-  // As renderOrRecall's cut writes it: the session state's key from its sources now; its whole
-  // block's length is the one kept (recutSessionState answers only when it is the same).
-  const state = { ...withDecisions(block), key, length: block.length };
-  cache.memory = { key: kept.key, text, digest: digestOf(text), blocks: { ...kept.blocks, session_state: state } };
-  return { text, digest: cache.memory.digest, dirty: true, maintained: sources.maintained };
+  const recut = recutCut({ text: kept.text, blocks: kept.blocks }, sessionStateText(sources.hot, block.decisions), after, block.length, budget, sources.where);
+  if (recut === undefined) return undefined;
+  // As renderOrRecall's cut writes it: the session state's key from its sources now, and its whole block's length.
+  const state = { ...withDecisions(block), key, length: recut.length ?? block.length };
+  cache.memory = { key: kept.key, text: recut.text, digest: digestOf(recut.text), blocks: { ...kept.blocks, session_state: state } };
+  return { text: recut.text, digest: cache.memory.digest, dirty: true, maintained: sources.maintained };
 }
+
+/**
+ * The kept cut part with the session state `after` (it was `before`): recutSessionState when the
+ * block's lines keep their lengths (the cut is the same), else recutMemory from the other blocks'
+ * records of the cut, with the block's whole length now (`length`; `was` before). Undefined when
+ * neither can tell, or the part now fits whole (renderMemory would give its blocks whole, not kept here).
+ */
+function recutCut(kept: { text: string; blocks: Record<string, KeptBlock> }, before: string | undefined, after: string | undefined, was: number, budget: number, where: unknown): { text: string; length?: number } | undefined {
+  const same = recutSessionState(kept.text, before, after);
+  if (same !== undefined) return { text: same };
+  // The key's (renderMemory's `where`: the relative names when its inputs named none).
+  const w = (where ?? RELATIVE_WHERE) as MemoryWhere;
+  if (typeof w.overview !== 'string' || typeof w.scratch !== 'string') return undefined;
+  const length = renderBlock({ sessionState: after } as MemoryInputs, 'session_state').length;
+  // Tried only where it mostly answers (a guess; the recut itself is exact either way): a block
+  // grown by more than the room the cut left unused cannot leave every other part's cut as it
+  // was, and a line added or gone moved the cut in the bench's worlds (Qwen's new error: refused,
+  // +39 faults for the try; bench/README.md prompt17). A line that changed length: tried.
+  if (length - was > budget - kept.text.length || lineCount(before) !== lineCount(after)) return undefined;
+  const lengths = MEMORY_BLOCKS.map((name) => (name === 'session_state' ? length : lengthOf(kept.blocks[name] ?? { key: '' })));
+  if (!lengths.every((n): n is number => typeof n === 'number') || fitsWhole(lengths.map((n) => ({ key: '', length: n })), budget)) return undefined;
+  const text = recutMemory(kept.text, Object.fromEntries(MEMORY_BLOCKS.map((name) => [name, kept.blocks[name]?.cut])), after, budget, w);
+  return text === undefined ? undefined : { text, length };
+}
+
+const lineCount = (text: string | undefined) => (text ? text.split('\n').length : 0);
 
 /** The kept part as a render (render/context.ts keptPart): undefined when the cache holds neither its cut text nor its blocks whole. */
 function keptRendered(kept: ContextCache['memory']): Rendered | undefined {

@@ -45,7 +45,7 @@ export interface PartCut {
 export const REFERENCE_BUDGET = 8000;
 
 /** An entry's characters in its part: its text, the blank lines before it and the line break (at most). */
-const entrySize = (e: Entry) => e.text.length + e.gap + 1;
+export const entrySize = (e: Entry) => e.text.length + e.gap + 1;
 
 /** The marker's characters with its line break, when `omitted` entries are left out. */
 function markerSize(part: PartPlan, omitted: number): number {
@@ -53,7 +53,7 @@ function markerSize(part: PartPlan, omitted: number): number {
 }
 
 /** The order a part's entries are taken in: pinned first, then from the end that survives. */
-function takeOrder(part: PartPlan): number[] {
+export function takeOrder(part: PartPlan): number[] {
   const idx = part.entries.map((_, i) => i);
   if (part.keep === 'last') idx.reverse();
   return [...idx.filter((i) => part.entries[i].pinned), ...idx.filter((i) => !part.entries[i].pinned)];

@@ -4,7 +4,7 @@
 
 import type { MetaFigures } from '../memory/meter.js';
 import { lazyRegExp } from '../memory/lazy-regexp.js';
-import { allocate, renderPart, splitEntries, type Entry, type PartCut, type PartPlan } from './budget.js';
+import { allocate, entrySize, renderPart, splitEntries, takeOrder, type Entry, type PartCut, type PartPlan } from './budget.js';
 
 export { actionHintFor, budgetForTokensMax, metaFigures, pressureFor } from '../memory/meter.js';
 export type { ActionHint, MetaFigures, Pressure, TokensSource } from '../memory/meter.js';
@@ -123,7 +123,7 @@ const SECTION_PARTS: Record<string, { share: number; rank: number; keep: 'first'
 };
 const OTHER_SECTION = { share: 200, rank: 12, keep: 'first' as const };
 
-interface Part extends PartPlan {
+export interface Part extends PartPlan {
   block: Block;
   spec?: PartSpec;
 }
@@ -152,9 +152,14 @@ function sectionPart(section: OverviewUnit): Part {
   const label = `section ${section.id}`;
   if (section.empty) return { block: 'working_memory', label, header, entries: entries.length ? [{ text: entries.map((e) => e.text).join('\n'), gap: 0 }] : [], keep: 'first', share: 0, rank: 40, optional: true };
   const spec = SECTION_PARTS[section.id] ?? OTHER_SECTION;
-  const marker = (n: number) => `[wmem: ${plural(n, spec.keep === 'last' ? 'earlier entry' : 'more entry', spec.keep === 'last' ? 'earlier entries' : 'more entries')} of this section: wmem show overview]`;
-  return { block: 'working_memory', label, header, entries, ...spec, marker, yieldsToPinned: section.id === 'decisions' };
+  return { block: 'working_memory', label, header, entries, ...spec, marker: sectionMarker(spec.keep), yieldsToPinned: section.id === 'decisions' };
 }
+
+/** A section's marker line, by the end of it that survives a cut. */
+const sectionMarker =
+  (keep: 'first' | 'last') =>
+  (n: number): string =>
+    `[wmem: ${plural(n, keep === 'last' ? 'earlier entry' : 'more entry', keep === 'last' ? 'earlier entries' : 'more entries')} of this section: wmem show overview]`;
 
 function trimBody(text: string): string {
   return text.replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
@@ -204,9 +209,21 @@ export function blockInputs(inputs: MemoryInputs, block: Block): unknown {
   }
 }
 
+/**
+ * Each block's parts (blockParts) from `inputs`, made once per block however often asked: a
+ * changed block is measured whole (renderBlock), then the part may be cut from the same parts
+ * (cutMemory), as renderOrRecall does; not made again for the cut.
+ */
+export type PartsOf = (block: Block) => Part[];
+export function partsOf(inputs: MemoryInputs): PartsOf {
+  const where = inputs.where ?? RELATIVE_WHERE;
+  const made = new Map<Block, Part[]>();
+  return (block) => made.get(block) ?? (made.set(block, blockParts(inputs, where, block)), made.get(block)!);
+}
+
 /** One block whole (nothing cut), '' when it has nothing: the memory part, when it fits, is these joined (joinBlocks). */
-export function renderBlock(inputs: MemoryInputs, block: Block): string {
-  return blockText(block, blockParts(inputs, inputs.where ?? RELATIVE_WHERE, block));
+export function renderBlock(inputs: MemoryInputs, block: Block, parts: PartsOf = partsOf(inputs)): string {
+  return blockText(block, parts(block));
 }
 
 /** The blocks' texts as the memory part holds them, empty ones left out. */
@@ -259,16 +276,35 @@ const separatorOf = (block: Block) => (block === 'working_memory' ? '\n\n' : '\n
  * closing line says what was left out.
  */
 export function renderMemory(inputs: MemoryInputs, budget: number): string {
+  return cutMemory(inputs, budget).text;
+}
+
+/**
+ * renderMemory's text and, when it cut the part, what the cut saw of every part outside the
+ * session state's block, by block (CutRecord): what recutMemory needs to cut the part again for
+ * another session state without the other blocks' inputs.
+ */
+export function cutMemory(inputs: MemoryInputs, budget: number, partsOfBlock: PartsOf = partsOf(inputs)): { text: string; records?: Partial<Record<Block, StoredCut[]>> } {
   const where = inputs.where ?? RELATIVE_WHERE;
-  const byBlock = MEMORY_BLOCKS.map((block) => blockParts(inputs, where, block));
+  const byBlock = MEMORY_BLOCKS.map(partsOfBlock);
   const parts = byBlock.flat();
   // The whole part is at least as long as its headers and entries (rendering and neutralizing
   // only add to them): past the budget already, it is not rendered whole just to be measured.
   const least = parts.reduce((n, p) => p.entries.reduce((m, e) => m + e.text.length, n + p.header.length), 0);
   if (least <= budget) {
     const full = joinBlocks(byBlock.map((ps, i) => blockText(MEMORY_BLOCKS[i], ps)));
-    if (full.length <= budget) return full;
+    if (full.length <= budget) return { text: full };
   }
+  const best = chooseCut(parts, budget, where);
+  const text = [assemble(parts, best.cuts), best.closing].filter(Boolean).join('\n');
+  if (text.length > budget) return { text: `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget) };
+  const records = Object.fromEntries(MEMORY_BLOCKS.filter((b) => b !== 'session_state').map((b) => [b, [] as StoredCut[]]));
+  parts.forEach((part, i) => part.block !== 'session_state' && records[part.block].push(recordOf(part, best.cuts[i], budget)));
+  return { text, records };
+}
+
+/** The cut renderMemory makes of `parts` (every block's, in order) that do not fit `budget` whole, and its closing line. */
+function chooseCut(parts: Part[], budget: number, where: MemoryWhere): { cuts: PartCut[]; closing: string } {
   const reserve = longestNotice(parts, budget, where).length + 1;
   const overhead = (shown: PartPlan[], part: PartPlan) => {
     const block = (part as Part).block;
@@ -289,8 +325,71 @@ export function renderMemory(inputs: MemoryInputs, budget: number): string {
     if (next.fits && next.used > best.used) best = next;
     last = next;
   }
-  const text = [assemble(parts, best.cuts), best.closing].filter(Boolean).join('\n');
-  return text.length <= budget ? text : `[wmem: memory left out to fit ${budget} characters; see ${where.overview}]`.slice(0, budget);
+  return best;
+}
+
+/**
+ * What a cut saw of one part (the render cache's StoredCut, app/context-recall.ts recutState): all that allocate
+ * and the closing line read of it (its header's length, its entries' sizes in the order they are
+ * taken, how many are pinned, its share, rank and marker), and how many entries it kept. Sizes
+ * stop at the first entry past the budget counted from the header: no cut can take it, so none
+ * can look at the ones after it.
+ */
+export interface CutRecord {
+  label: string;
+  header: number;
+  keep: 'first' | 'last';
+  share: number;
+  rank: number;
+  optional: boolean;
+  yields: boolean;
+  marker: boolean;
+  count: number;
+  pinned: number;
+  sizes: number[];
+  taken: number;
+  shown: boolean;
+}
+
+/**
+ * A CutRecord as the render cache holds it, one short array (every prompt reads the cache):
+ * [label, header, flags, share, rank, count, pinned, taken, sizes], the flags' bits: 1 keeps the
+ * last entries, 2 optional, 4 yields to pinned entries, 8 has a marker, 16 shown.
+ */
+export type StoredCut = [string, number, number, number, number, number, number, number, number[]];
+const FLAGS = { last: 1, optional: 2, yields: 4, marker: 8, shown: 16 } as const;
+
+function recordOf(part: Part, cut: PartCut, budget: number): StoredCut {
+  const sizes: number[] = [];
+  for (let i = 0, total = part.header.length, order = takeOrder(part); i < order.length && total <= budget; i++) total += sizes[sizes.push(entrySize(part.entries[order[i]])) - 1];
+  const pinned = part.entries.filter((e) => e.pinned).length;
+  const flags = (part.keep === 'last' ? FLAGS.last : 0) | (part.optional ? FLAGS.optional : 0) | (part.yieldsToPinned ? FLAGS.yields : 0) | (part.marker ? FLAGS.marker : 0) | (cut.shown ? FLAGS.shown : 0);
+  return [part.label, part.header.length, flags, part.share, part.rank, part.entries.length, pinned, cut.kept.length, sizes];
+}
+
+/** A stored record read back; undefined when it is not one this code writes. */
+function recordFrom(raw: unknown): CutRecord | undefined {
+  if (!Array.isArray(raw) || raw.length !== 9) return undefined;
+  const [label, header, flags, share, rank, count, pinned, taken, sizes] = raw as unknown[];
+  const counts = [header, flags, share, count, pinned, taken];
+  if (typeof label !== 'string' || !counts.every((n) => Number.isSafeInteger(n) && (n as number) >= 0) || !Number.isSafeInteger(rank) || !Array.isArray(sizes)) return undefined;
+  const f = flags as number;
+  const r = { label, header: header as number, keep: f & FLAGS.last ? 'last' : 'first', share: share as number, rank: rank as number, optional: !!(f & FLAGS.optional), yields: !!(f & FLAGS.yields), marker: !!(f & FLAGS.marker), count: count as number, pinned: pinned as number, sizes: sizes as number[], taken: taken as number, shown: !!(f & FLAGS.shown) } satisfies CutRecord;
+  if (r.sizes.length > r.count || !r.sizes.every((n) => Number.isSafeInteger(n) && n > 0) || r.taken > r.count || r.pinned > r.count) return undefined;
+  return r;
+}
+
+/**
+ * A part as allocate and the closing line see it, from its record: entries of the recorded sizes
+ * in the recorded order (taken first to last), those past the sizes recorded never reached.
+ */
+function standIn(block: Block, r: CutRecord, budget: number): Part {
+  const far: Entry = { text: '', gap: budget + 1 };
+  const entries = Array.from({ length: r.count }, (_, i): Entry => (i < r.sizes.length ? { text: '', gap: r.sizes[i] - 1, ...(i < r.pinned ? { pinned: true } : {}) } : i < r.pinned ? { ...far, pinned: true } : far));
+  const spec = block === 'working_memory' ? undefined : PARTS.find((p) => p.block === block);
+  const marker = !r.marker ? undefined : (spec?.marker ?? sectionMarker(r.keep));
+  // keep 'first': the entries are in their taken order already.
+  return { block, label: r.label, header: ' '.repeat(r.header), entries, keep: 'first', share: r.share, rank: r.rank, marker, spec, ...(r.optional ? { optional: true } : {}), ...(r.yields ? { yieldsToPinned: true } : {}) };
 }
 
 /** The session state block's parts for `text` (blockParts reads nothing else of the inputs for this block). */
@@ -327,6 +426,73 @@ export function recutSessionState(cut: string, before: string | undefined, after
     return again.length === block.length ? cut.slice(0, at) + again + cut.slice(end + close.length) : undefined;
   }
   return undefined;
+}
+
+/**
+ * renderMemory's cut again for the session state `after`, from the cut text it gave before (`cut`)
+ * and the records of every other part (cutMemory's, by block), without the other blocks' inputs:
+ * the cut is chosen again as renderMemory chooses it, every other part standing in by its record.
+ * When each of those keeps what it kept, its block's text is the one in `cut`; the session state's
+ * block and the closing line are made again. Undefined when another part's cut changes or a record
+ * is missing or not this code's. The caller has checked that the part does not fit whole (then
+ * renderMemory gives the blocks whole, which `cut` does not hold). A property test holds it to renderMemory.
+ */
+export function recutMemory(cut: string, records: Partial<Record<Block, unknown>>, after: string | undefined, budget: number, where: MemoryWhere): string | undefined {
+  const kept = blockTextsOf(cut);
+  if (!kept) return undefined;
+  const parts: Part[] = [];
+  const recorded: (CutRecord | undefined)[] = [];
+  for (const block of MEMORY_BLOCKS) {
+    if (block === 'session_state') {
+      const own = sessionStateParts(after);
+      parts.push(...own);
+      recorded.push(...own.map(() => undefined));
+      continue;
+    }
+    const mine = recordsOf(records[block]);
+    if (!mine) return undefined;
+    parts.push(...mine.map((r) => standIn(block, r, budget)));
+    recorded.push(...mine);
+  }
+  const best = chooseCut(parts, budget, where);
+  if (!recorded.every((r, i) => !r || (r.taken === best.cuts[i].kept.length && r.shown === best.cuts[i].shown))) return undefined;
+  const texts = MEMORY_BLOCKS.map((block) => {
+    const mine = parts.flatMap((p, i) => (p.block === block ? [i] : []));
+    if (block === 'session_state') return blockText(block, mine.map((i) => parts[i]), mine.map((i) => best.cuts[i]));
+    // The block is in the cut text exactly when one of its parts is shown.
+    return mine.some((i) => best.cuts[i].shown) === (kept[block] !== undefined) ? (kept[block] ?? '') : undefined;
+  });
+  if (texts.includes(undefined)) return undefined;
+  const text = [joinBlocks(texts as string[]), best.closing].filter(Boolean).join('\n');
+  return text.length <= budget ? text : undefined;
+}
+
+/** A block's records read back (recordFrom); undefined when any is not one this code writes. */
+function recordsOf(stored: unknown): CutRecord[] | undefined {
+  if (!Array.isArray(stored)) return undefined;
+  const records = stored.map(recordFrom);
+  return records.every((r): r is CutRecord => r !== undefined) ? records : undefined;
+}
+
+/**
+ * The blocks of a cut memory part (assemble's join, then the closing line), by name: undefined
+ * when the text is not laid out so. Text inside a block is neutralised, so a block's own tags
+ * are the only ones that open or close a line.
+ */
+function blockTextsOf(cut: string): Partial<Record<Block, string>> | undefined {
+  const texts: Partial<Record<Block, string>> = {};
+  let pos = 0;
+  for (const block of MEMORY_BLOCKS) {
+    if (!cut.startsWith(`<${block}>\n`, pos)) continue;
+    const close = `\n</${block}>`;
+    const end = cut.indexOf(close, pos);
+    if (end < 0) return undefined;
+    texts[block] = cut.slice(pos, end + close.length);
+    pos = end + close.length + 1;
+  }
+  // What is left is the closing line alone, after a line break.
+  const joined = pos === 0 || pos > cut.length || cut.charCodeAt(pos - 1) === 10;
+  return joined && !cut.includes('\n', pos) ? texts : undefined;
 }
 
 function assemble(parts: Part[], cuts: PartCut[]): string {

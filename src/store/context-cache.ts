@@ -5,7 +5,7 @@ import { closeSync, constants as fsConstants, fstatSync, openSync, readFileSync,
 import { atomicWriteWith, writeAllSync } from './fsx.js';
 import { readPrivateFile } from './private-file.js';
 import { joinName } from './names.js';
-import type { OverviewDigest } from '../render/context.js';
+import type { OverviewDigest, StoredCut } from '../render/context.js';
 
 /** What history/stream/stats.ts keeps about messages.jsonl between prompts (its scan resumes from here). */
 export interface HistoryStats {
@@ -65,6 +65,8 @@ export interface KeptBlock {
   digest?: string;
   /** The session state's block: the recent decisions it was rendered with (app/context-recall.ts keptInputs). */
   decisions?: string[];
+  /** Every other block of a cut part: what the cut saw of its parts (render/context.ts cutMemory), to cut again for another session state. */
+  cut?: StoredCut[];
 }
 
 export function cacheFile(stateDir: string): string {
