@@ -7,7 +7,7 @@
 // prompt after a tool call (first-prompt*.cjs: what a prompt with the memory unchanged runs, and
 // the hot state's re-render) and a resumed session's start (first-start*.cjs) of Claude Code,
 // Droid, Qwen Code, Copilot CLI, OpenCode, Codex CLI and Kilo Code (AGENTS below); every agent's tool call (first-tool*.cjs:
-// Claude Code's what its run compiled, the others' their top level alone); the compaction's stages
+// what its run compiled, Gemini CLI's too); the compaction's stages
 // (first-archive*.cjs, first-end*.cjs: Claude Code's, Codex CLI's, OpenCode's and Kilo Code's from
 // their compaction's runs on their own input, the others' their top level alone; ~35-75 M
 // instructions of parsing each, bench/README.md lead14, cmp15); and context-hot.cjs,
@@ -27,17 +27,17 @@ const caches = path.join(root, 'dist', 'code-cache');
  * Each agent whose stages get a cache: its hook input (`input(event, fields, at)`, `at` the session's
  * folders); its start (`start(source)`, source 'startup' or 'resume'), prompt and tool call
  * (`tool(at)`) as [event, fields]; whether its start answers (`startAnswers`: Qwen Code's and
- * Copilot CLI's give the memory part with the first prompt instead); and whether its tool stage's
- * cache holds what its run compiled (`toolCache`) or its top level alone. A cache of the run pays
- * on a stage that runs much code (the prompt, the start: V8 compiles less, and the prompt of an
- * agent without one scavenged once on the bench's session, ~200 page faults) and costs on one
- * that runs little: it holds the bytecode of every function the build's run compiled, read and
- * deserialized whole (Droid's tool call +34..48 page faults with one, bench/README.md, hit10). A
- * cache of the top level alone (made as the stage has loaded, `load` below) spares the parse of
- * the whole file and is small: Qwen Code's tool call −29 faults and −14 M instructions against
- * none (bench/README.md, hit12). So the other agents' tool stages get that one. Codex CLI's and
- * OpenCode's prompt and start had the top-level one alone until agents13: their run's cache costs
- * ~+70 page faults but spares ~13-30 M instructions (~1.5-2 ms of CPU a prompt; bench/README.md).
+ * Copilot CLI's give the memory part with the first prompt instead); and whether only its tool
+ * call's run is cached (`toolOnly`: its start and prompt keep their top level's cache). A cache of
+ * the run holds the bytecode of every function the build's run compiled, read and deserialized
+ * whole; a cache of the top level alone (made as the stage has loaded, `load` below) spares the
+ * parse of the whole file and is small, but every function the hook runs is then compiled
+ * lazily. Every tool stage gets its run's: against the top level's, +10..+39 page faults and
+ * −11..−13 M instructions on every tool call of OpenCode, Codex CLI and the others since the stages
+ * lost their `__esm` wrappers (bench/README.md, tool17; hit10 and hit12 had found the trade a wash
+ * or a loss on the larger stages of then). Codex CLI's and OpenCode's prompt and start had the
+ * top-level one alone until agents13: their run's cache costs ~+70 page faults but spares
+ * ~13-30 M instructions (~1.5-2 ms of CPU a prompt; bench/README.md).
  * `compaction(at)`: its compaction's hooks, each [event, fields, what the agent does before it],
  * run last, each caching its stage's run (first-archive*, first-end*): ~60-100 more page faults
  * than the top level's cache, ~20-40 M fewer instructions (bench/README.md, lead14, cmp15).
@@ -50,7 +50,6 @@ const AGENTS = {
     start: (source) => ['SessionStart', { source }],
     prompt: ['UserPromptSubmit', { prompt: 'next' }],
     tool: (at) => ['PostToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(at.project, 'a.ts'), old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 't' }],
-    toolCache: true,
     // context-memory.cjs's cache (the render every agent's prompt and start load beside their stage) is made by its runs.
     renderCache: true,
     // Its compaction, each hook's run cached (first-archive.cjs, first-end.cjs: SessionEnd's stage too).
@@ -98,6 +97,16 @@ const AGENTS = {
       ['PreCompact', { turn_id: 't', trigger: 'auto' }, () => writeFileSync(at.transcript, codexRollout(at, false))],
       ['PostCompact', { turn_id: 't', trigger: 'auto' }, () => writeFileSync(at.transcript, codexRollout(at, true))],
     ],
+  },
+  // Its tool call alone (toolOnly): its start and prompt read a chat file this session does not
+  // have, and keep the top level's cache (topLevelCaches).
+  gemini: {
+    input: (event, fields, at) => ({ ...claudeLike(event, fields, at), timestamp: '2026-11-25T08:00:00.000Z' }),
+    toolOnly: true,
+    startAnswers: false,
+    start: (source) => ['SessionStart', { source }],
+    prompt: ['BeforeAgent', { prompt: 'next' }],
+    tool: () => ['AfterTool', { tool_name: 'run_shell_command', tool_input: { command: 'ls' }, tool_response: { llmContent: 'Output: a.ts\nProcess Group PGID: 1', returnDisplay: '' } }],
   },
   kilo: {
     input: opencodeLike,
@@ -336,13 +345,13 @@ function agentRuns(work, agent, spec) {
     // stage's is made again below).
     ...(spec.renderCache ? [() => runWmem(['set', 'context', 'The tests pass; the build is green.', '--session', at.sid], { dir, cwd: at.project }, `${agent} set`), [spec.prompt[0], { ...spec.prompt[1], prompt: 'after an overview change' }, '1', true]] : []),
     [...tool, undefined, false],
-    [...tool, spec.toolCache ? '1' : 'load', false],
+    [...tool, '1', false],
     // The prompt the user meets most: after a tool call (the hot state changed alone). It runs
     // what a prompt with nothing changed runs, and context-hot's re-render (Claude's: bundled in the stage).
-    [spec.prompt[0], { ...spec.prompt[1], prompt: 'after a tool call' }, '1', true],
+    [spec.prompt[0], { ...spec.prompt[1], prompt: 'after a tool call' }, spec.toolOnly ? undefined : '1', true],
     // The resume after a tool call, as before the prompt's run moved here.
     [...tool, undefined, false],
-    [...spec.start('resume'), '1', spec.startAnswers !== false],
+    [...spec.start('resume'), spec.toolOnly ? undefined : '1', spec.startAnswers !== false],
   ];
   for (const step of runs) {
     if (typeof step === 'function') {

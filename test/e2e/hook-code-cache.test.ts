@@ -18,10 +18,10 @@ import { FIXTURES, ROOT } from '../helpers/cli.js';
 
 const SID = 'code-cache-5d1c9e2a';
 const STAGES = ['first-prompt.cjs', 'first-tool.cjs', 'first-start.cjs'];
-// The other agents' prompt, start and tool stages (a tool stage's cache holds its top level alone:
-// its run compiles too little for a cache of the run to pay, src/entries/build-code-cache.mjs AGENTS).
-// Gemini CLI's too, their top level alone (which needs no run of theirs); Codex CLI's and
-// OpenCode's prompt and start from their own runs, as Droid's.
+// The other agents' prompt, start and tool stages (each tool stage's cache holds what its run
+// compiled, src/entries/build-code-cache.mjs AGENTS). Gemini CLI's prompt and start, their top level
+// alone (which needs no run of theirs); Codex CLI's and OpenCode's prompt and start from their own
+// runs, as Droid's.
 const OTHER_STAGES = ['droid', 'qwen', 'copilot', 'kilo', 'codex', 'gemini', 'opencode'].flatMap((agent) => [`first-prompt-${agent}.cjs`, `first-start-${agent}.cjs`, `first-tool-${agent}.cjs`]);
 // The re-render after a tool call, beside the other agents' prompt and start stages, and the render
 // after the overview changed, beside every agent's: loaded, from a stage bin/wmem.js compiled
@@ -112,7 +112,7 @@ describe('the first stages compiled from their code cache', () => {
    * answer as without the caches; the scripts all three compiled through node:vm. Droid's prompt
    * after its tool call loads context-hot.cjs beside its stage (Claude's stages bundle it): a case
    * that spoils that cache is seen to reach it. Codex's and Droid's tool stages hold the caches of
-   * their top level alone: a case reaches that kind as well.
+   * their runs, made by the build's runs of their own tool calls.
    */
   async function bothAgents(dir: string) {
     const claude = await session(dir);
@@ -173,7 +173,7 @@ describe('the first stages compiled from their code cache', () => {
     expect(cached.map((r) => r.scripts)).toEqual(stages.map((files) => files.map((file) => ({ file, given: true, rejected: false }))));
   }, 120_000);
 
-  it("Codex CLI's stages (its prompt and start cached by its own runs, its tool call by its top level alone) are taken, answering as without them", async () => {
+  it("Codex CLI's stages (its prompt, start and tool call cached by its own runs) are taken, answering as without them", async () => {
     const cached = await session(copyPackage('codex'), '', 'codex');
     expect(cached.map((r) => r.stdout)).toEqual(plainCodex.map((r) => r.stdout));
     // The prompt after the tool call re-renders the session state: context-hot.cjs from its cache too.
@@ -237,6 +237,21 @@ describe('the first stages compiled from their code cache', () => {
       writeFileSync(cacheOf(dir, stage), Buffer.concat([Buffer.from(header(readFileSync(path.join(dir, 'dist', 'fast', stage)), data), 'latin1'), data]));
     }
     expect((await bothAgents(dir)).every((s) => s.given && s.rejected)).toBe(true);
+  }, 120_000);
+
+  it("every agent's tool stage is cached from its run, not from its top level alone (a tool call then compiles little of what it runs)", () => {
+    // The cache of the top level alone, as topLevelCaches would make it, in a copy: the build's
+    // holds the bytecode of the tool call's functions besides (about twice the bytes); one of the
+    // top level alone made every function the hook runs compile lazily (~+11-13 M instructions).
+    const dir = copyPackage('top-level');
+    const tools = { claude: 'PostToolUse', droid: 'PostToolUse', qwen: 'PostToolUse', copilot: 'postToolUse', kilo: 'tool.execute.after', opencode: 'tool.execute.after', codex: 'PostToolUse', gemini: 'AfterTool' };
+    const sizes = Object.entries(tools).map(([agent, event]) => {
+      const stage = agent === 'claude' ? 'first-tool.cjs' : `first-tool-${agent}.cjs`;
+      const home = path.join(dir, `home-${agent}`);
+      execFileSync('node', [path.join(dir, 'bin', 'wmem.js'), 'hook', '--agent', agent, event], { cwd: dir, input: '{}', env: { PATH: process.env.PATH ?? '', HOME: home, WMEM_HOME: home, WMEM_CODE_CACHE_WRITE: 'load' } });
+      return { stage, built: dataOf(readFileSync(cacheOf(ROOT, stage))).length, topLevel: dataOf(readFileSync(cacheOf(dir, stage))).length };
+    });
+    expect(sizes.filter((s) => s.built < 1.5 * s.topLevel)).toEqual([]);
   }, 120_000);
 });
 
