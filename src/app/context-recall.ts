@@ -181,8 +181,17 @@ function recutCut(kept: { text: string; blocks: Record<string, KeptBlock> }, bef
   if (length - was > budget - kept.text.length || lineCount(before) !== lineCount(after)) return undefined;
   const lengths = MEMORY_BLOCKS.map((name) => (name === 'session_state' ? length : lengthOf(kept.blocks[name] ?? { key: '' })));
   if (!lengths.every((n): n is number => typeof n === 'number') || fitsWhole(lengths.map((n) => ({ key: '', length: n })), budget)) return undefined;
-  const text = recutMemory(kept.text, Object.fromEntries(MEMORY_BLOCKS.map((name) => [name, kept.blocks[name]?.cut])), after, budget, w);
+  const text = recutQuietly(() => recutMemory(kept.text, Object.fromEntries(MEMORY_BLOCKS.map((name) => [name, kept.blocks[name]?.cut])), after, budget, w));
   return text === undefined ? undefined : { text, length };
+}
+
+/** The recut, or undefined when it throws: it reads records from a file, and the full render answers whatever they hold. */
+function recutQuietly(recut: () => string | undefined): string | undefined {
+  try {
+    return recut();
+  } catch {
+    return undefined;
+  }
 }
 
 const lineCount = (text: string | undefined) => (text ? text.split('\n').length : 0);

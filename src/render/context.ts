@@ -449,7 +449,7 @@ export function recutMemory(cut: string, records: Partial<Record<Block, unknown>
       recorded.push(...own.map(() => undefined));
       continue;
     }
-    const mine = recordsOf(records[block]);
+    const mine = recordsOf(records[block], budget);
     if (!mine) return undefined;
     parts.push(...mine.map((r) => standIn(block, r, budget)));
     recorded.push(...mine);
@@ -467,11 +467,27 @@ export function recutMemory(cut: string, records: Partial<Record<Block, unknown>
   return text.length <= budget ? text : undefined;
 }
 
-/** A block's records read back (recordFrom); undefined when any is not one this code writes. */
-function recordsOf(stored: unknown): CutRecord[] | undefined {
+/** A block's records read back (recordFrom); undefined when any is not one this code writes for `budget`. */
+function recordsOf(stored: unknown, budget: number): CutRecord[] | undefined {
   if (!Array.isArray(stored)) return undefined;
   const records = stored.map(recordFrom);
-  return records.every((r): r is CutRecord => r !== undefined) ? records : undefined;
+  return records.every((r): r is CutRecord => r !== undefined && fitsBudget(r, budget)) ? records : undefined;
+}
+
+/** Past this many entries a part is rendered from its inputs: standIn lays out one entry each. */
+const MAX_STOOD_IN = 1_000_000;
+
+/**
+ * Whether a record read from the disk holds what recordOf writes for `budget`: a header no longer
+ * than the budget, its sizes every entry's or stopped past the budget, and a bounded count. The
+ * cache is a file: a damaged number must send the prompt to the full render, never lay out a
+ * header or entries of any size it names (standIn).
+ */
+function fitsBudget(r: CutRecord, budget: number): boolean {
+  if (r.header > budget || r.count > MAX_STOOD_IN) return false;
+  let total = r.header;
+  for (const size of r.sizes) total += size;
+  return r.sizes.length === r.count || total > budget;
 }
 
 /**

@@ -130,4 +130,18 @@ describe('recutMemory', () => {
     // A record that is not of the cut the text holds (it kept none): the cut chosen again differs from it.
     expect(recutMemory(text, { ...records, working_memory: [[...task.slice(0, 7), 0, task[8]]] }, after, 1210, RELATIVE_WHERE)).toBeUndefined();
   });
+
+  it('refuses damaged numbers in a record without laying out what they name', () => {
+    const inputs = (state: string): MemoryInputs => ({ overview: { preamble: '', sections: [{ id: 'task', text: `## task\n${'- long entry here\n'.repeat(200)}`, empty: false }], maintained: true }, scratchLines: ['- a note'], sessionState: state });
+    const after = 'Open errors:\n- [test] FAIL (#ab, 10×)';
+    const { text, records } = cutMemory(inputs('Open errors:\n- [test] FAIL (#ab, 9×)'), 1210);
+    const task = records!.working_memory![0];
+    const damaged = (at: number, value: number) => ({ ...records, working_memory: [task.map((v, i) => (i === at ? value : v))] });
+    // [label, header, flags, share, rank, count, pinned, taken, sizes]: a count of 3e8 entries or a
+    // header of 1e12 characters would exhaust the heap or throw; a count its sizes do not account
+    // for is not one cutMemory writes.
+    expect(recutMemory(text, damaged(5, 3e8), after, 1210, RELATIVE_WHERE)).toBeUndefined();
+    expect(recutMemory(text, damaged(1, 1e12), after, 1210, RELATIVE_WHERE)).toBeUndefined();
+    expect(recutMemory(text, { ...records, working_memory: [[...task.slice(0, 8), [1]]] }, after, 1210, RELATIVE_WHERE)).toBeUndefined();
+  });
 });
