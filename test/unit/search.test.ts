@@ -243,6 +243,18 @@ describe("the ranking's bound", () => {
     expect(summed.walk.walks).toBe(1);
     expect(expected.some(([source]) => source === 1)).toBe(true);
   });
+
+  it("never leaves out a conversation whose lines win only by their day's share: its bound counts the best day", () => {
+    // 150 matching lines of 2,000, all on one day of 40, boosted less than the 300 other lines:
+    // the day's score is what puts them first. A bound that forgot the day would skip the conversation.
+    const days = Array.from({ length: 40 }, (_, d): [number, string] => [d ? 151 + (d - 1) * 45 : 1, `2026-01-${String(d + 1).padStart(2, '0')}`]);
+    const dayShape = [{ conversation: false }, { conversation: true, lines: 2000, days }];
+    const near = [{ boost: 1, recency: 1 }, { boost: 0.97, recency: 1 }];
+    const walked = ranked([pool(0, 300, 10).pool, pool(1, 150, 10, { maxTf: undefined }).pool], near, dayShape);
+    const summed = ranked([pool(0, 300, 10).pool, pool(1, 150, 10, { forEachDay: (fn) => fn(1, [0], 150) }).pool], near, dayShape);
+    expect(walked[0][0]).toBe(1);
+    expect(summed).toEqual(walked);
+  });
 });
 
 describe('short lines', () => {
