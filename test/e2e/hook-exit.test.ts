@@ -46,7 +46,11 @@ it('ends as soon as the hook answered: no further turn of the event loop, the ex
 
 it('waits for work still pending, as a process left to end by itself', async () => {
   const r = await hook('UserPromptSubmit', { prompt: 'next' }, { WMEM_TEST_PENDING: '1' });
-  expect(r).toMatchObject({ exitCode: 0, stderr: '', marks: ['timer ran', 'loop emptied', 'exit 0'] });
+  expect(r).toMatchObject({ exitCode: 0, stderr: '' });
+  // The timer runs before the exit. Then the loop empties by itself ('beforeExit'), or, on a
+  // machine slow enough that the timer is due before endIfIdle's second look (one turn later),
+  // that look finds nothing left and ends it: both wait for the work, which is what matters.
+  expect([['timer ran', 'loop emptied', 'exit 0'], ['timer ran', 'exit 0']]).toContainEqual(r.marks);
 });
 
 it('`wmem context` answered from its answer cache ends the same way', async () => {
