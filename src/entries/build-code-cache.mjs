@@ -166,8 +166,10 @@ function codexRollout(at, compacted) {
  * Runs the hooks that write the caches, in a temporary home, then checks each cached stage routes
  * its import()s. Every cache is made anew (a cache left from an earlier build of other stage bytes
  * would only be refused at run time). An agent whose runs fail loses the caches its runs wrote (a
- * run that failed half way may have cached an unusual path), and gets no top-level cache either
- * (what failed may be its stages' top level); the other agents keep their speed-up.
+ * run that failed half way may have cached an unusual path); its stages may still get the cache of
+ * their top level alone through another name routed to them (first-routes.json's aliases, such as
+ * `gemini-cli`): a top level that fails fails that run too, which then keeps nothing. The other
+ * agents keep their speed-up.
  */
 function makeCaches() {
   rmSync(caches, { recursive: true, force: true });
@@ -208,8 +210,8 @@ function undoneOnFailure(make, failed) {
 }
 
 /**
- * The prompt, start, tool and compaction stages the runs above left without a cache (those of the
- * agents AGENTS has no runs for, Gemini CLI's, and the compaction stages of the agents without a
+ * The prompt, start, tool and compaction stages the runs above left without a cache (Gemini CLI's start and
+ * prompt, its runs being its tool call's alone, and the compaction stages of the agents without a
  * `compaction` in AGENTS): each gets the cache of its top level alone,
  * which the path a run takes cannot change, from one hook of an event routed to it
  * (first-routes.json) in a home of its own. What that hook then does with an empty input is not

@@ -84,8 +84,8 @@ describe('a real rollout', () => {
     writeFileSync(file, `${line('call_a', 3)}\n${JSON.stringify({ type: 'event_msg', payload: { type: 'x', pad: 'p'.repeat(600_000) } })}\n`);
     expect(await findCommandOutcome(file, 'call_a')).toMatchObject({ exitCode: 3 });
     expect(await findCommandOutcome(file, 'call_a', 300_000)).toBeUndefined();
-    // An output longer than the command's first read (16 KiB), multi-byte across its start: whole.
-    for (const pad of [7_000, 7_001, 7_002]) {
+    // An output longer than the first read (64 KiB), multi-byte across its start: whole.
+    for (const pad of [14_000, 14_001, 14_002]) {
       const output = 'é✓'.repeat(pad);
       writeFileSync(file, `${line('call_a', 3)}\n${JSON.stringify({ type: 'event_msg', payload: { type: 'item_completed', item: { type: 'CommandExecution', id: 'call_b', exit_code: 1, status: 'failed', aggregated_output: output } } })}\n${JSON.stringify({ type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_b', output } })}\n`);
       expect(await findCommandOutcome(file, 'call_b')).toEqual({ exitCode: 1, status: 'failed', output });

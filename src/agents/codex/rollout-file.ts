@@ -31,19 +31,12 @@ export const SEARCH_BYTES = 8 * 1024 * 1024;
  */
 const FIRST_SPAN = 64 * 1024;
 
-/**
- * How much is read first for a command's outcome (every Codex tool call): its `item_completed`
- * line is the last or nearly, and most commands print little; a longer output costs one more read.
- * 16 KB touches 12 fewer pages than FIRST_SPAN on every tool call (bench/README.md, tool17).
- */
-const COMMAND_FIRST_SPAN = 16 * 1024;
-
-/** The first answer `match` gives on the rollout's lines, newest first, within `limit` bytes of the end, `first` read first. */
-async function fromEnd<T>(file: string, match: (line: string) => T | undefined, limit: number, first = FIRST_SPAN): Promise<T | undefined> {
+/** The first answer `match` gives on the rollout's lines, newest first, within `limit` bytes of the end. */
+async function fromEnd<T>(file: string, match: (line: string) => T | undefined, limit: number): Promise<T | undefined> {
   const handle = await openRegularFile(file);
   try {
     const size = (await handle.stat()).size;
-    for (let span = Math.min(size, first); ; span = Math.min(size, limit, span * 4)) {
+    for (let span = Math.min(size, FIRST_SPAN); ; span = Math.min(size, limit, span * 4)) {
       const buf = Buffer.allocUnsafe(span);
       const { bytesRead } = await handle.read(buf, 0, span, size - span);
       // The first line may be cut by the chunk start: skipped unless the chunk starts the file.
@@ -74,7 +67,7 @@ function newestMatch<T>(bytes: Buffer, cut: boolean, match: (line: string) => T 
 
 /** The outcome of command `callId`, or undefined when it is not near the end. */
 export function findCommandOutcome(file: string, callId: string, limit = SEARCH_BYTES): Promise<CommandOutcome | undefined> {
-  return fromEnd(file, (line) => commandOutcomeOf(line, callId), limit, COMMAND_FIRST_SPAN);
+  return fromEnd(file, (line) => commandOutcomeOf(line, callId), limit);
 }
 
 /** The summary of the last compaction, or undefined when none is near the end. */
