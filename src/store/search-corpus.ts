@@ -7,7 +7,7 @@ import { DAY, TIMESTAMP_KEY, decodeText } from './archive-bytes.js';
 import path from 'node:path';
 import { nameHash } from '../memory/hash.js';
 import { atomicWrite, atomicWriteWith, createExclusive, listInside, lockHeldByLiveProcess, processAlive, staysInside } from './fsx.js';
-import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured, type IndexedScan } from './search-index.js';
+import { ensureIndexUpTo, INDEX_MIN_BYTES, scanIndexed, type Ensured, type IndexedScan, type IndexedScanOptions } from './search-index.js';
 import { CorruptIndex, type IndexView } from '../memory/search-index.js';
 import { COMPACTION_JOURNAL, sessionPaths, type SessionPaths } from './paths.js';
 import { workspaceFilePath } from './workspace.js';
@@ -618,7 +618,7 @@ function listSources(scope: SearchScope): { sources: Source[]; sessionOf: Map<st
  * (its header checked out, a section did not): the index is dropped, so the next search or the
  * background indexing builds it again, and this search scans the text instead.
  */
-function scanThroughIndex(paths: SessionPaths, source: Source, textFile: string, view: IndexView, query: Query, i: number, out: Scanned, options: { plain: boolean; skipLine?: (line: string) => boolean; match: (word: string) => number[]; weigh?: (postingBytes: number) => void; days?: readonly DayRun[] }): (IndexedScan & { indexFile?: string }) | undefined {
+function scanThroughIndex(paths: SessionPaths, source: Source, textFile: string, view: IndexView, query: Query, i: number, out: Scanned, options: IndexedScanOptions & { plain: boolean; match: (word: string) => number[] }): (IndexedScan & { indexFile?: string }) | undefined {
   const before = { candidates: out.candidates.length, pools: out.pools.length };
   const indexFile = indexFileOf(paths, source);
   try {

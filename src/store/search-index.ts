@@ -430,13 +430,22 @@ export interface IndexedScan {
   damaged(): boolean;
 }
 
+/** How an indexed file is scanned: the scan's own options (scanText's), and for archived messages the day runs, whose sums the count pass adds up. */
+export interface IndexedScanOptions {
+  plain?: boolean;
+  skipLine?: (line: string) => boolean;
+  match?: (word: string) => number[];
+  weigh?: (postingBytes: number) => void;
+  days?: readonly DayRun[];
+}
+
 /**
  * Candidates of a file through its index, the same a scan of the whole file gives: term counts
  * from the index; a candidate's text read only if the ranking asks for it (the best few hundred),
  * rescanned then for the part of a long line it shows. Lines with a non-ASCII word that may match
  * are read and rescanned at once.
  */
-export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[]; weigh?: (postingBytes: number) => void; days?: readonly DayRun[] }): IndexedScan {
+export function scanIndexed(textFile: string, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: IndexedScanOptions): IndexedScan {
   const reader = new LineReader(textFile, view);
   try {
     return scanThrough(reader, view, query, source, out, pools, options);
@@ -448,7 +457,7 @@ export function scanIndexed(textFile: string, view: IndexView & { close?(): void
   }
 }
 
-function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: { plain?: boolean; skipLine?: (line: string) => boolean; match?: (word: string) => number[]; weigh?: (postingBytes: number) => void; days?: readonly DayRun[] }): IndexedScan {
+function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, query: Query, source: number, out: Candidate[], pools: CandidatePool[], options: IndexedScanOptions): IndexedScan {
   const plain = Boolean(options.plain);
   const match = options.match ?? wordMatcher(query, plain);
   const gathered = gather(view, query, plain, match, options.weigh, options.days);
