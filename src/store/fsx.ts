@@ -12,6 +12,7 @@ import { shellQuote } from '../ui/shell.js';
 import { LockedError, tryLockDir } from './lock.js';
 import { joinName } from './names.js';
 import { isMiss, notRegular, READ_FLAGS, readRegularSync } from './regular-file.js';
+import { openFd, type FdHandle } from './fd-handle.js';
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -327,18 +328,18 @@ export async function createExclusive(file: string, data: string, options: Pick<
  */
 export async function appendDurably(file: string, text: string, options: { onNewLine?: boolean; what?: string } = {}): Promise<void> {
   await ensureDir(path.dirname(file), true);
-  let handle: fs.FileHandle | undefined;
+  let handle: FdHandle | undefined;
   let before: number | undefined;
   try {
     // Non-blocking: opening a planted FIFO to write would wait for a reader for ever (ENXIO instead).
-    handle = await fs.open(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, FILE_MODE);
+    handle = await openFd(file, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, FILE_MODE);
     const st = await handle.stat();
     if (!st.isFile()) throw notRegular(file, st);
     before = st.size;
     let prefix = '';
     if (options.onNewLine && before > 0) {
       const last = Buffer.alloc(1);
-      const reader = await fs.open(file, fsc.O_RDONLY | fsc.O_NOFOLLOW);
+      const reader = await openFd(file, fsc.O_RDONLY | fsc.O_NOFOLLOW);
       try {
         await reader.read(last, 0, 1, before - 1);
       } finally {

@@ -271,9 +271,11 @@ const link = fs.promises.link; fs.promises.link = async function (from, to) { re
   // (its writes run one after the other), and each ends as soon as it has answered (process.exit),
   // not by a natural exit that tears its heap down: PreCompact answers from inside a folder fsync's
   // callback, whose request still counts as active there (bin/wmem.js endIfIdle).
-  it('the compaction hooks stamp without a time zone, and end once they have answered; PostCompact starts no thread pool', async () => {
+  it('the compaction hooks stamp without a time zone, load no node:fs promise API, and end once they have answered; PostCompact starts no thread pool', async () => {
     await answer('SessionStart', { source: 'startup' });
+    // fs.promises loads node:internal/fs/promises and what it needs: ~100 page faults (store/fd-handle.ts).
     const probe = await recorder('ends', `
+const promises = Object.getOwnPropertyDescriptor(fs, 'promises'); Object.defineProperty(fs, 'promises', { ...promises, get() { recorded.push('fs.promises'); return promises.get.call(this); } });
 const toISO = Date.prototype.toISOString; Date.prototype.toISOString = function () { recorded.push('toISOString'); return toISO.call(this); };
 const cb = fs.fsync; fs.fsync = function (...args) { recorded.push('fsync in the thread pool'); return cb.apply(this, args); };
 const exit = process.exit; process.exit = function (...args) { recorded.push('process.exit'); return exit.apply(this, args); };`);

@@ -1,15 +1,16 @@
 // Durable writes: a file written in pieces to a temp name, fsynced, then given its final name
 // (never overwriting), raw appends that are fsynced, and the names of temps and new files.
-import { promises as fs, constants as fsc } from 'node:fs';
+import { constants as fsc } from 'node:fs';
 import path from 'node:path';
 import { FILE_MODE, ensureDir, fsyncDir } from '../../store/fsx.js';
+import { linkFile, openFd, unlinkFile, type FdHandle } from '../../store/fd-handle.js';
 import { fsError } from '../../ui/errors.js';
 import { sha256, type Sha256 } from '../../memory/hash.js';
 import { CHUNK, readChunks } from './read.js';
 
 /** A file written in pieces to a temp name, fsynced, then linked into place (never overwriting). */
 export class DurableFile {
-  private handle?: fs.FileHandle;
+  private handle?: FdHandle;
   private buffered: Buffer[] = [];
   private bufferedBytes = 0;
   private text: string[] = [];
@@ -27,7 +28,7 @@ export class DurableFile {
   async open(): Promise<this> {
     await ensureDir(path.dirname(this.temp), true);
     try {
-      this.handle = await fs.open(this.temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_TRUNC, FILE_MODE);
+      this.handle = await openFd(this.temp, fsc.O_WRONLY | fsc.O_CREAT | fsc.O_TRUNC, FILE_MODE);
     } catch (err) {
       throw fsError(err, 'create', this.temp);
     }
@@ -143,7 +144,7 @@ export class DurableFile {
   async discard(): Promise<void> {
     await this.handle?.close().catch(() => {});
     this.handle = undefined;
-    await fs.unlink(this.temp).catch(() => {});
+    await unlinkFile(this.temp).catch(() => {});
   }
 }
 
@@ -151,16 +152,16 @@ export { fsyncDir };
 /** Gives a complete temp file its final name, failing if that name is taken; the temp goes. */
 export async function linkInto(temp: string, final: string): Promise<void> {
   try {
-    await fs.link(temp, final);
+    await linkFile(temp, final);
   } catch (err) {
     throw fsError(err, 'create', final);
   }
-  await fs.unlink(temp).catch(() => {});
+  await unlinkFile(temp).catch(() => {});
   await fsyncDir(path.dirname(final));
 }
 /** Appends raw bytes in one write and fsyncs (bytes, not text: nothing is re-encoded). */
 export async function appendBytes(file: string, bytes: Buffer): Promise<void> {
-  const handle = await fs.open(file, 'a', FILE_MODE).catch((err) => {
+  const handle = await openFd(file, 'a', FILE_MODE).catch((err) => {
     throw fsError(err, 'append to', file);
   });
   try {

@@ -1,10 +1,11 @@
 // Sweeping what killed wmem processes left in a session: their temp files (by the pid in the
 // name, once that process is gone) and write-file-atomic's leftovers (once stale).
-import { promises as fs, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { isAtomicWriteLeftover, ownTempPid } from '../../store/temp-names.js';
 import type { Session } from '../../store/session.js';
 import { processAlive } from '../../store/fsx.js';
+import { lstatFile, unlinkFile } from '../../store/fd-handle.js';
 
 
 /**
@@ -25,7 +26,7 @@ export async function removeStaleTemps(dirs: string[]): Promise<number> {
     for (const name of names) {
       const pid = ownTempPid(name);
       if (pid === undefined || pid === process.pid || processAlive(pid)) continue;
-      await fs.unlink(path.join(dir, name)).then(
+      await unlinkFile(path.join(dir, name)).then(
         () => removed++,
         () => {},
       );
@@ -52,9 +53,9 @@ export async function removeAtomicLeftovers(dirs: string[], stateDir: string, mi
     for (const name of names) {
       if (!isAtomicWriteLeftover(name, dir === stateDir)) continue;
       const file = path.join(dir, name);
-      const st = await fs.lstat(file).catch(() => undefined);
+      const st = await lstatFile(file).catch(() => undefined);
       if (!st?.isFile() || now - st.mtimeMs < minAgeMs) continue;
-      await fs.unlink(file).then(
+      await unlinkFile(file).then(
         () => removed++,
         () => {},
       );

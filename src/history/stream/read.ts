@@ -1,9 +1,10 @@
 // Streaming reads of history files: lines as exact byte ranges (terminator included, a last line
 // without newline included as is), forwards or backwards, and raw byte ranges, hashes and line
 // counts. Nothing here holds a whole file in memory.
-import { promises as fs, readSync } from 'node:fs';
+import { readSync } from 'node:fs';
 import { fsError } from '../../ui/errors.js';
 import { READ_FLAGS } from '../../store/regular-file.js';
+import { openFd } from '../../store/fd-handle.js';
 import { sha256 } from '../../memory/hash.js';
 
 export interface RawLine {
@@ -25,7 +26,7 @@ export const CHUNK = 1 << 20;
  * `hash`, if given, is fed every byte read, in order: the digest of the range without a second read.
  */
 export async function* readLineBatches(file: string, range: { start?: number; end?: number; hash?: { update(data: Uint8Array): unknown } } = {}): AsyncGenerator<RawLine[]> {
-  const handle = await fs.open(file, READ_FLAGS).catch((err) => {
+  const handle = await openFd(file, READ_FLAGS).catch((err) => {
     throw fsError(err, 'read', file);
   });
   try {
@@ -79,7 +80,7 @@ export async function* readLines(file: string, range: { start?: number; end?: nu
  */
 export async function* readChunks(file: string, start: number, end: number): AsyncGenerator<Buffer> {
   if (end <= start) return;
-  const handle = await fs.open(file, READ_FLAGS).catch((err) => {
+  const handle = await openFd(file, READ_FLAGS).catch((err) => {
     throw fsError(err, 'read', file);
   });
   const buffers = [Buffer.allocUnsafe(CHUNK), Buffer.allocUnsafe(CHUNK)];
@@ -178,7 +179,7 @@ const FIRST_BACKWARD_PIECE = 64 << 10;
 
 /** Yields the lines of `file` before byte `end`, last first (for planning from the end). */
 export async function* readLinesBackward(file: string, end: number): AsyncGenerator<RawLine> {
-  const handle = await fs.open(file, READ_FLAGS).catch((err) => {
+  const handle = await openFd(file, READ_FLAGS).catch((err) => {
     throw fsError(err, 'read', file);
   });
   try {
