@@ -180,8 +180,7 @@ describe('compaction and session end', () => {
     const probe = await recorder('fsyncs', `
 const named = (fd) => { try { recorded.push(fs.readlinkSync('/proc/self/fd/' + fd)); } catch { recorded.push('?'); } };
 const sync = fs.fsyncSync; fs.fsyncSync = function (fd) { named(fd); return sync.call(this, fd); };
-const cb = fs.fsync; fs.fsync = function (fd, ...rest) { named(fd); return cb.call(this, fd, ...rest); };
-const open = fs.promises.open; fs.promises.open = async function (...args) { const handle = await open.apply(this, args); const own = handle.sync; handle.sync = function () { named(handle.fd); return own.call(this); }; return handle; };`);
+const cb = fs.fsync; fs.fsync = function (fd, ...rest) { named(fd); return cb.call(this, fd, ...rest); };`);
     const result = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }), probe.env);
     expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
@@ -200,7 +199,7 @@ const open = fs.promises.open; fs.promises.open = async function (...args) { con
     await answer('SessionStart', { source: 'startup' });
     // The archive's link fails (a full or failing disk at that instant); the copy's would not.
     const probe = await recorder('links', `
-const link = fs.promises.link; fs.promises.link = async function (from, to) { recorded.push(String(to)); if (String(to).includes('/archive/')) throw Object.assign(new Error('EIO: i/o error, link'), { code: 'EIO' }); return link.call(this, from, to); };`);
+const link = fs.link; fs.link = function (from, to, done) { recorded.push(String(to)); if (String(to).includes('/archive/')) return process.nextTick(done, Object.assign(new Error('EIO: i/o error, link'), { code: 'EIO' })); return link.call(this, from, to, done); };`);
     const result = await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }), probe.env);
     expect(result).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect(await logText()).toMatch(/PreCompact .*EIO/);
