@@ -58,7 +58,7 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   if (!transcript) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
   checkTranscriptPath(transcript);
   // existsSync, not fs.promises.access: loading node:fs's promise API cost this hook ~5 M
-  // instructions, ~100 page faults and a scavenge (store/fd-handle.ts).
+  // instructions and ~80 page faults (store/fd-handle.ts).
   if (!existsSync(transcript)) throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
   if (waitsForCompaction(moment)) return archiveNewCompaction(moment, session);
   const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');

@@ -1,8 +1,8 @@
 // An open file's asynchronous calls through node:fs's callbacks, in the thread pool as a
 // FileHandle's are, without loading node:fs's promise API: `require('node:fs').promises` loads
-// node:internal/fs/promises and what it needs (streams, readline's interface), ~5 M instructions
-// and ~70-110 page faults, and on a compaction's before-hook the young objects it left made V8
-// scavenge once (bench/README.md, cmp18). The hooks' archive path (read.ts, durable.ts,
+// node:internal/fs/promises and what it needs (streams, readline's interface): ~5 M instructions
+// and ~80 page faults of every before-compact hook, the only hooks that loaded it (bench/README.md,
+// cmp18). The hooks' archive path (read.ts, durable.ts,
 // fsx.ts appendDurably: OpenCode's conversation) reads and writes through this instead; the
 // surface is the part of FileHandle they use.
 import { close, fstat, fsync, ftruncate, link, lstat, open, read, unlink, write, type Mode, type OpenMode, type Stats } from 'node:fs';
