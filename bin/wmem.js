@@ -204,6 +204,8 @@ function fromCodeCache(stage, cache, write) {
   const path = require('node:path');
   // Looked up once per process: a stage and context-hot.cjs beside it both go through here.
   const crc32 = (crc32Known ??= [crc32Function()])[0];
+  // Handed to the stage too: the memory part's digest (src/render/memory-resend.ts crcDigest) sums with it.
+  if (crc32) globalThis[Symbol.for('wmem.crc32')] ??= crc32;
   const file = path.join(__dirname, '..', 'dist', 'fast', stage);
   // This file's own Module class: node:module itself would load the ES module loader's internals.
   const Module = module.constructor;

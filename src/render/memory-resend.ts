@@ -33,16 +33,20 @@ export interface ResendPlan {
 }
 
 /**
- * cyrb53 with two seeds in one pass: 106 bits, in plain arithmetic. Not a defence against anyone
- * (the files are the user's own): it tells copies apart on the per-prompt path without loading
- * node:crypto there. A long text (a part rendered again: ~8,000 characters, and its blocks) goes
- * through the same loop compiled to WebAssembly (DIGEST_WASM): in JavaScript a short process pays
- * ~1,600 instructions a character and V8's optimizing compiler on top (~27 M instructions for the
- * part and its blocks, a tenth of such a prompt's), in WebAssembly ~3 M in all. Same bits either way
- * (test/unit/memory-resend.test.ts).
+ * A text's digest: it tells copies apart on the per-prompt path (not a defence against anyone: the
+ * files are the user's own). A short text: cyrb53 with two seeds in one pass, 106 bits in plain
+ * arithmetic. A long one (a part rendered again: ~8,000 characters, and its blocks) by zlib's
+ * native crc32 twice, over its UTF-8 and its UTF-16 bytes (64 bits, its length beside them): in
+ * JavaScript a short process pays ~1,600 instructions a character and V8's optimizing compiler on
+ * top (~27 M for the part and its blocks, a tenth of such a prompt's), and the WebAssembly loop
+ * this replaced woke a V8 worker and the platform's delayed-task thread that the process then
+ * waited for at exit (bench/README.md, prompt17, prompt18). The two forms never equal each other
+ * (a long digest starts with `~`), nor the 28-digit one every copy recorded before prompt18: a
+ * conversation holding such a copy is sent its long blocks once more, then holds the new digests.
  */
 export function digestOf(text: string): string {
-  const [a1, a2, b1, b2] = (text.length >= WASM_FROM && wasmRounds(text)) || jsRounds(text);
+  if (text.length >= CRC_FROM) return crcDigest(text);
+  const [a1, a2, b1, b2] = jsRounds(text);
   return finish(a1, a2) + finish(b1, b2);
 }
 
@@ -62,45 +66,24 @@ export function jsRounds(text: string): [number, number, number, number] {
   return [a1, a2, b1, b2];
 }
 
-/** Below this many characters the JavaScript loop costs less than making the WebAssembly instance (~3 M instructions). */
-const WASM_FROM = 2048;
+/** From this many characters a text is digested by crc32 (below, the loop costs less than a buffer). */
+const CRC_FROM = 2048;
 
-/**
- * jsRounds as a WebAssembly module: `d(n)` reads n UTF-16 code units from byte 16 of its memory
- * `m` (i32.load16_u), mixes each into the four lanes (i32.xor, i32.mul: Math.imul's bits) and
- * stores the lanes at bytes 0, 4, 8, 12. In text form:
- *   (func (export "d") (param $n i32) (local $i i32) (local $a1 i32) (local $a2 i32) (local $b1 i32) (local $b2 i32) (local $c i32)
- *     a1..b2 = the seeds of jsRounds
- *     (block (loop (br_if 1 (i32.ge_u $i $n)) (local.set $c (i32.load16_u offset=16 (i32.shl $i 1)))
- *       (local.set $a1 (i32.mul (i32.xor $a1 $c) 2654435761)) … $a2, $b1, $b2 likewise … (local.set $i (i32.add $i 1)) (br 0)))
- *     (i32.store offset=0 0 $a1) … offset=4 $a2, 8 $b1, 12 $b2)
- *   (memory (export "m") 1)
- */
-const DIGEST_WASM = 'AGFzbQEAAAABBQFgAX8AAwIBAAUDAQABBwkCAWQAAAFtAgAKmwEBmAEBBn9B1o7rhAQhAkHu78b/fSEDQYTpmdoFIQRBvIi0oXwhBQJAA0AgASAATw0BIAFBAXQvABAhBiACIAZzQbHz3fF5bCECIAMgBnNBlcnV+QVsIQMgBCAGc0Gx893xeWwhBCAFIAZzQZXJ1fkFbCEFIAFBAWohAQwACwtBACACNgIAQQAgAzYCBEEAIAQ2AghBACAFNgIMCw==';
+/** zlib's crc32 of bytes, or of a string's UTF-8. */
+export type Crc32 = (data: string | Uint8Array, value?: number) => number;
 
-interface DigestWasm {
-  d: (n: number) => void;
-  m: WebAssembly.Memory;
+/** Where bin/wmem.js's loader leaves the crc32 it holds (zlib's native binding): node:zlib's module would load ~25 modules more. */
+export const CRC32_KEY = Symbol.for('wmem.crc32');
+
+let crc32: Crc32 | undefined;
+
+/** The long form: `~`, the length, the crc32 of the UTF-8 bytes and of the UTF-16 code units as they are (lone surrogates too: UTF-8 makes them all U+FFFD). */
+export function crcDigest(text: string, crc: Crc32 = (crc32 ??= ((globalThis as Record<symbol, unknown>)[CRC32_KEY] as Crc32 | undefined) ?? process.getBuiltinModule('node:zlib').crc32)): string {
+  return `~${text.length.toString(36)}.${hex8(crc(text))}${hex8(crc(Buffer.from(text, 'utf16le')))}`;
 }
-let wasm: DigestWasm | null | undefined;
 
-/** The four lanes by the WebAssembly module; undefined where there is no WebAssembly (node --jitless). */
-export function wasmRounds(text: string): [number, number, number, number] | undefined {
-  if (wasm === undefined) {
-    try {
-      wasm = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(DIGEST_WASM, 'base64'))).exports as unknown as DigestWasm;
-    } catch {
-      wasm = null;
-    }
-  }
-  if (!wasm) return undefined;
-  const need = 16 + text.length * 2;
-  if (wasm.m.buffer.byteLength < need) wasm.m.grow(Math.ceil((need - wasm.m.buffer.byteLength) / 65536));
-  // UTF-16 code units as they are, lone surrogates too: what charCodeAt gives.
-  Buffer.from(wasm.m.buffer).write(text, 16, 'utf16le');
-  wasm.d(text.length);
-  const lanes = new Int32Array(wasm.m.buffer, 0, 4);
-  return [lanes[0], lanes[1], lanes[2], lanes[3]];
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, '0');
 }
 
 function finish(h1: number, h2: number): string {
