@@ -34,24 +34,28 @@ export interface ResendPlan {
 
 /**
  * A text's digest: it tells copies apart on the per-prompt path (not a defence against anyone: the
- * files are the user's own). A short text: cyrb53 with two seeds in one pass, 106 bits in plain
- * arithmetic. A long one (a part rendered again: ~8,000 characters, and its blocks) by zlib's
- * native crc32 twice, over its UTF-8 and its UTF-16 bytes (64 bits, its length beside them): in
- * JavaScript a short process pays ~1,600 instructions a character and V8's optimizing compiler on
- * top (~27 M for the part and its blocks, a tenth of such a prompt's), and the WebAssembly loop
- * this replaced woke a V8 worker and the platform's delayed-task thread that the process then
- * waited for at exit (bench/README.md, prompt17, prompt18). The two forms never equal each other
- * (a long digest starts with `~`), nor the 28-digit one every copy recorded before prompt18: a
- * conversation holding such a copy is sent its long blocks once more, then holds the new digests.
+ * files are the user's own). A short text: cyrbDigest. A long one (a part rendered again: ~8,000
+ * characters, and its blocks; scratch.md's end): crcDigest. In JavaScript a short process pays
+ * ~1,600 instructions a character and V8's optimizing compiler on top (~27 M for the part and its
+ * blocks, a tenth of such a prompt's); the WebAssembly loop that digested long texts before
+ * prompt18 woke a V8 worker and armed the platform's delayed-task thread, which the process then
+ * waited for at exit (bench/README.md, prompt17 and prompt18: ~6 more blocking waits, ~25 faults).
+ * A long digest starts with `~`: it never equals a short one, nor the 28 digits a copy recorded
+ * before prompt18 held for a long text: such a copy is sent its long blocks once more, then holds
+ * the new digests (test/unit/memory-resend.test.ts).
  */
 export function digestOf(text: string): string {
-  if (text.length >= CRC_FROM) return crcDigest(text);
+  return text.length >= CRC_FROM ? crcDigest(text) : cyrbDigest(text);
+}
+
+/** cyrb53 with two seeds in one pass: 106 bits, in plain arithmetic. */
+export function cyrbDigest(text: string): string {
   const [a1, a2, b1, b2] = jsRounds(text);
   return finish(a1, a2) + finish(b1, b2);
 }
 
 /** The four lanes after every character, in JavaScript. */
-export function jsRounds(text: string): [number, number, number, number] {
+function jsRounds(text: string): [number, number, number, number] {
   let a1 = 0xdeadbeef ^ 0x9e3779b9;
   let a2 = 0x41c6ce57 ^ 0x9e3779b9;
   let b1 = 0xdeadbeef ^ 0x85ebca6b;
@@ -66,20 +70,32 @@ export function jsRounds(text: string): [number, number, number, number] {
   return [a1, a2, b1, b2];
 }
 
-/** From this many characters a text is digested by crc32 (below, the loop costs less than a buffer). */
+/** From this many characters a text is digested by crc32 (below, the JavaScript loop costs ~3 M instructions at most). */
 const CRC_FROM = 2048;
 
 /** zlib's crc32 of bytes, or of a string's UTF-8. */
-export type Crc32 = (data: string | Uint8Array, value?: number) => number;
+export type Crc32 = (data: string | Uint8Array) => number;
 
-/** Where bin/wmem.js's loader leaves the crc32 it holds (zlib's native binding): node:zlib's module would load ~25 modules more. */
+/** Where bin/wmem.js's loader leaves the crc32 it holds (zlib's native binding): node:zlib's module would load ~25 modules more (~110 faults). */
 export const CRC32_KEY = Symbol.for('wmem.crc32');
 
 let crc32: Crc32 | undefined;
 
-/** The long form: `~`, the length, the crc32 of the UTF-8 bytes and of the UTF-16 code units as they are (lone surrogates too: UTF-8 makes them all U+FFFD). */
-export function crcDigest(text: string, crc: Crc32 = (crc32 ??= ((globalThis as Record<symbol, unknown>)[CRC32_KEY] as Crc32 | undefined) ?? process.getBuiltinModule('node:zlib').crc32)): string {
-  return `~${text.length.toString(36)}.${hex8(crc(text))}${hex8(crc(Buffer.from(text, 'utf16le')))}`;
+/** The process's crc32: the loader's, else node:zlib's (the same bits). */
+function processCrc32(): Crc32 {
+  return (crc32 ??= ((globalThis as Record<symbol, unknown>)[CRC32_KEY] as Crc32 | undefined) ?? process.getBuiltinModule('node:zlib').crc32);
+}
+
+/**
+ * The long form: `~`, the length, then three crc32 lanes: of the UTF-8 bytes, and of the UTF-16
+ * code units as they are (lone surrogates too, which UTF-8 makes all U+FFFD) in both byte orders.
+ * Each lane is linear in the bits, but each over another arrangement of them: 96 bits against a
+ * random change, and every change within 32 bits of a lane's input is told apart for sure.
+ */
+export function crcDigest(text: string, crc: Crc32 = processCrc32()): string {
+  const units = Buffer.from(text, 'utf16le');
+  const le = crc(units);
+  return `~${text.length.toString(36)}.${hex8(crc(text))}${hex8(le)}${hex8(crc(units.swap16()))}`;
 }
 
 function hex8(n: number): string {
