@@ -532,23 +532,23 @@ const PROXIMITY_WEIGHT = 0.6;
 /** How many of the query's words (each with its related words, counted once) the best window of a line holds. */
 function proximity(query: Query): (text: string) => number {
   const match = wordMatcher(query, false);
+  const inWindow = new Int32Array(query.terms.length);
   return (text) => {
     const groups: number[] = [];
     forEachWord(text, (word) => {
       const hits = match(word);
       groups.push(hits.length ? query.terms[hits[0]].group : -1);
     });
-    const inWindow = new Map<number, number>();
+    // Each group's words in the window, and how many groups have one: counts in a typed array
+    // (a group is a term's index), not a Map's entries set and deleted for every word of the line.
+    inWindow.fill(0);
+    let held = 0;
     let best = 1;
     for (let i = 0; i < groups.length; i++) {
-      if (groups[i] >= 0) inWindow.set(groups[i], (inWindow.get(groups[i]) ?? 0) + 1);
-      const out = groups[i - PROXIMITY_WINDOW];
-      if (out !== undefined && out >= 0) {
-        const left = inWindow.get(out)! - 1;
-        if (left) inWindow.set(out, left);
-        else inWindow.delete(out);
-      }
-      best = Math.max(best, inWindow.size);
+      if (groups[i] >= 0 && inWindow[groups[i]]++ === 0) held++;
+      const out = i >= PROXIMITY_WINDOW ? groups[i - PROXIMITY_WINDOW] : -1;
+      if (out >= 0 && --inWindow[out] === 0) held--;
+      best = Math.max(best, held);
     }
     return best;
   };
