@@ -18,9 +18,11 @@ export function idfOf(df: readonly number[], N: number): number[] {
 
 /**
  * The BM25 score of one document of `length` (the average `avgLength`) from its term counts
- * `tf[at + t]`, the best term of each group counted; `groupBest` is scratch space, one per term.
+ * `tf[at + t]`, the best term of each group counted; `groupBest` is scratch space, one per term:
+ * a typed array, whose map never changes, so that a line's scratch and a day's (search-shape.ts)
+ * are one map to the compiled code (two arrays of numbers were a deopt and a recompile).
  */
-export function bm25(terms: readonly WeightedTerm[], idf: readonly number[], tf: ArrayLike<number>, at: number, length: number, avgLength: number, groupBest: number[]): number {
+export function bm25(terms: readonly WeightedTerm[], idf: readonly number[], tf: ArrayLike<number>, at: number, length: number, avgLength: number, groupBest: Float64Array): number {
   const norm = K1 * (1 - B + (B * length) / avgLength);
   // A loop, not fill(): a few slots, once per scored line, and fill is a call into V8's C++
   // (~10 M instructions over a common query's ~100,000 lines: bench/README.md, search14).

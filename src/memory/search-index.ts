@@ -1127,9 +1127,13 @@ function walkBlocks(lists: { bytes: Uint8Array; hits: number[] }[], width: numbe
     const sorted = blocks === 0 || sparse;
     blocks++;
     const order = sorted ? touched.subarray(0, n).sort() : undefined;
-    for (let j = 0, off = 0; order ? j < n : off < span; j++, off++) {
-      if (order) off = order[j];
-      else if (!seen[off]) continue;
+    // One loop bound and one mark test for both orders (a sorted line is always marked): a dense
+    // block after sorted ones runs no compare the compiled walk has not seen (a common term's
+    // dense blocks were a deopt and a second compile of the whole walk).
+    const end = order ? n : span;
+    for (let j = 0; j < end; j++) {
+      const off = order ? order[j] : j;
+      if (!seen[off]) continue;
       const at = off * width;
       const length = lengths.values[lengthAt + off];
       if (length < shortest) belowShortest = true;

@@ -326,7 +326,7 @@ export function dayScores(terms: readonly WeightedTerm[], shape: readonly ShapeS
   for (const d of days.values()) for (let t = 0; t < T; t++) if (d.tf[t]) df[t]++;
   const idf = idfOf(df, N);
   const avg = allLines / N;
-  const best = new Array<number>(T).fill(0);
+  const best = new Float64Array(T);
   for (const d of days.values()) d.score = bm25(terms, idf, d.tf, 0, d.lines, avg, best);
   return (source, line) => dayAt(source, line, false)?.score ?? 0;
 }

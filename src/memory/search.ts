@@ -369,7 +369,10 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   // One visitor for both walks of a pool (its days' sums, then its ranking): V8 compiles the walk
   // for one call target, not again when the second walk brings another (a search is all first runs).
   let walked = { pool: pools[0], p: 0, addDay: undefined as DayAdd | undefined, bound: Infinity };
-  const conversation = (source: number) => Boolean(options.shape?.[source]?.conversation);
+  // One byte per source: the shapes' objects are of several maps (with days, without), and a
+  // compiled test of them was a deopt when the first conversation came after another source's walk.
+  const conversations = Uint8Array.from(options.shape ?? [], (s) => (s?.conversation ? 1 : 0));
+  const conversation = (source: number) => conversations[source] === 1;
   const visit = (line: number, tf: Int32Array, at: number, length: number) => {
     const { pool, p, addDay } = walked;
     if (addDay) return addDay(pool.source, line, tf, at);
@@ -416,7 +419,9 @@ export function rank(candidates: Candidate[], query: Query, totals: { lines: num
   };
   const boundOf = (pool: CandidatePool) => {
     if (!pool.maxTf || pool.maxTf.some((n) => !Number.isFinite(n))) return Infinity;
-    const value = score.of(pool.maxTf, 0, Math.max(score.shortest, pool.shortest ?? 0), pool.source);
+    // As a typed array of doubles, as a day's counts are (dayScores): bm25 meets that map before
+    // it is compiled, not first in compiled code when a conversation's days are scored after a walk.
+    const value = score.of(Float64Array.from(pool.maxTf), 0, Math.max(score.shortest, pool.shortest ?? 0), pool.source);
     return days && conversation(pool.source) ? dayShare(value, pool.source, bestDay(pool.source)) : value;
   };
   walkForRank(pools, pools.map(boundOf), (pool, p, bound) => {
@@ -495,7 +500,7 @@ function boosted(shortlist: number[], top: TopLines, materialize: (slots: number
 function scorer(query: Query, df: number[], N: number, avgdl: number, sources: SourceInfo[], plain: boolean) {
   const idf = idfOf(df, N);
   const own = query.terms.filter((t) => t.weight === 1).length || 1;
-  const groupBest = new Array<number>(query.terms.length).fill(0);
+  const groupBest = new Float64Array(query.terms.length);
   const out = {
     matched: 0,
     /** The length every line counts as at least (a bound's). */
@@ -527,23 +532,23 @@ const PROXIMITY_WEIGHT = 0.6;
 /** How many of the query's words (each with its related words, counted once) the best window of a line holds. */
 function proximity(query: Query): (text: string) => number {
   const match = wordMatcher(query, false);
+  const inWindow = new Int32Array(query.terms.length);
   return (text) => {
     const groups: number[] = [];
     forEachWord(text, (word) => {
       const hits = match(word);
       groups.push(hits.length ? query.terms[hits[0]].group : -1);
     });
-    const inWindow = new Map<number, number>();
+    // Each group's words in the window, and how many groups have one: counts in a typed array
+    // (a group is a term's index), not a Map's entries set and deleted for every word of the line.
+    inWindow.fill(0);
+    let held = 0;
     let best = 1;
     for (let i = 0; i < groups.length; i++) {
-      if (groups[i] >= 0) inWindow.set(groups[i], (inWindow.get(groups[i]) ?? 0) + 1);
-      const out = groups[i - PROXIMITY_WINDOW];
-      if (out !== undefined && out >= 0) {
-        const left = inWindow.get(out)! - 1;
-        if (left) inWindow.set(out, left);
-        else inWindow.delete(out);
-      }
-      best = Math.max(best, inWindow.size);
+      if (groups[i] >= 0 && inWindow[groups[i]]++ === 0) held++;
+      const out = i >= PROXIMITY_WINDOW ? groups[i - PROXIMITY_WINDOW] : -1;
+      if (out >= 0 && --inWindow[out] === 0) held--;
+      best = Math.max(best, held);
     }
     return best;
   };

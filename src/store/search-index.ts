@@ -469,8 +469,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
       out.push(c);
     }
   }
-  const scan = { query, source, match, plain };
-  const length = new Uint32Array(1);
+  const scan = { query, source, match, plain, view };
   pools.push({
     source,
     df: gathered.df,
@@ -480,10 +479,7 @@ function scanThrough(reader: LineReader, view: IndexView & { close?(): void }, q
     forEachDay: gathered.forEachDay,
     // A shortlisted line's text, and its neighbours (its context; the lines after it in a conversation).
     prefetch: (lines) => reader.prefetch(lines),
-    candidate: (line, tf) => {
-      view.lineValues('lengths', line, 1, length);
-      return new LazyCandidate(reader, scan, line, length[0], tf);
-    },
+    candidate: (line, tf) => new LazyCandidate(reader, scan, line, tf),
   });
   const close = () => {
     reader.close();
@@ -507,19 +503,32 @@ function readOrBlank(reader: LineReader, line: number): string {
   }
 }
 
-/** A candidate whose text is read (and windowed as scanText would) on first use. */
+/**
+ * A candidate whose text is read (and windowed as scanText would) on first use, and its length
+ * too: the ranking had it from the walk, and a read of four bytes for each of the shortlist's
+ * 1,200 lines (a system call each) was a read nothing used.
+ */
 class LazyCandidate implements Candidate {
   private cached: string | undefined;
+  private chars: number | undefined;
   constructor(
     private readonly reader: LineReader,
-    private readonly scan: { query: Query; source: number; match: (word: string) => number[]; plain: boolean },
+    private readonly scan: { query: Query; source: number; match: (word: string) => number[]; plain: boolean; view: IndexView },
     readonly line: number,
-    readonly length: number,
     readonly tf: Int32Array,
   ) {}
 
   get source(): number {
     return this.scan.source;
+  }
+
+  get length(): number {
+    if (this.chars === undefined) {
+      const one = new Uint32Array(1);
+      this.scan.view.lineValues('lengths', this.line, 1, one);
+      this.chars = one[0];
+    }
+    return this.chars;
   }
 
   get text(): string {

@@ -134,6 +134,27 @@ describe('search index', () => {
     expect((await poolOf()).shortest).toBe(6);
   });
 
+  it("makes a pool's candidate without reading its length (the walk gave it to the ranking), and reads it when asked", async () => {
+    writeFileSync(file, 'deploy now\nnothing here\nwe deploy from the main branch\n');
+    const { view } = await ensureIndex(file, index);
+    const pools: CandidatePool[] = [];
+    const scan = scanIndexed(file, view, parseQuery('deploy'), 0, [], pools, {});
+    const walked: [number, number][] = [];
+    pools[0].forEach((line, _tf, _at, length) => walked.push([line, length]), true);
+    const reads: string[] = [];
+    const lineValues = view.lineValues.bind(view);
+    view.lineValues = (section, from, count, into) => {
+      reads.push(`${section} ${from}`);
+      lineValues(section, from, count, into);
+    };
+    const made = walked.map(([line]) => pools[0].candidate(line, new Int32Array(1)));
+    expect(reads).toEqual([]);
+    expect(made.map((c) => [c.line, c.length])).toEqual(walked);
+    expect(made.map((c) => c.text)).toEqual(['deploy now', 'we deploy from the main branch']);
+    expect(reads).toEqual(['lengths 1', 'lengths 3']);
+    scan.close();
+  });
+
   it('a shortest line the walk contradicts marks the index damaged (the search drops it and scans)', async () => {
     writeFileSync(file, `deploy now\nwe deploy from the main branch\nnothing here\n`);
     await ensureIndex(file, index);
