@@ -153,7 +153,11 @@ function loadStage(stage) {
  * files new times, and its caches still serve.
  */
 function cacheHeader(sourceCrc, crc32, data) {
-  return `wmem-code-cache 1 ${sourceCrc.toString(16)} ${crc32(data).toString(16)} ${data.length}\n`;
+  const line = `wmem-code-cache 1 ${sourceCrc.toString(16)} ${crc32(data).toString(16)} ${data.length}`;
+  // Padded to a multiple of 16 bytes: the data then starts where the buffer's allocation is
+  // aligned, and V8 deserializes it in place. Data off an 8-byte boundary it first copies whole
+  // (AlignedCachedData): fresh memory, ~30 page faults for a tool stage's 122 KB cache.
+  return `${line.padEnd(Math.ceil((line.length + 1) / 16) * 16 - 1)}\n`;
 }
 
 /** crc32Function's answer, once asked: [the function or undefined]. */

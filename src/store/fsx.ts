@@ -9,7 +9,7 @@ import path from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { WmemError, fsError, ioError, usageError } from '../ui/errors.js';
 import { shellQuote } from '../ui/shell.js';
-import { LockedError, tryLockDir } from './lock.js';
+import { LockedError, tryLockDir, type TakenLock } from './lock.js';
 import { joinName } from './names.js';
 import { isMiss, notRegular, READ_FLAGS, readRegularSync } from './regular-file.js';
 import { openFd, type FdHandle } from './fd-handle.js';
@@ -389,6 +389,11 @@ interface Hold {
   token: string | undefined;
   /** The lock folder's identity: a takeover removes it and makes another. */
   ino: number;
+  /**
+   * A brief hold's folder mtime as it was made (no heartbeat changes it): a taker's folder, made
+   * once this one was stale, has a later one even where the file system gave it the same inode.
+   */
+  mtimeMs?: number;
   compromised?: Error;
 }
 
@@ -461,14 +466,15 @@ export function assertLocksHeld(): void {
   for (const hold of heldLocks()) {
     if (hold.compromised) throw lostLock(hold, hold.compromised.message);
     let token: string | undefined;
-    let ino: number | undefined;
+    let folder: { ino: number; mtimeMs: number } | undefined;
     try {
       token = hold.token === undefined ? undefined : readRegularSync(ownerFile(hold.lockfilePath), 'utf8');
-      ino = lstatSync(hold.lockfilePath).ino;
+      folder = lstatSync(hold.lockfilePath);
     } catch {
       /* gone: lost */
     }
-    if (token !== hold.token || ino !== hold.ino) throw lostLock(hold, 'its lock folder is no longer the one it made');
+    const same = folder !== undefined && folder.ino === hold.ino && (hold.mtimeMs === undefined || folder.mtimeMs === hold.mtimeMs);
+    if (token !== hold.token || !same) throw lostLock(hold, 'its lock folder is no longer the one it made');
   }
 }
 
@@ -498,10 +504,10 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
   const token = `${process.pid}-${randomHex(16)}`;
   const hold: Hold = { dir, lockfilePath, token, ino: -1 };
   const lockOptions = { staleMs, updateMs: Math.min(1_000, staleMs / 2), brief: options.brief, mode: DIR_MODE, onCompromised: (err: Error) => void (hold.compromised = err) };
-  let release: () => Promise<void>;
+  let taken: TakenLock;
   for (let attempt = 0; ; attempt++) {
     try {
-      release = await tryLockDir(lockfilePath, lockOptions);
+      taken = await tryLockDir(lockfilePath, lockOptions);
       break;
     } catch (err) {
       if (!(err instanceof LockedError)) throw fsError(err, 'lock', dir);
@@ -511,16 +517,25 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
     }
   }
   try {
-    // The token is a plain write: it is only ever compared, and a torn one reads as "lost". On a
-    // full disk it may not fit: the lock folder's identity alone then tells a takeover.
-    hold.token = writeToken(ownerFile(lockfilePath), token);
-    hold.ino = lstatSync(lockfilePath).ino;
+    hold.ino = taken.ino;
+    if (options.brief) {
+      // No owner token: the folder's inode and its mtime as made tell a takeover (no heartbeat
+      // moves it), and a tool call's hook spares the token's create, two reads and its unlink
+      // (file system changes wait on the journal: bench/README.md, tool18). Nothing else reads a
+      // hot-state hold's token (lockHeldByLiveProcess is a compaction's hint).
+      hold.token = undefined;
+      hold.mtimeMs = taken.mtimeMs;
+    } else {
+      // The token is a plain write: it is only ever compared, and a torn one reads as "lost". On a
+      // full disk it may not fit: the lock folder's identity alone then tells a takeover.
+      hold.token = writeToken(ownerFile(lockfilePath), token);
+    }
     // Every commit inside checked the lock first: one lost after the last of them changes nothing
     // that was committed, so the result stands (the exit code says the work was done).
     return await runHolding(hold, fn);
   } finally {
     await removeOwnToken(hold);
-    await release().catch(() => {});
+    await taken.release().catch(() => {});
   }
 }
 

@@ -56,12 +56,19 @@ function removeFolder(lockPath: string): void {
   }
 }
 
+/** A lock taken: its release, and the identity of the folder this process made (as it made it). */
+export interface TakenLock {
+  release: () => Promise<void>;
+  ino: number;
+  mtimeMs: number;
+}
+
 /**
  * Takes the lock once (no waiting): resolves to its release, or rejects with LockedError. The
  * calls are synchronous (each takes microseconds): an asynchronous one would start libuv's thread
  * pool, which costs a hook several milliseconds, mostly at its exit.
  */
-export async function tryLockDir(lockPath: string, options: DirLockOptions): Promise<() => Promise<void>> {
+export async function tryLockDir(lockPath: string, options: DirLockOptions): Promise<TakenLock> {
   takeFolder(lockPath, options, true);
   const made = statSync(lockPath);
   const lock: Held = { path: lockPath, ino: made.ino, mtimeMs: made.mtimeMs, lastUpdate: Date.now(), released: false };
@@ -74,7 +81,7 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
     watchExit();
     heartbeat(lock, options);
   }
-  return async () => {
+  const release = async () => {
     if (lock.released) return;
     stop(lock);
     try {
@@ -84,6 +91,7 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
       /* left to be taken over once stale */
     }
   };
+  return { release, ino: made.ino, mtimeMs: made.mtimeMs };
 }
 
 /**

@@ -1,6 +1,6 @@
 // The session lock is a folder inside the memory tree, so it is private like every other folder.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendFile, mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { createRequire } from 'node:module';
@@ -82,6 +82,25 @@ describe('a lock holder held up past the stale time', () => {
     await expect(outcome).rejects.toThrow(/lost the lock on .*nothing was written/);
     expect(await readFile(file, 'utf8')).toBe('written by the new holder');
   }, 20_000);
+
+  it("a brief hold (a tool call's hot state) writes no owner token, and still refuses to commit once its folder was taken over", async () => {
+    const file = path.join(dir, 'state.json');
+    await writeFile(file, 'before');
+    const lock = path.join(dir, '.lock');
+    const outcome = withLock(dir, async () => {
+      // No token beside the folder: its create, two reads and its unlink are spared on every tool call.
+      expect(existsSync(`${lock}.owner`)).toBe(false);
+      // Taken over as a stale folder is (proper-lockfile's way writes no token): removed and made
+      // again, which the file system may give the same inode (ext4 does), with a later mtime.
+      await rmdir(lock);
+      await mkdir(lock);
+      const later = new Date(Date.now() + 10_000);
+      await utimes(lock, later, later);
+      await atomicWrite(file, 'written by the old holder');
+    }, { brief: true });
+    await expect(outcome).rejects.toThrow(/lost the lock on .*nothing was written/);
+    expect(await readFile(file, 'utf8')).toBe('before');
+  });
 
   it('a holder that lost its lock leaves the lock folder of the one that took it over', async () => {
     // The one that takes over is a wmem (the store's lock as it ships: it writes its owner token).
