@@ -163,11 +163,6 @@ function cacheHeader(sourceCrc, crc32, data) {
 /** crc32Function's answer, once asked: [the function or undefined]. */
 let crc32Known;
 
-// The memory part's digest (src/render/memory-resend.ts crcDigest) sums with this same crc32, asked
-// for when first used (a stage loaded without a cache, require()'d, has not asked yet): node:zlib's
-// module would load ~25 modules more in the process of every prompt.
-globalThis[Symbol.for('wmem.crc32')] = (data) => (crc32Known ??= [crc32Function()])[0](data);
-
 /**
  * zlib's crc32 (undefined on a Node without it), from zlib's native binding: node:zlib's module
  * loads node:stream and ~25 modules more (~110 page faults, ~2.5 ms on a machine where a fault

@@ -33,29 +33,21 @@ export interface ResendPlan {
 }
 
 /**
- * A text's digest: it tells copies apart on the per-prompt path (not a defence against anyone: the
- * files are the user's own). A short text: cyrbDigest. A long one (a part rendered again: ~8,000
- * characters, and its blocks; scratch.md's end): crcDigest. In JavaScript a short process pays
- * ~1,600 instructions a character and V8's optimizing compiler on top (~27 M for the part and its
- * blocks, a tenth of such a prompt's); the WebAssembly loop that digested long texts before
- * prompt18 woke a V8 worker and armed the platform's delayed-task thread, which the process then
- * waited for at exit (bench/README.md, prompt17 and prompt18: ~6 more blocking waits, ~25 faults).
- * A long digest starts with `~`: it never equals a short one, nor the 28 digits a copy recorded
- * before prompt18 held for a long text: such a copy is sent its long blocks once more, then holds
- * the new digests (test/unit/memory-resend.test.ts).
+ * cyrb53 with two seeds in one pass: 106 bits, in plain arithmetic. Not a defence against anyone
+ * (the files are the user's own): it tells copies apart on the per-prompt path without loading
+ * node:crypto there. A long text (a part rendered again: ~8,000 characters, and its blocks) goes
+ * through the same loop compiled to WebAssembly (DIGEST_WASM): in JavaScript a short process pays
+ * ~1,600 instructions a character and V8's optimizing compiler on top (~27 M instructions for the
+ * part and its blocks, a tenth of such a prompt's), in WebAssembly ~3 M in all. Same bits either way
+ * (test/unit/memory-resend.test.ts).
  */
 export function digestOf(text: string): string {
-  return text.length >= CRC_FROM ? crcDigest(text) : cyrbDigest(text);
-}
-
-/** cyrb53 with two seeds in one pass: 106 bits, in plain arithmetic. */
-export function cyrbDigest(text: string): string {
-  const [a1, a2, b1, b2] = jsRounds(text);
+  const [a1, a2, b1, b2] = (text.length >= WASM_FROM && wasmRounds(text)) || jsRounds(text);
   return finish(a1, a2) + finish(b1, b2);
 }
 
 /** The four lanes after every character, in JavaScript. */
-function jsRounds(text: string): [number, number, number, number] {
+export function jsRounds(text: string): [number, number, number, number] {
   let a1 = 0xdeadbeef ^ 0x9e3779b9;
   let a2 = 0x41c6ce57 ^ 0x9e3779b9;
   let b1 = 0xdeadbeef ^ 0x85ebca6b;
@@ -70,36 +62,45 @@ function jsRounds(text: string): [number, number, number, number] {
   return [a1, a2, b1, b2];
 }
 
-/** From this many characters a text is digested by crc32 (below, the JavaScript loop costs ~3 M instructions at most). */
-const CRC_FROM = 2048;
-
-/** zlib's crc32 of bytes, or of a string's UTF-8. */
-export type Crc32 = (data: string | Uint8Array) => number;
-
-/** Where bin/wmem.js's loader leaves the crc32 it holds (zlib's native binding): node:zlib's module would load ~25 modules more (~110 faults). */
-export const CRC32_KEY = Symbol.for('wmem.crc32');
-
-let crc32: Crc32 | undefined;
-
-/** The process's crc32: the loader's, else node:zlib's (the same bits). */
-function processCrc32(): Crc32 {
-  return (crc32 ??= ((globalThis as Record<symbol, unknown>)[CRC32_KEY] as Crc32 | undefined) ?? process.getBuiltinModule('node:zlib').crc32);
-}
+/** Below this many characters the JavaScript loop costs less than making the WebAssembly instance (~3 M instructions). */
+const WASM_FROM = 2048;
 
 /**
- * The long form: `~`, the length, then three crc32 lanes: of the UTF-8 bytes, and of the UTF-16
- * code units as they are (lone surrogates too, which UTF-8 makes all U+FFFD) in both byte orders.
- * Each lane is linear in the bits, but each over another arrangement of them: 96 bits against a
- * random change, and every change within 32 bits of a lane's input is told apart for sure.
+ * jsRounds as a WebAssembly module: `d(n)` reads n UTF-16 code units from byte 16 of its memory
+ * `m` (i32.load16_u), mixes each into the four lanes (i32.xor, i32.mul: Math.imul's bits) and
+ * stores the lanes at bytes 0, 4, 8, 12. In text form:
+ *   (func (export "d") (param $n i32) (local $i i32) (local $a1 i32) (local $a2 i32) (local $b1 i32) (local $b2 i32) (local $c i32)
+ *     a1..b2 = the seeds of jsRounds
+ *     (block (loop (br_if 1 (i32.ge_u $i $n)) (local.set $c (i32.load16_u offset=16 (i32.shl $i 1)))
+ *       (local.set $a1 (i32.mul (i32.xor $a1 $c) 2654435761)) … $a2, $b1, $b2 likewise … (local.set $i (i32.add $i 1)) (br 0)))
+ *     (i32.store offset=0 0 $a1) … offset=4 $a2, 8 $b1, 12 $b2)
+ *   (memory (export "m") 1)
  */
-export function crcDigest(text: string, crc: Crc32 = processCrc32()): string {
-  const units = Buffer.from(text, 'utf16le');
-  const le = crc(units);
-  return `~${text.length.toString(36)}.${hex8(crc(text))}${hex8(le)}${hex8(crc(units.swap16()))}`;
-}
+const DIGEST_WASM = 'AGFzbQEAAAABBQFgAX8AAwIBAAUDAQABBwkCAWQAAAFtAgAKmwEBmAEBBn9B1o7rhAQhAkHu78b/fSEDQYTpmdoFIQRBvIi0oXwhBQJAA0AgASAATw0BIAFBAXQvABAhBiACIAZzQbHz3fF5bCECIAMgBnNBlcnV+QVsIQMgBCAGc0Gx893xeWwhBCAFIAZzQZXJ1fkFbCEFIAFBAWohAQwACwtBACACNgIAQQAgAzYCBEEAIAQ2AghBACAFNgIMCw==';
 
-function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
+interface DigestWasm {
+  d: (n: number) => void;
+  m: WebAssembly.Memory;
+}
+let wasm: DigestWasm | null | undefined;
+
+/** The four lanes by the WebAssembly module; undefined where there is no WebAssembly (node --jitless). */
+export function wasmRounds(text: string): [number, number, number, number] | undefined {
+  if (wasm === undefined) {
+    try {
+      wasm = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(DIGEST_WASM, 'base64'))).exports as unknown as DigestWasm;
+    } catch {
+      wasm = null;
+    }
+  }
+  if (!wasm) return undefined;
+  const need = 16 + text.length * 2;
+  if (wasm.m.buffer.byteLength < need) wasm.m.grow(Math.ceil((need - wasm.m.buffer.byteLength) / 65536));
+  // UTF-16 code units as they are, lone surrogates too: what charCodeAt gives.
+  Buffer.from(wasm.m.buffer).write(text, 16, 'utf16le');
+  wasm.d(text.length);
+  const lanes = new Int32Array(wasm.m.buffer, 0, 4);
+  return [lanes[0], lanes[1], lanes[2], lanes[3]];
 }
 
 function finish(h1: number, h2: number): string {

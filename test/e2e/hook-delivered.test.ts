@@ -10,7 +10,6 @@ import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { BIN, FIXTURES, sandbox, type Sandbox } from '../helpers/cli.js';
-import { cyrbDigest, splitBlocks } from '../../src/render/memory-resend.js';
 
 const SID = 'hook-delivered-7c1e04b2';
 let box: Sandbox;
@@ -187,39 +186,4 @@ it.runIf(onLinux)('an answer whose reader goes away while it waits is not record
   expect(state?.started).toBeUndefined();
   const log = await readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8');
   expect(log.split('\n').filter((l) => l.includes(sid)).join('\n')).toContain('could not be written to stdout (EPIPE)');
-});
-
-it('a copy recorded before prompt18 (its long texts digested by cyrb53) is sent its long block once, then the state holds the new digests', async () => {
-  const sid = 'hook-delivered-older-2b7f3c90';
-  const prompt = async () => JSON.parse(String((await hook('UserPromptSubmit', { session_id: sid, prompt: 'next' })).stdout || '{}')).hookSpecificOutput?.additionalContext as string | undefined;
-  expect((await hook('SessionStart', { session_id: sid, source: 'startup' })).exitCode).toBe(0);
-  const overview = (await readdir(box.home, { recursive: true })).find((f) => f.endsWith(path.join(sid, 'working-memory', 'overview.md')))!;
-  const file = path.join(box.home, overview);
-  const facts = Array.from({ length: 40 }, (_, i) => `- decision ${i}: the importer keeps its own retry loop`).join('\n');
-  await writeFile(file, (await readFile(file, 'utf8')).replace('## Open Questions\n', `## Open Questions\n${facts}\n`));
-  // The conversation holds no copy (as after a compaction): the prompt sends the part whole.
-  const statePath = path.join(path.dirname(path.dirname(file)), 'state', 'claude-hooks.json');
-  const state = JSON.parse(await readFile(statePath, 'utf8'));
-  delete state.delivered;
-  await writeFile(statePath, JSON.stringify(state));
-  const answer = (await prompt())!;
-  // The memory part, without the context figures the answer adds after it.
-  const part = answer.slice(0, answer.indexOf('\n<context_meta>'));
-  const blocks = splitBlocks(part);
-  const long = blocks.filter((b) => b.text.length >= 2048).map((b) => b.name);
-  expect(long).toEqual(['working_memory']);
-  const now = JSON.parse(await readFile(statePath, 'utf8'));
-  expect(now.delivered.blocks.working_memory).toMatch(/^~/);
-  // The record an older build kept of the same copy: every digest by cyrb53.
-  now.delivered = { ...now.delivered, digest: cyrbDigest(part), blocks: Object.fromEntries(blocks.map((b) => [b.name, cyrbDigest(b.text)])) };
-  await writeFile(statePath, JSON.stringify(now));
-  const again = (await prompt())!;
-  expect(again).toMatch(/^\[wmem: your working memory changed since the copy given earlier in this conversation \(working_memory\)/);
-  expect(again.split('\n').slice(1).join('\n')).toContain(blocks.find((b) => b.name === 'working_memory')!.text);
-  expect(splitBlocks(again).map((b) => b.name).filter((n) => n !== 'notice' && n !== 'context_meta')).toEqual(['working_memory']);
-  const rewritten = JSON.parse(await readFile(statePath, 'utf8')).delivered;
-  expect(rewritten.blocks.working_memory).toMatch(/^~/);
-  expect(rewritten.digest).toMatch(/^~/);
-  // Then the copy is current: only the context figures.
-  expect(await prompt()).toMatch(/^<context_meta>\n[^]*<\/context_meta>$/);
 });
