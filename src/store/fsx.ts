@@ -525,6 +525,10 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
       // hot-state hold's token (lockHeldByLiveProcess is a compaction's hint).
       hold.token = undefined;
       hold.mtimeMs = taken.mtimeMs;
+      // A holder whose stale folder this took over may still be running, and it tells a takeover by
+      // its token (its inode check alone is fooled where the file system gives the new folder the
+      // same inode, as ext4 does): its token goes, as a taker's own token would have replaced it.
+      if (taken.tookOver) removeStaleToken(ownerFile(lockfilePath));
     } else {
       // The token is a plain write: it is only ever compared, and a torn one reads as "lost". On a
       // full disk it may not fit: the lock folder's identity alone then tells a takeover.
@@ -551,6 +555,14 @@ function writeToken(file: string, token: string): string | undefined {
     return token;
   } catch {
     return undefined;
+  }
+}
+
+function removeStaleToken(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    /* none: its holder wrote none, or it is gone */
   }
 }
 

@@ -61,6 +61,8 @@ export interface TakenLock {
   release: () => Promise<void>;
   ino: number;
   mtimeMs: number;
+  /** Whether a stale folder was removed to take it: its holder may still be running. */
+  tookOver: boolean;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface TakenLock {
  * pool, which costs a hook several milliseconds, mostly at its exit.
  */
 export async function tryLockDir(lockPath: string, options: DirLockOptions): Promise<TakenLock> {
-  takeFolder(lockPath, options, true);
+  const tookOver = takeFolder(lockPath, options, true);
   const made = statSync(lockPath);
   const lock: Held = { path: lockPath, ino: made.ino, mtimeMs: made.mtimeMs, lastUpdate: Date.now(), released: false };
   held.add(lock);
@@ -91,7 +93,7 @@ export async function tryLockDir(lockPath: string, options: DirLockOptions): Pro
       /* left to be taken over once stale */
     }
   };
-  return { release, ino: made.ino, mtimeMs: made.mtimeMs };
+  return { release, ino: made.ino, mtimeMs: made.mtimeMs, tookOver };
 }
 
 /**
@@ -104,10 +106,11 @@ function stillOurs(lock: Held, staleMs: number): boolean {
   return st.ino === lock.ino && (st.mtimeMs === lock.mtimeMs || Date.now() - lock.lastUpdate < staleMs);
 }
 
-function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: boolean): void {
+/** Makes the lock folder; true when a stale one was removed first (a takeover). */
+function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: boolean): boolean {
   try {
     mkdirSync(lockPath, { mode: options.mode });
-    return;
+    return false;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     // The second try (after a release or a stale removal) met another taker: it holds the lock now.
@@ -125,6 +128,7 @@ function takeFolder(lockPath: string, options: DirLockOptions, mayTakeOver: bool
   // Stale: left by a process that died. Remove it and race any other taker for the mkdir.
   removeFolder(lockPath);
   takeFolder(lockPath, options, false);
+  return true;
 }
 
 function stop(lock: Held): void {

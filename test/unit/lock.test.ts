@@ -102,6 +102,32 @@ describe('a lock holder held up past the stale time', () => {
     expect(await readFile(file, 'utf8')).toBe('before');
   });
 
+  it("a holder whose stale lock a brief hold took over refuses to commit, though the new folder may have its inode", async () => {
+    // The taker writes no token of its own, so it removes the stale holder's: on ext4 the new
+    // folder often gets the old one's inode back, and the token was then all that told them apart.
+    const file = path.join(dir, 'state.json');
+    await writeFile(file, 'before');
+    const lock = path.join(dir, '.lock');
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    let taker: Promise<string> | undefined;
+    const outcome = withLock(dir, async () => {
+      expect(existsSync(`${lock}.owner`)).toBe(true);
+      // Held up past the stale time (as if no heartbeat had run), then taken over by a tool call.
+      const old = new Date(Date.now() - 60_000);
+      await utimes(lock, old, old);
+      taker = withLock(dir, async () => {
+        await gate;
+        return 'the taker committed';
+      }, { brief: true, staleMs: 2_000 });
+      await atomicWrite(file, 'written by the old holder');
+    }, { staleMs: 2_000 });
+    await expect(outcome).rejects.toThrow(/lost the lock on .*nothing was written/);
+    letGo();
+    expect(await taker).toBe('the taker committed');
+    expect(await readFile(file, 'utf8')).toBe('before');
+  });
+
   it('a holder that lost its lock leaves the lock folder of the one that took it over', async () => {
     // The one that takes over is a wmem (the store's lock as it ships: it writes its owner token).
     const bundle = path.join(dir, 'fsx.cjs');
