@@ -131,7 +131,11 @@ async function* scratchLines(file: string, size: number, hash: Sha256): AsyncGen
 async function openPassFiles(session: Session, now: Date): Promise<PassFiles> {
   const archive = await new DurableFile(tempFor(path.join(session.paths.archiveDir, 'scratch.md'), 'consolidate')).open();
   archive.push(ARCHIVE_HEADER(now));
-  const rest = await new DurableFile(tempFor(session.paths.scratch, 'consolidate')).open();
+  // The archive's temp goes if the second open fails: its file is not closed by the collector (the MCP server runs on).
+  const rest = await new DurableFile(tempFor(session.paths.scratch, 'consolidate')).open().catch(async (err) => {
+    await archive.discard();
+    throw err;
+  });
   return { archive, rest, bodies: new Map(), unopened: [] };
 }
 
