@@ -205,8 +205,12 @@ export interface Candidate {
   line: number;
   /** The line, or a window of it around the first match when the line is very long. */
   text: string;
-  /** The full line's length in characters (BM25's document length). */
-  length: number;
+  /**
+   * The full line's length in characters (BM25's document length). An indexed pool's candidate
+   * reads it from the index on first use (the ranking has it from the walk): read it only while
+   * its scan is open.
+   */
+  readonly length: number;
   /** Occurrences per query term (index into query.terms). */
   tf: number[] | Int32Array;
 }
