@@ -322,11 +322,12 @@ export async function createExclusive(file: string, data: string, options: Pick<
 }
 
 /**
- * Appends `text` in one write() on an O_APPEND descriptor, then fsyncs: concurrent appends never
- * interleave. Never follows a symbolic link. With `onNewLine`, a file whose last line has no
- * newline (a hand edit) gets one first, so the text starts a line of its own.
+ * Appends `text` (or raw bytes, written as they are) in one write() on an O_APPEND descriptor,
+ * then fsyncs: concurrent appends never interleave. Never follows a symbolic link. With
+ * `onNewLine`, a file whose last line has no newline (a hand edit) gets one first, so the text
+ * starts a line of its own.
  */
-export async function appendDurably(file: string, text: string, options: { onNewLine?: boolean; what?: string } = {}): Promise<void> {
+export async function appendDurably(file: string, text: string | Buffer, options: { onNewLine?: boolean; what?: string } = {}): Promise<void> {
   await ensureDir(path.dirname(file), true);
   let handle: FdHandle | undefined;
   let before: number | undefined;
@@ -347,7 +348,7 @@ export async function appendDurably(file: string, text: string, options: { onNew
       }
       if (last[0] !== 0x0a) prefix = '\n';
     }
-    const bytes = Buffer.from(prefix + text, 'utf8');
+    const bytes = typeof text === 'string' ? Buffer.from(prefix + text, 'utf8') : prefix ? Buffer.concat([Buffer.from(prefix), text]) : text;
     const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
     if (bytesWritten !== bytes.length) throw Object.assign(new Error(`short write (${bytesWritten} of ${bytes.length} bytes)`), { code: 'ENOSPC' });
     await handle.sync();

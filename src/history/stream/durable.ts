@@ -2,7 +2,7 @@
 // (never overwriting), raw appends that are fsynced, and the names of temps and new files.
 import { constants as fsc } from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, ensureDir, fsyncDir } from '../../store/fsx.js';
+import { FILE_MODE, appendDurably, ensureDir, fsyncDir } from '../../store/fsx.js';
 import { linkFile, openFd, unlinkFile, type FdHandle } from '../../store/fd-handle.js';
 import { fsError } from '../../ui/errors.js';
 import { sha256, type Sha256 } from '../../memory/hash.js';
@@ -159,17 +159,12 @@ export async function linkInto(temp: string, final: string): Promise<void> {
   await unlinkFile(temp).catch(() => {});
   await fsyncDir(path.dirname(final));
 }
-/** Appends raw bytes in one write and fsyncs (bytes, not text: nothing is re-encoded). */
+/**
+ * Appends raw bytes in one write and fsyncs (bytes, not text: nothing is re-encoded): the store's
+ * durable append, which follows no link and takes a short write back to the file's old length.
+ */
 export async function appendBytes(file: string, bytes: Buffer): Promise<void> {
-  const handle = await openFd(file, 'a', FILE_MODE).catch((err) => {
-    throw fsError(err, 'append to', file);
-  });
-  try {
-    await handle.write(bytes, 0, bytes.length);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await appendDurably(file, bytes, { what: `${bytes.length} bytes` });
 }
 /** A temp name beside `final`: `.<name>.<id>.<pid>.tmp` (hidden; removed by `removeStaleTemps` once its process is gone). */
 export function tempFor(final: string, id: string): string {
