@@ -5,7 +5,7 @@
 // (they are those inputs, as JSON) and so loads neither the files' parsers nor context-memory.cjs.
 import type { ContextCache, KeptBlock } from '../store/context-cache.js';
 import { MEMORY_BLOCKS, RELATIVE_WHERE, blockInputs, cutMemory, joinedBlocks, keptPart, partsOf, recutMemory, recutSessionState, renderBlock, type MemoryInputs, type MemoryWhere, type OverviewDigest, type PartsOf } from '../render/context.js';
-import { digestOf } from '../render/memory-resend.js';
+import { copyOf, digestOf, knownDigests, type KnownDigests } from '../render/memory-resend.js';
 import { sessionStateText } from '../memory/session-state.js';
 import type { Signature } from '../store/answers.js';
 import type { Rendered } from './context.js';
@@ -69,8 +69,20 @@ export function renderOrRecall(cache: ContextCache, code: Signature, base: Memor
   // their lengths and, but the session state's, what the cut saw of their parts (recutState).
   const { text, records } = cutMemory(inputs(), budget, partsNow());
   const cutOf = (block: string) => (records && block !== 'session_state' ? { cut: records[block as keyof typeof records] } : {});
-  cache.memory = { key, text, digest: digestOf(text), blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]), ...cutOf(block) }])) };
-  return { text, digest: cache.memory.digest, dirty: true };
+  const copy = copyOf(text, knownOf(kept?.key === key ? kept : undefined));
+  cache.memory = { key, text, digest: copy.digest, segments: copy.blocks, blocks: Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, { ...withDecisions(blocks[i]), key: blocks[i].key, length: lengthOf(blocks[i]), ...cutOf(block) }])) };
+  return { text, digest: copy.digest, blockDigests: copy.blocks, dirty: true };
+}
+
+/**
+ * The digests the kept part holds, each with the text it is of (copyOf's `known`): a cut part's
+ * segments, or the blocks kept whole. A segment of the new part whose text is the same is not
+ * digested again (the working memory block, ~5,000 characters, when a tool call or a note changed another).
+ */
+function knownOf(kept: ContextCache['memory']): KnownDigests | undefined {
+  if (typeof kept?.text !== 'string') return kept?.blocks;
+  const segments = kept.segments;
+  return segments && typeof segments === 'object' ? knownDigests(kept.text, segments) : undefined;
 }
 
 /** Whether the blocks (their lengths) fit the budget whole, joined. */
@@ -90,7 +102,7 @@ function keepWhole(cache: ContextCache, key: string, blocks: KeptBlock[], render
   });
   const keptBlocks = Object.fromEntries(MEMORY_BLOCKS.map((block, i) => [block, whole[i]]));
   const joined = joinedBlocks(keptBlocks)!;
-  cache.memory = { key, digest: digestOf(joined.text), blocks: keptBlocks };
+  cache.memory = { key, digest: copyOf(joined.text, keptBlocks).digest, blocks: keptBlocks };
   return { text: joined.text, digest: cache.memory.digest, blockDigests: joined.digests, dirty: true };
 }
 
@@ -157,8 +169,10 @@ export function recutState(cache: ContextCache, code: Signature, budget: number,
   if (recut === undefined) return undefined;
   // As renderOrRecall's cut writes it: the session state's key from its sources now, and its whole block's length.
   const state = { ...withDecisions(block), key, length: recut.length ?? block.length };
-  cache.memory = { key: kept.key, text: recut.text, digest: digestOf(recut.text), blocks: { ...kept.blocks, session_state: state } };
-  return { text: recut.text, digest: cache.memory.digest, dirty: true, maintained: sources.maintained };
+  // Every other block's text is the kept cut's: its digest is the kept one (copyOf compares the texts).
+  const copy = copyOf(recut.text, knownOf(kept));
+  cache.memory = { key: kept.key, text: recut.text, digest: copy.digest, segments: copy.blocks, blocks: { ...kept.blocks, session_state: state } };
+  return { text: recut.text, digest: copy.digest, blockDigests: copy.blocks, dirty: true, maintained: sources.maintained };
 }
 
 /**

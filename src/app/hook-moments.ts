@@ -208,6 +208,8 @@ export async function prompt(moment: Moment): Promise<HookResult> {
     const delivered = text.length <= cap && plan.kind !== 'unchanged';
     if (text.length > cap) text = metaText;
     if (delivered) state.delivered = deliveryOf(plan.copy, usage?.boundary, input.transcriptPath);
+    // The copy held is current block by block under another part digest (an older build's record): it takes this one.
+    else if (plan.kind === 'unchanged' && held && plan.copy !== held) state.delivered = { ...held, ...plan.copy };
     state.started = true;
     const replacement = delivered && replaces && !wantMemory ? memory : undefined;
     const sent = !delivered ? '' : wantMemory ? `, memory part too (${why})` : replacement ? ', memory part replaced (it changed)' : `, ${deliveredNote(plan)}`;

@@ -255,14 +255,17 @@ export function joinedBlocks(blocks: Record<string, { text?: string; digest?: st
 
 /**
  * The part a render cache entry holds whole (store/context-cache.ts): its cut text, or its blocks
- * joined; with its digest (and each shown block's, when kept). Undefined when it holds neither.
+ * joined; with its digest (and each shown block's, or the cut text's segments', when kept). Undefined when it holds neither.
  */
-export function keptPart(kept: { digest?: unknown; text?: unknown; blocks?: Record<string, { text?: string; digest?: string }> } | undefined): { text: string; digest: string; blockDigests?: Record<string, string> } | undefined {
+export function keptPart(kept: { digest?: unknown; text?: unknown; segments?: unknown; blocks?: Record<string, { text?: string; digest?: string }> } | undefined): { text: string; digest: string; blockDigests?: Record<string, string> } | undefined {
   if (typeof kept?.digest !== 'string') return undefined;
-  if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest };
+  if (typeof kept.text === 'string') return { text: kept.text, digest: kept.digest, ...(isDigests(kept.segments) ? { blockDigests: kept.segments } : {}) };
   const joined = kept.blocks && joinedBlocks(kept.blocks);
   return joined ? { text: joined.text, digest: kept.digest, blockDigests: joined.digests } : undefined;
 }
+
+/** A record of digests by name (a cut part's segments, as the render cache holds them). */
+const isDigests = (value: unknown): value is Record<string, string> => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((d) => typeof d === 'string');
 
 function wrap(tag: string, body: string): string {
   return `<${tag}>\n${body}\n</${tag}>`;

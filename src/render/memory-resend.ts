@@ -121,7 +121,16 @@ const OPEN = /^<([a-z][a-z0-9_]*)>$/;
  * after13).
  */
 export function splitBlocks(memory: string): Segment[] {
+  return cutBlocks(memory).segments;
+}
+
+/**
+ * splitBlocks' segments, and the part as its pieces in order: each line outside every block (its
+ * text) and each block (its segment's index). The part is exactly its pieces joined by newlines.
+ */
+function cutBlocks(memory: string): { segments: Segment[]; pieces: (string | number)[] } {
   const segments: Segment[] = [];
+  const pieces: (string | number)[] = [];
   const outside: string[] = [];
   for (let pos = 0; pos <= memory.length; ) {
     const end = lineEnd(memory, pos);
@@ -129,16 +138,18 @@ export function splitBlocks(memory: string): Segment[] {
     if (tag) {
       // An unclosed block (a cut render) is kept as it is: it is still what the agent would read.
       const close = closingEnd(memory, tag, end);
+      pieces.push(segments.length);
       segments.push({ name: tag, text: memory.slice(pos, close) });
       pos = close + 1;
       continue;
     }
     const line = memory.slice(pos, end);
+    pieces.push(line);
     if (line.trim()) outside.push(line);
     pos = end + 1;
   }
   if (outside.length) segments.push({ name: 'notice', text: outside.join('\n') });
-  return numbered(segments);
+  return { segments: numbered(segments), pieces };
 }
 
 /** Segments of a name seen before renamed `name#2`, `name#3`…, so that each is told apart. */
@@ -167,9 +178,37 @@ function closingEnd(text: string, tag: string, from: number): number {
   return text.length;
 }
 
-/** The record of a memory part given whole. */
-export function copyOf(memory: string): MemoryCopy {
-  return { digest: digestOf(memory), blocks: Object.fromEntries(splitBlocks(memory).map((s) => [s.name, digestOf(s.text)])) };
+/** A segment's digest known already: reused only for a segment whose text is this very text. */
+export type KnownDigests = Record<string, { text?: unknown; digest?: unknown } | undefined>;
+
+/**
+ * The record of a memory part given whole: each segment's digestOf, and the part's digest composed
+ * from them. The part's digest is digestOf of its outline: its pieces in order (cutBlocks), a line
+ * outside every block as its text, a block as its digest. Two parts with the same outline have the
+ * same lines outside their blocks and, block by block, the same digest: so a part's digest is
+ * as strong as cyrb53 over each block (and over the outline), the same nonlinear hash, and a change
+ * anywhere in a block changes that block's digest with it. What it spares: a prompt after a tool
+ * call changes the session state's block alone, and its part (~8,000 characters) is then digested
+ * as that short block and an outline of ~300 characters, with every other block's digest `known`
+ * (the render cache's, for a block whose text is the same), where digestOf over the whole part
+ * made the WebAssembly instance (a V8 worker woken and a timer thread armed, both joined at exit:
+ * bench/README.md prompt17). Not the digest of the part's text that builds before 2026-11-29
+ * night recorded: such a record is read by its blocks (planResend).
+ */
+export function copyOf(memory: string, known?: KnownDigests): Required<MemoryCopy> {
+  const { segments, pieces } = cutBlocks(memory);
+  const blocks: Record<string, string> = {};
+  for (const { name, text } of segments) {
+    const kept = known?.[name];
+    blocks[name] = kept && kept.text === text && typeof kept.digest === 'string' ? kept.digest : digestOf(text);
+  }
+  const outline = pieces.map((piece) => (typeof piece === 'string' ? `-${piece}` : `=${blocks[segments[piece].name]}`)).join('\n');
+  return { digest: digestOf(outline), blocks };
+}
+
+/** The digests `digests` (a copy's blocks) of the segments of `memory`, each with its text: copyOf's `known`. */
+export function knownDigests(memory: string, digests: Record<string, unknown>): KnownDigests {
+  return Object.fromEntries(splitBlocks(memory).map((s) => [s.name, { text: s.text, digest: digests[s.name] }]));
 }
 
 function header(where: MemoryWhere, changed: string[], gone: string[], whole: boolean): string {
@@ -188,15 +227,19 @@ function header(where: MemoryWhere, changed: string[], gone: string[], whole: bo
 export function planResend(memory: string, held: MemoryCopy | undefined, where: MemoryWhere, options: { whole?: boolean; digest?: string; blocks?: Record<string, string> } = {}): ResendPlan {
   // The usual prompt: nothing changed, and one pass over the text tells (none when the render
   // cache kept the digest with the text: options.digest is digestOf(memory)).
-  const digest = options.digest ?? digestOf(memory);
+  const digest = options.digest ?? copyOf(memory).digest;
   if (held && held.digest === digest) return { kind: 'unchanged', text: '', copy: held, changed: [], gone: [] };
   const segments = splitBlocks(memory);
-  // options.blocks: each block's digestOf, kept with the render (app/context.ts) when `memory` is its blocks whole.
+  // options.blocks: each segment's digestOf, kept with the render (app/context.ts).
   const copy: MemoryCopy = { digest, blocks: Object.fromEntries(segments.map((s) => [s.name, options.blocks?.[s.name] ?? digestOf(s.text)])) };
   if (!held) return { kind: 'whole', text: memory, copy, changed: [], gone: [] };
   const before = held.blocks ?? {};
   const changed = segments.filter((s) => before[s.name] !== copy.blocks![s.name]);
   const gone = Object.keys(before).filter((name) => !(name in copy.blocks!) && name !== 'notice');
+  // Every block as held, under another part digest (a record of a build that digested the part's
+  // text whole, or lines outside the blocks that differ in blank lines alone): the conversation's
+  // copy is current, and the record takes the digest now (the caller saves it).
+  if (held.blocks && !changed.length && Object.keys(before).every((name) => name in copy.blocks!)) return { kind: 'unchanged', text: '', copy, changed: [], gone: [] };
   const names = changed.map((s) => s.name);
   const whole: ResendPlan = { kind: 'whole', text: `${header(where, names, gone, true)}\n${memory}`, copy, changed: names, gone };
   if (options.whole || !held.blocks) return whole;

@@ -42,6 +42,8 @@ export interface ContextCache {
     key: string;
     text?: string;
     digest: string;
+    /** With `text`: each of its segments' digest (render/memory-resend.ts copyOf's blocks), which the part's digest is composed from. */
+    segments?: Record<string, string>;
     blocks?: Record<string, KeptBlock>;
     /**
      * The signatures of the files the part was rendered from and the rest of its inputs, and the
