@@ -10,6 +10,7 @@ import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { BIN, FIXTURES, sandbox, type Sandbox } from '../helpers/cli.js';
+import { copyOf, digestOf } from '../../src/render/memory-resend.js';
 
 const SID = 'hook-delivered-7c1e04b2';
 let box: Sandbox;
@@ -186,4 +187,42 @@ it.runIf(onLinux)('an answer whose reader goes away while it waits is not record
   expect(state?.started).toBeUndefined();
   const log = await readFile(path.join(box.home, 'logs', 'hooks.log'), 'utf8');
   expect(log.split('\n').filter((l) => l.includes(sid)).join('\n')).toContain('could not be written to stdout (EPIPE)');
+});
+
+it('a copy recorded under the part digest of a build before 2026-11-29 night (the part digested whole) is read by its blocks: nothing sent again, the record takes the digest now; a block changed since is sent', async () => {
+  const sid = 'hook-delivered-older-5d2e8a17';
+  const prompt = async () => JSON.parse(String((await hook('UserPromptSubmit', { session_id: sid, prompt: 'next' })).stdout || '{}')).hookSpecificOutput?.additionalContext as string | undefined;
+  expect((await hook('SessionStart', { session_id: sid, source: 'startup' })).exitCode).toBe(0);
+  const overview = (await readdir(box.home, { recursive: true })).find((f) => f.endsWith(path.join(sid, 'working-memory', 'overview.md')))!;
+  const file = path.join(box.home, overview);
+  const facts = Array.from({ length: 40 }, (_, i) => `- decision ${i}: the importer keeps its own retry loop`).join('\n');
+  await writeFile(file, (await readFile(file, 'utf8')).replace('## Open Questions\n', `## Open Questions\n${facts}\n`));
+  // The conversation holds no copy (as after a compaction): the prompt sends the part whole.
+  const statePath = path.join(path.dirname(path.dirname(file)), 'state', 'claude-hooks.json');
+  const stateNow = async () => JSON.parse(await readFile(statePath, 'utf8'));
+  const state = await stateNow();
+  delete state.delivered;
+  await writeFile(statePath, JSON.stringify(state));
+  const answer = (await prompt())!;
+  // The memory part, without the context figures the answer adds after it.
+  const part = answer.slice(0, answer.indexOf('\n<context_meta>'));
+  expect(part.length).toBeGreaterThan(2048);
+  const recorded = await stateNow();
+  expect(recorded.delivered).toMatchObject(copyOf(part));
+  expect(recorded.delivered.digest).not.toBe(digestOf(part));
+  // The record an older build kept of the same copy: the part's text digested whole, each block as now.
+  const older = async () => {
+    const now = await stateNow();
+    await writeFile(statePath, JSON.stringify({ ...now, delivered: { ...now.delivered, digest: digestOf(part) } }));
+  };
+  await older();
+  expect(await prompt()).toMatch(/^<context_meta>\n[^]*<\/context_meta>$/);
+  expect((await stateNow()).delivered.digest).toBe(copyOf(part).digest);
+  // Under the older record again, a block changed since: that block is sent, whole.
+  await older();
+  await writeFile(file, (await readFile(file, 'utf8')).replace('## Open Questions\n', '## Open Questions\n- asked after the update\n'));
+  const again = (await prompt())!;
+  expect(again).toMatch(/^\[wmem: your working memory changed since the copy given earlier in this conversation \(working_memory\)/);
+  expect(again).toContain('- asked after the update');
+  expect(await prompt()).toMatch(/^<context_meta>\n[^]*<\/context_meta>$/);
 });

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { mkdtemp, mkdir, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { copyOf, digestOf, jsRounds, planResend, splitBlocks, wasmRounds } from '../../src/render/memory-resend.js';
+import { copyOf, digestOf, jsRounds, knownDigests, planResend, splitBlocks, wasmRounds } from '../../src/render/memory-resend.js';
 import { RELATIVE_WHERE } from '../../src/render/context.js';
 import { eventByName, type AgentAdapter, type AgentEvent } from '../../src/agents/adapter.js';
 import { parseHookJson } from '../../src/agents/hook-json.js';
@@ -84,6 +84,51 @@ describe('splitBlocks and planResend', () => {
         expect(planResend(second, plan.copy, RELATIVE_WHERE).kind).toBe('unchanged');
       }),
     );
+  });
+
+  it("composes the part's digest from its blocks' and the lines outside them: any change in a block, outside, or in their order tells", () => {
+    const todo = Array.from({ length: 64 }, (_, i) => `- TODO step ${i}`);
+    const part = `${memoryOf({ working_memory: todo.join('\n'), session_state: 'Open errors: none' })}\n[wmem: left out to fit 800 characters]`;
+    const digest = copyOf(part).digest;
+    // Not the whole text's digest (what a record made before held): such a record is read by its blocks.
+    expect(digest).not.toBe(digestOf(part));
+    const variants = [
+      part.replace(todo.join('\n'), todo.map((line, i) => (i % 3 === 0 && i < 63 ? line.replace('TODO', 'DONE') : line)).join('\n')),
+      `${part}\n`,
+      part.replace('\n<session_state>', '\n\n<session_state>'),
+      `${memoryOf({ session_state: 'Open errors: none', working_memory: todo.join('\n') })}\n[wmem: left out to fit 800 characters]`,
+      part.replace('800', '801'),
+      // A line outside the blocks that spells a block's digest as the outline writes it is not that block.
+      `=${copyOf(memoryOf({ working_memory: 'a' })).blocks.working_memory}`,
+    ];
+    const digests = new Set([digest, copyOf(memoryOf({ working_memory: 'a' })).digest, ...variants.map((v) => copyOf(v).digest)]);
+    expect(digests.size).toBe(variants.length + 2);
+  });
+
+  it("reuses a known segment digest only for a segment whose text is the one it was made of", () => {
+    const body = fc.stringMatching(/^[a-z ]{0,30}$/);
+    const tags = fc.constantFrom('working_memory', 'session_state', 'workspace_memory', 'scratch_notes');
+    const part = fc.tuple(fc.dictionary(tags, body, { minKeys: 1 }).map(memoryOf), fc.constantFrom('', '\n[wmem: left out]', '\n\n[wmem: left out to fit]'));
+    fc.assert(
+      fc.property(part, part, fc.boolean(), ([first, a], [second, b], spoil) => {
+        const known = knownDigests(first + a, copyOf(first + a).blocks);
+        // A digest recorded for another text (a spoilt record) is never taken for this one.
+        if (spoil) for (const name of Object.keys(known)) known[name] = { text: `${known[name]!.text as string}!`, digest: 'spoilt' };
+        expect(copyOf(second + b, known)).toEqual(copyOf(second + b));
+      }),
+    );
+  });
+
+  it('reads a record of the part digested whole (a build before) by its blocks: unchanged when each is as held, the record then the digest now', () => {
+    const older = { digest: digestOf(before), blocks: copyOf(before).blocks };
+    const same = planResend(before, older, RELATIVE_WHERE);
+    expect(same).toMatchObject({ kind: 'unchanged', text: '', copy: copyOf(before) });
+    const after = before.replace('- note one', '- note one, edited');
+    const changed = planResend(after, older, RELATIVE_WHERE);
+    expect(changed).toMatchObject({ kind: 'changed', changed: ['scratch_notes'], copy: copyOf(after) });
+    // A block held that is gone now is no current copy: named as gone, as before.
+    const fewer = memoryOf({ working_memory: '# Working Memory\n\n## Current Task\nport the API', workspace_memory: '- [project] tests run with npm test' });
+    expect(planResend(fewer, older, RELATIVE_WHERE).kind).not.toBe('unchanged');
   });
 
   it('digests a long text by WebAssembly to the same bits as the JavaScript loop: any UTF-16 code units, lone surrogates too', () => {
