@@ -222,11 +222,11 @@ function header(where: MemoryWhere, changed: string[], gone: string[], whole: bo
  * What to send of `memory` to a conversation that holds `held` (undefined: it holds no copy, as
  * on a first prompt or after a compaction). `whole`: send it whole even when only part changed
  * (a record from before block digests, or a caller that had to shrink the part to fit).
- * `digest` and `blocks`: digestOf the part and of its blocks, when the caller has them.
+ * `digest` and `blocks`: copyOf's digest of the part and of its segments, when the caller has them.
  */
 export function planResend(memory: string, held: MemoryCopy | undefined, where: MemoryWhere, options: { whole?: boolean; digest?: string; blocks?: Record<string, string> } = {}): ResendPlan {
   // The usual prompt: nothing changed, and one pass over the text tells (none when the render
-  // cache kept the digest with the text: options.digest is digestOf(memory)).
+  // cache kept the digest with the text: options.digest is copyOf(memory).digest).
   const digest = options.digest ?? copyOf(memory).digest;
   if (held && held.digest === digest) return { kind: 'unchanged', text: '', copy: held, changed: [], gone: [] };
   const segments = splitBlocks(memory);
