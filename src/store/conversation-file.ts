@@ -2,8 +2,7 @@
 // messages in SQLite): the hook input carries the messages, and wmem keeps them in a JSONL file of
 // its own in the session's state folder, one line per message id, appended in order and never
 // rewritten, so the archive's byte offsets (history/compaction/archive-transcript.ts) stay valid.
-import { readTextIfExists, appendDurably, withLock } from './fsx.js';
-import type { Session } from './session.js';
+import { readTextIfExists, appendDurably } from './fsx.js';
 
 function idOf(line: string): string | undefined {
   try {
@@ -15,13 +14,15 @@ function idOf(line: string): string | undefined {
   }
 }
 
-/** Appends the messages whose id the file does not hold yet; returns how many were added. */
-export async function mirrorConversation(session: Session, file: string, messages: { id: string; line: string }[]): Promise<number> {
-  return withLock(session.paths.dir, async () => {
-    const text = (await readTextIfExists(file)) ?? '';
-    const known = new Set(text.split('\n').map(idOf).filter((id): id is string => !!id));
-    const fresh = messages.filter((m) => !known.has(m.id) && !m.line.includes('\n') && (known.add(m.id), true));
-    if (fresh.length) await appendDurably(file, fresh.map((m) => m.line + '\n').join(''), { onNewLine: true, what: 'the conversation' });
-    return fresh.length;
-  });
+/**
+ * Appends the messages whose id the file does not hold yet; returns how many were added. The
+ * caller holds the session lock. Not fsynced: the archive that reads them next fsyncs the file
+ * beside its own files, before its record names these bytes (archive-transcript.ts `prepare`).
+ */
+export async function mirrorConversation(file: string, messages: { id: string; line: string }[]): Promise<number> {
+  const text = (await readTextIfExists(file)) ?? '';
+  const known = new Set(text.split('\n').map(idOf).filter((id): id is string => !!id));
+  const fresh = messages.filter((m) => !known.has(m.id) && !m.line.includes('\n') && (known.add(m.id), true));
+  if (fresh.length) await appendDurably(file, fresh.map((m) => m.line + '\n').join(''), { onNewLine: true, what: 'the conversation', sync: false });
+  return fresh.length;
 }

@@ -49,6 +49,16 @@ export async function openFd(file: string, flags: OpenMode, mode?: Mode): Promis
   };
 }
 
+/** Flushes `file` to disk (fsync through a read-only open: Linux and the BSDs sync any descriptor's file). */
+export async function syncFile(file: string): Promise<void> {
+  const handle = await openFd(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 /** fs.promises.link, unlink and lstat, the same way. */
 export const linkFile = (from: string, to: string): Promise<void> => call<void>((done) => link(from, to, done));
 export const unlinkFile = (file: string): Promise<void> => call<void>((done) => unlink(file, done));
