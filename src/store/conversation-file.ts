@@ -4,7 +4,17 @@
 // rewritten, so the archive's byte offsets (history/compaction/archive-transcript.ts) stay valid.
 import { readTextIfExists, appendDurably } from './fsx.js';
 
+/**
+ * How every line this file gets starts (protocol.ts stringifies OpenCode's message: its info
+ * first, the id first in that), the id without escapes: read without parsing the line, which a
+ * compaction did for every message of the session (the file only grows).
+ */
+const LEAD = /^\{"info":\{"id":"([^"\\]*)"/;
+
 function idOf(line: string): string | undefined {
+  // A line cut short (no closing brace) is parsed, and so not taken as its message kept.
+  const lead = line.endsWith('}') ? LEAD.exec(line) : null;
+  if (lead) return lead[1];
   try {
     const parsed = JSON.parse(line) as { id?: unknown; info?: { id?: unknown } };
     const id = parsed?.info?.id ?? parsed?.id;
