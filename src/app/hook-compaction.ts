@@ -10,6 +10,16 @@ import type { Session } from '../store/session.js';
 import { HookFailure, locateSession, sessionExists, warmContext, type HookResult, type Moment } from './hook-session.js';
 import { checkTranscriptPath } from '../agents/transcript-path.js';
 import { conversationFile, passedUsage, readUsage, withState } from './hook-moments.js';
+import { updateHookState, type HookState } from '../store/hook-state.js';
+
+/**
+ * A change of the hook state made in memory alone (no await): a brief hold of state/.lock, without
+ * the owner token's create, reads and unlink, its heartbeat or its exit listeners (store/lock.ts;
+ * bench/README.md, cmp19). Each compaction hook makes one.
+ */
+function changeState<T>(session: Session, { adapter }: Moment, change: (state: HookState) => T): Promise<T> {
+  return updateHookState(session.paths.stateDir, async (state) => change(state), adapter.id, true);
+}
 
 /**
  * Whether this before-compact may fire with no compaction to follow (Gemini CLI's PreCompress)
@@ -37,7 +47,7 @@ async function archiveNewCompaction(moment: Moment, session: Session): Promise<H
   if (boundary === undefined) return { session: session.id, note: 'no compaction in the transcript since the last archive: nothing archived' };
   const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
   const { note } = await archiveTranscriptBeforeCompact(session, input.transcriptPath!, env.now());
-  await withState(session, moment, async (state) => void (state.archivedBoundary = boundary));
+  await changeState(session, moment, (state) => void (state.archivedBoundary = boundary));
   return { session: session.id, note: `a compaction in the transcript: ${note}` };
 }
 
@@ -49,24 +59,24 @@ async function archiveNewCompaction(moment: Moment, session: Session): Promise<H
 export async function beforeCompact(moment: Moment): Promise<HookResult> {
   const { input, env } = moment;
   const { session } = await locateSession(moment);
-  let transcript = input.transcriptPath;
-  if (!transcript && input.conversation) {
-    transcript = conversationFile(session, moment.adapter);
-    const { mirrorConversation } = await import('../store/conversation-file.js');
-    await mirrorConversation(session, transcript, input.conversation);
-  }
+  const mirrored = !input.transcriptPath && input.conversation;
+  const transcript = mirrored ? conversationFile(session, moment.adapter) : input.transcriptPath;
   if (!transcript) throw new HookFailure(`${input.event} input has no transcript_path: nothing to archive`);
   checkTranscriptPath(transcript);
   // existsSync, not fs.promises.access: loading node:fs's promise API cost this hook ~5 M
-  // instructions and ~80 page faults (store/fd-handle.ts).
-  if (!existsSync(transcript)) throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
+  // instructions and ~80 page faults (store/fd-handle.ts). A mirrored conversation's file is
+  // made below.
+  if (!mirrored && !existsSync(transcript)) throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
   if (waitsForCompaction(moment)) return archiveNewCompaction(moment, session);
   const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
-  const { note, archive } = await archiveTranscriptBeforeCompact(session, transcript, env.now());
+  // The messages are mirrored under the archive's own lock hold, and their fsync overlaps the
+  // archive's (a lock and an fsync wait less: bench/README.md, cmp19).
+  const prepare = mirrored ? async () => (await (await import('../store/conversation-file.js')).mirrorConversation(transcript, mirrored)) > 0 : undefined;
+  const { note, archive } = await archiveTranscriptBeforeCompact(session, transcript, env.now(), { prepare });
   // after-compact names it in Recent Actions, beside the summary. An event that also fires with
   // no compaction to follow (speculative) archives, but proves nothing and names nothing.
   const speculative = moment.adapter.eventFor(input.event)?.speculative === true;
-  if (archive && !speculative) await withState(session, moment, async (state) => void (state.lastArchive = archive));
+  if (archive && !speculative) await changeState(session, moment, (state) => void (state.lastArchive = archive));
   return { session: session.id, note: speculative ? `${note} (speculative: no compaction assumed)` : note };
 }
 
@@ -90,7 +100,7 @@ export async function afterCompact(moment: Moment): Promise<HookResult> {
     created: now,
     extra: input.trigger ? { trigger: input.trigger } : undefined,
   });
-  const archive = await withState(session, moment, async (state) => {
+  const archive = await changeState(session, moment, (state) => {
     const last = state.lastArchive;
     delete state.lastArchive;
     return last;
@@ -119,7 +129,7 @@ export async function sessionEnd(moment: Moment): Promise<HookResult> {
   // archived now: nothing else would.
   const archived = moment.adapter.events.some((e) => e.speculative) && moment.adapter.transcript && input.transcriptPath ? `; ${(await archiveNewCompaction(moment, session).catch((err: Error) => ({ note: `archive: ${err.message}` }))).note}` : '';
   // The agent's last token use, when it passes it (OpenCode's idle): `wmem status` reads it later.
-  if (input.usage) await withState(session, moment, async (state) => void (state.transcript = passedUsage(input.usage!, moment.adapter, session).cursor));
+  if (input.usage) await changeState(session, moment, (state) => void (state.transcript = passedUsage(input.usage!, moment.adapter, session).cursor));
   const { consolidateAtEnd, NOTHING_TO_CONSOLIDATE } = await import('./hook-work.js');
   const note = await consolidateAtEnd(session, env.now(), () => {}, env.loadConsolidation);
   // A consolidation changed overview.md: render it now, while nobody waits (OpenCode's idle ends

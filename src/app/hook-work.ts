@@ -4,6 +4,7 @@ import type { Session } from '../store/session.js';
 import type { ToolEvent } from '../memory/hot-state.js';
 import type { ProjectRef } from '../store/project.js';
 import type { ConsolidationModule } from './env.js';
+import type { ArchiveOptions } from '../history/compaction/archive-transcript.js';
 
 /** tool-done / tool-failed: the event into hot session state (what `wmem track` does). */
 export async function trackTool(session: Session, event: ToolEvent, now: Date): Promise<string> {
@@ -20,9 +21,9 @@ export async function trackTool(session: Session, event: ToolEvent, now: Date): 
 }
 
 /** before-compact: the transcript's lines not archived yet go byte for byte to archive/, with a readable copy in detail/. */
-export async function archiveTranscriptBeforeCompact(session: Session, transcript: string, now: Date): Promise<{ note: string; archive?: string }> {
+export async function archiveTranscriptBeforeCompact(session: Session, transcript: string, now: Date, options?: ArchiveOptions): Promise<{ note: string; archive?: string }> {
   const { archiveTranscript } = await import('../history/compaction/archive-transcript.js');
-  const result = await archiveTranscript(session, transcript, { now: () => now });
+  const result = await archiveTranscript(session, transcript, { now: () => now }, options);
   if (!result.lines) return { note: 'nothing new to archive' };
   return { note: `archived ${result.lines} lines to ${result.archive} (readable: ${result.detail})`, archive: result.archive };
 }

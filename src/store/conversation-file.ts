@@ -2,10 +2,19 @@
 // messages in SQLite): the hook input carries the messages, and wmem keeps them in a JSONL file of
 // its own in the session's state folder, one line per message id, appended in order and never
 // rewritten, so the archive's byte offsets (history/compaction/archive-transcript.ts) stay valid.
-import { readTextIfExists, appendDurably, withLock } from './fsx.js';
-import type { Session } from './session.js';
+import { readTextIfExists, appendDurably } from './fsx.js';
+
+/**
+ * How every line this file gets starts (protocol.ts stringifies OpenCode's message: its info
+ * first, the id first in that), the id without escapes: read without parsing the line, which a
+ * compaction did for every message of the session (the file only grows).
+ */
+const LEAD = /^\{"info":\{"id":"([^"\\]*)"/;
 
 function idOf(line: string): string | undefined {
+  // A line cut short (no closing brace) is parsed, and so not taken as its message kept.
+  const lead = line.endsWith('}') ? LEAD.exec(line) : null;
+  if (lead) return lead[1];
   try {
     const parsed = JSON.parse(line) as { id?: unknown; info?: { id?: unknown } };
     const id = parsed?.info?.id ?? parsed?.id;
@@ -15,13 +24,15 @@ function idOf(line: string): string | undefined {
   }
 }
 
-/** Appends the messages whose id the file does not hold yet; returns how many were added. */
-export async function mirrorConversation(session: Session, file: string, messages: { id: string; line: string }[]): Promise<number> {
-  return withLock(session.paths.dir, async () => {
-    const text = (await readTextIfExists(file)) ?? '';
-    const known = new Set(text.split('\n').map(idOf).filter((id): id is string => !!id));
-    const fresh = messages.filter((m) => !known.has(m.id) && !m.line.includes('\n') && (known.add(m.id), true));
-    if (fresh.length) await appendDurably(file, fresh.map((m) => m.line + '\n').join(''), { onNewLine: true, what: 'the conversation' });
-    return fresh.length;
-  });
+/**
+ * Appends the messages whose id the file does not hold yet; returns how many were added. The
+ * caller holds the session lock. Not fsynced: the archive that reads them next fsyncs the file
+ * beside its own files, before its record names these bytes (archive-transcript.ts `prepare`).
+ */
+export async function mirrorConversation(file: string, messages: { id: string; line: string }[]): Promise<number> {
+  const text = (await readTextIfExists(file)) ?? '';
+  const known = new Set(text.split('\n').map(idOf).filter((id): id is string => !!id));
+  const fresh = messages.filter((m) => !known.has(m.id) && !m.line.includes('\n') && (known.add(m.id), true));
+  if (fresh.length) await appendDurably(file, fresh.map((m) => m.line + '\n').join(''), { onNewLine: true, what: 'the conversation', sync: false });
+  return fresh.length;
 }

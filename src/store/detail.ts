@@ -77,8 +77,10 @@ export async function appendToSection(session: Session, sectionId: string, lines
 export async function appendToSections(session: Session, additions: Array<{ sectionId: string; lines: string[] }>, options: { locked?: boolean } = {}): Promise<void> {
   const wanted = additions.filter((a) => a.lines.length);
   if (!wanted.length) return;
+  // Loaded before the lock: the edit is then synchronous calls alone (a read, the parse, a durable
+  // replace), a brief hold (no owner token, heartbeat or exit listeners: store/lock.ts).
+  const { parseOverview, findSection, replaceSectionContents } = await import('../memory/overview.js');
   const work = async () => {
-    const { parseOverview, findSection, replaceSectionContents } = await import('../memory/overview.js');
     const file = session.paths.overview;
     const text = await readTextIfExists(file);
     if (text === undefined) throw usageError(`${file} is missing`, "run 'wmem init' to recreate it");
@@ -99,7 +101,7 @@ export async function appendToSections(session: Session, additions: Array<{ sect
     await atomicWrite(file, replaceSectionContents(overview, contents));
   };
   if (options.locked) await work();
-  else await withLock(session.paths.dir, work);
+  else await withLock(session.paths.dir, work, { brief: true });
 }
 
 /**

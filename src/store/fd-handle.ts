@@ -5,7 +5,7 @@
 // cmp18). The hooks' archive path (read.ts, durable.ts,
 // fsx.ts appendDurably: OpenCode's conversation) reads and writes through this instead; the
 // surface is the part of FileHandle they use.
-import { close, fstat, fsync, ftruncate, link, lstat, open, read, unlink, write, type Mode, type OpenMode, type Stats } from 'node:fs';
+import { close, constants, fstat, fsync, ftruncate, link, lstat, open, read, unlink, write, type Mode, type OpenMode, type Stats } from 'node:fs';
 
 /** The calls of an open file the archive path makes, as FileHandle's (same results, same errors). */
 export interface FdHandle {
@@ -47,6 +47,20 @@ export async function openFd(file: string, flags: OpenMode, mode?: Mode): Promis
       return call<void>((done) => close(fd, done));
     },
   };
+}
+
+/**
+ * Flushes `file` to disk (fsync through a read-only open: Linux and the BSDs sync any descriptor's
+ * file). Non-blocking and not through a link: a FIFO or a link planted at the name never holds a
+ * pool thread or syncs another file.
+ */
+export async function syncFile(file: string): Promise<void> {
+  const handle = await openFd(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** fs.promises.link, unlink and lstat, the same way. */

@@ -325,9 +325,10 @@ export async function createExclusive(file: string, data: string, options: Pick<
  * Appends `text` (or raw bytes, written as they are) in one write() on an O_APPEND descriptor,
  * then fsyncs: concurrent appends never interleave. Never follows a symbolic link. With
  * `onNewLine`, a file whose last line has no newline (a hand edit) gets one first, so the text
- * starts a line of its own.
+ * starts a line of its own. `sync: false` leaves the fsync to the caller, who makes it before
+ * anything durable counts on these bytes (a compaction's mirror: its archive's fsync overlaps it).
  */
-export async function appendDurably(file: string, text: string | Buffer, options: { onNewLine?: boolean; what?: string } = {}): Promise<void> {
+export async function appendDurably(file: string, text: string | Buffer, options: { onNewLine?: boolean; what?: string; sync?: boolean } = {}): Promise<void> {
   await ensureDir(path.dirname(file), true);
   let handle: FdHandle | undefined;
   let before: number | undefined;
@@ -351,7 +352,7 @@ export async function appendDurably(file: string, text: string | Buffer, options
     const bytes = typeof text === 'string' ? Buffer.from(prefix + text, 'utf8') : prefix ? Buffer.concat([Buffer.from(prefix), text]) : text;
     const { bytesWritten } = await handle.write(bytes, 0, bytes.length);
     if (bytesWritten !== bytes.length) throw Object.assign(new Error(`short write (${bytesWritten} of ${bytes.length} bytes)`), { code: 'ENOSPC' });
-    await handle.sync();
+    if (options.sync !== false) await handle.sync();
   } catch (err) {
     // A write cut short (a full disk fails part-way, or only at the fsync) leaves no partial line:
     // the file goes back to its old length, so a later reader never takes half a line for a note.

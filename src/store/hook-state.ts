@@ -91,8 +91,12 @@ export function withoutSecrets<T>(value: T): T {
   return value;
 }
 
-/** Runs `fn` on the state under the lock and writes it back when `fn` changed it. */
-export async function updateHookState<T>(stateDir: string, fn: (state: HookState) => Promise<T>, agent = 'claude'): Promise<T> {
+/**
+ * Runs `fn` on the state under the lock and writes it back when `fn` changed it. `brief`: `fn`
+ * only changes the state in memory (no await of its own), so the whole hold is synchronous calls
+ * (a read, the change, the replace) and needs no owner token, heartbeat or exit listeners (lock.ts).
+ */
+export async function updateHookState<T>(stateDir: string, fn: (state: HookState) => Promise<T>, agent = 'claude', brief = false): Promise<T> {
   await ensureDir(stateDir, true);
   const file = hookStateFile(stateDir, agent);
   return withLock(
@@ -106,6 +110,6 @@ export async function updateHookState<T>(stateDir: string, fn: (state: HookState
       if (JSON.stringify(state) !== before) await atomicWrite(file, JSON.stringify(withoutSecrets(state)) + '\n', { durable: false });
       return result;
     },
-    { waitMs: 3_000, staleMs: 5_000 },
+    { waitMs: 3_000, staleMs: 5_000, brief },
   );
 }

@@ -265,6 +265,26 @@ const link = fs.link; fs.link = function (from, to, done) { recorded.push(String
     expect((await locks.recorded()).filter((dir) => dir === path.join(sessionDir, '.lock'))).toHaveLength(1);
   });
 
+  // The archive's name handed from PreCompact to PostCompact in the hook state is a change made in
+  // memory alone, and PostCompact's overview edit synchronous calls alone: brief holds of
+  // state/.lock and of the session lock, without an owner token's create and unlink (each a change
+  // of the namespace that waits on the journal: bench/README.md, cmp19).
+  it('the compaction hooks change their hook state and PostCompact its overview under brief holds: no owner token', async () => {
+    await answer('SessionStart', { source: 'startup' });
+    const tokens = await recorder('tokens', `const open = fs.openSync; fs.openSync = function (file, ...rest) { if (String(file).endsWith('.lock.owner')) recorded.push(require('node:path').basename(require('node:path').dirname(String(file))) + '/.lock.owner'); return open.call(this, file, ...rest); };`);
+    const quiet = { exitCode: 0, stdout: '', stderr: '' };
+    expect(await hook('PreCompact', payload('PreCompact', { trigger: 'auto', custom_instructions: '' }), tokens.env)).toEqual(quiet);
+    expect(await tokens.recorded()).not.toContain('state/.lock.owner');
+    expect(await hook('PostCompact', payload('PostCompact', { trigger: 'auto', compact_summary: 'Summary: the user is porting billing to v2.' }), tokens.env)).toEqual(quiet);
+    // Its overview edit is a brief hold of the session lock too: no token at all.
+    expect(await tokens.recorded()).toEqual([]);
+    // The archive PreCompact made is still the one PostCompact names.
+    const sessionDir = path.join(box.home, 'sessions', (await readdir(path.join(box.home, 'sessions')))[0], SID);
+    const archives = (await readdir(path.join(sessionDir, 'working-memory', 'archive'))).filter((n) => n.startsWith('transcript-'));
+    expect(archives).toHaveLength(1);
+    expect(await readFile(path.join(sessionDir, 'working-memory', 'overview.md'), 'utf8')).toContain(`the transcript before it → archive/${archives[0]}`);
+  });
+
   // What a compaction hook costs beyond its writes: no time zone set up for its stamps (toISOString's
   // first call reads /etc/localtime), PostCompact's folder fsyncs waited on without the thread pool
   // (its writes run one after the other), and each ends as soon as it has answered (process.exit),

@@ -111,6 +111,38 @@ describe('wmem hook --agent opencode', () => {
     expect(log).not.toMatch(/ error: /);
   });
 
+  // The mirror and the archive under one hold of the session lock (was two), the mirror's append
+  // fsynced beside the archive's files, before the record of how far it was archived names its
+  // bytes: a power cut never leaves a record past what the mirror kept (bench/README.md, cmp19).
+  it('session.compacting mirrors and archives under one hold of the session lock, the mirror fsynced before the record', async () => {
+    expect((await hook('session.compacting', { messages: messages.slice(0, 3) })).exitCode).toBe(0);
+    const probe = path.join(box.root, 'order.cjs');
+    const seen = path.join(box.root, 'order.json');
+    await writeFile(
+      probe,
+      `const fs = require('node:fs'); const path = require('node:path'); const recorded = [];
+const named = (fd) => { try { return path.basename(fs.readlinkSync('/proc/self/fd/' + fd)); } catch { return '?'; } };
+const mkdir = fs.mkdirSync; fs.mkdirSync = function (dir, ...rest) { if (String(dir).endsWith('.lock')) recorded.push('lock ' + path.basename(path.dirname(String(dir)))); return mkdir.call(this, dir, ...rest); };
+const fsync = fs.fsync; fs.fsync = function (fd, ...rest) { recorded.push('fsync ' + named(fd)); return fsync.call(this, fd, ...rest); };
+const fsyncSync = fs.fsyncSync; fs.fsyncSync = function (fd) { recorded.push('fsync ' + named(fd)); return fsyncSync.call(this, fd); };
+const rename = fs.renameSync; fs.renameSync = function (from, to) { recorded.push('rename ' + path.basename(String(to))); return rename.call(this, from, to); };
+const renameCb = fs.rename; fs.rename = function (from, to, ...rest) { recorded.push('rename ' + path.basename(String(to))); return renameCb.call(this, from, to, ...rest); };
+process.on('exit', () => fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify(recorded)));`,
+    );
+    expect((await hook('session.compacting', { messages }, { NODE_OPTIONS: `--require ${probe}` })).exitCode).toBe(0);
+    const recorded: string[] = JSON.parse(await readFile(seen, 'utf8'));
+    expect(recorded.filter((r) => r === `lock ${SID}`)).toHaveLength(1);
+    const mirrorSynced = recorded.indexOf('fsync opencode-transcript.jsonl');
+    expect(mirrorSynced).toBeGreaterThanOrEqual(0);
+    expect(mirrorSynced).toBeLessThan(recorded.indexOf('rename transcripts.json'));
+    // Every message still archived whole and once, in order.
+    const status = await runJson(box, ['status', '--session', SID]);
+    const archive = path.join(status.path, 'working-memory', 'archive');
+    const names = (await readdir(archive)).filter((n) => n.endsWith('.jsonl')).sort();
+    const lines = (await Promise.all(names.map((n) => readFile(path.join(archive, n), 'utf8')))).join('').trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(messages);
+  });
+
   it('a session.deleted for a session wmem never saw makes no folder and says so; a known one is consolidated', async () => {
     const other = 'ses_0000000000000NeverSeenByWmem';
     const result = await box.run(['hook', '--agent', 'opencode', 'session.deleted'], { input: JSON.stringify({ event: 'session.deleted', sessionID: other, directory: box.project }) });

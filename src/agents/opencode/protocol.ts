@@ -135,7 +135,14 @@ export function parseOpenCodeInput(text: string, event: AgentEvent, agent = 'ope
   if (raw.messages !== undefined && (event.moment === 'prompt' || event.moment === 'session-end')) input.usage = usageFromMessages(messages, windowOf(model));
   if (event.moment === 'before-compact') {
     input.trigger = 'auto';
-    input.conversation = messages.map((m) => ({ id: String(m.info.id), line: JSON.stringify(m) }));
+    // Each line made when asked for: the mirror asks only for the messages it does not hold yet
+    // (a compaction late in a long session passes every message: store/conversation-file.ts).
+    input.conversation = messages.map((m) => ({
+      id: String(m.info.id),
+      get line() {
+        return JSON.stringify(m);
+      },
+    }));
   }
   if (event.moment === 'after-compact') {
     input.trigger = 'auto';

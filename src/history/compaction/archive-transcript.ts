@@ -15,6 +15,7 @@ import { bytesHash, nameHash } from '../../memory/name-hash.js';
 import { countLines, readLines } from '../stream/read.js';
 import { sha256 } from '../../memory/hash.js';
 import { DurableFile, freeName, linkInto, tempFor } from '../stream/durable.js';
+import { syncFile } from '../../store/fd-handle.js';
 import { removeSessionLeftovers } from '../stream/leftovers.js';
 
 function rel(session: Session, file: string): string {
@@ -76,6 +77,15 @@ function printAt(head: Buffer, previous: TranscriptMark | undefined, start: numb
   return fingerprint(head.subarray(0, Math.min(end, HEAD)));
 }
 
+export interface ArchiveOptions {
+  /**
+   * Runs under the session lock before the transcript is read (OpenCode's messages mirrored into
+   * the file wmem keeps for it: one lock hold for both). True when it appended without an fsync:
+   * the transcript is then fsynced beside the archive's files, before the record names its bytes.
+   */
+  prepare?: () => Promise<boolean>;
+}
+
 /**
  * Copies the lines of an agent's own transcript that were not archived before (tracked by byte
  * offset in state/transcripts.json) into archive/transcript-<stamp>.jsonl byte for byte, and
@@ -84,10 +94,11 @@ function printAt(head: Buffer, previous: TranscriptMark | undefined, start: numb
  * transcript starts over from its first byte. Takes the session lock itself. Returns empty paths
  * and 0 lines when there was nothing new.
  */
-export async function archiveTranscript(session: Session, transcriptPath: string, env: { now(): Date }): Promise<{ archive: string; detail: string; lines: number }> {
+export async function archiveTranscript(session: Session, transcriptPath: string, env: { now(): Date }, options: ArchiveOptions = {}): Promise<{ archive: string; detail: string; lines: number }> {
   const source = path.resolve(transcriptPath);
   return withLock(session.paths.dir, async () => {
     await removeSessionLeftovers(session);
+    const unsynced = (await options.prepare?.()) === true;
     let handle: ReadHandle;
     try {
       // Only a regular file: opening a FIFO named as the transcript would block the hook.
@@ -153,7 +164,7 @@ export async function archiveTranscript(session: Session, transcriptPath: string
       // folder synced) before its copy, which says "every line is kept in <archive>": a failure
       // or a kill between the two leaves an archive nothing names, never a copy that a later
       // consolidation would list for an archive that is not there.
-      await settled([archive.close(), detail.close()]);
+      await settled([archive.close(), detail.close(), ...(unsynced ? [syncFile(source)] : [])]);
       await linkInto(archive.temp, archiveFinal);
       await linkInto(detail.temp, detailFinal);
       state.files[source] = { offset: end, print: printAt(head, previous, start, end), lines: range.to };
