@@ -11,9 +11,14 @@ import { readTextIfExists, appendDurably } from './fsx.js';
  */
 const LEAD = /^\{"info":\{"id":"([^"\\]*)"/;
 
-function idOf(line: string): string | undefined {
-  // A line cut short (no closing brace) is parsed, and so not taken as its message kept.
-  const lead = line.endsWith('}') ? LEAD.exec(line) : null;
+/**
+ * The id of a line the file holds. `whole`: the line ends in a newline. A write cut short (a kill
+ * inside the append) leaves the file's last line without one, and may cut it right after a `}`:
+ * that line is parsed, never read by its lead, so a cut copy never counts as its message kept
+ * (the message is then appended whole after it). Every line before it was ended by its own append.
+ */
+function idOf(line: string, whole: boolean): string | undefined {
+  const lead = whole && line.endsWith('}') ? LEAD.exec(line) : null;
   if (lead) return lead[1];
   try {
     const parsed = JSON.parse(line) as { id?: unknown; info?: { id?: unknown } };
@@ -31,7 +36,8 @@ function idOf(line: string): string | undefined {
  */
 export async function mirrorConversation(file: string, messages: { id: string; line: string }[]): Promise<number> {
   const text = (await readTextIfExists(file)) ?? '';
-  const known = new Set(text.split('\n').map(idOf).filter((id): id is string => !!id));
+  const lines = text.split('\n');
+  const known = new Set(lines.map((line, i) => idOf(line, i < lines.length - 1)).filter((id): id is string => !!id));
   const fresh = messages.filter((m) => !known.has(m.id) && !m.line.includes('\n') && (known.add(m.id), true));
   if (fresh.length) await appendDurably(file, fresh.map((m) => m.line + '\n').join(''), { onNewLine: true, what: 'the conversation', sync: false });
   return fresh.length;

@@ -31,6 +31,19 @@ describe('mirrorConversation', () => {
     expect(await mirrorConversation(file, [a, b, c, d].map(entry))).toBe(0);
   });
 
+  it('never takes a copy cut short at the file\'s end as its message kept, even one cut right after a brace', async () => {
+    const file = path.join(dir, 'opencode-transcript.jsonl');
+    const a = message('msg_a');
+    const b = message('msg_b');
+    const whole = JSON.stringify(b);
+    // A kill inside the append: the line stops after `"role":"user"}`, the lead intact, no newline.
+    const cut = whole.slice(0, whole.indexOf('}') + 1);
+    writeFileSync(file, JSON.stringify(a) + '\n' + cut);
+    expect(await mirrorConversation(file, [a, b].map(entry))).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(a) + '\n' + cut + '\n' + whole + '\n');
+    expect(await mirrorConversation(file, [a, b].map(entry))).toBe(0);
+  });
+
   it('starts the file, and keeps a message whose id has escapes by parsing its line', async () => {
     const file = path.join(dir, 'opencode-transcript.jsonl');
     const odd = message('msg_"odd"');
