@@ -964,11 +964,15 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   const scratch = decoded();
   const most = new Int32Array(1);
   const listMost = lists.map(() => 0);
-  // Each list's sums by day (lists × days), added up in the same pass: no walk for the days.
-  const starts = days ? Int32Array.from(days, ([start]) => start) : NO_DAYS;
-  const sums = new Float64Array(lists.length * starts.length);
+  // Each list's sums by day, added up in the same pass: no walk for the days. The days' first
+  // lines end with DONE, and each list's sums start with a slot for the lines before the first
+  // day: countPostings reads and stores the same with days or without (countPostings says why).
+  const starts = Int32Array.from([...(days ?? []).map(([start]) => start), DONE]);
+  const slots = starts.length;
+  const sums = new Float64Array(lists.length * slots);
+  const cursor = new Int32Array(3);
   const counts = lists.map((list, i) => {
-    const n = countPostings(list.bytes, lines, skip, scratch, most, starts, sums.subarray(i * starts.length, (i + 1) * starts.length));
+    const n = countPostings(list.bytes, lines, skip, scratch, most, starts, sums.subarray(i * slots, (i + 1) * slots), cursor);
     listMost[i] = most[0];
     return n;
   });
@@ -990,7 +994,7 @@ export function gather(view: IndexView, query: Query, plain: boolean, termsOf: W
   }
   const forEachDay: Gathered['forEachDay'] = (fn) => {
     lists.forEach((list, i) => {
-      for (let d = 0; d < starts.length; d++) if (sums[i * starts.length + d]) fn(starts[d], list.hits, sums[i * starts.length + d]);
+      for (let d = 0; d + 1 < slots; d++) if (sums[i * slots + d + 1]) fn(starts[d], list.hits, sums[i * slots + d + 1]);
     });
   };
   return Object.assign(gathered, { forEach: walk, df, maxTf, rescan, shortest }, days ? { forEachDay } : {});
@@ -1007,30 +1011,30 @@ interface Decoded {
 
 const decoded = (): Decoded => ({ lines: new Int32Array(DECODED), counts: new Int32Array(DECODED) });
 
-const NO_DAYS = new Int32Array(0);
-
 /**
  * How many lines one token's postings name, `skip`'s left out; throws CorruptIndex as the walk
- * would. `most[0]` is set to the most occurrences on one of them, and `sums[d]` to their
- * occurrences on day d (from line `starts[d]` to the next day's; a line before the first day is on
- * none): the postings are decoded a day at a time (up to the next day's first line), so a day's
- * sum costs an add per posting, not a search.
+ * would. `most[0]` is set to the most occurrences on one of them, and `sums[d + 1]` to their
+ * occurrences on day d (from line `starts[d]` to the next day's; `starts` ends with DONE, and
+ * `sums[0]` takes the lines before the first day): the postings are decoded a day at a time (up
+ * to the next day's first line), so a day's sum costs an add per posting, not a search. `cur` is
+ * the decoder's cursor (reset here). No allocation, and every load and store runs on every list,
+ * days or not: its first run (a common term's list) is compiled on the stack before V8 has its
+ * type feedback for what that run did before the loop, and what a later list alone reached was a
+ * deopt and a recompile (bench/README.md, search19).
  */
-function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, most: Int32Array, starts: Int32Array, sums: Float64Array): number {
-  const cur = new Int32Array(3);
+function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, most: Int32Array, starts: Int32Array, sums: Float64Array, cur: Int32Array): number {
+  cur[0] = 0;
+  cur[1] = 0;
+  cur[2] = 0;
   let n = 0;
   let top = 0;
-  // The day the next postings are on (-1: before the first, or no days).
-  let day = -1;
-  for (;;) {
-    const until = day + 1 < starts.length ? starts[day + 1] : DONE;
-    const got = decodeSome(bytes, cur, 0, until, lines, into.lines, into.counts, DECODED);
-    if (!got) {
-      // The list's end, or its next line on a later day.
-      if (cur[2] === DONE) break;
-      day++;
-      continue;
-    }
+  // The slot of the day the next postings are on (0: before the first day).
+  let day = 0;
+  let next = 0;
+  // One way through the loop for every block, its exit too: a step only the list's end takes
+  // (its last compare, the day's increment) had no type feedback in the code compiled on the stack.
+  do {
+    const got = decodeSome(bytes, cur, 0, starts[day], lines, into.lines, into.counts, DECODED);
     let sum = 0;
     for (let j = 0; j < got; j++) {
       if (skip && skip.has(into.lines[j])) continue;
@@ -1043,8 +1047,11 @@ function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | und
     // Stored each block, not once after the loop: V8 compiles the loop on the stack (OSR) before
     // a store after it ever ran, and a store with no type feedback was a deopt and a recompile.
     most[0] = top;
-    if (day >= 0) sums[day] += sum;
-  }
+    sums[day] += sum;
+    next = cur[2];
+    // The next posting is on a later day (or there is none): the next decode is up to its end.
+    day += next >= starts[day] ? 1 : 0;
+  } while (next !== DONE);
   return n;
 }
 
