@@ -33,9 +33,9 @@ export interface ContextOptions {
 
 export interface AssembledContext {
   memory: string;
-  /** digestOf(memory) (render/memory-resend.ts), kept with it in the render cache. */
+  /** copyOf(memory).digest (render/memory-resend.ts: composed from its segments' digests, not digestOf of the text), kept with it in the render cache. */
   memoryDigest: string;
-  /** Each block's digest, when `memory` is its blocks whole (render/memory-resend.ts copyOf's blocks). */
+  /** Each segment's digest (render/memory-resend.ts copyOf's blocks), for a part whole or cut. */
   memoryBlocks?: Record<string, string>;
   meta: MetaFigures;
   metaText: string;
@@ -175,7 +175,7 @@ function codeSignature(): Signature {
   return built && own && own.mtimeMs <= built.mtimeMs ? `build ${signature(stamp)}` : signature(file);
 }
 
-/** A render: the memory part, its digest and its blocks' digests (when it is their join), and whether the cache changed. */
+/** A render: the memory part, its digest and its segments' digests (copyOf's, the part whole or cut), and whether the cache changed. */
 export interface Rendered {
   text: string;
   digest: string;
