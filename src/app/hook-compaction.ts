@@ -66,12 +66,13 @@ export async function beforeCompact(moment: Moment): Promise<HookResult> {
   // existsSync, not fs.promises.access: loading node:fs's promise API cost this hook ~5 M
   // instructions and ~80 page faults (store/fd-handle.ts). A mirrored conversation's file is
   // made below.
-  if (!mirrored && !existsSync(transcript)) throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
+  if ((!mirrored || !mirrored.length) && !existsSync(transcript)) throw new HookFailure(`transcript ${transcript} does not exist: nothing archived`);
   if (waitsForCompaction(moment)) return archiveNewCompaction(moment, session);
   const { archiveTranscriptBeforeCompact } = await import('./hook-work.js');
   // The messages are mirrored under the archive's own lock hold, and their fsync overlaps the
   // archive's (a lock and an fsync wait less: bench/README.md, cmp19).
-  const prepare = mirrored ? async () => (await (await import('../store/conversation-file.js')).mirrorConversation(transcript, mirrored)) > 0 : undefined;
+  // Always fsynced then, new messages or none: a hook killed after its append left them unsynced.
+  const prepare = mirrored ? async () => void (await (await import('../store/conversation-file.js')).mirrorConversation(transcript, mirrored)) : undefined;
   const { note, archive } = await archiveTranscriptBeforeCompact(session, transcript, env.now(), { prepare });
   // after-compact names it in Recent Actions, beside the summary. An event that also fires with
   // no compaction to follow (speculative) archives, but proves nothing and names nothing.

@@ -265,7 +265,6 @@ export async function atomicWriteWith(file: string, fill: (fd: number) => void, 
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  assertLocksHeld();
   const temp = tempBeside(file);
   let fd: number | undefined;
   try {
@@ -274,6 +273,10 @@ export async function atomicWriteWith(file: string, fill: (fd: number) => void, 
     if (durable) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
+    // Checked after the temp's fsync, right before the commit: a sync fsync on a busy disk can
+    // outlast the lock's stale time (no heartbeat runs inside it, and a brief hold has none), and
+    // a process that took the lock over meanwhile must not see its write replaced.
+    assertLocksHeld();
     renameSync(temp, file);
   } catch (err) {
     if (fd !== undefined) closeSync(fd);

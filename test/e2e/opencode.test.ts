@@ -2,7 +2,7 @@
 // `wmem hook --agent opencode EVENT` fed what OpenCode 1.18.33 gave the plugin in a real run
 // (test/fixtures/opencode). The real client itself runs in test/agents/opencode.test.ts.
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROOT, runJson, sandbox, type Sandbox } from '../helpers/cli.js';
@@ -114,10 +114,11 @@ describe('wmem hook --agent opencode', () => {
   // The mirror and the archive under one hold of the session lock (was two), the mirror's append
   // fsynced beside the archive's files, before the record of how far it was archived names its
   // bytes: a power cut never leaves a record past what the mirror kept (bench/README.md, cmp19).
-  it('session.compacting mirrors and archives under one hold of the session lock, the mirror fsynced before the record', async () => {
-    expect((await hook('session.compacting', { messages: messages.slice(0, 3) })).exitCode).toBe(0);
+  /** A --require probe that records the session locks taken, the fsyncs and the renames, in order. */
+  async function orderProbe(): Promise<{ env: Record<string, string>; recorded: () => Promise<string[]> }> {
     const probe = path.join(box.root, 'order.cjs');
     const seen = path.join(box.root, 'order.json');
+    await rm(seen, { force: true });
     await writeFile(
       probe,
       `const fs = require('node:fs'); const path = require('node:path'); const recorded = [];
@@ -129,18 +130,43 @@ const rename = fs.renameSync; fs.renameSync = function (from, to) { recorded.pus
 const renameCb = fs.rename; fs.rename = function (from, to, ...rest) { recorded.push('rename ' + path.basename(String(to))); return renameCb.call(this, from, to, ...rest); };
 process.on('exit', () => fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify(recorded)));`,
     );
-    expect((await hook('session.compacting', { messages }, { NODE_OPTIONS: `--require ${probe}` })).exitCode).toBe(0);
-    const recorded: string[] = JSON.parse(await readFile(seen, 'utf8'));
-    expect(recorded.filter((r) => r === `lock ${SID}`)).toHaveLength(1);
-    const mirrorSynced = recorded.indexOf('fsync opencode-transcript.jsonl');
-    expect(mirrorSynced).toBeGreaterThanOrEqual(0);
-    expect(mirrorSynced).toBeLessThan(recorded.indexOf('rename transcripts.json'));
-    // Every message still archived whole and once, in order.
+    return { env: { NODE_OPTIONS: `--require ${probe}` }, recorded: async () => JSON.parse(await readFile(seen, 'utf8')) };
+  }
+
+  /** Every message archived whole and once, in order. */
+  async function expectArchived(): Promise<void> {
     const status = await runJson(box, ['status', '--session', SID]);
     const archive = path.join(status.path, 'working-memory', 'archive');
     const names = (await readdir(archive)).filter((n) => n.endsWith('.jsonl')).sort();
     const lines = (await Promise.all(names.map((n) => readFile(path.join(archive, n), 'utf8')))).join('').trim().split('\n');
     expect(lines.map((l) => JSON.parse(l))).toEqual(messages);
+  }
+
+  it('session.compacting mirrors and archives under one hold of the session lock, the mirror fsynced before the record', async () => {
+    expect((await hook('session.compacting', { messages: messages.slice(0, 3) })).exitCode).toBe(0);
+    const probe = await orderProbe();
+    expect((await hook('session.compacting', { messages }, probe.env)).exitCode).toBe(0);
+    const recorded = await probe.recorded();
+    expect(recorded.filter((r) => r === `lock ${SID}`)).toHaveLength(1);
+    const mirrorSynced = recorded.indexOf('fsync opencode-transcript.jsonl');
+    expect(mirrorSynced).toBeGreaterThanOrEqual(0);
+    expect(mirrorSynced).toBeLessThan(recorded.indexOf('rename transcripts.json'));
+    await expectArchived();
+  });
+
+  it('a mirror appended by a hook killed before its fsync is fsynced by the next compaction, though it brings no new message', async () => {
+    expect((await hook('session.compacting', { messages: messages.slice(0, 3) })).exitCode).toBe(0);
+    const status = await runJson(box, ['status', '--session', SID]);
+    const mirror = path.join(status.path, 'state', 'opencode-transcript.jsonl');
+    // What the killed hook left: the other messages appended, never fsynced, never archived.
+    await appendFile(mirror, messages.slice(3).map((m) => JSON.stringify(m) + '\n').join(''));
+    const probe = await orderProbe();
+    expect((await hook('session.compacting', { messages }, probe.env)).exitCode).toBe(0);
+    const recorded = await probe.recorded();
+    const mirrorSynced = recorded.indexOf('fsync opencode-transcript.jsonl');
+    expect(mirrorSynced).toBeGreaterThanOrEqual(0);
+    expect(mirrorSynced).toBeLessThan(recorded.indexOf('rename transcripts.json'));
+    await expectArchived();
   });
 
   it('a session.deleted for a session wmem never saw makes no folder and says so; a known one is consolidated', async () => {

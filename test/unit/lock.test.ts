@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { createRequire } from 'node:module';
 import { execa } from 'execa';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { atomicWrite, withLock } from '../../src/store/fsx.js';
+import { atomicWrite, atomicWriteWith, withLock } from '../../src/store/fsx.js';
 
 const require = createRequire(import.meta.url);
 
@@ -100,6 +100,36 @@ describe('a lock holder held up past the stale time', () => {
     }, { brief: true });
     await expect(outcome).rejects.toThrow(/lost the lock on .*nothing was written/);
     expect(await readFile(file, 'utf8')).toBe('before');
+  });
+
+  it('a hold taken over while its write was under way (a slow fsync past the stale time) commits nothing', async () => {
+    // The takeover lands inside the write, after the temp file was opened: the check before the
+    // rename sees it, where a check before the write alone let the stale write replace the taker's.
+    const file = path.join(dir, 'state.json');
+    await writeFile(file, 'before');
+    const lock = path.join(dir, '.lock');
+    const takenOverDuringTheWrite = (brief: boolean) =>
+      withLock(dir, async () => {
+        await atomicWriteWith(file, (fd) => {
+          writeFileSync(fd, 'written by the old holder');
+          if (brief) {
+            rmdirSync(lock);
+            mkdirSync(lock);
+            const later = new Date(Date.now() + 10_000);
+            utimesSync(lock, later, later);
+          } else writeFileSync(`${lock}.owner`, 'the token of the process that took over');
+          writeFileSync(file, 'written by the new holder');
+        });
+      }, { brief });
+    await expect(takenOverDuringTheWrite(true)).rejects.toThrow(/lost the lock on .*nothing was written/);
+    expect(await readFile(file, 'utf8')).toBe('written by the new holder');
+    await rm(lock, { recursive: true, force: true });
+    await rm(`${lock}.owner`, { force: true });
+    await writeFile(file, 'before');
+    await expect(takenOverDuringTheWrite(false)).rejects.toThrow(/lost the lock on .*nothing was written/);
+    expect(await readFile(file, 'utf8')).toBe('written by the new holder');
+    // No temp file left beside it.
+    expect(readdirSync(dir).filter((name) => name.includes('state.json'))).toEqual(['state.json']);
   });
 
   it("a holder whose stale lock a brief hold took over refuses to commit, though the new folder may have its inode", async () => {

@@ -137,12 +137,15 @@ export function parseOpenCodeInput(text: string, event: AgentEvent, agent = 'ope
     input.trigger = 'auto';
     // Each line made when asked for: the mirror asks only for the messages it does not hold yet
     // (a compaction late in a long session passes every message: store/conversation-file.ts).
-    input.conversation = messages.map((m) => ({
-      id: String(m.info.id),
-      get line() {
-        return JSON.stringify(m);
-      },
-    }));
+    input.conversation = messages.map((m) => {
+      let line: string | undefined;
+      return {
+        id: String(m.info.id),
+        get line() {
+          return (line ??= JSON.stringify(m)); // asked twice for a new message: made once
+        },
+      };
+    });
   }
   if (event.moment === 'after-compact') {
     input.trigger = 'auto';

@@ -80,10 +80,11 @@ function printAt(head: Buffer, previous: TranscriptMark | undefined, start: numb
 export interface ArchiveOptions {
   /**
    * Runs under the session lock before the transcript is read (OpenCode's messages mirrored into
-   * the file wmem keeps for it: one lock hold for both). True when it appended without an fsync:
-   * the transcript is then fsynced beside the archive's files, before the record names its bytes.
+   * the file wmem keeps for it: one lock hold for both). Given, the transcript is a file wmem
+   * appends to without an fsync: it is fsynced beside the archive's files, before the record names
+   * its bytes, whether this run appended or not (a hook killed after its append left them unsynced).
    */
-  prepare?: () => Promise<boolean>;
+  prepare?: () => Promise<void>;
 }
 
 /**
@@ -98,7 +99,8 @@ export async function archiveTranscript(session: Session, transcriptPath: string
   const source = path.resolve(transcriptPath);
   return withLock(session.paths.dir, async () => {
     await removeSessionLeftovers(session);
-    const unsynced = (await options.prepare?.()) === true;
+    const unsynced = options.prepare !== undefined;
+    await options.prepare?.();
     let handle: ReadHandle;
     try {
       // Only a regular file: opening a FIFO named as the transcript would block the hook.
