@@ -1017,10 +1017,11 @@ const decoded = (): Decoded => ({ lines: new Int32Array(DECODED), counts: new In
  * occurrences on day d (from line `starts[d]` to the next day's; `starts` ends with DONE, and
  * `sums[0]` takes the lines before the first day): the postings are decoded a day at a time (up
  * to the next day's first line), so a day's sum costs an add per posting, not a search. `cur` is
- * the decoder's cursor (reset here). No allocation, and every load and store runs on every list,
- * days or not: its first run (a common term's list) is compiled on the stack before V8 has its
+ * the decoder's cursor (reset here). No allocation, and the loop's loads and stores run on every
+ * list, days or not: its first run (a common term's list) is compiled on the stack before V8 has
  * type feedback for what that run did before the loop, and what a later list alone reached was a
- * deopt and a recompile (bench/README.md, search19).
+ * deopt and a recompile. Fewer deopts, not none: the cursor's first store can still lack feedback
+ * (bench/README.md, search19 and review19c's counts).
  */
 function countPostings(bytes: Uint8Array, lines: number, skip: Set<number> | undefined, into: Decoded, most: Int32Array, starts: Int32Array, sums: Float64Array, cur: Int32Array): number {
   cur[0] = 0;

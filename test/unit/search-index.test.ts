@@ -208,6 +208,34 @@ describe('search index', () => {
     expect(plain[0].forEachDay).toBeUndefined();
   });
 
+  it('sums a day whose postings run past one decoded block (2,048) as a walk of every line does', async () => {
+    // 7,000 lines, "deploy" on each and "tests" on every third: the first day holds 2,500 postings of
+    // "deploy", so its sum is decoded in two blocks and the day step must wait for the day's end.
+    const lines = Array.from({ length: 7_000 }, (_, i) => (i % 3 === 0 ? `deploy ${i} tests` : `deploy ${i}`));
+    writeFileSync(file, lines.join('\n') + '\n');
+    const { view } = await ensureIndex(file, index);
+    const q = parseQuery('deploy tests');
+    const width = q.terms.length;
+    const days: [number, string][] = [[100, '2024-01-01'], [2_600, '2024-01-02'], [2_601, '2024-01-03'], [6_000, '2024-01-04']];
+    const dayOf = (line: number) => days.reduce((d, [start], i) => (start <= line ? i : d), -1);
+    const pools: CandidatePool[] = [];
+    const scan = scanIndexed(file, view, q, 0, [], pools, { days });
+    const walked = days.map(() => new Array<number>(width).fill(0));
+    for (const pool of pools)
+      pool.forEach((line, tf, at) => {
+        const d = dayOf(line);
+        if (d >= 0) for (let t = 0; t < width; t++) walked[d][t] += tf[at + t];
+      });
+    const summed = days.map(() => new Array<number>(width).fill(0));
+    for (const pool of pools)
+      pool.forEachDay!((start, terms, count) => {
+        for (const t of terms) summed[days.findIndex(([s]) => s === start)][t] += count;
+      });
+    scan.close();
+    expect(summed).toEqual(walked);
+    expect(walked[0][0]).toBeGreaterThan(2_048);
+  });
+
   it('does not read an index file that is a symbolic link', async () => {
     const elsewhere = path.join(dir, 'elsewhere.idx');
     writeFileSync(file, 'flamingo\n');
