@@ -9,17 +9,7 @@ import { isoTime } from '../ui/time.js';
 import type { Session } from '../store/session.js';
 import { HookFailure, locateSession, sessionExists, warmContext, type HookResult, type Moment } from './hook-session.js';
 import { checkTranscriptPath } from '../agents/transcript-path.js';
-import { conversationFile, passedUsage, readUsage, withState } from './hook-moments.js';
-import { updateHookState, type HookState } from '../store/hook-state.js';
-
-/**
- * A change of the hook state made in memory alone (no await): a brief hold of state/.lock, without
- * the owner token's create, reads and unlink, its heartbeat or its exit listeners (store/lock.ts;
- * bench/README.md, cmp19). Each compaction hook makes one.
- */
-function changeState<T>(session: Session, { adapter }: Moment, change: (state: HookState) => T): Promise<T> {
-  return updateHookState(session.paths.stateDir, async (state) => change(state), adapter.id, true);
-}
+import { changeState, conversationFile, passedUsage, readUsage, withState } from './hook-moments.js';
 
 /**
  * Whether this before-compact may fire with no compaction to follow (Gemini CLI's PreCompress)

@@ -90,6 +90,15 @@ export function withState<T>(session: Session, { adapter }: Moment, fn: (state: 
   return updateHookState(session.paths.stateDir, fn, adapter.id);
 }
 
+/**
+ * withState for a change made in memory alone (no await inside): a brief hold of state/.lock,
+ * without the owner token's create, reads and unlink, its heartbeat or its exit listeners
+ * (store/lock.ts; bench/README.md, cmp19). The compaction and end hooks make theirs so.
+ */
+export function changeState<T>(session: Session, { adapter }: Moment, change: (state: HookState) => T): Promise<T> {
+  return updateHookState(session.paths.stateDir, async (state) => change(state), adapter.id, true);
+}
+
 /** The agent's answer carrying `text`, or none where the agent takes no context. */
 function answer({ adapter, input }: Moment, text: string): unknown {
   return adapter.answer.answer(input, text);

@@ -525,9 +525,9 @@ async function withLockOnce<T>(dir: string, fn: () => Promise<T>, options: LockO
     hold.ino = taken.ino;
     if (options.brief) {
       // No owner token: the folder's inode and its mtime as made tell a takeover (no heartbeat
-      // moves it), and a tool call's hook spares the token's create, two reads and its unlink
-      // (file system changes wait on the journal: bench/README.md, tool18). Nothing else reads a
-      // hot-state hold's token (lockHeldByLiveProcess is a compaction's hint).
+      // moves it), and a hook spares the token's create, two reads and its unlink (file system
+      // changes wait on the journal: bench/README.md, tool18, cmp19). Nothing decides by a brief
+      // hold's token: lockHeldByLiveProcess, which does not see one, is only the search's hint.
       hold.token = undefined;
       hold.mtimeMs = taken.mtimeMs;
       // A holder whose stale folder this took over may still be running, and it tells a takeover by
