@@ -1,7 +1,7 @@
 // What a Claude Code session's prompts and starts run of the hook stage they load (issue 27): for
 // each module bundled in a stage, its bytes beside the bytes of the functions a run called (V8's
 // precise coverage, NODE_V8_COVERAGE), for a prompt with nothing changed (hit), the prompt after
-// a tool call, the prompt after an overview edit (`**`) and a resume. A stage's source is read
+// a tool call (after), the prompt after an overview edit (`**`) and a resume. A stage's source is read
 // and kept whole by every hook that loads it (~0.4 page faults per KB: bench/README.md, hit20):
 // the bytes no usual run calls are what a smaller stage could spare, and the modules no run
 // calls at all are the ones a build could leave out of it. Not a timing: no baseline, no JSON.
@@ -52,7 +52,7 @@ for (let r = 0; r < rounds; r++) {
   hook('PostToolUseFailure', payload('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npm run lint' }, tool_use_id: 'u', error: 'Exit code 2\nlint: 3 problems', is_interrupt: false }));
   taken();
   hook('UserPromptSubmit', payload('UserPromptSubmit', { prompt: 'after a tool call' }));
-  taken('after a tool call');
+  taken('after');
   writeFileSync(overview, readFileSync(overview, 'utf8').replace('## Open Questions\n', `## Open Questions\n- question ${r}: does the edit survive?\n`));
   hook('PostToolUse', payload('PostToolUse', { tool_name: 'Edit', tool_input: { file_path: overview, old_string: 'a', new_string: 'b' }, tool_response: { success: true }, tool_use_id: 't' }));
   taken();
