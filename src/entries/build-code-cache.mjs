@@ -283,16 +283,18 @@ function compactRun(work) {
 }
 
 /**
- * The lean search entry's cache (dist/fast/fast-search.cjs): its top level alone, written as soon
- * as the bundle has loaded (`load`), by a search of compactRun's home. A cache of the whole run
- * (`1`) measured the same instructions and ~120-300 more page faults on a later search: the
- * bytecode of every function the build's run compiled, deserialized whole (bench/README.md,
- * search14). Taken before the search runs, it is made under V8's default flags, as every search
- * starts (a heavy search turns inlining off later, and V8 refuses a cache made under other flags).
+ * The lean search entry's cache (dist/fast/fast-search.cjs): the bytecode of every function a
+ * search of compactRun's home compiled (`1`, written as it exits), so that a search compiles
+ * none of its opening (the session, the sources, the indexes opened, the query parsed) and little
+ * of its ranking and output lazily. Against the top level's cache alone (`load`, until
+ * sstart20): −10..−35 M instructions of a later search's ~620-820 M, page faults level
+ * (bench/README.md, sstart20; search14 had found the two level when the opening was smaller).
+ * The run keeps V8's default flags (fast-search.ts tuneCompiler leaves them while a cache is
+ * written): V8 refuses a cache made under other flags, and every search starts under the defaults.
  */
 function searchRun(work) {
   const dir = path.join(work, 'compact');
-  const run = runWmem(['search', 'off-by-one in the loop bound', '--json'], { dir, cwd: path.join(dir, 'project'), write: 'load' }, 'search');
+  const run = runWmem(['search', 'off-by-one in the loop bound', '--json'], { dir, cwd: path.join(dir, 'project'), write: '1' }, 'search');
   if (!JSON.parse(run.stdout).hits?.length) throw new Error("the code cache's run of search found nothing");
   if (!cacheFiles().has('fast-search.cjs.v8')) throw new Error("the code cache's run of search did not load dist/fast/fast-search.cjs");
 }

@@ -172,7 +172,7 @@ export function reshape(scored: Scored[], ctx: ShapeContext): Scored[] {
  * what someone likes or did is what they said. Measured on REALTALK's dev part (bench/README.md).
  */
 export const SPEAKER_BOOST = 3;
-const SPEAKER_LABEL = /^(\p{L}[\p{L}'’.-]{0,39}):\s/u;
+const SPEAKER_LABEL = /^(\p{L}[\p{L}'\u2019.-]{0,39}):\s/u;
 
 /** The speaker a line's text names in its leading "Name:" label, after its role ("user: Kate: …" → "kate"; the role itself is none). */
 export function speakerOf(text: string): string | undefined {
@@ -188,9 +188,9 @@ export function speakerOf(text: string): string | undefined {
  * "Note:" (an agent's tool output), while "What are Kate's hobbies?" names Kate.
  */
 export function querySpeakers(raw: string): Set<string> {
-  const words = raw.match(/[\p{L}'’.-]+/gu) ?? [];
-  const names = words.filter((w, i) => /^\p{Lu}/u.test(w) && (i > 0 || /['’]s?$/.test(w)));
-  return new Set(names.map((w) => w.toLowerCase().replace(/['’]s$/, '').replace(/[.'’-]+$/, '')));
+  const words = raw.match(/[\p{L}'\u2019.-]+/gu) ?? [];
+  const names = words.filter((w, i) => /^\p{Lu}/u.test(w) && (i > 0 || /['\u2019]s?$/.test(w)));
+  return new Set(names.map((w) => w.toLowerCase().replace(/['\u2019]s$/, '').replace(/[.'\u2019-]+$/, '')));
 }
 
 /** How much a line that holds what the question asks for (answerCue) is lifted. Measured on REALTALK's dev part (bench/README.md). */

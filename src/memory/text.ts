@@ -25,7 +25,10 @@ export function oneSpaced(text: string): string {
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
-const TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+// The apostrophe ’ spelled \u2019 here and in search-shape.ts: esbuild's --charset=ascii escapes strings,
+// not regular expression literals, and an ASCII bundle is a one-byte string (fast-search.cjs:
+// bench/README.md, sstart20).
+const TOKEN = /[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?/gu;
 
 /**
  * A light English stemmer: folds the inflections that separate a question's words from a note's
@@ -92,7 +95,7 @@ export function stem(word: string): string {
   const irregular = IRREGULAR[w];
   if (irregular) w = irregular;
   if (w.length <= 3 || /\d/.test(w) || CJK.test(w)) return w;
-  w = w.replace(/['’]s$/, '');
+  w = w.replace(/['\u2019]s$/, '');
   if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
   else if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is') && w.length > 3) w = w.slice(0, -1);

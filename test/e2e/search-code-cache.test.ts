@@ -1,11 +1,13 @@
 // `wmem search` goes through the lean entry dist/fast/fast-search.cjs, compiled from the V8 code
-// cache of its top level the build made (dist/code-cache/fast-search.cjs.v8,
+// cache of a search's run the build made (dist/code-cache/fast-search.cjs.v8,
 // src/entries/build-code-cache.mjs searchRun; bin/wmem.js loadStage, the hook stages' checked
 // loader: test/e2e/hook-code-cache.test.ts covers a stale, damaged or refused cache). A search that
 // walks many lines turns V8's inlining off through node:v8's binding, without loading node:v8
 // (and node:stream behind it). Whichever way, the hits are the same (test/e2e/search*.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
+import { Script } from 'node:vm';
 import os from 'node:os';
 import path from 'node:path';
 import { codeCacheHeader } from '../helpers/code-cache.js';
@@ -40,6 +42,18 @@ describe('the search entry compiled from its code cache', () => {
     expect(cache.toString('latin1', 0, cache.indexOf(10) + 1)).toBe(codeCacheHeader(source, data));
     // Compiled through node:vm, the bundle routes its import()s (the compaction's finishing, chalk).
     expect(source.toString('latin1')).toContain('\nconst __wmemImport =');
+  });
+
+  it("holds the bytecode of the build's search run, not its top level alone, from an ASCII bundle", () => {
+    const cache = readFileSync(path.join(ROOT, 'dist', 'code-cache', 'fast-search.cjs.v8'));
+    const data = cache.subarray(cache.indexOf(10) + 1);
+    const source = readFileSync(path.join(ROOT, 'dist', 'fast', 'fast-search.cjs'), 'latin1');
+    // A search then compiles none of its opening lazily (the session, the sources, the indexes
+    // opened): the run's cache is ~4 times the top level's (a compile that runs nothing).
+    const [head, tail] = (Module as unknown as { wrapper: [string, string] }).wrapper;
+    expect(data.length).toBeGreaterThan(2 * new Script(head + source + tail).createCachedData().length);
+    // ASCII: Node decodes it to a one-byte string (a two-byte one is twice the memory V8 scans).
+    expect(source.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
   });
 
   it('a search that walks many lines is compiled from it, V8 tuned without node:v8, and answers', async () => {
