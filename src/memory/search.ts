@@ -471,33 +471,48 @@ function walkForRank(pools: CandidatePool[], bounds: number[], walk: (pool: Cand
 
 /**
  * The phrase and proximity boosts on the shortlist (they need the line's text), best `limit`
- * first: the same as boosting every shortlisted line, but a batch at a time in score order, and
- * only until no line left could reach the best `limit` even boosted the most (its text is then
- * never read).
+ * first: the same as boosting every shortlisted line, but only as far as a line could still reach
+ * the best `limit`. Text is read a batch at a time in score order and the phrase decided at once
+ * (a substring test, cheap); proximity (every word of the line matched, the dear part) runs in the
+ * order of what a line could still reach (its score with its phrase factor, times proximity's
+ * most), and both stop once the best `limit` boosted lines are out of every bound's reach.
  */
-function boosted(shortlist: number[], top: TopLines, materialize: (slots: number[]) => Scored[], query: Query, limit: number): Scored[] {
-  const near = proximity(query);
+export function boosted(shortlist: number[], top: TopLines, materialize: (slots: number[]) => Scored[], query: Query, limit: number, near = proximity(query)): Scored[] {
   const own = new Set(query.terms.map((t) => t.group)).size;
   const batch = Math.max(2 * limit, 64);
-  // The most the boosts multiply a score by (the phrase's 1.6, then 1 + PROXIMITY_WEIGHT for every
-  // word in one window), with room for rounding.
-  const maxBoost = 1.6 * (1 + PROXIMITY_WEIGHT) * (1 + 1e-9);
-  let scored: Scored[] = [];
-  for (let done = 0; done < shortlist.length; ) {
-    for (const s of materialize(shortlist.slice(done, done + batch))) {
-      const lower = s.candidate.text.toLowerCase();
-      if (query.phrase.includes(' ') && lower.includes(query.phrase)) s.score *= 1.6;
-      else if (query.bigrams.some((bg) => lower.includes(bg))) s.score *= 1.25;
-      // The question's words close together (one sentence of a long message) rather than scattered.
-      if (own > 1) s.score *= 1 + (PROXIMITY_WEIGHT * (near(s.candidate.text) - 1)) / (own - 1);
-      scored.push(s);
+  // The most proximity multiplies a score by (1 + PROXIMITY_WEIGHT with every word in one window),
+  // and with the phrase's 1.6 the most both do, with room for rounding.
+  const mostNear = (1 + PROXIMITY_WEIGHT) * (1 + 1e-9);
+  const mostBoth = 1.6 * mostNear;
+  // Lines whose phrase is decided, best score last; and the boosted ones' best `limit` (its last: the floor).
+  let waiting: Scored[] = [];
+  const best = new TopLines(limit, 0);
+  const done: Scored[] = [];
+  for (let read = 0; ; ) {
+    const unread = read < shortlist.length ? top.score[shortlist[read]] * mostBoth : -Infinity;
+    const next = waiting.length ? waiting[waiting.length - 1].score * mostNear : -Infinity;
+    if (Math.max(unread, next) === -Infinity || Math.max(unread, next) < best.lastScore()) break;
+    if (unread >= next) {
+      for (const s of materialize(shortlist.slice(read, read + batch))) waiting.push(phrased(s, query));
+      read = Math.min(shortlist.length, read + batch);
+      waiting = waiting.sort((a, b) => a.score - b.score);
+      continue;
     }
-    done = Math.min(shortlist.length, done + batch);
-    scored = scored.sort(byScore);
-    // The next line scores at most this before its boosts, and every later one no more.
-    if (done < shortlist.length && scored.length >= limit && top.score[shortlist[done]] * maxBoost < scored[limit - 1].score) break;
+    const s = waiting.pop()!;
+    // The question's words close together (one sentence of a long message) rather than scattered.
+    if (own > 1) s.score *= 1 + (PROXIMITY_WEIGHT * (near(s.candidate.text) - 1)) / (own - 1);
+    if (best.admits(s.score, s.candidate.source, s.candidate.line)) best.add(s.score, s.candidate.source, s.candidate.line, 0, 0);
+    done.push(s);
   }
-  return scored.slice(0, limit);
+  return done.sort(byScore).slice(0, limit);
+}
+
+/** A shortlisted line with its phrase boost: the whole phrase ×1.6, else a pair of its words ×1.25. */
+function phrased(s: Scored, query: Query): Scored {
+  const lower = s.candidate.text.toLowerCase();
+  if (query.phrase.includes(' ') && lower.includes(query.phrase)) s.score *= 1.6;
+  else if (query.bigrams.some((bg) => lower.includes(bg))) s.score *= 1.25;
+  return s;
 }
 
 /** The score of one line from its term counts (`tf[at + t]`); `matched` is how many query words it held. */
@@ -534,10 +549,18 @@ const PROXIMITY_WINDOW = 6;
 const PROXIMITY_WEIGHT = 0.6;
 
 /** How many of the query's words (each with its related words, counted once) the best window of a line holds. */
-function proximity(query: Query): (text: string) => number {
+export function proximity(query: Query): (text: string) => number {
   const match = wordMatcher(query, false);
   const inWindow = new Int32Array(query.terms.length);
+  // A common query's shortlist is often one line many times over (a prompt or a tool's output
+  // repeated): a text's answer is worked out once.
+  const known = new Map<string, number>();
   return (text) => {
+    let best = known.get(text);
+    if (best === undefined) known.set(text, (best = nearest(text)));
+    return best;
+  };
+  function nearest(text: string): number {
     const groups: number[] = [];
     forEachWord(text, (word) => {
       const hits = match(word);
@@ -555,7 +578,7 @@ function proximity(query: Query): (text: string) => number {
       best = Math.max(best, held);
     }
     return best;
-  };
+  }
 }
 
 // eslint-disable-next-line no-control-regex

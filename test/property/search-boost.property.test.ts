@@ -1,0 +1,31 @@
+// Property: the shortlist's staged boosts (src/memory/search.ts boosted: the phrase decided for a
+// batch read, proximity in the order of what a line could still reach, both stopping early) rank
+// exactly as boosting every shortlisted line does: over random lines with the query's words, its
+// phrase inside other words ("return 42421" holds "turn 4242"), repeated lines (ties), non-ASCII.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseQuery, rank, scanText, type Candidate } from '../../src/memory/search.js';
+
+const WORDS = ['turn', 'Turn', '4242', '42421', 'return', 'deploy', 'config', 'deploy config', 'turn 4242', 'return 42421', 'the', 'a', 'x_turn', 'café', 'Übersetzung', '日本語', 'tests', 'failing', 'loop', 'bound', 'off-by-one'];
+const line = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 14 }).map((w) => w.join(' '));
+// Up to 200 lines: the shortlist (20 × the limit, at least 200) holds every candidate at any limit.
+const lines = fc.array(fc.oneof(line, fc.constant('turn 4242 deploy config')), { minLength: 1, maxLength: 200 });
+const QUERIES = ['turn 4242', 'deploy config', 'off-by-one in the loop bound', 'failing tests', 'Übersetzung 日本語', 'turn'];
+
+describe('the staged boosts', () => {
+  it('equal boosting every shortlisted line, at any limit', () => {
+    fc.assert(
+      fc.property(lines, fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 30 }), (text, raw, limit) => {
+        const query = parseQuery(raw);
+        const ranked = (n: number) => {
+          const out: Candidate[] = [];
+          const stats = scanText(text.join('\n'), query, 0, out);
+          return rank(out, query, stats, [{ boost: 1, recency: 1 }], { limit: n }).map((s) => [s.candidate.line, s.score]);
+        };
+        // A limit past the line count boosts every line (the floor is never full).
+        expect(ranked(limit)).toEqual(ranked(1000).slice(0, limit));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
