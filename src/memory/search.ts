@@ -7,7 +7,7 @@
 import { bm25, idfOf } from './bm25.js';
 import { DAY_WEIGHT, dayScoreBound, dayScores, type ShapeSource } from './search-shape.js';
 import { lazyRegExp } from './lazy-regexp.js';
-import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
+import { STOPWORDS, irregularForms, stem, stemInitials, terms, words } from './text.js';
 import { TopLines } from './top-lines.js';
 
 export interface QueryTerm {
@@ -555,6 +555,7 @@ export function proximity(query: Query): (text: string) => number {
   // A common query's shortlist is often one line many times over (a prompt or a tool's output
   // repeated): a text's answer is worked out once.
   const known = new Map<string, number>();
+  const initials = wordInitials(query);
   return (text) => {
     let best = known.get(text);
     if (best === undefined) known.set(text, (best = nearest(text)));
@@ -562,10 +563,14 @@ export function proximity(query: Query): (text: string) => number {
   };
   function nearest(text: string): number {
     const groups: number[] = [];
-    forEachWord(text, (word) => {
-      const hits = match(word);
-      groups.push(hits.length ? query.terms[hits[0]].group : -1);
-    });
+    forEachWord(
+      text,
+      (word) => {
+        const hits = match(word);
+        groups.push(hits.length ? query.terms[hits[0]].group : -1);
+      },
+      initials,
+    );
     // Each group's words in the window, and how many groups have one: counts in a typed array
     // (a group is a term's index), not a Map's entries set and deleted for every word of the line.
     inWindow.fill(0);
@@ -581,15 +586,32 @@ export function proximity(query: Query): (text: string) => number {
   }
 }
 
+/**
+ * Per ASCII code, whether a word starting with it may stand for a query term (an ASCII word for a
+ * term whose stem starts with its first letter, or an irregular form of one: stemInitials); none
+ * when a term is CJK (found inside words) or not a plain stem (stem('constructor') is Object's
+ * constructor, the object's own key).
+ */
+function wordInitials(query: Query): Uint8Array | undefined {
+  if (query.terms.some((t) => t.cjk || typeof t.term[0] !== 'string')) return undefined;
+  const table = new Uint8Array(128);
+  for (const c of stemInitials(query.terms.map((t) => t.term[0]).join(''))) {
+    const code = c.charCodeAt(0);
+    if (code < 128) table[code] = table[c.toUpperCase().charCodeAt(0)] = 1;
+  }
+  return table;
+}
+
 // eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Calls `fn` with each run of letters and digits of `text` ([\p{L}\p{N}]+), in order: an ASCII
  * text's read a character at a time (no match object per word: the proximity boost reads every
- * word of the shortlist's lines), any other's by the expression.
+ * word of the shortlist's lines), any other's by the expression. An ASCII word whose first
+ * character `initials` does not mark is given as '' (not cut out of the text).
  */
-export function forEachWord(text: string, fn: (word: string) => void): void {
+export function forEachWord(text: string, fn: (word: string) => void, initials?: Uint8Array): void {
   if (NON_ASCII.test(text)) {
     for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) fn(m[0]);
     return;
@@ -600,7 +622,7 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
     if (asciiWordCode(c)) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      fn(text.slice(start, i));
+      fn(initials && !initials[text.charCodeAt(start)] ? '' : text.slice(start, i));
       start = -1;
     }
   }
