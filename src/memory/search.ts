@@ -589,11 +589,10 @@ export function proximity(query: Query): (text: string) => number {
 /**
  * Per ASCII code, whether a word starting with it may stand for a query term (an ASCII word for a
  * term whose stem starts with its first letter, or an irregular form of one: stemInitials); none
- * when a term is CJK (found inside words) or not a plain stem (stem('constructor') is Object's
- * constructor, the object's own key).
+ * when a term is CJK (found inside words).
  */
 function wordInitials(query: Query): Uint8Array | undefined {
-  if (query.terms.some((t) => t.cjk || typeof t.term[0] !== 'string')) return undefined;
+  if (query.terms.some((t) => t.cjk)) return undefined;
   const table = new Uint8Array(128);
   for (const c of stemInitials(query.terms.map((t) => t.term[0]).join(''))) {
     const code = c.charCodeAt(0);

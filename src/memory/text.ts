@@ -100,7 +100,8 @@ const STEM_RULES: readonly [RegExp, string][] = [
 
 export function stem(word: string): string {
   let w = word.toLowerCase();
-  const irregular = IRREGULAR[w];
+  // Own keys only: 'constructor' is no irregular word (its inherited value, Object, was a stem).
+  const irregular = Object.hasOwn(IRREGULAR, w) ? IRREGULAR[w] : undefined;
   if (irregular) w = irregular;
   if (w.length <= 3 || /\d/.test(w) || CJK.test(w)) return w;
   w = w.replace(/['’]s$/, '');

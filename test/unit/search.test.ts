@@ -73,6 +73,12 @@ describe('ranking', () => {
     expect(search([scattered, close], 'invoice billing engine')[0]).toBe(2);
   });
 
+  it('searches for a word that is a key every object inherits (constructor), as for any word', () => {
+    // Its stem was Object itself (an inherited key of the irregular words' table), and the query failed.
+    expect(stem('constructor')).toBe('constructor');
+    expect(search(['the constructor runs first', 'a plain line', 'two constructors here'], 'constructor').sort()).toEqual([1, 3]);
+  });
+
   it('decides the phrase first and runs proximity only on lines that could still reach the top', () => {
     // 10 lines with the phrase, 190 a little below them without it: after its phrase a line of the
     // 190 can reach at most 9.9 × 1.6 (proximity's most), below the phrase lines' 10 × 1.6 × 1.6.
