@@ -7,7 +7,7 @@
 import { bm25, idfOf } from './bm25.js';
 import { DAY_WEIGHT, dayScoreBound, dayScores, type ShapeSource } from './search-shape.js';
 import { lazyRegExp } from './lazy-regexp.js';
-import { STOPWORDS, irregularForms, stem, terms, words } from './text.js';
+import { STOPWORDS, irregularForms, stem, stemInitials, terms, words } from './text.js';
 import { TopLines } from './top-lines.js';
 
 export interface QueryTerm {
@@ -471,33 +471,48 @@ function walkForRank(pools: CandidatePool[], bounds: number[], walk: (pool: Cand
 
 /**
  * The phrase and proximity boosts on the shortlist (they need the line's text), best `limit`
- * first: the same as boosting every shortlisted line, but a batch at a time in score order, and
- * only until no line left could reach the best `limit` even boosted the most (its text is then
- * never read).
+ * first: the same as boosting every shortlisted line, but only as far as a line could still reach
+ * the best `limit`. Text is read a batch at a time in score order and the phrase decided at once
+ * (a substring test, cheap); proximity (every word of the line matched, the dear part) runs in the
+ * order of what a line could still reach (its score with its phrase factor, times proximity's
+ * most), and both stop once the best `limit` boosted lines are out of every bound's reach.
  */
-function boosted(shortlist: number[], top: TopLines, materialize: (slots: number[]) => Scored[], query: Query, limit: number): Scored[] {
-  const near = proximity(query);
+export function boosted(shortlist: number[], top: TopLines, materialize: (slots: number[]) => Scored[], query: Query, limit: number, near = proximity(query)): Scored[] {
   const own = new Set(query.terms.map((t) => t.group)).size;
   const batch = Math.max(2 * limit, 64);
-  // The most the boosts multiply a score by (the phrase's 1.6, then 1 + PROXIMITY_WEIGHT for every
-  // word in one window), with room for rounding.
-  const maxBoost = 1.6 * (1 + PROXIMITY_WEIGHT) * (1 + 1e-9);
-  let scored: Scored[] = [];
-  for (let done = 0; done < shortlist.length; ) {
-    for (const s of materialize(shortlist.slice(done, done + batch))) {
-      const lower = s.candidate.text.toLowerCase();
-      if (query.phrase.includes(' ') && lower.includes(query.phrase)) s.score *= 1.6;
-      else if (query.bigrams.some((bg) => lower.includes(bg))) s.score *= 1.25;
-      // The question's words close together (one sentence of a long message) rather than scattered.
-      if (own > 1) s.score *= 1 + (PROXIMITY_WEIGHT * (near(s.candidate.text) - 1)) / (own - 1);
-      scored.push(s);
+  // The most proximity multiplies a score by (1 + PROXIMITY_WEIGHT with every word in one window),
+  // and with the phrase's 1.6 the most both do, with room for rounding.
+  const mostNear = (1 + PROXIMITY_WEIGHT) * (1 + 1e-9);
+  const mostBoth = 1.6 * mostNear;
+  // Lines whose phrase is decided, best score last; and the boosted ones' best `limit` (its last: the floor).
+  let waiting: Scored[] = [];
+  const best = new TopLines(limit, 0);
+  const done: Scored[] = [];
+  for (let read = 0; ; ) {
+    const unread = read < shortlist.length ? top.score[shortlist[read]] * mostBoth : -Infinity;
+    const next = waiting.length ? waiting[waiting.length - 1].score * mostNear : -Infinity;
+    if (Math.max(unread, next) === -Infinity || Math.max(unread, next) < best.lastScore()) break;
+    if (unread >= next) {
+      for (const s of materialize(shortlist.slice(read, read + batch))) waiting.push(phrased(s, query));
+      read = Math.min(shortlist.length, read + batch);
+      waiting = waiting.sort((a, b) => a.score - b.score);
+      continue;
     }
-    done = Math.min(shortlist.length, done + batch);
-    scored = scored.sort(byScore);
-    // The next line scores at most this before its boosts, and every later one no more.
-    if (done < shortlist.length && scored.length >= limit && top.score[shortlist[done]] * maxBoost < scored[limit - 1].score) break;
+    const s = waiting.pop()!;
+    // The question's words close together (one sentence of a long message) rather than scattered.
+    if (own > 1) s.score *= 1 + (PROXIMITY_WEIGHT * (near(s.candidate.text) - 1)) / (own - 1);
+    if (best.admits(s.score, s.candidate.source, s.candidate.line)) best.add(s.score, s.candidate.source, s.candidate.line, 0, 0);
+    done.push(s);
   }
-  return scored.slice(0, limit);
+  return done.sort(byScore).slice(0, limit);
+}
+
+/** A shortlisted line with its phrase boost: the whole phrase ×1.6, else a pair of its words ×1.25. */
+function phrased(s: Scored, query: Query): Scored {
+  const lower = s.candidate.text.toLowerCase();
+  if (query.phrase.includes(' ') && lower.includes(query.phrase)) s.score *= 1.6;
+  else if (query.bigrams.some((bg) => lower.includes(bg))) s.score *= 1.25;
+  return s;
 }
 
 /** The score of one line from its term counts (`tf[at + t]`); `matched` is how many query words it held. */
@@ -534,15 +549,28 @@ const PROXIMITY_WINDOW = 6;
 const PROXIMITY_WEIGHT = 0.6;
 
 /** How many of the query's words (each with its related words, counted once) the best window of a line holds. */
-function proximity(query: Query): (text: string) => number {
+export function proximity(query: Query): (text: string) => number {
   const match = wordMatcher(query, false);
   const inWindow = new Int32Array(query.terms.length);
+  // A common query's shortlist is often one line many times over (a prompt or a tool's output
+  // repeated): a text's answer is worked out once.
+  const known = new Map<string, number>();
+  const initials = wordInitials(query);
   return (text) => {
+    let best = known.get(text);
+    if (best === undefined) known.set(text, (best = nearest(text)));
+    return best;
+  };
+  function nearest(text: string): number {
     const groups: number[] = [];
-    forEachWord(text, (word) => {
-      const hits = match(word);
-      groups.push(hits.length ? query.terms[hits[0]].group : -1);
-    });
+    forEachWord(
+      text,
+      (word) => {
+        const hits = match(word);
+        groups.push(hits.length ? query.terms[hits[0]].group : -1);
+      },
+      initials,
+    );
     // Each group's words in the window, and how many groups have one: counts in a typed array
     // (a group is a term's index), not a Map's entries set and deleted for every word of the line.
     inWindow.fill(0);
@@ -555,7 +583,22 @@ function proximity(query: Query): (text: string) => number {
       best = Math.max(best, held);
     }
     return best;
-  };
+  }
+}
+
+/**
+ * Per ASCII code, whether a word starting with it may stand for a query term (an ASCII word for a
+ * term whose stem starts with its first letter, or an irregular form of one: stemInitials); none
+ * when a term is CJK (found inside words).
+ */
+function wordInitials(query: Query): Uint8Array | undefined {
+  if (query.terms.some((t) => t.cjk)) return undefined;
+  const table = new Uint8Array(128);
+  for (const c of stemInitials(query.terms.map((t) => t.term[0]).join(''))) {
+    const code = c.charCodeAt(0);
+    if (code < 128) table[code] = table[c.toUpperCase().charCodeAt(0)] = 1;
+  }
+  return table;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -564,9 +607,10 @@ const NON_ASCII = /[^\x00-\x7f]/;
 /**
  * Calls `fn` with each run of letters and digits of `text` ([\p{L}\p{N}]+), in order: an ASCII
  * text's read a character at a time (no match object per word: the proximity boost reads every
- * word of the shortlist's lines), any other's by the expression.
+ * word of the shortlist's lines), any other's by the expression. An ASCII word whose first
+ * character `initials` does not mark is given as '' (not cut out of the text).
  */
-export function forEachWord(text: string, fn: (word: string) => void): void {
+export function forEachWord(text: string, fn: (word: string) => void, initials?: Uint8Array): void {
   if (NON_ASCII.test(text)) {
     for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) fn(m[0]);
     return;
@@ -577,7 +621,7 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
     if (asciiWordCode(c)) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      fn(text.slice(start, i));
+      fn(initials && !initials[text.charCodeAt(start)] ? '' : text.slice(start, i));
       start = -1;
     }
   }

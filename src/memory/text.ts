@@ -62,6 +62,17 @@ export function irregularForms(term: string): string[] {
   return irregularByStem.get(term) ?? [];
 }
 
+/**
+ * The first letters (lowercase) a word may have when its stem starts with one of `initials`:
+ * stem() rewrites only a word's end, so a word keeps its first letter, except an irregular one
+ * (went → go). The proximity boost skips the other words of a line unread.
+ */
+export function stemInitials(initials: string): string {
+  let out = initials;
+  for (const [word, base] of Object.entries(IRREGULAR)) if (initials.includes(base[0]) && !out.includes(word[0])) out += word[0];
+  return out;
+}
+
 /** Suffixes stem() strips, the first that matches (made once: a search stems thousands of words). */
 const STEM_RULES: readonly [RegExp, string][] = [
   [/ational$/, 'ate'],
@@ -92,7 +103,8 @@ const STEM_RULES: readonly [RegExp, string][] = [
 
 export function stem(word: string): string {
   let w = word.toLowerCase();
-  const irregular = IRREGULAR[w];
+  // Own keys only: 'constructor' is no irregular word (its inherited value, Object, was a stem).
+  const irregular = Object.hasOwn(IRREGULAR, w) ? IRREGULAR[w] : undefined;
   if (irregular) w = irregular;
   if (w.length <= 3 || /\d/.test(w) || CJK.test(w)) return w;
   w = w.replace(/['\u2019]s$/, '');

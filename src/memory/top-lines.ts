@@ -37,6 +37,11 @@ export class TopLines {
     return ranksBefore(score, source, line, this.score[last], this.source[last], this.line[last]);
   }
 
+  /** The score of the line that ranks last once full (below it nothing is kept), else -Infinity. */
+  lastScore(): number {
+    return this.size < this.capacity ? -Infinity : this.score[this.heap[0]];
+  }
+
   /** Keeps a line (call when admits() said so); its counts, when given, are `tf[at..at + width)`. Returns its slot. */
   add(score: number, source: number, line: number, matched: number, ref: number, tf?: ArrayLike<number>, at = 0): number {
     let slot: number;

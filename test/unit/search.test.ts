@@ -1,7 +1,8 @@
 // Search, pure: stemming, candidate scanning, BM25 ranking and its boosts.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { boundedQuery, forEachWord, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, rank, scanText, snippet, wordAt, type Candidate, type CandidatePool } from '../../src/memory/search.js';
+import { boosted, boundedQuery, forEachWord, latinWordChar, MAX_QUERY_CHARS, parseQuery, pointerKeywords, proximity, rank, scanText, snippet, wordAt, type Candidate, type CandidatePool, type Scored } from '../../src/memory/search.js';
+import { TopLines } from '../../src/memory/top-lines.js';
 import { lazyRegExp } from '../../src/memory/lazy-regexp.js';
 import { keywordsOf, stem, terms } from '../../src/memory/text.js';
 
@@ -70,6 +71,32 @@ describe('ranking', () => {
     expect(close.length).toBeGreaterThan(scattered.length);
     expect(search([scattered, close], 'invoice billing engine', true)[0]).toBe(1);
     expect(search([scattered, close], 'invoice billing engine')[0]).toBe(2);
+  });
+
+  it('searches for a word that is a key every object inherits (constructor), as for any word', () => {
+    // Its stem was Object itself (an inherited key of the irregular words' table), and the query failed.
+    expect(stem('constructor')).toBe('constructor');
+    expect(search(['the constructor runs first', 'a plain line', 'two constructors here'], 'constructor').sort()).toEqual([1, 3]);
+  });
+
+  it('decides the phrase first and runs proximity only on lines that could still reach the top', () => {
+    // 10 lines with the phrase, 190 a little below them without it: after its phrase a line of the
+    // 190 can reach at most 9.9 × 1.6 (proximity's most), below the phrase lines' 10 × 1.6 × 1.6.
+    const query = parseQuery('deploy config');
+    const texts = [...Array.from({ length: 10 }, (_, i) => `deploy config ${i}`), ...Array.from({ length: 190 }, (_, i) => `deploy now config ${i}`)];
+    const top = new TopLines(200, 0);
+    texts.forEach((_, i) => top.add(i < 10 ? 10 : 9.9, 0, i + 1, 2, i));
+    const shortlist = top.sorted();
+    const materialize = (slots: number[]): Scored[] => slots.map((s) => ({ candidate: { source: 0, line: top.line[s], text: texts[top.ref[s]], length: 20, tf: [] }, score: top.score[s], matched: 2 }));
+    let calls = 0;
+    const near = proximity(query);
+    const counted = (text: string) => (calls++, near(text));
+    const ranked = (limit: number) => boosted(shortlist, top, materialize, query, limit, counted).map((s) => [s.candidate.line, s.score]);
+    expect(ranked(5)).toEqual(ranked(200).slice(0, 5));
+    calls = 0;
+    ranked(5);
+    // The phrase lines only (before, the whole first batch of 64 lines had proximity worked out).
+    expect(calls).toBe(10);
   });
 
   it('boosts the shortlist a batch at a time and stops only when no line left could reach the top', () => {
