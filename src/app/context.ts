@@ -216,7 +216,7 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
   const size = texts.reduce((sum, [, text]) => sum + (text?.length ?? 0), 0);
   const recall = size > RECALL_TEXT_MAX || texts.some(([, text]) => text === undefined) ? undefined : { key, ...(texts.length ? { texts: Object.fromEntries(texts) as Record<string, string | null> } : {}) };
   const hot = hotStatePath(session.paths.stateDir);
-  const again = hotChangedAlone(kept?.recall, key, signed, hot, (withHot) => recallKey(code, budget, around, withHot), textNow) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
+  const again = hotChangedAlone(kept?.recall, key, signed, hot, textNow) ? (await import('./context-hot.js')).rerenderHot(session.paths.stateDir, cache, code, budget) : undefined;
   const rendered = again ?? (await (await import('./context-memory.js')).renderMemoryPart(session, cache, code, around, budget));
   if (cache.memory && !sameRecall(cache.memory.recall, recall)) {
     if (recall) cache.memory.recall = recall;
@@ -233,14 +233,17 @@ async function memoryPart(session: Session, cache: ContextCache, around: { where
  * that had just changed, and so are the code, budget, paths and handoff. The part is then put
  * together again from the render cache and the hot state alone (app/context-hot.ts).
  */
-function hotChangedAlone(recall: Recall | undefined, key: string, signed: [string, Signature][], hot: string, keyOf: (signed: [string, Signature][]) => string, textNow: (file: string) => string | null | undefined): boolean {
+function hotChangedAlone(recall: Recall | undefined, key: string, signed: [string, Signature][], hot: string, textNow: (file: string) => string | null | undefined): boolean {
   if (!recall) return false;
   try {
-    const before = (JSON.parse(recall.key) as unknown[]).at(-1);
+    const before = JSON.parse(recall.key) as unknown[];
+    const sigs = before.at(-1);
     const now = signed.find(([file]) => file === hot);
-    if (!now || !Array.isArray(before)) return false;
-    // The key the part was recalled by, with the hot state's signature as it is now.
-    if (keyOf((before as [string, Signature][]).map(([file, sig]) => [file, file === hot ? now[1] : sig])) !== key) return false;
+    if (!now || !Array.isArray(sigs)) return false;
+    // The key the part was recalled by, its code, budget, paths and handoff as they were (the
+    // session's own compaction drops the handoff and changes no file but the hot state), with the
+    // hot state's signature as it is now. (recallKey's array, read back: JSON keeps its order.)
+    if (JSON.stringify([...before.slice(0, -1), (sigs as [string, Signature][]).map(([file, sig]) => [file, file === hot ? now[1] : sig])]) !== key) return false;
   } catch {
     return false;
   }

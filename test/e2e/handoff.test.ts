@@ -107,6 +107,23 @@ describe('the handoff a new session gets', { timeout: 180_000 }, () => {
     expect(await ok(['--session', 'new-one', 'context', '--part', 'memory'])).not.toContain('previous_session');
   });
 
+  it('a part recalled on a prompt before the compaction does not keep the block after it, with or without a tool call since', async () => {
+    await earlierSession();
+    for (const [id, toolCall] of [['no-tool', false], ['tool', true]] as const) {
+      const hook = async (event: string, fields: Record<string, unknown>) => {
+        const result = await box.run(['hook', event], { input: JSON.stringify({ session_id: id, cwd: box.project, hook_event_name: event, ...fields }) });
+        expect(result.exitCode, `${event}: ${result.stderr}`).toBe(0);
+        return String(result.stdout);
+      };
+      expect(await hook('SessionStart', { source: 'startup' })).toContain('previous_session');
+      // A prompt records what the part was recalled by, the handoff among it.
+      await hook('UserPromptSubmit', { prompt: 'go on' });
+      await hook('PostCompact', { trigger: 'manual' });
+      if (toolCall) await hook('PostToolUse', { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'x' } });
+      expect(await ok(['--session', id, 'context', '--part', 'memory'])).not.toContain('previous_session');
+    }
+  });
+
   it('sources that are broken, huge, a link or hold a secret: skipped or redacted, the hook still answers', async () => {
     const good = await earlierSession(30);
     // A secret written straight into the overview (past the gate): redacted in the block.
