@@ -39,7 +39,8 @@ function tuneCompiler(): void {
   // The build's run that writes this entry's code cache as it exits (WMEM_CODE_CACHE_WRITE,
   // build-code-cache.mjs searchRun) keeps V8's defaults: V8 refuses a cache made under other
   // flags, and every search starts under the defaults.
-  if (process.env.WMEM_CODE_CACHE_WRITE) return;
+  const writing = process.env.WMEM_CODE_CACHE_WRITE;
+  if (writing === '1' || writing === 'load') return;
   // V8 aborts the process on a flag change once flags are frozen (only `node --freeze-flags-after-init`,
   // which V8 also takes with underscores: --freeze_flags_after_init).
   if (process.execArgv.some((arg) => /freeze[-_]flags/.test(arg))) return;

@@ -25,9 +25,9 @@ export function oneSpaced(text: string): string {
 }
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
-// The apostrophe ’ spelled \u2019 here and in search-shape.ts: esbuild's --charset=ascii escapes strings,
-// not regular expression literals, and an ASCII bundle is a one-byte string (fast-search.cjs:
-// bench/README.md, sstart20).
+// The apostrophe ’ spelled \u2019 here and in search-shape.ts: esbuild escapes non-ASCII in strings
+// (its default charset) but leaves regular expression literals as written, and an ASCII bundle is
+// a one-byte string for V8 (fast-search.cjs: bench/README.md, sstart20).
 const TOKEN = /[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?/gu;
 
 /**
