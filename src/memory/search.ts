@@ -548,14 +548,17 @@ function scorer(query: Query, df: number[], N: number, avgdl: number, sources: S
 const PROXIMITY_WINDOW = 6;
 const PROXIMITY_WEIGHT = 0.6;
 
-/** How many of the query's words (each with its related words, counted once) the best window of a line holds. */
-export function proximity(query: Query): (text: string) => number {
+/**
+ * How many of the query's words (each with its related words, counted once) the best window of a
+ * line holds. `skip` false reads every word (the property test's oracle for the word skip).
+ */
+export function proximity(query: Query, skip = true): (text: string) => number {
   const match = wordMatcher(query, false);
   const inWindow = new Int32Array(query.terms.length);
   // A common query's shortlist is often one line many times over (a prompt or a tool's output
   // repeated): a text's answer is worked out once.
   const known = new Map<string, number>();
-  const initials = wordInitials(query);
+  const initials = skip ? wordInitials(query) : undefined;
   return (text) => {
     let best = known.get(text);
     if (best === undefined) known.set(text, (best = nearest(text)));

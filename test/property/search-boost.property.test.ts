@@ -6,7 +6,7 @@
 // or with one stemInitials gives for it (an irregular word).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { forEachWord, parseQuery, rank, scanText, type Candidate } from '../../src/memory/search.js';
+import { forEachWord, parseQuery, proximity, rank, scanText, type Candidate } from '../../src/memory/search.js';
 import { stem, stemInitials } from '../../src/memory/text.js';
 
 const WORDS = ['turn', 'Turn', '4242', '42421', 'return', 'deploy', 'config', 'deploy config', 'turn 4242', 'return 42421', 'the', 'a', 'x_turn', 'café', 'Übersetzung', '日本語', 'tests', 'failing', 'loop', 'bound', 'off-by-one'];
@@ -58,6 +58,24 @@ describe('the proximity boost\'s word skip', () => {
         expect(some).toEqual(all.map((w) => (marks[w.charCodeAt(0)] ? w : '')));
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+// Query words and line words that reach one another only through a related word, an irregular
+// form, a prefix stem or a capital: what the skip's table (wordInitials) must mark.
+const NEAR_WORDS = ['deploy', 'Release', 'ship', 'SHIP', 'config', 'Configuration', 'setting', 'bug', 'error', 'Crash', 'went', 'go', 'Gone', 'children', 'child', 'run', 'ran', 'Launch', 'constructor', 'construct', 'Constructors', 'cache', 'Memo', 'tests', 'Spec', 'the', 'loop', 'x_ship', 'ship-it', '42', 'café', '日本語'];
+
+describe('the proximity boost with the skip', () => {
+  it('counts what it counts reading every word', () => {
+    const text = fc.array(fc.oneof(fc.constantFrom(...NEAR_WORDS), fc.stringMatching(/^[a-zA-Z]{1,8}$/)), { minLength: 1, maxLength: 30 }).map((w) => w.join(' '));
+    const query = fc.array(fc.constantFrom(...NEAR_WORDS), { minLength: 2, maxLength: 4 }).map((w) => w.join(' '));
+    fc.assert(
+      fc.property(query, text, (raw, t) => {
+        const q = parseQuery(raw);
+        expect(proximity(q)(t)).toBe(proximity(q, false)(t));
+      }),
+      { numRuns: 3000 },
     );
   });
 });
