@@ -36,7 +36,7 @@ const TOKEN = /[\p{L}\p{N}]+(?:['\u2019][\p{L}]+)?/gu;
  * Porter: fewer rules, no surprises on code identifiers.
  */
 // Irregular verbs: the past tense a note is written in, the present a question asks in.
-const IRREGULAR: Record<string, string> = {
+export const IRREGULAR: Readonly<Record<string, string>> = {
   kept: 'keep', ran: 'run', chose: 'choose', chosen: 'choose', broke: 'break', broken: 'break', sent: 'send', built: 'build',
   made: 'make', went: 'go', gone: 'go', wrote: 'write', written: 'write', found: 'find', took: 'take', taken: 'take',
   gave: 'give', given: 'give', held: 'hold', paid: 'pay', lost: 'lose', left: 'leave', began: 'begin', begun: 'begin',
@@ -48,18 +48,15 @@ const IRREGULAR: Record<string, string> = {
   children: 'child', data: 'data', indices: 'index', indexes: 'index', analyses: 'analysis', queries: 'query',
 };
 
-let irregularByStem: Map<string, string[]> | undefined;
-
-/** The irregular words whose stem is `term` (kept → keep): a search looks for these too. */
+/**
+ * The irregular words whose stem is `term` (kept → keep): a search looks for these too. An
+ * irregular word's stem starts with its base's first letter (stem() rewrites only a word's end),
+ * so only those words are stemmed, not the whole table (relatedStems in search.ts does the same).
+ */
 export function irregularForms(term: string): string[] {
-  if (!irregularByStem) {
-    irregularByStem = new Map();
-    for (const word of Object.keys(IRREGULAR)) {
-      const s = stem(word);
-      irregularByStem.set(s, [...(irregularByStem.get(s) ?? []), word]);
-    }
-  }
-  return irregularByStem.get(term) ?? [];
+  const out: string[] = [];
+  for (const [word, base] of Object.entries(IRREGULAR)) if (base[0] === term[0] && stem(word) === term) out.push(word);
+  return out;
 }
 
 /**
