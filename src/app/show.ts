@@ -9,6 +9,7 @@ import { resolveSession } from '../store/session.js';
 import type { AppEnv } from './env.js';
 import type { SessionPaths } from '../store/paths.js';
 import { fsError, usageError } from '../ui/errors.js';
+import { entryOf } from '../ui/json.js';
 
 const NAMED: Record<string, (p: SessionPaths) => string> = {
   overview: (p) => p.overview,
@@ -30,8 +31,9 @@ export type ShowResult =
 export async function showPath(paths: SessionPaths, asked: string): Promise<{ which: string; file: string }> {
   // `overview.md`, `Scratch` and the like mean the same files.
   const alias = asked.toLowerCase().replace(/\.(md|json|jsonl)$/, '');
-  const which = NAMED[alias] ? alias : asked;
-  if (NAMED[which]) return { which, file: NAMED[which](paths) };
+  const which = entryOf(NAMED, alias) ? alias : asked;
+  const named = entryOf(NAMED, which);
+  if (named) return { which, file: named(paths) };
   if (/^(detail|archive)([\\/]|$)/.test(which)) return { which, file: await resolveInside(paths.workingMemory, which, 'file') };
   throw usageError(`unknown file ${JSON.stringify(which)}`, 'use overview, scratch, meta, messages, detail/NAME or archive/NAME');
 }

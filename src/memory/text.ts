@@ -1,5 +1,6 @@
 // Pure: words for search and for pointer keywords — tokenizing (Latin words, numbers, CJK
 // characters as bigrams), a light English stemmer, stopwords, and distinctive keywords.
+import { entryOf } from '../ui/json.js';
 
 export const STOPWORDS = new Set(
   (
@@ -101,7 +102,7 @@ const STEM_RULES: readonly [RegExp, string][] = [
 export function stem(word: string): string {
   let w = word.toLowerCase();
   // Own keys only: 'constructor' is no irregular word (its inherited value, Object, was a stem).
-  const irregular = Object.hasOwn(IRREGULAR, w) ? IRREGULAR[w] : undefined;
+  const irregular = entryOf(IRREGULAR, w);
   if (irregular) w = irregular;
   if (w.length <= 3 || /\d/.test(w) || CJK.test(w)) return w;
   w = w.replace(/['\u2019]s$/, '');

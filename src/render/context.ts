@@ -4,6 +4,7 @@
 
 import type { MetaFigures } from '../memory/meter.js';
 import { lazyRegExp } from '../memory/lazy-regexp.js';
+import { entryOf } from '../ui/json.js';
 import { allocate, entrySize, renderPart, splitEntries, takeOrder, type Entry, type PartCut, type PartPlan } from './budget.js';
 
 export { actionHintFor, budgetForTokensMax, metaFigures, pressureFor } from '../memory/meter.js';
@@ -151,7 +152,7 @@ function sectionPart(section: OverviewUnit): Part {
   const entries = cut < 0 ? [] : splitEntries(trimBody(text.slice(cut + 1)));
   const label = `section ${section.id}`;
   if (section.empty) return { block: 'working_memory', label, header, entries: entries.length ? [{ text: entries.map((e) => e.text).join('\n'), gap: 0 }] : [], keep: 'first', share: 0, rank: 40, optional: true };
-  const spec = SECTION_PARTS[section.id] ?? OTHER_SECTION;
+  const spec = entryOf(SECTION_PARTS, section.id) ?? OTHER_SECTION;
   return { block: 'working_memory', label, header, entries, ...spec, marker: sectionMarker(spec.keep), yieldsToPinned: section.id === 'decisions' };
 }
 

@@ -390,6 +390,8 @@ describe('show, status, sessions', () => {
     expectCleanFailure(await box.run(['show', 'detail/../../meta.json']), 2, /climbs out/);
     expectCleanFailure(await box.run(['show', 'detail/etc-link/passwd']), 2, /symbolic link/);
     expectCleanFailure(await box.run(['show', '/etc/passwd']), 2, /unknown file/);
+    // Names every object inherits are no file either (no stack trace, no odd path).
+    for (const name of ['constructor', '__proto__', 'toString']) expectCleanFailure(await box.run(['show', name]), 2, /unknown file/);
     expectCleanFailure(await box.run(['show', 'detail/missing.md']), 2, /does not exist/);
   });
 

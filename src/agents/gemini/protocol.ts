@@ -6,6 +6,7 @@
 import { isAbsolute } from 'node:path';
 import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import { additionalContextAnswer, isObject, parseHookJson, str } from '../hook-json.js';
+import { entryOf } from '../../ui/json.js';
 import { within, withOutcome } from '../tool-event.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 import { GEMINI_NAMES } from './names.js';
@@ -111,7 +112,7 @@ export function geminiToolEvent(input: HookInput, root?: string): ToolEvent {
   const tool = input.tool ?? {};
   const toolInput = tool.input ?? {};
   const name = tool.name?.toLowerCase();
-  const event: ToolEvent = { tool: (name && TOOL_NAMES[name]) ?? name };
+  const event: ToolEvent = { tool: (name && entryOf(TOOL_NAMES, name)) ?? name };
   if (typeof toolInput.command === 'string') event.command = toolInput.command;
   const file = ['file_path', 'absolute_path', 'path', 'dir_path'].map((k) => toolInput[k]).find((v): v is string => typeof v === 'string' && v !== '');
   if (file) event.files = [within(file, root)];

@@ -9,7 +9,7 @@ import { eventByName, HookInputError, type AgentEvent, type HookInput, type Usag
 import type { ToolEvent } from '../../memory/hot-state.js';
 import { parseHookText } from '../hook-json.js';
 import { within, withOutcome } from '../tool-event.js';
-import { isObject } from '../../ui/json.js';
+import { entryOf, isObject } from '../../ui/json.js';
 
 /** The plugin's events, named after the OpenCode hooks that run them. */
 export const OPENCODE_EVENTS: readonly AgentEvent[] = [
@@ -185,7 +185,7 @@ export function opencodeToolEvent(input: HookInput, root?: string): ToolEvent {
   const tool = input.tool ?? {};
   const args = tool.input ?? {};
   const name = tool.name?.toLowerCase();
-  const event: ToolEvent = { tool: name ? (TOOL_NAMES[name] ?? name) : undefined };
+  const event: ToolEvent = { tool: name ? (entryOf(TOOL_NAMES, name) ?? name) : undefined };
   if (typeof args.command === 'string') event.command = args.command;
   const file = ['filePath', 'file_path', 'path'].map((k) => args[k]).find((v): v is string => typeof v === 'string' && v !== '');
   if (file) event.files = [within(file, root)];

@@ -9,7 +9,7 @@ import { eventByName, type AgentEvent, type HookInput } from '../adapter.js';
 import { CLAUDE_EVENTS } from '../claude/protocol.js';
 import { additionalContextAnswer, parseHookJson, str } from '../hook-json.js';
 import { within, withOutcome } from '../tool-event.js';
-import { isObject } from '../../ui/json.js';
+import { entryOf, isObject } from '../../ui/json.js';
 import type { ToolEvent } from '../../memory/hot-state.js';
 import { QWEN_NAMES } from './names.js';
 
@@ -64,7 +64,7 @@ export function qwenToolEvent(input: HookInput, root?: string): ToolEvent {
   const tool = input.tool ?? {};
   const args = tool.input ?? {};
   const name = tool.name?.toLowerCase();
-  const event: ToolEvent = { tool: (name && TOOL_NAMES[name]) ?? name };
+  const event: ToolEvent = { tool: (name && entryOf(TOOL_NAMES, name)) ?? name };
   if (typeof args.command === 'string') event.command = args.command;
   const file = ['file_path', 'absolute_path', 'path'].map((k) => args[k]).find((v): v is string => typeof v === 'string' && v !== '');
   if (file) event.files = [within(file, root)];
